@@ -1,0 +1,143 @@
+/**
+ * The compression contract: what a strategy is, what it receives, and what it returns. Both kinds
+ * of work live here — `optimize()` (continuous, deterministic, surgical edits) and `compress()`
+ * (threshold-triggered replacement of the history).
+ */
+import type { DebugLogger } from '../../utils/logger.js';
+import type { IContent } from '../../services/history/IContent.js';
+import type { IProvider } from '../../providers/IProvider.js';
+import type { PromptContext, PromptResolver } from '../../prompt-config/PromptResolver.js';
+import type { AgentRuntimeContext, AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
+import type { Todo } from '../../tools/todo-schemas.js';
+
+export const COMPRESSION_STRATEGIES = [
+  'middle-out',
+  'top-down-truncation',
+  'one-shot',
+  'high-density',
+] as const;
+
+export type CompressionStrategyName = (typeof COMPRESSION_STRATEGIES)[number];
+
+/**
+ * When a strategy works. `threshold`: only `compress()` once the context passes the threshold.
+ * `continuous`: `optimize()` before every threshold check, and `compress()` past the threshold.
+ * Both carry the threshold (a fraction of the context limit) used when no setting overrides it.
+ */
+export type StrategyTrigger =
+  | { readonly mode: 'threshold'; readonly defaultThreshold: number }
+  | { readonly mode: 'continuous'; readonly defaultThreshold: number };
+
+/** The density passes' switches, built by the orchestrator from the runtime settings. */
+export interface DensityConfig {
+  readonly readWritePruning: boolean;
+  readonly fileDedupe: boolean;
+  readonly recencyPruning: boolean;
+  /** Results kept per tool name by recency pruning; values below 1 mean 1. */
+  readonly recencyRetention: number;
+  /** Relative paths in tool parameters resolve against this directory. */
+  readonly workspaceRoot: string;
+}
+
+export interface DensityResultMetadata {
+  /** Stale read calls pruned: one per read call/response pair. */
+  readonly readWritePairsPruned: number;
+  /** Stale `@` inclusion spans cut out of human messages. */
+  readonly fileDeduplicationsPruned: number;
+  /** Tool responses whose payload was replaced by the pruned pointer. */
+  readonly recencyPruned: number;
+}
+
+/**
+ * Surgical edits against the raw history, by index. An index is never in both `removals` and
+ * `replacements`; every index is in `[0, history.length)`; removals hold no duplicates.
+ */
+export interface DensityResult {
+  readonly removals: readonly number[];
+  readonly replacements: ReadonlyMap<number, IContent>;
+  readonly metadata: DensityResultMetadata;
+}
+
+/** Everything a strategy may use to compress. */
+export interface CompressionContext {
+  /** The curated history (empty AI entries dropped). */
+  readonly history: readonly IContent[];
+  readonly runtimeContext: AgentRuntimeContext;
+  readonly runtimeState: AgentRuntimeState;
+  /** Token count of a list of entries; cheap for entries already counted. */
+  readonly estimateTokens: (contents: readonly IContent[]) => Promise<number>;
+  readonly currentTokenCount: number;
+  readonly logger: DebugLogger;
+  /** The provider to summarize with: the named profile's, or the active one. */
+  readonly resolveProvider: (profileName?: string) => IProvider;
+  readonly promptResolver: PromptResolver;
+  readonly promptBaseDir: string;
+  readonly promptContext: Readonly<Partial<PromptContext>>;
+  readonly promptId: string;
+  /** The agent's open todos, for LLM summaries that explain why each exists. */
+  readonly activeTodos?: readonly Todo[];
+  /** Where the full, uncompressed session transcript is recorded. */
+  readonly transcriptPath?: string;
+}
+
+export const COMPRESSION_NOOP_REASONS = [
+  'empty-history',
+  'tail-covers-all',
+  'too-few-to-compress',
+  'already-under-target',
+] as const;
+
+export type CompressionNoopReason = (typeof COMPRESSION_NOOP_REASONS)[number];
+
+export interface CompressionResultMetadata {
+  readonly originalMessageCount: number;
+  readonly compressedMessageCount: number;
+  readonly strategyUsed: CompressionStrategyName;
+  readonly llmCallMade: boolean;
+  readonly topPreserved?: number;
+  readonly bottomPreserved?: number;
+  readonly middleCompressed?: number;
+  /** Tool responses replaced by one-line summaries (high-density). */
+  readonly toolResponsesSummarized?: number;
+  /** Entries dropped from the head to reach the target. */
+  readonly entriesDropped?: number;
+  /** The token count the strategy aimed at, when it had one. */
+  readonly targetTokens?: number;
+}
+
+/** `applied`: use `newHistory`. `noop`: nothing changed, and `reason` says why. */
+export type CompressionResult =
+  | {
+      readonly kind: 'applied';
+      readonly newHistory: readonly IContent[];
+      readonly metadata: CompressionResultMetadata;
+    }
+  | {
+      readonly kind: 'noop';
+      readonly reason: CompressionNoopReason;
+      readonly newHistory: readonly IContent[];
+      readonly metadata: CompressionResultMetadata;
+    };
+
+export interface CompressionStrategy {
+  readonly name: CompressionStrategyName;
+  readonly requiresLLM: boolean;
+  readonly trigger: StrategyTrigger;
+  /**
+   * Deterministic density optimization over the raw history. Pure: never mutates its input, never
+   * throws on odd tool parameters. Called by the orchestrator before each threshold check.
+   */
+  optimize?(history: readonly IContent[], config: DensityConfig): DensityResult;
+  /** Full compression, once the context passes the threshold. Errors propagate; no fallback. */
+  compress(context: CompressionContext): Promise<CompressionResult>;
+}
+
+export const EMPTY_DENSITY_METADATA: DensityResultMetadata = {
+  readWritePairsPruned: 0,
+  fileDeduplicationsPruned: 0,
+  recencyPruned: 0,
+};
+
+export function isEmptyDensityResult(result: DensityResult): boolean {
+  return result.removals.length === 0 && result.replacements.size === 0;
+}

@@ -1,0 +1,42 @@
+/**
+ * What the agent's components may know about the running session: typed accessors over the live
+ * settings (`ephemerals`) and a few facts about the session (`config`).
+ */
+import type { CompressionStrategyName } from '../core/compression/types.js';
+import type { SettingsService } from '../settings/SettingsService.js';
+
+export interface EphemeralAccessors {
+  compressionStrategy(): CompressionStrategyName;
+  /** The threshold set by the session or profile, or `undefined` (use the strategy's default). */
+  compressionThreshold(): number | undefined;
+  /** The profile whose provider writes LLM summaries, if one is configured. */
+  compressionProfile(): string | undefined;
+  /** The effective context window in tokens: the setting, else the model's known window. */
+  contextLimit(): number;
+  preserveThreshold(): number;
+  topPreserveThreshold(): number;
+  densityReadWritePruning(): boolean;
+  densityFileDedupe(): boolean;
+  densityRecencyPruning(): boolean;
+  densityRecencyRetention(): number;
+  densityCompressHeadroom(): number;
+}
+
+export interface RuntimeConfig {
+  getWorkspaceRoot(): string;
+  /** Where this session is recorded in full, when it is. */
+  getTranscriptPath(): string | undefined;
+}
+
+export interface AgentRuntimeContext {
+  readonly ephemerals: EphemeralAccessors;
+  readonly config: RuntimeConfig;
+  readonly settings: SettingsService;
+}
+
+/** Who is talking to whom in this session. */
+export interface AgentRuntimeState {
+  readonly sessionId: string;
+  readonly provider: string;
+  readonly model: string;
+}

@@ -1,0 +1,3 @@
+/** Test helpers shared by core's and the CLI's tests. Never imported by production code. */
+export * from './historyBuilders.js';
+export * from './ScriptedProvider.js';
