@@ -1,3 +1,4 @@
 /** Test helpers shared by core's and the CLI's tests. Never imported by production code. */
 export * from './historyBuilders.js';
 export * from './ScriptedProvider.js';
+export * from './compressionContext.js';
