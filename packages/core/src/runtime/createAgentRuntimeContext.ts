@@ -1,9 +1,4 @@
 /** Builds an AgentRuntimeContext whose accessors read the live settings on every call. */
-import {
-  getSettingDefault,
-  type SettingKey,
-  type SettingValue,
-} from '../settings/settingsRegistry.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 import type { AgentRuntimeContext, EphemeralAccessors } from './AgentRuntimeContext.js';
 
@@ -18,29 +13,23 @@ export interface AgentRuntimeContextOptions {
   readonly transcriptPath?: () => string | undefined;
 }
 
-function required<K extends SettingKey>(settings: SettingsService, key: K): SettingValue<K> {
-  const value = settings.get(key) ?? getSettingDefault(key);
-  if (value === undefined) throw new Error(`Setting '${key}' has no value and no default.`);
-  return value;
-}
-
 export function createAgentRuntimeContext(
   options: AgentRuntimeContextOptions,
 ): AgentRuntimeContext {
   const { settings } = options;
   const ephemerals: EphemeralAccessors = {
-    compressionStrategy: () => required(settings, 'compression.strategy'),
+    compressionStrategy: () => settings.getDefaulted('compression.strategy'),
     compressionThreshold: () => settings.get('compression-threshold'),
     compressionProfile: () => settings.get('compression.profile'),
     contextLimit: () =>
       settings.get('context-limit') ?? options.modelContextLimit ?? FALLBACK_CONTEXT_LIMIT,
-    preserveThreshold: () => required(settings, 'compression.preserveThreshold'),
-    topPreserveThreshold: () => required(settings, 'compression.topPreserveThreshold'),
-    densityReadWritePruning: () => required(settings, 'compression.density.readWritePruning'),
-    densityFileDedupe: () => required(settings, 'compression.density.fileDedupe'),
-    densityRecencyPruning: () => required(settings, 'compression.density.recencyPruning'),
-    densityRecencyRetention: () => required(settings, 'compression.density.recencyRetention'),
-    densityCompressHeadroom: () => required(settings, 'compression.density.compressHeadroom'),
+    preserveThreshold: () => settings.getDefaulted('compression.preserveThreshold'),
+    topPreserveThreshold: () => settings.getDefaulted('compression.topPreserveThreshold'),
+    densityReadWritePruning: () => settings.getDefaulted('compression.density.readWritePruning'),
+    densityFileDedupe: () => settings.getDefaulted('compression.density.fileDedupe'),
+    densityRecencyPruning: () => settings.getDefaulted('compression.density.recencyPruning'),
+    densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
+    densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
   };
   return {
     ephemerals,

@@ -13,6 +13,7 @@ import {
   getSettingDefault,
   getSettingSpec,
   SETTING_KEYS,
+  type DefaultedSettingKey,
   type EphemeralSettings,
   type SettingKey,
   type SettingValue,
@@ -64,6 +65,11 @@ export class SettingsService {
         ? this.profileLayer.get(key)
         : undefined;
     return (value ?? getSettingDefault(key)) as SettingValue<K> | undefined;
+  }
+
+  /** The value of a setting that has a default, so it is never undefined. */
+  getDefaulted<K extends DefaultedSettingKey>(key: K): SettingValue<K> {
+    return this.get(key) as SettingValue<K>;
   }
 
   getSource(key: SettingKey): SettingSource {

@@ -15,6 +15,9 @@ export type SettingKey = RegistryEntry['key'];
 
 export type SettingValue<K extends SettingKey> = SpecValue<Extract<RegistryEntry, { key: K }>>;
 
+/** Keys whose registry entry has a default: they always have a value. */
+export type DefaultedSettingKey = Extract<RegistryEntry, { default: unknown }>['key'];
+
 /** Settings as a sparse record: what a layer (profile, session) sets. */
 export type EphemeralSettings = { readonly [K in SettingKey]?: SettingValue<K> };
 

@@ -155,16 +155,13 @@ export class HistoryService {
   /**
    * Applies a density result: validates it (throwing `DensityResultError` and changing nothing
    * when it is invalid), applies replacements, then removals from the highest index down, then
-   * recalculates tokens and resolves once they are settled.
+   * recalculates tokens (only new entries are tokenized) and resolves once they are settled.
+   * The total is stale between the edit and that recalculation: await this method.
    */
   async applyDensityResult(result: DensityResult): Promise<void> {
     this.assertNotCompressing('applyDensityResult');
     validateDensityResult(result, this.history.length);
-    for (const [index, replacement] of result.replacements) {
-      this.untrack(this.history[index] as IContent);
-      this.history[index] = replacement;
-      this.track(replacement);
-    }
+    for (const [index, replacement] of result.replacements) this.history[index] = replacement;
     this.removeIndices(result.removals);
     await this.recalculateTotalTokens();
   }
@@ -197,12 +194,7 @@ export class HistoryService {
     const doomed = new Set(removals);
     let write = 0;
     for (let read = 0; read < this.history.length; read++) {
-      const entry = this.history[read] as IContent;
-      if (doomed.has(read)) {
-        this.untrack(entry);
-      } else {
-        this.history[write++] = entry;
-      }
+      if (!doomed.has(read)) this.history[write++] = this.history[read] as IContent;
     }
     this.history.length = write;
   }
@@ -216,23 +208,11 @@ export class HistoryService {
     }
   }
 
+  /** Accounts for one more occurrence of `content` in the history. */
   private track(content: IContent): void {
     const known = this.tokenCache.get(content);
-    if (known !== undefined && !this.uncounted.has(content)) {
-      this.countedTotal += known;
-    } else {
-      this.uncounted.set(content, (this.uncounted.get(content) ?? 0) + 1);
-    }
-  }
-
-  private untrack(content: IContent): void {
-    const pending = this.uncounted.get(content);
-    if (pending !== undefined) {
-      if (pending <= 1) this.uncounted.delete(content);
-      else this.uncounted.set(content, pending - 1);
-      return;
-    }
-    this.countedTotal -= this.tokenCache.get(content) ?? 0;
+    if (known !== undefined) this.countedTotal += known;
+    else this.uncounted.set(content, (this.uncounted.get(content) ?? 0) + 1);
   }
 
   private async countEntry(content: IContent): Promise<number> {
