@@ -1,0 +1,288 @@
+/**
+ * Keeps the history within the context window before each model call: density optimization,
+ * then the threshold check, then compression, then the hard-limit (emergency) check.
+ *
+ * Contract: `ensureCompressionBeforeSend()` is called by the turn loop before every provider call,
+ * in the sequential window where nothing else adds to the history (REQ-HD-002.10). It may replace
+ * or edit the history; it never swallows an error from optimize, apply, token counting or the
+ * strategy (REQ-HD-013). The turn loop calls `markDirty()` whenever it records an entry.
+ */
+import { errorMessage } from '../utils/errors.js';
+import { nullLogger, type DebugLogger } from '../utils/logger.js';
+import { TypedEmitter } from '../utils/TypedEmitter.js';
+import type { HistoryService } from '../services/history/HistoryService.js';
+import { validateDensityResult } from '../services/history/validateDensityResult.js';
+import type { IProvider } from '../providers/IProvider.js';
+import type { PromptResolver } from '../prompt-config/PromptResolver.js';
+import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
+import type { Todo } from '../tools/todo-schemas.js';
+import {
+  getCompressionStrategy,
+  parseCompressionStrategyName,
+} from './compression/compressionStrategyFactory.js';
+import {
+  isEmptyDensityResult,
+  type CompressionContext,
+  type CompressionResult,
+  type CompressionStrategy,
+  type CompressionStrategyName,
+  type DensityConfig,
+  type DensityResultMetadata,
+} from './compression/types.js';
+import { ContextOverflowError } from './chatTypes.js';
+import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
+
+export interface DensityAppliedEvent {
+  readonly strategy: CompressionStrategyName;
+  readonly metadata: DensityResultMetadata;
+  readonly removedTokens: DensityTokenBreakdown;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** Lowest edited index: the provider's cached prompt prefix is lost from here on. */
+  readonly firstEditedIndex: number;
+  readonly entriesBefore: number;
+}
+
+export interface CompressionEvent {
+  readonly strategy: CompressionStrategyName;
+  readonly result: CompressionResult;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly promptId: string;
+  readonly at: number;
+}
+
+export interface CompressionHandlerEvents {
+  densityApplied: DensityAppliedEvent;
+  compressed: CompressionEvent;
+}
+
+export interface CompressionHandlerOptions {
+  readonly history: HistoryService;
+  readonly runtime: AgentRuntimeContext;
+  /** Who the session talks to now (it may change between turns). */
+  readonly runtimeState: () => AgentRuntimeState;
+  readonly resolveProvider: (profileName?: string) => IProvider;
+  readonly promptResolver: PromptResolver;
+  readonly promptBaseDir: string;
+  readonly activeTodos?: () => readonly Todo[];
+  /** Tokens kept free for the model's reply in the hard-limit check. */
+  readonly completionReserve?: () => number;
+  readonly resolveStrategy?: (name: CompressionStrategyName) => CompressionStrategy;
+  readonly logger?: DebugLogger;
+  readonly now?: () => number;
+}
+
+function lowestIndex(removals: readonly number[], replaced: Iterable<number>): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const index of removals) lowest = Math.min(lowest, index);
+  for (const index of replaced) lowest = Math.min(lowest, index);
+  return lowest;
+}
+
+/** Reserve for the reply when none is configured: 10% of the window, at most 8,192 tokens. */
+export function defaultCompletionReserve(contextLimit: number): number {
+  return Math.min(8192, Math.floor(contextLimit * 0.1));
+}
+
+export class CompressionHandler {
+  readonly events = new TypedEmitter<CompressionHandlerEvents>();
+  private densityDirty = true;
+  private compressionPromise: Promise<CompressionEvent> | undefined;
+  private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
+  private readonly logger: DebugLogger;
+
+  constructor(private readonly options: CompressionHandlerOptions) {
+    this.logger = options.logger ?? nullLogger;
+  }
+
+  /** New content entered the history through the turn loop (REQ-HD-002.6). */
+  markDirty(): void {
+    this.densityDirty = true;
+  }
+
+  isDensityDirty(): boolean {
+    return this.densityDirty;
+  }
+
+  /** The strategy the settings select now (one instance per name, so strategy caches survive). */
+  currentStrategy(): CompressionStrategy {
+    const name = parseCompressionStrategyName(
+      this.options.runtime.ephemerals.compressionStrategy(),
+    );
+    let strategy = this.strategies.get(name);
+    if (!strategy) {
+      strategy = (this.options.resolveStrategy ?? getCompressionStrategy)(name);
+      this.strategies.set(name, strategy);
+    }
+    return strategy;
+  }
+
+  /** Setting (session, then profile), else the strategy's own default (REQ-HD-001.10). */
+  compressionThreshold(strategy: CompressionStrategy = this.currentStrategy()): number {
+    return (
+      this.options.runtime.ephemerals.compressionThreshold() ?? strategy.trigger.defaultThreshold
+    );
+  }
+
+  /**
+   * The pre-send step: settle tokens, optimize density, compress past the threshold, and make sure
+   * the history plus `pendingTokens` plus the reply reserve fits the hard limit, else throw
+   * `ContextOverflowError` (the pending message is not in the history, so nothing is lost).
+   */
+  async ensureCompressionBeforeSend(promptId: string, pendingTokens = 0): Promise<void> {
+    if (this.compressionPromise) await this.compressionPromise.catch(() => undefined);
+    await this.options.history.waitForTokenUpdates();
+    await this.ensureDensityOptimized();
+    let compressed = false;
+    if (this.shouldCompress(pendingTokens)) {
+      await this.performCompression(promptId);
+      compressed = true;
+    }
+    if (!this.exceedsHardLimit(pendingTokens)) return;
+    // Emergency path (REQ-HD-002.8): density first, then compression, then give up.
+    await this.ensureDensityOptimized();
+    if (!compressed) await this.performCompression(promptId);
+    if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
+  }
+
+  /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
+  shouldCompress(pendingTokens = 0): boolean {
+    const limit = this.options.runtime.ephemerals.contextLimit();
+    const current = this.options.history.getTotalTokens();
+    return current + pendingTokens >= this.compressionThreshold() * limit;
+  }
+
+  /**
+   * Runs the strategy's optimize() on the raw history when content was added since the last run,
+   * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9).
+   */
+  async ensureDensityOptimized(): Promise<void> {
+    if (!this.densityDirty) return;
+    const strategy = this.currentStrategy();
+    if (strategy.optimize) {
+      const { history } = this.options;
+      const raw = history.getRawHistory();
+      const result = strategy.optimize(raw, this.densityConfig());
+      if (!isEmptyDensityResult(result)) {
+        // Validate before reading entries by index (attribution), so a bad result fails typed.
+        validateDensityResult(result, raw.length);
+        const tokensBefore = history.getTotalTokens();
+        const entriesBefore = raw.length;
+        const estimate = history.estimateTokensForContents.bind(history);
+        const removedTokens = await attributeDensityTokens(raw, result, estimate);
+        const firstEditedIndex = lowestIndex(result.removals, result.replacements.keys());
+        await history.applyDensityResult(result);
+        await history.waitForTokenUpdates();
+        this.events.emit('densityApplied', {
+          strategy: strategy.name,
+          metadata: result.metadata,
+          removedTokens,
+          tokensBefore,
+          tokensAfter: history.getTotalTokens(),
+          firstEditedIndex,
+          entriesBefore,
+        });
+      }
+    }
+    this.densityDirty = false;
+  }
+
+  /** Compresses now with the active strategy; joins a compression already running. */
+  performCompression(promptId: string): Promise<CompressionEvent> {
+    this.compressionPromise ??= this.runCompression(promptId).finally(() => {
+      this.compressionPromise = undefined;
+    });
+    return this.compressionPromise;
+  }
+
+  async buildCompressionContext(promptId: string): Promise<CompressionContext> {
+    const { history, runtime } = this.options;
+    await history.waitForTokenUpdates();
+    const state = this.options.runtimeState();
+    const todos = this.options.activeTodos?.() ?? [];
+    const transcriptPath = runtime.config.getTranscriptPath();
+    return {
+      history: history.getCurated(),
+      runtimeContext: runtime,
+      runtimeState: state,
+      estimateTokens: (contents) => history.estimateTokensForContents(contents),
+      currentTokenCount: history.getTotalTokens(),
+      logger: this.logger,
+      resolveProvider: this.options.resolveProvider,
+      promptResolver: this.options.promptResolver,
+      promptBaseDir: this.options.promptBaseDir,
+      promptContext: {
+        provider: state.provider,
+        model: state.model,
+        workspaceRoot: runtime.config.getWorkspaceRoot(),
+      },
+      promptId,
+      ...(todos.length === 0 ? {} : { activeTodos: todos }),
+      ...(transcriptPath === undefined ? {} : { transcriptPath }),
+    };
+  }
+
+  densityConfig(): DensityConfig {
+    const { ephemerals, config } = this.options.runtime;
+    return {
+      readWritePruning: ephemerals.densityReadWritePruning(),
+      fileDedupe: ephemerals.densityFileDedupe(),
+      recencyPruning: ephemerals.densityRecencyPruning(),
+      recencyRetention: ephemerals.densityRecencyRetention(),
+      workspaceRoot: config.getWorkspaceRoot(),
+    };
+  }
+
+  private async runCompression(promptId: string): Promise<CompressionEvent> {
+    const { history } = this.options;
+    const strategy = this.currentStrategy();
+    const context = await this.buildCompressionContext(promptId);
+    const tokensBefore = history.getTotalTokens();
+    history.startCompression();
+    let result: CompressionResult;
+    try {
+      result = await strategy.compress(context);
+      if (result.kind === 'applied') history.replaceHistory(result.newHistory);
+    } catch (error) {
+      this.logger.error('compression failed', {
+        strategy: strategy.name,
+        error: errorMessage(error),
+      });
+      throw error;
+    } finally {
+      history.endCompression();
+    }
+    await history.waitForTokenUpdates();
+    const event: CompressionEvent = {
+      strategy: strategy.name,
+      result,
+      tokensBefore,
+      tokensAfter: history.getTotalTokens(),
+      promptId,
+      at: (this.options.now ?? Date.now)(),
+    };
+    this.events.emit('compressed', event);
+    return event;
+  }
+
+  private reserve(): number {
+    const limit = this.options.runtime.ephemerals.contextLimit();
+    return this.options.completionReserve?.() ?? defaultCompletionReserve(limit);
+  }
+
+  private exceedsHardLimit(pendingTokens: number): boolean {
+    const limit = this.options.runtime.ephemerals.contextLimit();
+    return this.options.history.getTotalTokens() + pendingTokens + this.reserve() > limit;
+  }
+
+  private overflowError(pendingTokens: number): ContextOverflowError {
+    const history = this.options.history.getTotalTokens();
+    const reserve = this.reserve();
+    return new ContextOverflowError(
+      history + pendingTokens + reserve,
+      this.options.runtime.ephemerals.contextLimit(),
+      { history, pending: pendingTokens, reserve },
+    );
+  }
+}

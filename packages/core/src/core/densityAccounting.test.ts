@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
+import { EMPTY_DENSITY_METADATA } from './compression/types.js';
+import { PRUNED_POINTER } from './compression/densityVocabulary.js';
+import { attributeDensityTokens } from './densityAccounting.js';
+import { countTokensFromScratch } from '../services/history/HistoryService.js';
+import type { IContent } from '../services/history/IContent.js';
+
+const estimate = (contents: readonly IContent[]) =>
+  countTokensFromScratch(contents, { countText: (t) => t.length });
+
+describe('attributeDensityTokens', () => {
+  it('attributes removals to read→write, shrunk human text to dedup, pointered results to recency', async () => {
+    const history = [
+      human('see --- a.ts --- AAAAAAAA'),
+      toolCall({ id: 'r', name: 'read_file', parameters: { file_path: 'a.ts' } }),
+      toolResult({ id: 'r', name: 'read_file', result: 'stale content' }),
+      toolResult([
+        { id: 's1', name: 'run_shell_command', result: 'long shell output' },
+        { id: 'r2', name: 'read_file', result: 'another stale read' },
+      ]),
+    ];
+    const shrunk = human('see [removed]');
+    const mixed: IContent = {
+      speaker: 'tool',
+      blocks: [
+        {
+          type: 'tool_response',
+          callId: 's1',
+          toolName: 'run_shell_command',
+          result: PRUNED_POINTER,
+        },
+      ],
+    };
+    const result = {
+      removals: [1, 2],
+      replacements: new Map([
+        [0, shrunk],
+        [3, mixed],
+      ]),
+      metadata: EMPTY_DENSITY_METADATA,
+    };
+    const tokens = await attributeDensityTokens(history, result, estimate);
+    const total =
+      (await estimate(history)) -
+      (await estimate([history[0]!, history[3]!].map((_, i) => (i === 0 ? shrunk : mixed))));
+    expect(tokens.dedup).toBe((await estimate([history[0]!])) - (await estimate([shrunk])));
+    expect(tokens.readWrite).toBe(
+      (await estimate([history[1]!, history[2]!])) +
+        (await estimate([{ speaker: 'tool', blocks: [history[3]!.blocks[1]!] }])),
+    );
+    expect(tokens.readWrite + tokens.dedup + tokens.recency).toBe(total);
+  });
+});

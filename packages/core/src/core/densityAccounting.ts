@@ -1,0 +1,78 @@
+/**
+ * How many tokens a density result frees, attributed to the pass that made each change, so the
+ * CLI's `/context` and the replay benchmark can report what each pass reclaimed.
+ */
+import type { DensityResult } from './compression/types.js';
+import { PRUNED_POINTER } from './compression/densityVocabulary.js';
+import type { ContentBlock, IContent } from '../services/history/IContent.js';
+
+export interface DensityTokenBreakdown {
+  readonly readWrite: number;
+  readonly dedup: number;
+  readonly recency: number;
+}
+
+export const ZERO_DENSITY_TOKENS: DensityTokenBreakdown = { readWrite: 0, dedup: 0, recency: 0 };
+
+export function addDensityTokens(
+  a: DensityTokenBreakdown,
+  b: DensityTokenBreakdown,
+): DensityTokenBreakdown {
+  return {
+    readWrite: a.readWrite + b.readWrite,
+    dedup: a.dedup + b.dedup,
+    recency: a.recency + b.recency,
+  };
+}
+
+export type EstimateTokens = (contents: readonly IContent[]) => Promise<number>;
+
+function blockKey(block: ContentBlock): string | undefined {
+  if (block.type === 'tool_call') return `call:${block.id}`;
+  if (block.type === 'tool_response') return `response:${block.callId}`;
+  return undefined;
+}
+
+/** Tool blocks of `before` that `after` no longer has (removed by read→write pruning). */
+function droppedToolBlocks(before: IContent, after: IContent): ContentBlock[] {
+  const kept = new Set(after.blocks.map(blockKey).filter((key) => key !== undefined));
+  return before.blocks.filter((block) => {
+    const key = blockKey(block);
+    return key !== undefined && !kept.has(key);
+  });
+}
+
+/**
+ * Attributes the tokens a result frees. Removed entries and removed tool blocks belong to
+ * read→write pruning; shrunk human text to inclusion dedup; what remains of a tool entry's saving
+ * (results replaced by the pruned pointer) to recency pruning. Call before applying the result.
+ */
+export async function attributeDensityTokens(
+  history: readonly IContent[],
+  result: DensityResult,
+  estimate: EstimateTokens,
+): Promise<DensityTokenBreakdown> {
+  let readWrite = 0;
+  let dedup = 0;
+  let recency = 0;
+  for (const index of result.removals) {
+    readWrite += await estimate([history[index] as IContent]);
+  }
+  for (const [index, after] of result.replacements) {
+    const before = history[index] as IContent;
+    const saved = (await estimate([before])) - (await estimate([after]));
+    if (before.speaker === 'human') {
+      dedup += saved;
+      continue;
+    }
+    const dropped = droppedToolBlocks(before, after);
+    const droppedTokens =
+      dropped.length === 0 ? 0 : await estimate([{ speaker: before.speaker, blocks: dropped }]);
+    const pointered = after.blocks.some(
+      (block) => block.type === 'tool_response' && block.result === PRUNED_POINTER,
+    );
+    readWrite += pointered ? droppedTokens : saved;
+    if (pointered) recency += saved - droppedTokens;
+  }
+  return { readWrite, dedup, recency };
+}
