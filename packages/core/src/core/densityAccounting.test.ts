@@ -41,9 +41,7 @@ describe('attributeDensityTokens', () => {
       metadata: EMPTY_DENSITY_METADATA,
     };
     const tokens = await attributeDensityTokens(history, result, estimate);
-    const total =
-      (await estimate(history)) -
-      (await estimate([history[0]!, history[3]!].map((_, i) => (i === 0 ? shrunk : mixed))));
+    const total = (await estimate(history)) - (await estimate([shrunk, mixed]));
     expect(tokens.dedup).toBe((await estimate([history[0]!])) - (await estimate([shrunk])));
     expect(tokens.readWrite).toBe(
       (await estimate([history[1]!, history[2]!])) +
