@@ -33,6 +33,7 @@ interface ReasoningDelta {
 export class OpenAIStreamReader {
   private readonly calls = new Map<number, PendingCall>();
   private usage: UsageStats | undefined;
+  private finished = false;
 
   constructor(
     private readonly provider = 'openai',
@@ -56,13 +57,26 @@ export class OpenAIStreamReader {
         }
         for (const fragment of delta.tool_calls ?? []) this.collect(fragment);
       }
-      if (choice.finish_reason != null) out.push(...this.flushCalls());
+      if (choice.finish_reason != null) {
+        this.finished = true;
+        out.push(...this.flushCalls());
+      }
     }
     return out;
   }
 
-  /** What is left when the stream ends: unfinished tool calls, then usage. */
+  /**
+   * What is left when the stream ends: unflushed tool calls, then usage. A stream that never gave
+   * a finish_reason was cut short: PROVIDER_PROTOCOL_ERROR.
+   */
   finish(): ProviderChunk[] {
+    if (!this.finished) {
+      throw new ProviderError({
+        code: 'PROVIDER_PROTOCOL_ERROR',
+        provider: this.provider,
+        message: 'OpenAI-compatible provider: the stream ended before any finish_reason; the reply is incomplete.',
+      });
+    }
     const out = this.flushCalls();
     if (this.usage) out.push(usageChunk(this.usage));
     return out;

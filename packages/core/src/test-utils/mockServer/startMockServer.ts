@@ -16,7 +16,7 @@ import {
   anthropicStream,
   errorBody,
   geminiStream,
-  MALFORMED_EVENT,
+  malformedEvent,
   openaiStream,
   type MockProviderKind,
   type SseEvent,
@@ -246,7 +246,7 @@ async function sendStream(
       res.end();
       return;
     case 'malformed':
-      await write(res, formatEvent(MALFORMED_EVENT));
+      await write(res, formatEvent(malformedEvent(provider)));
       res.end();
       return;
     case 'disconnect':

@@ -23,8 +23,11 @@ export interface WireStream {
   readonly terminal: readonly SseEvent[];
 }
 
-/** An SSE data line no JSON parser accepts. */
-export const MALFORMED_EVENT: SseEvent = { data: '{"choices": [ {"delta": oops' };
+/** An SSE event whose data no JSON parser accepts (named, so Anthropic's client parses it). */
+export function malformedEvent(kind: MockProviderKind): SseEvent {
+  const data = '{"choices": [ {"delta": oops';
+  return kind === 'anthropic' ? { event: 'content_block_delta', data } : { data };
+}
 
 const json = (value: unknown): string => JSON.stringify(value);
 
