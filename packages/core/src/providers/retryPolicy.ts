@@ -84,7 +84,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
+  // An HTTP date always names a weekday or month; bare numbers like "-5" are not dates.
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
