@@ -55,6 +55,8 @@ export interface MockServer {
   enqueue(...replies: MockReply[]): void;
   /** Replies still queued. */
   readonly remaining: number;
+  /** Forgets recorded requests and queued replies (between tests sharing one server). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     },
     get remaining() {
       return queue.length;
+    },
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
