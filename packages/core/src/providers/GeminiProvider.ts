@@ -63,7 +63,9 @@ export class GeminiProvider implements IProvider {
       config: {
         ...(request.systemPrompt ? { systemInstruction: request.systemPrompt } : {}),
         ...(tools.length > 0 ? { tools } : {}),
-        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+        ...(request.maxOutputTokens === undefined
+          ? {}
+          : { maxOutputTokens: request.maxOutputTokens }),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       },
     };

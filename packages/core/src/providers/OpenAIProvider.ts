@@ -80,7 +80,9 @@ export class OpenAIProvider implements IProvider {
   }
 
   private defaultLimitField(): 'max_completion_tokens' | 'max_tokens' {
-    return this.baseUrl.startsWith(OPENAI_DEFAULT_BASE_URL) ? 'max_completion_tokens' : 'max_tokens';
+    return this.baseUrl.startsWith(OPENAI_DEFAULT_BASE_URL)
+      ? 'max_completion_tokens'
+      : 'max_tokens';
   }
 
   private async *attempt(

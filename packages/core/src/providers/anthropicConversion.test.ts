@@ -38,7 +38,10 @@ describe('toAnthropicMessages', () => {
 
   it('marks failed tools with is_error and JSON-encodes non-string results', () => {
     const messages = toAnthropicMessages([
-      toolCall([{ id: 't1', name: 'replace' }, { id: 't2', name: 'ls' }]),
+      toolCall([
+        { id: 't1', name: 'replace' },
+        { id: 't2', name: 'ls' },
+      ]),
       toolResult([
         { id: 't1', name: 'replace', error: 'no match' },
         { id: 't2', name: 'ls', result: ['x', 'y'] },
@@ -78,7 +81,10 @@ describe('toAnthropicMessages', () => {
         { type: 'text', text: 'answer' },
       ]),
       human('q2'),
-      createAiMessage([{ type: 'thinking', thought: 'unsigned' }, { type: 'text', text: 'answer 2' }]),
+      createAiMessage([
+        { type: 'thinking', thought: 'unsigned' },
+        { type: 'text', text: 'answer 2' },
+      ]),
     ]);
     expect(messages[1]?.content).toEqual([
       { type: 'thinking', thinking: 'step 1, step 2', signature: 'sig' },

@@ -3,11 +3,7 @@
  * so consecutive same-role turns are merged; tool responses become `tool_result` blocks inside a
  * user turn (first in it, `is_error` for failures); thinking goes back only with its signature.
  */
-import type {
-  ContentBlockParam,
-  MessageParam,
-  Tool,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentBlock, IContent, MediaBlock } from '../services/history/IContent.js';
 import type { ToolSchema } from './IProvider.js';
 import { pairToolCalls } from './pairToolCalls.js';
@@ -47,7 +43,7 @@ export function toAnthropicTools(tools: readonly ToolSchema[] | undefined): Tool
   return (tools ?? []).map((tool) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: { type: 'object', ...tool.parameters } as Tool.InputSchema,
+    input_schema: { type: 'object', ...tool.parameters },
   }));
 }
 
@@ -116,12 +112,15 @@ function assistantBlocks(blocks: readonly ContentBlock[]): ContentBlockParam[] {
     if (block.type === 'thinking') {
       thought = {
         thinking: (thought?.thinking ?? '') + block.thought,
-        ...(block.signature ?? thought?.signature ? { signature: block.signature ?? thought?.signature } : {}),
+        ...((block.signature ?? thought?.signature)
+          ? { signature: block.signature ?? thought?.signature }
+          : {}),
       };
       continue;
     }
     flushThinking();
-    if (block.type === 'text' && block.text.trim() !== '') out.push({ type: 'text', text: block.text });
+    if (block.type === 'text' && block.text.trim() !== '')
+      out.push({ type: 'text', text: block.text });
     else if (block.type === 'code') out.push({ type: 'text', text: codeBlockText(block) });
     else if (block.type === 'media') out.push({ type: 'text', text: mediaPlaceholder(block) });
     else if (block.type === 'tool_call') {

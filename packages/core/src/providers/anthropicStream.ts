@@ -78,7 +78,8 @@ export class AnthropicStreamReader {
       throw new ProviderError({
         code: 'PROVIDER_PROTOCOL_ERROR',
         provider: this.provider,
-        message: 'Anthropic provider: the stream ended before message_stop; the reply is incomplete.',
+        message:
+          'Anthropic provider: the stream ended before message_stop; the reply is incomplete.',
       });
     }
     const out = [...this.toolUses.keys()].flatMap((index) => this.stopBlock(index));
@@ -90,39 +91,37 @@ export class AnthropicStreamReader {
     index: number,
     block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
   ): ProviderChunk[] {
-    switch (block.type) {
-      case 'text':
-        return block.text === '' ? [] : [textChunk(block.text)];
-      case 'thinking':
-        return block.thinking === '' ? [] : [thinkingChunk(block.thinking)];
-      case 'tool_use':
-        this.toolUses.set(index, { id: block.id, name: block.name, initialInput: block.input, json: '' });
-        return [];
-      default:
-        return [];
+    // Server-tool and citation blocks carry nothing Dense records; they are skipped.
+    if (block.type === 'text') return block.text === '' ? [] : [textChunk(block.text)];
+    if (block.type === 'thinking') {
+      return block.thinking === '' ? [] : [thinkingChunk(block.thinking)];
     }
+    if (block.type === 'tool_use') {
+      this.toolUses.set(index, {
+        id: block.id,
+        name: block.name,
+        initialInput: block.input,
+        json: '',
+      });
+    }
+    return [];
   }
 
   private delta(
     index: number,
     delta: Extract<RawMessageStreamEvent, { type: 'content_block_delta' }>['delta'],
   ): ProviderChunk[] {
-    switch (delta.type) {
-      case 'text_delta':
-        return delta.text === '' ? [] : [textChunk(delta.text)];
-      case 'thinking_delta':
-        return delta.thinking === '' ? [] : [thinkingChunk(delta.thinking)];
-      case 'signature_delta':
-        return [thinkingChunk('', delta.signature)];
-      case 'input_json_delta': {
-        const pending = this.toolUses.get(index);
-        if (!pending) throw this.protocolError(delta);
-        pending.json += delta.partial_json;
-        return [];
-      }
-      default:
-        return [];
+    if (delta.type === 'text_delta') return delta.text === '' ? [] : [textChunk(delta.text)];
+    if (delta.type === 'thinking_delta') {
+      return delta.thinking === '' ? [] : [thinkingChunk(delta.thinking)];
     }
+    if (delta.type === 'signature_delta') return [thinkingChunk('', delta.signature)];
+    if (delta.type === 'input_json_delta') {
+      const pending = this.toolUses.get(index);
+      if (!pending) throw this.protocolError(delta);
+      pending.json += delta.partial_json;
+    }
+    return [];
   }
 
   private stopBlock(index: number): ProviderChunk[] {

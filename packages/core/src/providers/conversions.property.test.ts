@@ -24,7 +24,10 @@ import { pairToolCalls } from './pairToolCalls.js';
 
 /** A turn: a user message, or an AI entry with calls followed by responses to some of them. */
 const turnArb = fc.oneof(
-  fc.record({ kind: fc.constant('human' as const), text: fc.string({ minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    kind: fc.constant('human' as const),
+    text: fc.string({ minLength: 1, maxLength: 8 }),
+  }),
   fc.record({
     kind: fc.constant('calls' as const),
     text: fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined }),
@@ -54,7 +57,8 @@ const historyArb = fc
       let responses = ids
         .filter((_, i) => turn.answered[i] === true)
         .map((id) => ({ callId: id, toolName: 'read_file', result: `content of ${id}` }));
-      if (turn.orphan) responses.push({ callId: `gone_${++next}`, toolName: 'read_file', result: 'x' });
+      if (turn.orphan)
+        responses.push({ callId: `gone_${++next}`, toolName: 'read_file', result: 'x' });
       if (turn.reverse) responses = responses.reverse();
       if (responses.length === 0) continue;
       if (turn.splitResponses) for (const r of responses) history.push(createToolResponse(r));
@@ -89,15 +93,21 @@ describe('OpenAI messages', () => {
 });
 
 describe('Anthropic messages', () => {
-  test.prop([historyArb], RUNS)('alternate roles and pair every tool_use with a tool_result', (history) => {
-    assertAnthropicValid(toAnthropicMessages(history));
-  });
+  test.prop([historyArb], RUNS)(
+    'alternate roles and pair every tool_use with a tool_result',
+    (history) => {
+      assertAnthropicValid(toAnthropicMessages(history));
+    },
+  );
 });
 
 describe('Gemini contents', () => {
-  test.prop([historyArb], RUNS)('alternate roles and pair every functionCall with a functionResponse', (history) => {
-    assertGeminiValid(toGeminiContents(history));
-  });
+  test.prop([historyArb], RUNS)(
+    'alternate roles and pair every functionCall with a functionResponse',
+    (history) => {
+      assertGeminiValid(toGeminiContents(history));
+    },
+  );
 });
 
 function assertOpenAIValid(messages: readonly ChatCompletionMessageParam[]): void {
@@ -132,18 +142,24 @@ function assertAnthropicValid(messages: readonly MessageParam[]): void {
     expect(blocksOf(message).length).toBeGreaterThan(0);
     if (i > 0) expect(message.role).not.toBe(messages[i - 1]!.role);
     const uses = blocksOf(message).flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
-    const results = blocksOf(message).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : []));
+    const results = blocksOf(message).flatMap((b) =>
+      b.type === 'tool_result' ? [b.tool_use_id] : [],
+    );
     if (uses.length > 0) {
       const next = messages[i + 1];
       expect(next?.role).toBe('user');
-      const answered = next ? blocksOf(next).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) : [];
+      const answered = next
+        ? blocksOf(next).flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : []))
+        : [];
       expect([...answered].sort()).toEqual([...uses].sort());
       const firstOther = next ? blocksOf(next).findIndex((b) => b.type !== 'tool_result') : -1;
       if (firstOther >= 0) expect(firstOther).toBe(answered.length);
     }
     if (results.length > 0) {
       const previous = messages[i - 1];
-      const ids = previous ? blocksOf(previous).flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : [];
+      const ids = previous
+        ? blocksOf(previous).flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))
+        : [];
       for (const id of results) expect(ids).toContain(id);
     }
   });
@@ -154,17 +170,23 @@ function assertGeminiValid(contents: readonly Content[]): void {
     expect(content.parts?.length ?? 0).toBeGreaterThan(0);
     if (i > 0) expect(content.role).not.toBe(contents[i - 1]!.role);
     const calls = (content.parts ?? []).flatMap((p) => (p.functionCall ? [p.functionCall] : []));
-    const responses = (content.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
+    const responses = (content.parts ?? []).flatMap((p) =>
+      p.functionResponse ? [p.functionResponse] : [],
+    );
     if (calls.length > 0) {
       const next = contents[i + 1];
-      const answered = (next?.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
+      const answered = (next?.parts ?? []).flatMap((p) =>
+        p.functionResponse ? [p.functionResponse] : [],
+      );
       expect(answered.map((r) => `${r.id}:${r.name}`).sort()).toEqual(
         calls.map((c) => `${c.id}:${c.name}`).sort(),
       );
     }
     if (responses.length > 0) {
       const previous = contents[i - 1];
-      const ids = (previous?.parts ?? []).flatMap((p) => (p.functionCall ? [p.functionCall.id] : []));
+      const ids = (previous?.parts ?? []).flatMap((p) =>
+        p.functionCall ? [p.functionCall.id] : [],
+      );
       for (const r of responses) expect(ids).toContain(r.id);
     }
   });

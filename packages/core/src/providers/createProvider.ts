@@ -10,7 +10,12 @@ import { DEFAULT_MODELS } from './modelLimits.js';
 import { OpenAIProvider } from './OpenAIProvider.js';
 import { ProviderError } from './ProviderError.js';
 import type { ProviderOptions } from './ProviderOptions.js';
-import { PROVIDER_KINDS, resolveApiKey, type ProviderKind, type ReadTextFile } from './resolveApiKey.js';
+import {
+  PROVIDER_KINDS,
+  resolveApiKey,
+  type ProviderKind,
+  type ReadTextFile,
+} from './resolveApiKey.js';
 
 export interface ProviderConfig {
   /** 'openai' (any OpenAI-compatible server), 'anthropic' or 'gemini'. */
@@ -40,23 +45,8 @@ export function createProvider(
   env: Readonly<Record<string, string | undefined>> = process.env,
   runtime: ProviderRuntimeOptions = {},
 ): IProvider {
-  const kind = config.provider.trim().toLowerCase();
-  if (!isProviderKind(kind)) {
-    const hints = closestMatches(kind, PROVIDER_KINDS);
-    throw new ProviderError({
-      code: 'PROVIDER_CONFIG_INVALID',
-      provider: config.provider,
-      message: `Unknown provider '${config.provider}'. Use one of ${PROVIDER_KINDS.join(', ')}${hints.length > 0 ? ` (did you mean '${hints[0]}'?)` : ''}.`,
-    });
-  }
-  const baseUrl = config.baseUrl?.trim() || undefined;
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
-    throw new ProviderError({
-      code: 'PROVIDER_CONFIG_INVALID',
-      provider: kind,
-      message: `Invalid base URL '${baseUrl}' for the ${kind} provider: use an http(s) URL such as http://127.0.0.1:11434/v1.`,
-    });
-  }
+  const kind = checkKind(config.provider);
+  const baseUrl = checkBaseUrl(kind, config.baseUrl);
   const { readTextFile, ...rest } = runtime;
   const apiKey = resolveApiKey(
     {
@@ -86,6 +76,28 @@ export function createProvider(
       throw new Error(`unreachable provider ${String(unreachable)}`);
     }
   }
+}
+
+function checkKind(provider: string): ProviderKind {
+  const kind = provider.trim().toLowerCase();
+  if (isProviderKind(kind)) return kind;
+  const hints = closestMatches(kind, PROVIDER_KINDS);
+  const hint = hints.length > 0 ? ` (did you mean '${hints[0]}'?)` : '';
+  throw new ProviderError({
+    code: 'PROVIDER_CONFIG_INVALID',
+    provider,
+    message: `Unknown provider '${provider}'. Use one of ${PROVIDER_KINDS.join(', ')}${hint}.`,
+  });
+}
+
+function checkBaseUrl(kind: ProviderKind, raw: string | undefined): string | undefined {
+  const baseUrl = raw?.trim() || undefined;
+  if (baseUrl === undefined || isHttpUrl(baseUrl)) return baseUrl;
+  throw new ProviderError({
+    code: 'PROVIDER_CONFIG_INVALID',
+    provider: kind,
+    message: `Invalid base URL '${baseUrl}' for the ${kind} provider: use an http(s) URL such as http://127.0.0.1:11434/v1.`,
+  });
 }
 
 function isHttpUrl(value: string): boolean {

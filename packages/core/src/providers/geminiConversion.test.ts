@@ -30,7 +30,13 @@ describe('toGeminiContents', () => {
         role: 'user',
         parts: [
           { functionResponse: { id: 'g1', name: 'read_file', response: { output: 'A' } } },
-          { functionResponse: { id: 'g2', name: 'read_file', response: { error: 'ENOENT', output: '' } } },
+          {
+            functionResponse: {
+              id: 'g2',
+              name: 'read_file',
+              response: { error: 'ENOENT', output: '' },
+            },
+          },
         ],
       },
       { role: 'model', parts: [{ text: 'done' }] },
@@ -86,7 +92,11 @@ describe('toGeminiTools', () => {
   it('declares functions with their JSON schema, or nothing when there are no tools', () => {
     const parameters = { type: 'object', properties: {} };
     expect(toGeminiTools([{ name: 'ls', description: 'List', parameters }])).toEqual([
-      { functionDeclarations: [{ name: 'ls', description: 'List', parametersJsonSchema: parameters }] },
+      {
+        functionDeclarations: [
+          { name: 'ls', description: 'List', parametersJsonSchema: parameters },
+        ],
+      },
     ]);
     expect(toGeminiTools([])).toEqual([]);
   });

@@ -30,15 +30,7 @@ export class GeminiStreamReader {
     if (typeof chunk !== 'object' || chunk === null) throw this.protocolError(chunk);
     const candidates: unknown = chunk.candidates;
     if (candidates !== undefined && !Array.isArray(candidates)) throw this.protocolError(chunk);
-    const meta = chunk.usageMetadata;
-    if (meta) {
-      this.usage = makeUsage({
-        promptTokens: meta.promptTokenCount ?? 0,
-        completionTokens: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
-        ...(meta.totalTokenCount === undefined ? {} : { totalTokens: meta.totalTokenCount }),
-        cachedTokens: meta.cachedContentTokenCount,
-      });
-    }
+    if (chunk.usageMetadata) this.readUsage(chunk.usageMetadata);
     if (chunk.candidates?.[0]?.finishReason !== undefined) this.finished = true;
     const parts = chunk.candidates?.[0]?.content?.parts ?? [];
     return parts.flatMap((part) => this.readPart(part));
@@ -50,10 +42,21 @@ export class GeminiStreamReader {
       throw new ProviderError({
         code: 'PROVIDER_PROTOCOL_ERROR',
         provider: this.provider,
-        message: 'Gemini provider: the stream ended before a finishReason; the reply is incomplete.',
+        message:
+          'Gemini provider: the stream ended before a finishReason; the reply is incomplete.',
       });
     }
     return this.usage ? [usageChunk(this.usage)] : [];
+  }
+
+  /** Completion tokens include thinking tokens, as OpenAI's completion_tokens do. */
+  private readUsage(meta: NonNullable<GenerateContentResponse['usageMetadata']>): void {
+    this.usage = makeUsage({
+      promptTokens: meta.promptTokenCount ?? 0,
+      completionTokens: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
+      ...(meta.totalTokenCount === undefined ? {} : { totalTokens: meta.totalTokenCount }),
+      cachedTokens: meta.cachedContentTokenCount,
+    });
   }
 
   private readPart(part: Part): ProviderChunk[] {

@@ -15,7 +15,13 @@ describe('toOpenAIMessages', () => {
   it('sends tool calls with their ids and JSON arguments, and results as role:tool messages', () => {
     const messages = toOpenAIMessages([
       human('read a'),
-      toolCall([{ id: 'c1', name: 'read_file', parameters: { file_path: 'a' } }, { id: 'c2', name: 'ls', parameters: {} }], 'Looking.'),
+      toolCall(
+        [
+          { id: 'c1', name: 'read_file', parameters: { file_path: 'a' } },
+          { id: 'c2', name: 'ls', parameters: {} },
+        ],
+        'Looking.',
+      ),
       toolResult([
         { id: 'c1', name: 'read_file', result: 'A' },
         { id: 'c2', name: 'ls', result: { files: ['a', 'b'] } },
@@ -26,7 +32,11 @@ describe('toOpenAIMessages', () => {
         role: 'assistant',
         content: 'Looking.',
         tool_calls: [
-          { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"a"}' } },
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'read_file', arguments: '{"file_path":"a"}' },
+          },
           { id: 'c2', type: 'function', function: { name: 'ls', arguments: '{}' } },
         ],
       },
@@ -40,7 +50,11 @@ describe('toOpenAIMessages', () => {
       toolCall({ id: 'c1', name: 'replace' }),
       toolResult({ id: 'c1', name: 'replace', error: 'old_string not found' }),
     ]);
-    expect(messages[1]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Error: old_string not found' });
+    expect(messages[1]).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Error: old_string not found',
+    });
   });
 
   it('sends malformed arguments back verbatim, as the model wrote them', () => {
@@ -71,7 +85,13 @@ describe('toOpenAIMessages', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'r2', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"b.ts"}' } }],
+        tool_calls: [
+          {
+            id: 'r2',
+            type: 'function',
+            function: { name: 'read_file', arguments: '{"file_path":"b.ts"}' },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: 'r2', content: 'B' },
       { role: 'assistant', content: 'One more.' },
@@ -86,10 +106,19 @@ describe('toOpenAIMessages', () => {
         blocks: [
           { type: 'text', text: 'what is this?' },
           { type: 'media', mimeType: 'image/png', data: 'AAAA', encoding: 'base64' },
-          { type: 'media', mimeType: 'application/zip', data: 'x', encoding: 'base64', filename: 'a.zip' },
+          {
+            type: 'media',
+            mimeType: 'application/zip',
+            data: 'x',
+            encoding: 'base64',
+            filename: 'a.zip',
+          },
         ],
       },
-      createAiMessage([{ type: 'thinking', thought: 'hmm' }, { type: 'text', text: 'A cat.' }]),
+      createAiMessage([
+        { type: 'thinking', thought: 'hmm' },
+        { type: 'text', text: 'A cat.' },
+      ]),
     ]);
     expect(messages).toEqual([
       {

@@ -50,7 +50,11 @@ export function toOpenAIMessages(
 export function toOpenAITools(tools: readonly ToolSchema[] | undefined): ChatCompletionTool[] {
   return (tools ?? []).map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: { ...tool.parameters } },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: { ...tool.parameters },
+    },
   }));
 }
 
@@ -76,8 +80,7 @@ function userParts(blocks: readonly ContentBlock[]): ChatCompletionContentPart[]
 
 function mediaPart(block: MediaBlock): ChatCompletionContentPart {
   if (!block.mimeType.startsWith('image/')) return { type: 'text', text: mediaPlaceholder(block) };
-  const url =
-    block.encoding === 'url' ? block.data : `data:${block.mimeType};base64,${block.data}`;
+  const url = block.encoding === 'url' ? block.data : `data:${block.mimeType};base64,${block.data}`;
   return { type: 'image_url', image_url: { url } };
 }
 

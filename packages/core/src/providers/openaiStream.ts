@@ -74,7 +74,8 @@ export class OpenAIStreamReader {
       throw new ProviderError({
         code: 'PROVIDER_PROTOCOL_ERROR',
         provider: this.provider,
-        message: 'OpenAI-compatible provider: the stream ended before any finish_reason; the reply is incomplete.',
+        message:
+          'OpenAI-compatible provider: the stream ended before any finish_reason; the reply is incomplete.',
       });
     }
     const out = this.flushCalls();

@@ -44,49 +44,59 @@ const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[
 const readers: Record<MockProviderKind, BodyReader> = {
   openai: {
     callIds: (body) =>
-      list((body as Json)['messages']).flatMap((m) => list(m['tool_calls']).map((c) => String(c['id']))),
+      list((body as Json).messages).flatMap((m) => list(m.tool_calls).map((c) => String(c.id))),
     results: (body) =>
-      list((body as Json)['messages'])
-        .filter((m) => m['role'] === 'tool')
-        .map((m) => [String(m['tool_call_id']), String(m['content'])]),
+      list((body as Json).messages)
+        .filter((m) => m.role === 'tool')
+        .map((m) => [String(m.tool_call_id), String(m.content)]),
   },
   anthropic: {
     callIds: (body) =>
-      list((body as Json)['messages']).flatMap((m) =>
-        list(m['content']).filter((b) => b['type'] === 'tool_use').map((b) => String(b['id'])),
+      list((body as Json).messages).flatMap((m) =>
+        list(m.content)
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => String(b.id)),
       ),
     results: (body) =>
-      list((body as Json)['messages']).flatMap((m) =>
-        list(m['content'])
-          .filter((b) => b['type'] === 'tool_result')
-          .map((b): [string, string] => [String(b['tool_use_id']), String(b['content'])]),
+      list((body as Json).messages).flatMap((m) =>
+        list(m.content)
+          .filter((b) => b.type === 'tool_result')
+          .map((b): [string, string] => [String(b.tool_use_id), String(b.content)]),
       ),
   },
   gemini: {
     callIds: (body) =>
-      list((body as Json)['contents']).flatMap((c) =>
-        list(c['parts']).flatMap((p) => (p['functionCall'] ? [String((p['functionCall'] as Json)['id'])] : [])),
+      list((body as Json).contents).flatMap((c) =>
+        list(c.parts).flatMap((p) => (p.functionCall ? [String((p.functionCall as Json).id)] : [])),
       ),
     results: (body) =>
-      list((body as Json)['contents']).flatMap((c) =>
-        list(c['parts']).flatMap((p): [string, string][] => {
-          const r = p['functionResponse'] as Json | undefined;
-          return r ? [[String(r['id']), String((r['response'] as Json)['output'])]] : [];
+      list((body as Json).contents).flatMap((c) =>
+        list(c.parts).flatMap((p): [string, string][] => {
+          const r = p.functionResponse as Json | undefined;
+          return r ? [[String(r.id), String((r.response as Json).output)]] : [];
         }),
       ),
   },
 };
 
 /** Records the reply in history only if the whole stream succeeded (what the orchestrator does). */
-async function runTurn(provider: IProvider, history: HistoryService, signal?: AbortSignal): Promise<ProviderChunk[]> {
-  const chunks = await collectChunks(provider.generate({ contents: history.getCurated(), ...(signal ? { signal } : {}) }));
+async function runTurn(
+  provider: IProvider,
+  history: HistoryService,
+  signal?: AbortSignal,
+): Promise<ProviderChunk[]> {
+  const chunks = await collectChunks(
+    provider.generate({ contents: history.getCurated(), ...(signal ? { signal } : {}) }),
+  );
   const blocks: ContentBlock[] = chunks.flatMap((c) => c.content.blocks);
   history.add({ speaker: 'ai', blocks });
   return chunks;
 }
 
 function toolCalls(chunks: readonly ProviderChunk[]): ToolCallBlock[] {
-  return chunks.flatMap((c) => c.content.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call'));
+  return chunks.flatMap((c) =>
+    c.content.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call'),
+  );
 }
 
 describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through its SDK', (kind) => {
@@ -105,17 +115,33 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
     server.reset();
     sleep = recordingSleep();
     provider = createProvider(
-      { provider: kind, model: 'test-model', apiKey: 'sk-test-secret-key', baseUrl: server.baseUrlFor(kind) },
+      {
+        provider: kind,
+        model: 'test-model',
+        apiKey: 'sk-test-secret-key',
+        baseUrl: server.baseUrlFor(kind),
+      },
       {},
       { sleep: sleep.sleep, random: () => 0.5 },
     );
   });
 
   it('streams a text reply as deltas, then usage with cached tokens', async () => {
-    server.enqueue({ kind: 'stream', text: ['Hel', 'lo ', 'world'], usage: { promptTokens: 120, completionTokens: 9, cachedTokens: 100 } });
-    const chunks = await collectChunks(provider.generate({ contents: [human('hi')], systemPrompt: 'Be terse.' }));
+    server.enqueue({
+      kind: 'stream',
+      text: ['Hel', 'lo ', 'world'],
+      usage: { promptTokens: 120, completionTokens: 9, cachedTokens: 100 },
+    });
+    const chunks = await collectChunks(
+      provider.generate({ contents: [human('hi')], systemPrompt: 'Be terse.' }),
+    );
     expect(chunks.slice(0, 3).map((c) => getText(c.content))).toEqual(['Hel', 'lo ', 'world']);
-    expect(chunks.at(-1)?.usage).toEqual({ promptTokens: 120, completionTokens: 9, totalTokens: 129, cachedTokens: 100 });
+    expect(chunks.at(-1)?.usage).toEqual({
+      promptTokens: 120,
+      completionTokens: 9,
+      totalTokens: 129,
+      cachedTokens: 100,
+    });
     expect(chunks.every((c) => c.content.speaker === 'ai')).toBe(true);
     const request = server.requests[0]!;
     expect(request.provider).toBe(kind);
@@ -127,15 +153,29 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
 
   it('tool-call round trip: the call, our result in the next request, the final answer', async () => {
     server.enqueue(
-      { kind: 'stream', text: ['Reading.'], toolCalls: [{ id: 'call_rt_1', name: 'read_file', arguments: { file_path: 'src/a.ts' } }] },
+      {
+        kind: 'stream',
+        text: ['Reading.'],
+        toolCalls: [{ id: 'call_rt_1', name: 'read_file', arguments: { file_path: 'src/a.ts' } }],
+      },
       mockText('a.ts exports one function.'),
     );
     const history = new HistoryService({ tokenCounter: charEstimateTokenCounter });
     history.add(human('What is in src/a.ts?'));
     const first = await runTurn(provider, history);
     const [call] = toolCalls(first);
-    expect(call).toMatchObject({ id: 'call_rt_1', name: 'read_file', parameters: { file_path: 'src/a.ts' } });
-    history.add(createToolResponse({ callId: call!.id, toolName: call!.name, result: 'export function f() {}' }));
+    expect(call).toMatchObject({
+      id: 'call_rt_1',
+      name: 'read_file',
+      parameters: { file_path: 'src/a.ts' },
+    });
+    history.add(
+      createToolResponse({
+        callId: call!.id,
+        toolName: call!.name,
+        result: 'export function f() {}',
+      }),
+    );
     const second = await runTurn(provider, history);
     expect(streamedText(second)).toBe('a.ts exports one function.');
     const body = server.requests[1]!.body;
@@ -161,7 +201,10 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
   });
 
   it('malformed tool arguments arrive as the raw string, not a crash', async () => {
-    server.enqueue({ kind: 'stream', toolCalls: [{ id: 'm1', name: 'ls', arguments: '{"path": ' }] });
+    server.enqueue({
+      kind: 'stream',
+      toolCalls: [{ id: 'm1', name: 'ls', arguments: '{"path": ' }],
+    });
     const calls = toolCalls(await collectChunks(provider.generate({ contents: [human('ls')] })));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.parameters).toBe('{"path": ');
@@ -176,7 +219,10 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
       toolResult({ id: 'pruned_0', name: 'read_file', result: 'orphan: its call was pruned' }),
       keptCall,
       keptResult,
-      toolCall({ id: 'unanswered_9', name: 'read_file', parameters: { file_path: 'c.ts' } }, 'Checking c.ts.'),
+      toolCall(
+        { id: 'unanswered_9', name: 'read_file', parameters: { file_path: 'c.ts' } },
+        'Checking c.ts.',
+      ),
       human('continue'),
     ];
     await collectChunks(provider.generate({ contents: history }));
@@ -190,7 +236,10 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
   });
 
   it('retries a 429 after the Retry-After the server asked for, then succeeds', async () => {
-    server.enqueue(mockHttpError(429, { message: 'rate limited', headers: { 'retry-after': '3' } }), mockText('after the wait'));
+    server.enqueue(
+      mockHttpError(429, { message: 'rate limited', headers: { 'retry-after': '3' } }),
+      mockText('after the wait'),
+    );
     const chunks = await collectChunks(provider.generate({ contents: [human('hi')] }));
     expect(streamedText(chunks)).toBe('after the wait');
     expect(sleep.delays).toEqual([3000]);
@@ -198,13 +247,21 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
   });
 
   it('gives up on a persistent 500 after the attempt bound with a typed error', async () => {
-    for (let i = 0; i < 4; i++) server.enqueue(mockHttpError(500, { message: 'upstream exploded' }));
-    const { chunks, error } = await collectUntilError(provider.generate({ contents: [human('hi')] }));
+    for (let i = 0; i < 4; i++)
+      server.enqueue(mockHttpError(500, { message: 'upstream exploded' }));
+    const { chunks, error } = await collectUntilError(
+      provider.generate({ contents: [human('hi')] }),
+    );
     expect(chunks).toEqual([]);
     expect(server.requests).toHaveLength(4);
     expect(sleep.delays).toHaveLength(3);
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ code: 'PROVIDER_HTTP_ERROR', provider: kind, status: 500, attempts: 4 });
+    expect(error).toMatchObject({
+      code: 'PROVIDER_HTTP_ERROR',
+      provider: kind,
+      status: 500,
+      attempts: 4,
+    });
     const message = (error as Error).message;
     expect(message).toContain('HTTP 500');
     expect(message).toContain('upstream exploded');
@@ -242,7 +299,9 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
   it('abort mid-stream stops at once with PROVIDER_ABORTED and yields nothing more', async () => {
     server.enqueue({ kind: 'stream', text: ['first', 'second'], ending: 'hold' });
     const controller = new AbortController();
-    const iterator = provider.generate({ contents: [human('hi')], signal: controller.signal })[Symbol.asyncIterator]();
+    const iterator = provider
+      .generate({ contents: [human('hi')], signal: controller.signal })
+      [Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.done).toBe(false);
     controller.abort();
@@ -263,7 +322,9 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
   it('an already-aborted signal sends no request at all', async () => {
     const controller = new AbortController();
     controller.abort();
-    const { error } = await collectUntilError(provider.generate({ contents: [human('hi')], signal: controller.signal }));
+    const { error } = await collectUntilError(
+      provider.generate({ contents: [human('hi')], signal: controller.signal }),
+    );
     expect(error).toMatchObject({ code: 'PROVIDER_ABORTED' });
     expect(server.requests).toHaveLength(0);
   });
@@ -272,7 +333,11 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
     const closed = await startMockServer();
     const baseUrl = closed.baseUrlFor(kind);
     await closed.close();
-    const offline = createProvider({ provider: kind, apiKey: 'k', baseUrl }, {}, { sleep: sleep.sleep, random: () => 0 });
+    const offline = createProvider(
+      { provider: kind, apiKey: 'k', baseUrl },
+      {},
+      { sleep: sleep.sleep, random: () => 0 },
+    );
     const { error } = await collectUntilError(offline.generate({ contents: [human('hi')] }));
     expect(error).toMatchObject({ code: 'PROVIDER_NETWORK_ERROR', attempts: 4 });
     expect(sleep.delays).toHaveLength(3);

@@ -5,7 +5,9 @@ import { AnthropicProvider, DEFAULT_ANTHROPIC_MAX_OUTPUT } from './AnthropicProv
 import { GeminiProvider } from './GeminiProvider.js';
 import { OpenAIProvider } from './OpenAIProvider.js';
 
-const tools = [{ name: 'ls', description: 'List files', parameters: { type: 'object', properties: {} } }];
+const tools = [
+  { name: 'ls', description: 'List files', parameters: { type: 'object', properties: {} } },
+];
 
 describe('OpenAIProvider.buildBody', () => {
   it('asks for usage in the stream and uses max_completion_tokens on api.openai.com', () => {
@@ -27,8 +29,16 @@ describe('OpenAIProvider.buildBody', () => {
   });
 
   it('uses max_tokens for other OpenAI-compatible servers, and the request model over the default', () => {
-    const provider = new OpenAIProvider({ model: 'llama3', apiKey: 'k', baseUrl: 'http://127.0.0.1:11434/v1' });
-    const body = provider.buildBody({ contents: [human('hi')], maxOutputTokens: 64, model: 'qwen3' });
+    const provider = new OpenAIProvider({
+      model: 'llama3',
+      apiKey: 'k',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+    });
+    const body = provider.buildBody({
+      contents: [human('hi')],
+      maxOutputTokens: 64,
+      model: 'qwen3',
+    });
     expect(body).toMatchObject({ model: 'qwen3', max_tokens: 64 });
     expect(body).not.toHaveProperty('max_completion_tokens');
     expect(body).not.toHaveProperty('tools');
@@ -38,8 +48,12 @@ describe('OpenAIProvider.buildBody', () => {
 describe('AnthropicProvider.buildBody', () => {
   it('always sets max_tokens: the request value, else the default capped by the model maximum', () => {
     const provider = new AnthropicProvider({ model: 'claude-sonnet-5', apiKey: 'k' });
-    expect(provider.buildBody({ contents: [human('hi')] }).max_tokens).toBe(DEFAULT_ANTHROPIC_MAX_OUTPUT);
-    expect(provider.buildBody({ contents: [human('hi')], maxOutputTokens: 99 }).max_tokens).toBe(99);
+    expect(provider.buildBody({ contents: [human('hi')] }).max_tokens).toBe(
+      DEFAULT_ANTHROPIC_MAX_OUTPUT,
+    );
+    expect(provider.buildBody({ contents: [human('hi')], maxOutputTokens: 99 }).max_tokens).toBe(
+      99,
+    );
   });
 
   it('sends the system prompt as `system` and tools with input_schema', () => {
@@ -48,20 +62,26 @@ describe('AnthropicProvider.buildBody', () => {
       systemPrompt: 'You are Dense.',
       tools,
     });
-    expect(body).toMatchObject({ system: 'You are Dense.', stream: true, tools: [{ name: 'ls', input_schema: { type: 'object' } }] });
+    expect(body).toMatchObject({
+      system: 'You are Dense.',
+      stream: true,
+      tools: [{ name: 'ls', input_schema: { type: 'object' } }],
+    });
     expect(JSON.stringify(body.messages)).not.toContain('You are Dense.');
   });
 });
 
 describe('GeminiProvider.buildParams', () => {
   it('puts the system prompt, tools and limits in config', () => {
-    const params = new GeminiProvider({ model: 'gemini-3.1-pro-preview', apiKey: 'k' }).buildParams({
-      contents: [human('hi')],
-      systemPrompt: 'sys',
-      tools,
-      maxOutputTokens: 1000,
-      temperature: 0,
-    });
+    const params = new GeminiProvider({ model: 'gemini-3.1-pro-preview', apiKey: 'k' }).buildParams(
+      {
+        contents: [human('hi')],
+        systemPrompt: 'sys',
+        tools,
+        maxOutputTokens: 1000,
+        temperature: 0,
+      },
+    );
     expect(params).toMatchObject({
       model: 'gemini-3.1-pro-preview',
       config: {

@@ -41,7 +41,9 @@ export function isLoopbackUrl(url: string | undefined): boolean {
   } catch {
     return false;
   }
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return (
+    host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 export function resolveApiKey(
@@ -73,7 +75,7 @@ function readKeyFile(
   readTextFile: ReadTextFile,
 ): string {
   const raw = source.apiKeyFile ?? '';
-  const file = raw.startsWith('~/') ? path.join(env['HOME'] ?? homedir(), raw.slice(2)) : raw;
+  const file = raw.startsWith('~/') ? path.join(env.HOME ?? homedir(), raw.slice(2)) : raw;
   let text: string;
   try {
     text = readTextFile(file);

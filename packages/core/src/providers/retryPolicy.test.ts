@@ -57,8 +57,13 @@ describe('isRetryableError', () => {
     expect(isRetryableError(httpError(500))).toBe(true);
     expect(isRetryableError(httpError(503))).toBe(true);
     expect(isRetryableError(networkError)).toBe(true);
-    for (const status of [400, 401, 403, 404, 422]) expect(isRetryableError(httpError(status))).toBe(false);
-    const protocol = new ProviderError({ code: 'PROVIDER_PROTOCOL_ERROR', provider: 'x', message: 'm' });
+    for (const status of [400, 401, 403, 404, 422])
+      expect(isRetryableError(httpError(status))).toBe(false);
+    const protocol = new ProviderError({
+      code: 'PROVIDER_PROTOCOL_ERROR',
+      provider: 'x',
+      message: 'm',
+    });
     const aborted = new ProviderError({ code: 'PROVIDER_ABORTED', provider: 'x', message: 'm' });
     expect(isRetryableError(protocol)).toBe(false);
     expect(isRetryableError(aborted)).toBe(false);
@@ -66,10 +71,18 @@ describe('isRetryableError', () => {
 });
 
 describe('planRetry', () => {
-  const base = { attempt: 1, yieldedOutput: false, policy: DEFAULT_RETRY_POLICY, random: () => 0.5 };
+  const base = {
+    attempt: 1,
+    yieldedOutput: false,
+    policy: DEFAULT_RETRY_POLICY,
+    random: () => 0.5,
+  };
 
   it('waits exactly the Retry-After the server asked for', () => {
-    expect(planRetry({ ...base, error: httpError(429, 7000) })).toEqual({ kind: 'retry', delayMs: 7000 });
+    expect(planRetry({ ...base, error: httpError(429, 7000) })).toEqual({
+      kind: 'retry',
+      delayMs: 7000,
+    });
   });
   it('backs off with jitter when the server gives no Retry-After', () => {
     expect(planRetry({ ...base, error: httpError(500) })).toEqual({ kind: 'retry', delayMs: 500 });
@@ -85,7 +98,9 @@ describe('planRetry', () => {
     });
   });
   it('gives up on client errors, at the attempt bound, and on a too-long Retry-After', () => {
-    expect(planRetry({ ...base, error: httpError(400) })).toMatchObject({ reason: 'not-retryable' });
+    expect(planRetry({ ...base, error: httpError(400) })).toMatchObject({
+      reason: 'not-retryable',
+    });
     expect(planRetry({ ...base, attempt: 4, error: httpError(500) })).toMatchObject({
       reason: 'attempts-exhausted',
     });
@@ -97,7 +112,10 @@ describe('planRetry', () => {
 
 describe('backoffDelayMs', () => {
   test.prop(
-    [fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true })],
+    [
+      fc.integer({ min: 1, max: 40 }),
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+    ],
     { numRuns: 200 },
   )('stays within [0, min(maxDelay, base·2^(attempt-1)))', (attempt, r) => {
     const policy = DEFAULT_RETRY_POLICY;

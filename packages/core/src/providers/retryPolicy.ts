@@ -79,7 +79,10 @@ export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () 
  * Parses a Retry-After header value — delay-seconds or an HTTP date — into milliseconds from
  * `nowMs`. Returns undefined for a missing or unreadable value; a date in the past gives 0.
  */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  nowMs: number,
+): number | undefined {
   if (value == null) return undefined;
   const trimmed = value.trim();
   if (trimmed === '') return undefined;

@@ -8,6 +8,7 @@ import { textChunk, thinkingChunk, toolCallChunk, usageChunk } from './chunks.js
 import { GeminiStreamReader } from './geminiStream.js';
 import type { ProviderChunk } from './IProvider.js';
 import { OpenAIStreamReader } from './openaiStream.js';
+import { thrownBy } from '../test-utils/mockServer/providerTestKit.js';
 
 const sequentialIds = () => {
   let n = 0;
@@ -16,16 +17,34 @@ const sequentialIds = () => {
 
 describe('OpenAIStreamReader', () => {
   const chunk = (delta: object, finish: string | null = null, extra: object = {}) =>
-    ({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...extra }) as unknown as ChatCompletionChunk;
+    ({
+      id: 'x',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    }) as unknown as ChatCompletionChunk;
 
-  function read(chunks: ChatCompletionChunk[], reader = new OpenAIStreamReader('openai', sequentialIds())): ProviderChunk[] {
+  function read(
+    chunks: ChatCompletionChunk[],
+    reader = new OpenAIStreamReader('openai', sequentialIds()),
+  ): ProviderChunk[] {
     return [...chunks.flatMap((c) => reader.push(c)), ...reader.finish()];
   }
 
   it('joins interleaved argument fragments of parallel calls and emits each call whole', () => {
     const out = read([
-      chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'b', type: 'function', function: { name: 'ls', arguments: '{"pa' } }] }),
+      chunk({
+        tool_calls: [
+          { index: 0, id: 'a', type: 'function', function: { name: 'read_file', arguments: '' } },
+        ],
+      }),
+      chunk({
+        tool_calls: [
+          { index: 1, id: 'b', type: 'function', function: { name: 'ls', arguments: '{"pa' } },
+        ],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"file_path":' } }] }),
       chunk({ tool_calls: [{ index: 1, function: { arguments: 'th":"."}' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"x.ts"}' } }] }),
@@ -39,14 +58,19 @@ describe('OpenAIStreamReader', () => {
 
   it('yields malformed arguments as the raw string instead of throwing', () => {
     const out = read([
-      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'ls', arguments: '{"path": ' } }] }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'a', function: { name: 'ls', arguments: '{"path": ' } }],
+      }),
       chunk({}, 'tool_calls'),
     ]);
     expect(out).toEqual([toolCallChunk('a', 'ls', '{"path": ')]);
   });
 
   it('names a call the server left without an id', () => {
-    const out = read([chunk({ tool_calls: [{ index: 0, function: { name: 'ls', arguments: '{}' } }] }), chunk({}, 'stop')]);
+    const out = read([
+      chunk({ tool_calls: [{ index: 0, function: { name: 'ls', arguments: '{}' } }] }),
+      chunk({}, 'stop'),
+    ]);
     expect(out).toEqual([toolCallChunk('gen_1', 'ls', {})]);
   });
 
@@ -55,7 +79,19 @@ describe('OpenAIStreamReader', () => {
       chunk({ reasoning_content: 'think' }),
       chunk({ content: 'Hel' }),
       chunk({ content: 'lo' }, 'stop'),
-      { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage: { prompt_tokens: 100, completion_tokens: 7, total_tokens: 107, prompt_tokens_details: { cached_tokens: 64 } } } as unknown as ChatCompletionChunk,
+      {
+        id: 'x',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'm',
+        choices: [],
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 7,
+          total_tokens: 107,
+          prompt_tokens_details: { cached_tokens: 64 },
+        },
+      } as unknown as ChatCompletionChunk,
     ]);
     expect(out).toEqual([
       thinkingChunk('think'),
@@ -68,17 +104,31 @@ describe('OpenAIStreamReader', () => {
   it('treats a stream without a finish_reason as cut short, and a chunk without choices as garbage', () => {
     const reader = new OpenAIStreamReader();
     reader.push(chunk({ content: 'partial' }));
-    expect(() => reader.finish()).toThrow(expect.objectContaining({ code: 'PROVIDER_PROTOCOL_ERROR' }));
-    expect(() => new OpenAIStreamReader().push({ nope: 1 } as unknown as ChatCompletionChunk)).toThrow(
-      expect.objectContaining({ code: 'PROVIDER_PROTOCOL_ERROR' }),
+    expect(thrownBy(() => reader.finish()).code).toBe('PROVIDER_PROTOCOL_ERROR');
+    const garbage = { nope: 1 } as unknown as ChatCompletionChunk;
+    expect(thrownBy(() => new OpenAIStreamReader().push(garbage)).code).toBe(
+      'PROVIDER_PROTOCOL_ERROR',
     );
   });
 });
 
 describe('AnthropicStreamReader', () => {
   const ev = (e: object) => e as RawMessageStreamEvent;
-  const start = ev({ type: 'message_start', message: { usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 90, cache_creation_input_tokens: 5 } } });
-  const stop = [ev({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 42 } }), ev({ type: 'message_stop' })];
+  const start = ev({
+    type: 'message_start',
+    message: {
+      usage: {
+        input_tokens: 10,
+        output_tokens: 1,
+        cache_read_input_tokens: 90,
+        cache_creation_input_tokens: 5,
+      },
+    },
+  });
+  const stop = [
+    ev({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 42 } }),
+    ev({ type: 'message_stop' }),
+  ];
 
   function read(events: RawMessageStreamEvent[]): ProviderChunk[] {
     const reader = new AnthropicStreamReader();
@@ -88,18 +138,50 @@ describe('AnthropicStreamReader', () => {
   it('streams thinking with its signature, text, and whole tool calls; usage counts cache reads and writes', () => {
     const out = read([
       start,
-      ev({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-      ev({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } }),
-      ev({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'S' } }),
+      ev({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'thinking_delta', thinking: 'hmm' },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'signature_delta', signature: 'S' },
+      }),
       ev({ type: 'content_block_stop', index: 0 }),
       ev({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }),
       ev({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hi' } }),
       ev({ type: 'content_block_stop', index: 1 }),
-      ev({ type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} } }),
-      ev({ type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'toolu_2', name: 'cat', input: {} } }),
-      ev({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"path"' } }),
-      ev({ type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"f":1}' } }),
-      ev({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: ':"."}' } }),
+      ev({
+        type: 'content_block_start',
+        index: 2,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} },
+      }),
+      ev({
+        type: 'content_block_start',
+        index: 3,
+        content_block: { type: 'tool_use', id: 'toolu_2', name: 'cat', input: {} },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 2,
+        delta: { type: 'input_json_delta', partial_json: '{"path"' },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 3,
+        delta: { type: 'input_json_delta', partial_json: '{"f":1}' },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 2,
+        delta: { type: 'input_json_delta', partial_json: ':"."}' },
+      }),
       ev({ type: 'content_block_stop', index: 2 }),
       ev({ type: 'content_block_stop', index: 3 }),
       ev({ type: 'ping' }),
@@ -115,41 +197,66 @@ describe('AnthropicStreamReader', () => {
     ]);
   });
 
-  it('uses a tool_use block\'s own input when no fragments arrive, and the raw string for bad JSON', () => {
+  it("uses a tool_use block's own input when no fragments arrive, and the raw string for bad JSON", () => {
     const out = read([
       start,
-      ev({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't1', name: 'ls', input: { path: 'src' } } }),
+      ev({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 't1', name: 'ls', input: { path: 'src' } },
+      }),
       ev({ type: 'content_block_stop', index: 0 }),
-      ev({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't2', name: 'ls', input: {} } }),
-      ev({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"path' } }),
+      ev({
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 't2', name: 'ls', input: {} },
+      }),
+      ev({
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"path' },
+      }),
       ev({ type: 'content_block_stop', index: 1 }),
       ...stop,
     ]);
-    expect(out.slice(0, 2)).toEqual([toolCallChunk('t1', 'ls', { path: 'src' }), toolCallChunk('t2', 'ls', '{"path')]);
+    expect(out.slice(0, 2)).toEqual([
+      toolCallChunk('t1', 'ls', { path: 'src' }),
+      toolCallChunk('t2', 'ls', '{"path'),
+    ]);
   });
 
   it('rejects a stream that ends before message_stop', () => {
     const reader = new AnthropicStreamReader();
     reader.push(start);
-    expect(() => reader.finish()).toThrow(expect.objectContaining({ code: 'PROVIDER_PROTOCOL_ERROR' }));
+    expect(thrownBy(() => reader.finish()).code).toBe('PROVIDER_PROTOCOL_ERROR');
   });
 });
 
 describe('GeminiStreamReader', () => {
   const resp = (parts: object[]) =>
-    ({ candidates: [{ content: { role: 'model', parts }, index: 0 }] }) as unknown as GenerateContentResponse;
+    ({
+      candidates: [{ content: { role: 'model', parts }, index: 0 }],
+    }) as unknown as GenerateContentResponse;
 
   it('makes ids for unnamed calls, keeps given ids, and emits signatures before their part', () => {
     const reader = new GeminiStreamReader('gemini', sequentialIds());
     const out = [
       ...reader.push(resp([{ text: 'plan', thought: true }])),
-      ...reader.push(resp([
-        { functionCall: { name: 'ls', args: { path: '.' } }, thoughtSignature: 'S1' },
-        { functionCall: { id: 'kept', name: 'cat', args: {} } },
-      ])),
+      ...reader.push(
+        resp([
+          { functionCall: { name: 'ls', args: { path: '.' } }, thoughtSignature: 'S1' },
+          { functionCall: { id: 'kept', name: 'cat', args: {} } },
+        ]),
+      ),
       ...reader.push({
         candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
-        usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 5, thoughtsTokenCount: 3, totalTokenCount: 58, cachedContentTokenCount: 20 },
+        usageMetadata: {
+          promptTokenCount: 50,
+          candidatesTokenCount: 5,
+          thoughtsTokenCount: 3,
+          totalTokenCount: 58,
+          cachedContentTokenCount: 20,
+        },
       } as unknown as GenerateContentResponse),
       ...reader.finish(),
     ];
@@ -165,9 +272,8 @@ describe('GeminiStreamReader', () => {
   it('rejects a stream that ends without a finishReason, and a chunk whose candidates are not a list', () => {
     const reader = new GeminiStreamReader();
     reader.push(resp([{ text: 'partial' }]));
-    expect(() => reader.finish()).toThrow(expect.objectContaining({ code: 'PROVIDER_PROTOCOL_ERROR' }));
-    expect(() => reader.push({ candidates: 'x' } as unknown as GenerateContentResponse)).toThrow(
-      expect.objectContaining({ code: 'PROVIDER_PROTOCOL_ERROR' }),
-    );
+    expect(thrownBy(() => reader.finish()).code).toBe('PROVIDER_PROTOCOL_ERROR');
+    const garbage = { candidates: 'x' } as unknown as GenerateContentResponse;
+    expect(thrownBy(() => reader.push(garbage)).code).toBe('PROVIDER_PROTOCOL_ERROR');
   });
 });

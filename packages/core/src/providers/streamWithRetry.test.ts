@@ -25,14 +25,18 @@ function attemptOf(texts: readonly string[], error?: unknown) {
   return async function* (): AsyncGenerator<ProviderChunk> {
     for (const text of texts) yield textChunk(text);
     await Promise.resolve();
-    if (error !== undefined) throw error;
+    if (error !== undefined) throw error as Error;
   };
 }
 
 describe('streamWithRetry', () => {
   it('retries a failure that happened before any output, then streams the good attempt', async () => {
     const { sleep, delays } = recordingSleep();
-    const attempts = [attemptOf([], status(429, 1234)), attemptOf([], status(503)), attemptOf(['ok'])];
+    const attempts = [
+      attemptOf([], status(429, 1234)),
+      attemptOf([], status(503)),
+      attemptOf(['ok']),
+    ];
     const { chunks, error } = await collectUntilError(
       streamWithRetry({
         provider: 'openai',
@@ -57,9 +61,12 @@ describe('streamWithRetry', () => {
         secrets: [],
         open: () => {
           opened++;
-          return attemptOf(['partial'], Object.assign(new TypeError('terminated'), {
-            cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
-          }))();
+          return attemptOf(
+            ['partial'],
+            Object.assign(new TypeError('terminated'), {
+              cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+            }),
+          )();
         },
       }),
     );
@@ -129,6 +136,7 @@ describe('abortable', () => {
     let closed = false;
     async function* source(): AsyncGenerator<number> {
       try {
+        await Promise.resolve();
         yield 1;
         yield 2;
         yield 3;

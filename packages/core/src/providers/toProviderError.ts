@@ -157,7 +157,8 @@ function describeChain(error: unknown): string {
 }
 
 function field(value: unknown, key: string): unknown {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function'))
+    return undefined;
   return (value as Record<string, unknown>)[key];
 }
 
@@ -208,7 +209,9 @@ export function serverMessage(error: unknown): string {
 
 /** Gemini puts the wait in the body: `error.details[].retryDelay` such as "12s". */
 function retryDelayFromBody(error: unknown): number | undefined {
-  const parsed = parseJsonObject(messageOf(error).slice(Math.max(0, messageOf(error).indexOf('{'))));
+  const parsed = parseJsonObject(
+    messageOf(error).slice(Math.max(0, messageOf(error).indexOf('{'))),
+  );
   const details = field(field(parsed, 'error'), 'details');
   if (!Array.isArray(details)) return undefined;
   for (const detail of details) {

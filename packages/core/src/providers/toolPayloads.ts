@@ -3,11 +3,7 @@
  * parsing that never throws, result stringification, and text stand-ins for blocks an API cannot
  * carry.
  */
-import type {
-  CodeBlock,
-  MediaBlock,
-  ToolResponseBlock,
-} from '../services/history/IContent.js';
+import type { CodeBlock, MediaBlock, ToolResponseBlock } from '../services/history/IContent.js';
 
 /**
  * Parses streamed tool-call arguments. Valid JSON gives its value (an empty string gives `{}`);

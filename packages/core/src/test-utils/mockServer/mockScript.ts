@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 
-const textList = z.union([z.string(), z.array(z.string())]).transform((v) => (typeof v === 'string' ? [v] : v));
+const textList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (typeof v === 'string' ? [v] : v));
 
 export const mockToolCallSchema = z.object({
   /** Omitted: the wire carries no id where the API allows that (Gemini), a made-up one elsewhere. */

@@ -19,7 +19,9 @@ export function recordingSleep(): RecordingSleep {
   return { sleep, delays };
 }
 
-export async function collectChunks(stream: AsyncIterable<ProviderChunk>): Promise<ProviderChunk[]> {
+export async function collectChunks(
+  stream: AsyncIterable<ProviderChunk>,
+): Promise<ProviderChunk[]> {
   const chunks: ProviderChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return chunks;
@@ -36,6 +38,16 @@ export async function collectUntilError(
     return { chunks, error };
   }
   return { chunks, error: undefined };
+}
+
+/** What `fn` throws, as `{code, message}`; fails the test when it does not throw. */
+export function thrownBy(fn: () => unknown): { readonly code?: unknown; readonly message: string } {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof Error ? error : { message: String(error) };
+  }
+  throw new Error('expected the function to throw');
 }
 
 /** The text of all text deltas, joined. */

@@ -86,7 +86,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const route = routeOf(req.method ?? 'GET', url.pathname);
     requests.push(recordRequest(req, url, text, route?.provider ?? 'unknown'));
     if (!route) {
-      sendJson(res, 404, { error: { message: `mock server: no route for ${req.method} ${url.pathname}` } });
+      sendJson(res, 404, {
+        error: { message: `mock server: no route for ${req.method} ${url.pathname}` },
+      });
       return;
     }
     const reply = queue.shift() ?? fallback;
@@ -149,7 +151,8 @@ function routeOf(method: string, path: string): Route | undefined {
   if (path.endsWith('/chat/completions')) return { provider: 'openai' };
   if (path.endsWith('/v1/messages')) return { provider: 'anthropic' };
   const gemini = GEMINI_PATH.exec(path);
-  if (gemini?.[1] !== undefined) return { provider: 'gemini', model: decodeURIComponent(gemini[1]) };
+  if (gemini?.[1] !== undefined)
+    return { provider: 'gemini', model: decodeURIComponent(gemini[1]) };
   return undefined;
 }
 
@@ -170,7 +173,7 @@ function parseJson(text: string): unknown {
 function modelOf(text: string): string | undefined {
   const body = parseJson(text);
   if (typeof body !== 'object' || body === null) return undefined;
-  const model = (body as Record<string, unknown>)['model'];
+  const model = (body as Record<string, unknown>).model;
   return typeof model === 'string' ? model : undefined;
 }
 

@@ -78,7 +78,9 @@ export function openaiStream(reply: NormalizedStream, model: string): WireStream
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
-          ...(cachedTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
+          ...(cachedTokens === undefined
+            ? {}
+            : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
         },
       }),
     });
@@ -114,11 +116,21 @@ export function anthropicStream(reply: NormalizedStream, model: string): WireStr
   ];
   let index = 0;
   if (reply.thinking.length > 0) {
-    body.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    body.push(
+      ev('content_block_start', {
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
+    );
     for (const thinking of reply.thinking) {
       body.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } }));
     }
-    body.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'sig-mock' } }));
+    body.push(
+      ev('content_block_delta', {
+        index,
+        delta: { type: 'signature_delta', signature: 'sig-mock' },
+      }),
+    );
     body.push(ev('content_block_stop', { index }));
     index++;
   }
@@ -132,16 +144,26 @@ export function anthropicStream(reply: NormalizedStream, model: string): WireStr
   }
   reply.toolCalls.forEach((call, i) => {
     const id = callId(call, i, 'toolu_mock_');
-    body.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }));
+    body.push(
+      ev('content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id, name: call.name, input: {} },
+      }),
+    );
     for (const partial_json of splitInPieces(argumentsString(call), 3)) {
-      body.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }));
+      body.push(
+        ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } }),
+      );
     }
     body.push(ev('content_block_stop', { index }));
     index++;
   });
   const terminal: SseEvent[] = [
     ev('message_delta', {
-      delta: { stop_reason: reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+      delta: {
+        stop_reason: reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+      },
       usage: { output_tokens: usage?.completionTokens ?? 0 },
     }),
     ev('message_stop', {}),
@@ -178,7 +200,9 @@ export function geminiStream(reply: NormalizedStream, model: string): WireStream
         promptTokenCount: usage.promptTokens,
         candidatesTokenCount: usage.completionTokens,
         totalTokenCount: usage.promptTokens + usage.completionTokens,
-        ...(usage.cachedTokens === undefined ? {} : { cachedContentTokenCount: usage.cachedTokens }),
+        ...(usage.cachedTokens === undefined
+          ? {}
+          : { cachedContentTokenCount: usage.cachedTokens }),
       }
     : undefined;
   const finish = {
@@ -208,9 +232,18 @@ export function errorBody(kind: MockProviderKind, error: MockHttpError): unknown
     case 'openai':
       return { error: { message, type: 'mock_error', param: null, code: String(error.status) } };
     case 'anthropic':
-      return { type: 'error', error: { type: error.status === 429 ? 'rate_limit_error' : 'api_error', message } };
+      return {
+        type: 'error',
+        error: { type: error.status === 429 ? 'rate_limit_error' : 'api_error', message },
+      };
     case 'gemini':
-      return { error: { code: error.status, message, status: error.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
+      return {
+        error: {
+          code: error.status,
+          message,
+          status: error.status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL',
+        },
+      };
     default: {
       const unreachable: never = kind;
       return unreachable;
