@@ -1,20 +1,152 @@
 /**
- * PLACEHOLDER — the high-density strategy is being built (issue 4). This stub only fixes the
- * class's identity so the factory can import it; it must be replaced, not extended.
+ * The high-density strategy: `optimize()` makes continuous, deterministic, surgical density edits
+ * (stale reads, duplicate `@` inclusions, optionally old tool results) before every threshold
+ * check; `compress()`, past the threshold, summarizes old tool results in one line each and drops
+ * the oldest entries if that is not enough — without any LLM call.
  */
+import type { IContent } from '../../services/history/IContent.js';
+import { safeSplitPoints } from './toolCallBoundary.js';
+import {
+  compressionTarget,
+  planHeadDrop,
+  planTailStart,
+  summarizeHead,
+} from './density/compressionPlan.js';
+import { optimizeDensity } from './density/optimizeDensity.js';
 import type {
   CompressionContext,
+  CompressionNoopReason,
   CompressionResult,
+  CompressionResultMetadata,
   CompressionStrategy,
+  DensityConfig,
+  DensityResult,
   StrategyTrigger,
 } from './types.js';
+
+export {
+  findFileInclusions,
+  formatFileInclusion,
+  formatFileInclusions,
+  INCLUSION_CLOSE,
+  PRUNED_POINTER,
+  READ_TOOLS,
+  WRITE_TOOLS,
+} from './densityVocabulary.js';
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
 
 export class HighDensityStrategy implements CompressionStrategy {
   readonly name = 'high-density' as const;
   readonly requiresLLM = false;
   readonly trigger: StrategyTrigger = { mode: 'continuous', defaultThreshold: 0.85 };
 
-  compress(_context: CompressionContext): Promise<CompressionResult> {
-    return Promise.reject(new Error('HighDensityStrategy is not implemented yet'));
+  /**
+   * Pure: never mutates `history`, never throws on odd tool parameters. Indices refer to the raw
+   * history it was given. Applying the result and optimizing again yields an empty result.
+   */
+  optimize(history: readonly IContent[], config: DensityConfig): DensityResult {
+    return optimizeDensity(history, config);
+  }
+
+  /**
+   * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
+   * replaces each older tool result by a one-line summary, then drops the oldest entries (a call
+   * with its responses, never one without the other) until the estimate is at most
+   * threshold × context limit × `densityCompressHeadroom`. Never calls an LLM; errors from
+   * `estimateTokens` propagate.
+   */
+  async compress(context: CompressionContext): Promise<CompressionResult> {
+    const { history, runtimeContext } = context;
+    const ephemerals = runtimeContext.ephemerals;
+    if (history.length === 0) return this.noop(history, 'empty-history');
+    const tailStart = planTailStart(history, ephemerals.preserveThreshold());
+    if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
+    const targetTokens = compressionTarget({
+      threshold: ephemerals.compressionThreshold(),
+      defaultThreshold: this.trigger.defaultThreshold,
+      contextLimit: ephemerals.contextLimit(),
+      headroom: ephemerals.densityCompressHeadroom(),
+    });
+    const workspaceRoot = runtimeContext.config.getWorkspaceRoot();
+    const { head, summarized, summarizedPerEntry } = summarizeHead(
+      history,
+      tailStart,
+      workspaceRoot,
+    );
+    const tail = history.slice(tailStart);
+    const dropped = await this.entriesToDrop(context, head, tail, targetTokens);
+    context.logger.debug('high-density compress', {
+      entries: history.length,
+      tailStart,
+      targetTokens,
+      summarized,
+      dropped,
+    });
+    if (summarized === 0 && dropped === 0) {
+      return this.noop(history, 'already-under-target', targetTokens);
+    }
+    const newHistory = [...head.slice(dropped), ...tail];
+    return {
+      kind: 'applied',
+      newHistory,
+      metadata: {
+        ...this.metadata(history.length, newHistory.length, targetTokens),
+        bottomPreserved: tail.length,
+        toolResponsesSummarized: sum(summarizedPerEntry.slice(dropped)),
+        entriesDropped: dropped,
+      },
+    };
+  }
+
+  /** 0 when head + tail fit the target; otherwise counts each head entry once and plans the drop. */
+  private async entriesToDrop(
+    context: CompressionContext,
+    head: readonly IContent[],
+    tail: readonly IContent[],
+    targetTokens: number,
+  ): Promise<number> {
+    const tailTokens = await context.estimateTokens(tail);
+    const entryTokens: number[] = [];
+    let total = tailTokens;
+    for (const entry of head) {
+      const tokens = await context.estimateTokens([entry]);
+      entryTokens.push(tokens);
+      total += tokens;
+    }
+    if (total <= targetTokens) return 0;
+    const safeSplits = safeSplitPoints(context.history);
+    return planHeadDrop({ entryTokens, tailTokens, targetTokens, safeSplits });
+  }
+
+  private noop(
+    history: readonly IContent[],
+    reason: CompressionNoopReason,
+    targetTokens?: number,
+  ): CompressionResult {
+    return {
+      kind: 'noop',
+      reason,
+      newHistory: history,
+      metadata: this.metadata(history.length, history.length, targetTokens),
+    };
+  }
+
+  private metadata(
+    original: number,
+    compressed: number,
+    targetTokens: number | undefined,
+  ): CompressionResultMetadata {
+    return {
+      originalMessageCount: original,
+      compressedMessageCount: compressed,
+      strategyUsed: this.name,
+      llmCallMade: false,
+      ...(targetTokens === undefined ? {} : { targetTokens }),
+    };
   }
 }
