@@ -14,7 +14,7 @@ import {
   PROVIDER_KINDS,
   resolveApiKey,
   type ProviderKind,
-  type ReadTextFile,
+  type ReadKeyFile,
 } from './resolveApiKey.js';
 
 export interface ProviderConfig {
@@ -29,7 +29,7 @@ export interface ProviderConfig {
 
 /** Everything but the configuration: retry runtime, logger, id factory, key-file reader. */
 export type ProviderRuntimeOptions = Omit<ProviderOptions, 'model' | 'apiKey' | 'baseUrl'> & {
-  readonly readTextFile?: ReadTextFile;
+  readonly readTextFile?: ReadKeyFile;
 };
 
 export function isProviderKind(value: string): value is ProviderKind {

@@ -29,9 +29,9 @@ export interface ApiKeySource {
   readonly baseUrl?: string;
 }
 
-export type ReadTextFile = (file: string) => string;
+export type ReadKeyFile = (file: string) => string;
 
-const defaultReadTextFile: ReadTextFile = (file) => readFileSync(file, 'utf8');
+const defaultReadKeyFile: ReadKeyFile = (file) => readFileSync(file, 'utf8');
 
 export function isLoopbackUrl(url: string | undefined): boolean {
   if (url === undefined) return false;
@@ -49,7 +49,7 @@ export function isLoopbackUrl(url: string | undefined): boolean {
 export function resolveApiKey(
   source: ApiKeySource,
   env: Readonly<Record<string, string | undefined>>,
-  readTextFile: ReadTextFile = defaultReadTextFile,
+  readTextFile: ReadKeyFile = defaultReadKeyFile,
 ): string {
   const fromConfig = source.apiKey?.trim();
   if (fromConfig) return fromConfig;
@@ -72,7 +72,7 @@ export function resolveApiKey(
 function readKeyFile(
   source: ApiKeySource,
   env: Readonly<Record<string, string | undefined>>,
-  readTextFile: ReadTextFile,
+  readTextFile: ReadKeyFile,
 ): string {
   const raw = source.apiKeyFile ?? '';
   const file = raw.startsWith('~/') ? path.join(env.HOME ?? homedir(), raw.slice(2)) : raw;
