@@ -20,3 +20,4 @@ export * from './utils/paths.js';
 export * from './utils/atomicWrite.js';
 export * from './utils/TypedEmitter.js';
 export * from './utils/closestMatches.js';
+export * from './providers/index.js';

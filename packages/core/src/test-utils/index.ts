@@ -2,3 +2,4 @@
 export * from './historyBuilders.js';
 export * from './ScriptedProvider.js';
 export * from './compressionContext.js';
+export * from './mockServer/index.js';
