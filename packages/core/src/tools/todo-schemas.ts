@@ -18,4 +18,35 @@ export const TodoSchema = z.object({
 });
 
 export type Subtask = Readonly<z.infer<typeof SubtaskSchema>>;
-export type Todo = Readonly<z.infer<typeof TodoSchema>>;
+/** Deeply read-only: a todo's subtasks are read-only too. */
+export type Todo = Readonly<
+  Omit<z.infer<typeof TodoSchema>, 'subtasks'> & { subtasks?: readonly Subtask[] }
+>;
+
+/** A whole todo list: every todo id unique, and every subtask id unique within its todo. */
+export const TodoListSchema = z.array(TodoSchema).superRefine((todos, ctx) => {
+  const seen = new Map<string, number>();
+  todos.forEach((todo, index) => {
+    const first = seen.get(todo.id);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'id'],
+        message: `duplicate todo id "${todo.id}" (also used by item ${first}); ids must be unique`,
+      });
+    } else {
+      seen.set(todo.id, index);
+    }
+    const subtaskIds = new Set<string>();
+    todo.subtasks?.forEach((subtask, subIndex) => {
+      if (subtaskIds.has(subtask.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'subtasks', subIndex, 'id'],
+          message: `duplicate subtask id "${subtask.id}" in todo "${todo.id}"`,
+        });
+      }
+      subtaskIds.add(subtask.id);
+    });
+  });
+});
