@@ -21,3 +21,5 @@ export * from './utils/atomicWrite.js';
 export * from './utils/TypedEmitter.js';
 export * from './utils/closestMatches.js';
 export * from './providers/index.js';
+export * from './tools/index.js';
+export * from './services/todo/TodoStore.js';
