@@ -110,13 +110,31 @@ export class GeminiChat {
     await this.options.compression.ensureCompressionBeforeSend(promptId, pending);
     this.record(user);
     yield { type: 'user_message', content: user };
+    return yield* this.runModelLoop(promptId, options.signal, true);
+  }
 
+  /**
+   * Asks the model to go on without a new user message (after a step limit, or when a recording
+   * has the model speak twice in a row). Same events, errors and guarantees as a send.
+   */
+  async *continueStream(options: SendOptions = {}): AsyncGenerator<ChatEvent, TurnSummary> {
+    const promptId = options.promptId ?? `prompt-${this.now()}`;
+    return yield* this.runModelLoop(promptId, options.signal, false);
+  }
+
+  private async *runModelLoop(
+    promptId: string,
+    signal: AbortSignal | undefined,
+    preSendDone: boolean,
+  ): AsyncGenerator<ChatEvent, TurnSummary> {
     let usage = ZERO_USAGE;
     let toolCalls = 0;
     const limit = this.options.maxModelCalls ?? 100;
     for (let modelCalls = 1; ; modelCalls++) {
-      if (modelCalls > 1) await this.options.compression.ensureCompressionBeforeSend(promptId, 0);
-      const reply = yield* this.streamReply(options.signal);
+      if (modelCalls > 1 || !preSendDone) {
+        await this.options.compression.ensureCompressionBeforeSend(promptId, 0);
+      }
+      const reply = yield* this.streamReply(signal);
       usage = addUsage(usage, reply.usage);
       const calls = reply.content.blocks.filter(isToolCallBlock);
       this.record(reply.content);
@@ -125,7 +143,7 @@ export class GeminiChat {
         return { text: replyText(reply.content), modelCalls, toolCalls, usage };
       }
       toolCalls += calls.length;
-      yield* this.runTools(reply.content, calls, options.signal);
+      yield* this.runTools(reply.content, calls, signal);
       if (modelCalls >= limit) throw new ChatStepLimitError(limit);
     }
   }

@@ -8,8 +8,8 @@ export const FALLBACK_CONTEXT_LIMIT = 128_000;
 export interface AgentRuntimeContextOptions {
   readonly settings: SettingsService;
   readonly workspaceRoot: string;
-  /** The model's known context window (from the provider's model table). */
-  readonly modelContextLimit?: number;
+  /** The model's known context window (from the provider's model table); may change live. */
+  readonly modelContextLimit?: number | (() => number | undefined);
   readonly transcriptPath?: () => string | undefined;
 }
 
@@ -17,12 +17,15 @@ export function createAgentRuntimeContext(
   options: AgentRuntimeContextOptions,
 ): AgentRuntimeContext {
   const { settings } = options;
+  const modelLimit =
+    typeof options.modelContextLimit === 'function'
+      ? options.modelContextLimit
+      : () => options.modelContextLimit as number | undefined;
   const ephemerals: EphemeralAccessors = {
     compressionStrategy: () => settings.getDefaulted('compression.strategy'),
     compressionThreshold: () => settings.get('compression-threshold'),
     compressionProfile: () => settings.get('compression.profile'),
-    contextLimit: () =>
-      settings.get('context-limit') ?? options.modelContextLimit ?? FALLBACK_CONTEXT_LIMIT,
+    contextLimit: () => settings.get('context-limit') ?? modelLimit() ?? FALLBACK_CONTEXT_LIMIT,
     preserveThreshold: () => settings.getDefaulted('compression.preserveThreshold'),
     topPreserveThreshold: () => settings.getDefaulted('compression.topPreserveThreshold'),
     densityReadWritePruning: () => settings.getDefaulted('compression.density.readWritePruning'),

@@ -1,0 +1,157 @@
+/**
+ * One agent session, headless: the history, live settings, todo list, compression and density
+ * orchestration and the turn loop, wired together. The CLI drives it interactively; the replay
+ * engine drives it with recorded turns. Collaborators with I/O (provider, tools, prompts) are
+ * passed in.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DebugLogger } from '../utils/logger.js';
+import { HistoryService } from '../services/history/HistoryService.js';
+import type { IContent } from '../services/history/IContent.js';
+import type { TokenCounter } from '../services/history/TokenCounter.js';
+import { TodoStore } from '../services/todo/TodoStore.js';
+import type { IProvider } from '../providers/IProvider.js';
+import type { PromptResolver } from '../prompt-config/PromptResolver.js';
+import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
+import type { AgentRuntimeContext } from '../runtime/AgentRuntimeContext.js';
+import type { SettingsService } from '../settings/SettingsService.js';
+import type { CompressionStrategy, CompressionStrategyName } from '../core/compression/types.js';
+import { CompressionHandler, type CompressionEvent } from '../core/CompressionHandler.js';
+import { GeminiChat } from '../core/geminiChat.js';
+import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/chatTypes.js';
+import {
+  breakdownHistory,
+  ContextStats,
+  type CompressionRecord,
+  type DensityTotals,
+  type HistoryBreakdown,
+} from './ContextStats.js';
+
+export interface AgentSessionOptions {
+  readonly settings: SettingsService;
+  readonly workspaceRoot: string;
+  /** The provider to call now. */
+  readonly provider: () => IProvider;
+  /** The provider for LLM summaries of a named profile (`compression.profile`); default: current. */
+  readonly resolveProvider?: (profileName?: string) => IProvider;
+  readonly tools: ToolExecutor;
+  readonly promptResolver: PromptResolver;
+  readonly promptBaseDir: string;
+  readonly todoStore?: TodoStore;
+  readonly tokenCounter?: TokenCounter;
+  readonly modelContextLimit?: () => number | undefined;
+  readonly maxOutputTokens?: () => number | undefined;
+  readonly completionReserve?: () => number;
+  readonly systemPrompt?: () => string | undefined;
+  readonly transcriptPath?: () => string | undefined;
+  readonly sessionId?: string;
+  /** Replaces the strategy factory (the replay benchmark plugs in peer policies this way). */
+  readonly resolveStrategy?: (name: CompressionStrategyName) => CompressionStrategy;
+  readonly maxModelCalls?: number;
+  readonly logger?: DebugLogger;
+  readonly now?: () => number;
+}
+
+export interface ContextReport {
+  readonly strategy: CompressionStrategyName;
+  readonly threshold: number;
+  readonly contextLimit: number;
+  readonly breakdown: HistoryBreakdown;
+  readonly density: DensityTotals;
+  readonly reclaimedTokens: number;
+  readonly compressions: readonly CompressionRecord[];
+}
+
+export class AgentSession {
+  readonly sessionId: string;
+  readonly history: HistoryService;
+  readonly runtime: AgentRuntimeContext;
+  readonly todoStore: TodoStore;
+  readonly compression: CompressionHandler;
+  readonly chat: GeminiChat;
+  readonly stats: ContextStats;
+
+  constructor(options: AgentSessionOptions) {
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.history = new HistoryService(
+      options.tokenCounter ? { tokenCounter: options.tokenCounter } : {},
+    );
+    this.todoStore = options.todoStore ?? new TodoStore();
+    this.runtime = createAgentRuntimeContext({
+      settings: options.settings,
+      workspaceRoot: options.workspaceRoot,
+      ...(options.modelContextLimit ? { modelContextLimit: options.modelContextLimit } : {}),
+      ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
+    });
+    this.compression = this.createCompressionHandler(options);
+    this.stats = new ContextStats(this.compression);
+    this.chat = new GeminiChat({
+      history: this.history,
+      compression: this.compression,
+      provider: options.provider,
+      tools: options.tools,
+      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+      ...(options.maxModelCalls === undefined ? {} : { maxModelCalls: options.maxModelCalls }),
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  get settings(): SettingsService {
+    return this.runtime.settings;
+  }
+
+  send(message: string | IContent, options?: SendOptions): AsyncGenerator<ChatEvent, TurnSummary> {
+    return this.chat.sendMessageStream(message, options);
+  }
+
+  sendMessage(message: string | IContent, options?: SendOptions): Promise<TurnSummary> {
+    return this.chat.sendMessage(message, options);
+  }
+
+  /** Runs the active strategy's compression now (`/compress`), after any pending density work. */
+  async compressNow(promptId = `manual-${Date.now()}`): Promise<CompressionEvent> {
+    await this.history.waitForTokenUpdates();
+    await this.compression.ensureDensityOptimized();
+    return this.compression.performCompression(promptId);
+  }
+
+  /** Forgets the conversation (`/clear`); settings and todos stay. */
+  clear(): void {
+    this.history.clear();
+    this.compression.markDirty();
+  }
+
+  async contextReport(): Promise<ContextReport> {
+    await this.history.waitForTokenUpdates();
+    return {
+      strategy: this.compression.currentStrategy().name,
+      threshold: this.compression.compressionThreshold(),
+      contextLimit: this.runtime.ephemerals.contextLimit(),
+      breakdown: breakdownHistory(this.history),
+      density: this.stats.densityTotals(),
+      reclaimedTokens: this.stats.reclaimedTokens(),
+      compressions: this.stats.compressions(),
+    };
+  }
+
+  private createCompressionHandler(options: AgentSessionOptions): CompressionHandler {
+    const resolveProvider = options.resolveProvider ?? (() => options.provider());
+    return new CompressionHandler({
+      history: this.history,
+      runtime: this.runtime,
+      runtimeState: () => {
+        const provider = options.provider();
+        return { sessionId: this.sessionId, provider: provider.name, model: provider.model };
+      },
+      resolveProvider,
+      promptResolver: options.promptResolver,
+      promptBaseDir: options.promptBaseDir,
+      activeTodos: () => this.todoStore.active(),
+      ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
+      ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+}
