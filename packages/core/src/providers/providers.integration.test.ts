@@ -329,6 +329,32 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
     expect(server.requests).toHaveLength(0);
   });
 
+  it('keeps the key out of errors and logs even when the server echoes it', async () => {
+    const logged: unknown[] = [];
+    const log = (message: string, data?: unknown) => logged.push(message, data);
+    const logger = { debug: log, info: log, warn: log, error: log };
+    const keyed = createProvider(
+      { provider: kind, apiKey: 'sk-echoed-secret-123', baseUrl: server.baseUrlFor(kind) },
+      {},
+      { logger, sleep: sleep.sleep },
+    );
+    server.enqueue(
+      mockHttpError(401, { message: 'Incorrect API key provided: sk-echoed-secret-123' }),
+    );
+    const { error } = await collectUntilError(keyed.generate({ contents: [human('hi')] }));
+    expect(error).toMatchObject({ code: 'PROVIDER_HTTP_ERROR', status: 401 });
+    expect((error as Error).message).toContain('[redacted]');
+    const everything = JSON.stringify([
+      logged,
+      error,
+      (error as Error).message,
+      (error as Error).cause,
+      String((error as Error).cause),
+    ]);
+    expect(logged.length).toBeGreaterThan(0);
+    expect(everything).not.toContain('sk-echoed-secret-123');
+  });
+
   it('retries a refused connection, then reports a typed network error', async () => {
     const closed = await startMockServer();
     const baseUrl = closed.baseUrlFor(kind);
