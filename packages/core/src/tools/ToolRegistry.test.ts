@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { READ_TOOLS, WRITE_TOOLS } from '../core/compression/densityVocabulary.js';
 import { toolCallBlock } from '../services/history/IContent.js';
-import { createDefaultToolRegistry } from './createDefaultToolRegistry.js';
+import { createDefaultToolRegistry, createToolContext } from './createDefaultToolRegistry.js';
+import { nodeFileSystem } from './ports/nodeFileSystem.js';
 import { defineTool } from './defineTool.js';
 import {
   createToolHarness,
@@ -270,5 +271,17 @@ describe('toToolResponse', () => {
       result: 'partial',
       error: 'IO_ERROR: half',
     });
+  });
+});
+
+describe('createToolContext', () => {
+  it('fills in Node ports and a new TodoStore, keeping what is given', () => {
+    const context = createToolContext({ workspaceRoot: '/w', fs: undefined, autoApprove: true });
+    expect(context.fs).toBe(nodeFileSystem);
+    expect(context.todoStore.get()).toEqual([]);
+    expect(context.autoApprove).toBe(true);
+    expect(
+      createToolContext({ workspaceRoot: '/w', todoStore: h.context.todoStore }).todoStore,
+    ).toBe(h.context.todoStore);
   });
 });

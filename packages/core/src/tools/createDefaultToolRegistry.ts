@@ -36,14 +36,17 @@ export function createDefaultToolRegistry(): ToolRegistry {
     .register(todoReadTool);
 }
 
-/** A ToolContext: `workspaceRoot` is required; fs, shell and todoStore default to Node's / a new store. */
+/**
+ * A ToolContext: `workspaceRoot` is required; `fs`, `shell` and `todoStore` default to Node's
+ * file system, Node's shell runner and a new, empty TodoStore.
+ */
 export function createToolContext(
   options: Partial<ToolContext> & { readonly workspaceRoot: string },
 ): ToolContext {
   return {
-    fs: nodeFileSystem,
-    shell: nodeShellRunner,
-    todoStore: new TodoStore(),
     ...options,
+    fs: options.fs ?? nodeFileSystem,
+    shell: options.shell ?? nodeShellRunner,
+    todoStore: options.todoStore ?? new TodoStore(),
   };
 }

@@ -76,4 +76,12 @@ describe('delete_line_range', () => {
     }
     expect(await readFile(path.join(h.outside, 'secret.txt'), 'utf8')).toBe('secret\n');
   });
+
+  it('refuses to edit a binary file', async () => {
+    await h.write('b.bin', Buffer.from('a\0b\n'));
+    errorText(
+      await h.call('delete_line_range', { file_path: 'b.bin', start_line: 1, end_line: 1 }),
+      'BINARY_FILE',
+    );
+  });
 });

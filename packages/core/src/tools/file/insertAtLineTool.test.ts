@@ -96,4 +96,12 @@ describe('insert_at_line', () => {
       );
     }
   });
+
+  it('refuses to edit a binary file', async () => {
+    await h.write('b.bin', Buffer.from('a\0b\n'));
+    errorText(
+      await h.call('insert_at_line', { file_path: 'b.bin', line: 1, content: 'x' }),
+      'BINARY_FILE',
+    );
+  });
 });

@@ -9,7 +9,7 @@ import { defineTool } from '../defineTool.js';
 import { globToRegExp, InvalidGlobError } from '../glob/globToRegExp.js';
 import { toolFailure, toolSuccess, type ToolContext, type ToolErrorResult } from '../Tool.js';
 import { TOOL_LIMITS } from '../toolLimits.js';
-import { isBinaryContent } from '../workspace/isBinaryContent.js';
+import { grepFiles, newGrepState, type GrepState } from './grepFiles.js';
 import {
   fsErrorResult,
   isToolError,
@@ -44,17 +44,9 @@ const GrepParams = z.object({
 
 type GrepParams = z.infer<typeof GrepParams>;
 
-interface Search {
-  readonly regex: RegExp;
-  readonly filter: ((file: WalkedFile) => boolean) | undefined;
-  readonly lines: string[];
-  bytes: number;
-  matches: number;
-  skippedBinary: number;
-  skippedLarge: number;
-}
+type FileFilter = (file: WalkedFile) => boolean;
 
-function compileFilter(include: string | undefined): Search['filter'] | ToolErrorResult {
+function compileFilter(include: string | undefined): FileFilter | undefined | ToolErrorResult {
   if (include === undefined) return undefined;
   try {
     const regex = globToRegExp(include.replace(/^(\.\/)+/, ''));
@@ -67,69 +59,37 @@ function compileFilter(include: string | undefined): Search['filter'] | ToolErro
   }
 }
 
-function shorten(line: string): string {
-  const max = TOOL_LIMITS.grepMaxLineChars;
-  return line.length > max ? `${line.slice(0, max)}… [line cut at ${max} characters]` : line;
-}
-
-/** Searches one file; returns false once the match cap is reached. */
-async function searchFile(
+/** The files to search: `start` itself, or the files below it that pass the filter. */
+async function candidates(
   context: ToolContext,
-  search: Search,
-  file: WalkedFile,
-  filtered = true,
-): Promise<boolean> {
-  if (filtered && search.filter && !search.filter(file)) return true;
-  try {
-    if ((await context.fs.stat(file.realPath)).size > TOOL_LIMITS.grepMaxFileBytes) {
-      search.skippedLarge++;
-      return true;
-    }
-    const bytes = await context.fs.readFile(file.realPath);
-    if (isBinaryContent(bytes)) {
-      search.skippedBinary++;
-      return true;
-    }
-    const lines = Buffer.from(bytes).toString('utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = (lines[i] as string).replace(/\r$/, '');
-      if (!search.regex.test(line)) continue;
-      if (search.matches >= TOOL_LIMITS.grepMaxMatches) return false;
-      const entry = `${file.relativePath}:${i + 1}: ${shorten(line)}`;
-      const cost = Buffer.byteLength(entry, 'utf8') + 1;
-      if (search.bytes + cost > TOOL_LIMITS.grepMaxOutputBytes) return false;
-      search.lines.push(entry);
-      search.bytes += cost;
-      search.matches++;
-    }
-  } catch {
-    // A file that vanished or cannot be read is simply not searched.
-  }
-  return true;
-}
-
-async function runSearch(
-  context: ToolContext,
-  search: Search,
   start: InsidePath,
-): Promise<WalkEnd | ToolErrorResult> {
+  filter: FileFilter | undefined,
+): Promise<{ kind: 'files'; files: WalkedFile[]; end: WalkEnd } | ToolErrorResult> {
   try {
-    const stat = await context.fs.stat(start.realPath);
-    if (stat.kind === 'file') {
+    if ((await context.fs.stat(start.realPath)).kind === 'file') {
       const only: WalkedFile = {
         relativePath: start.relativePath,
         pathFromStart: path.posix.basename(start.relativePath),
         realPath: start.realPath,
       };
-      return (await searchFile(context, search, only, false)) ? 'complete' : 'stopped';
+      return { kind: 'files', files: [only], end: 'complete' };
     }
   } catch (error) {
     return fsErrorResult(error, start.relativePath);
   }
-  return walkWorkspace({ context, start, onFile: (file) => searchFile(context, search, file) });
+  const files: WalkedFile[] = [];
+  const end = await walkWorkspace({
+    context,
+    start,
+    onFile: (file) => {
+      if (!filter || filter(file)) files.push(file);
+      return true;
+    },
+  });
+  return { kind: 'files', files, end };
 }
 
-function report(params: GrepParams, search: Search, end: WalkEnd): string {
+function report(params: GrepParams, search: GrepState, end: WalkEnd): string {
   const where = params.path ?? 'the workspace';
   const notes: string[] = [];
   if (end === 'stopped') {
@@ -169,18 +129,13 @@ export const grepTool = defineTool({
     if (typeof filter === 'object') return filter;
     const start = await resolveToolPath(context, params.path ?? '.');
     if (isToolError(start)) return start;
-    const search: Search = {
-      regex,
-      filter,
-      lines: [],
-      bytes: 0,
-      matches: 0,
-      skippedBinary: 0,
-      skippedLarge: 0,
-    };
-    const end = await runSearch(context, search, start);
-    if (typeof end !== 'string') return end;
-    if (end === 'aborted') return abortedResult();
-    return toolSuccess(report(params, search, end), `${search.matches} matches`);
+    const found = await candidates(context, start, filter);
+    if (isToolError(found)) return found;
+    if (found.end === 'aborted') return abortedResult();
+    const state = newGrepState(regex);
+    const searched = await grepFiles(context, state, found.files);
+    if (searched === 'aborted') return abortedResult();
+    const end: WalkEnd = searched === 'stopped' ? 'stopped' : found.end;
+    return toolSuccess(report(params, state, end), `${state.matches} matches`);
   },
 });
