@@ -208,7 +208,7 @@ describe('HighDensityStrategy.compress()', () => {
     expect(callIds).not.toContain('p');
   });
 
-  it('prior-art A7: counts each entry once (no re-estimation per dropped entry)', async () => {
+  it('prior-art A7: counts each entry a bounded number of times (no re-estimation per dropped entry)', async () => {
     const history = [human(big('request', 60)), ...session(30)];
     const ctx = await context(history, { 'context-limit': 2_000 });
     let calls = 0;
@@ -223,8 +223,9 @@ describe('HighDensityStrategy.compress()', () => {
     };
     const result = applied(await strategy.compress(counting));
     expect(result.metadata.entriesDropped).toBeGreaterThan(5);
-    expect(entriesCounted).toBeLessThanOrEqual(history.length);
-    expect(calls).toBeLessThanOrEqual(history.length + 1);
+    // One estimate of everything, then each entry once: at most 2n entries counted, never n × drops.
+    expect(entriesCounted).toBeLessThanOrEqual(2 * history.length);
+    expect(calls).toBeLessThanOrEqual(history.length + 2);
   });
 
   it('prior-art A5: a pair straddling the tail boundary stays whole in the tail', async () => {

@@ -103,22 +103,20 @@ export class HighDensityStrategy implements CompressionStrategy {
     };
   }
 
-  /** 0 when head + tail fit the target; otherwise counts each head entry once and plans the drop. */
+  /**
+   * 0 when head + tail fit the target (one estimate); otherwise counts each head entry once and
+   * plans the drop from those counts.
+   */
   private async entriesToDrop(
     context: CompressionContext,
     head: readonly IContent[],
     tail: readonly IContent[],
     targetTokens: number,
   ): Promise<number> {
+    if ((await context.estimateTokens([...head, ...tail])) <= targetTokens) return 0;
     const tailTokens = await context.estimateTokens(tail);
     const entryTokens: number[] = [];
-    let total = tailTokens;
-    for (const entry of head) {
-      const tokens = await context.estimateTokens([entry]);
-      entryTokens.push(tokens);
-      total += tokens;
-    }
-    if (total <= targetTokens) return 0;
+    for (const entry of head) entryTokens.push(await context.estimateTokens([entry]));
     const safeSplits = safeSplitPoints(context.history);
     return planHeadDrop({ entryTokens, tailTokens, targetTokens, safeSplits });
   }

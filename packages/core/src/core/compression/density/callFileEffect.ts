@@ -1,13 +1,12 @@
 /**
- * What a tool call did to files, as far as READ→WRITE pruning may rely on it: the files it read in
- * full view of the model and the files it changed, and whether it succeeded. Unknown or ambiguous
- * calls have no effect.
+ * What a tool call did to files, as far as READ→WRITE pruning may rely on it: the files whose
+ * content its result shows and the files it changes, and whether a response reports failure.
+ * Unknown or ambiguous calls have no effect.
  */
 import { isReadTool, isWriteTool } from '../densityVocabulary.js';
-import type { ToolCallBlock } from '../../../services/history/IContent.js';
+import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
 import { classifyShellCommand } from './shellFileOps.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
-import type { CallSite } from './toolCallIndex.js';
 import { isShellTool, resultText, shellExitCode } from './toolResultText.js';
 
 export interface FileEffect {
@@ -50,15 +49,12 @@ function optionalList(value: string | undefined): readonly string[] | undefined 
 }
 
 /**
- * Whether the call certainly ran to a good end: it has a response, and no response carries an
- * error, is marked incomplete, or (for a shell tool) reports a non-zero exit code.
+ * Whether a response says its call did not (certainly) succeed: it carries an error, is marked
+ * incomplete, or is a shell run reporting a non-zero exit code.
  */
-export function callSucceeded(call: CallSite): boolean {
-  if (call.responses.length === 0) return false;
-  return call.responses.every(({ block }) => {
-    if (block.error !== undefined || block.isComplete === false) return false;
-    if (!isShellTool(block.toolName)) return true;
-    const code = shellExitCode(resultText(block.result));
-    return code === undefined || code === 0;
-  });
+export function responseFailed(response: ToolResponseBlock): boolean {
+  if (response.error !== undefined || response.isComplete === false) return true;
+  if (!isShellTool(response.toolName)) return false;
+  const code = shellExitCode(resultText(response.result));
+  return code !== undefined && code !== 0;
 }

@@ -17,35 +17,47 @@ export interface DensityPassResult extends DensityEdits {
   readonly pruned: number;
 }
 
-export const NO_EDITS: DensityEdits = { removals: new Set(), replacements: new Map() };
-
-export function noPassEdits(): DensityPassResult {
-  return { removals: new Set(), replacements: new Map(), pruned: 0 };
-}
-
-/** The history as `edits` leave it, index for index: a removed entry becomes `undefined`. */
-export function slotsAfter(history: readonly IContent[], edits: DensityEdits): HistorySlots {
-  if (edits.removals.size === 0 && edits.replacements.size === 0) return history;
-  return history.map((entry, index) =>
-    edits.removals.has(index) ? undefined : (edits.replacements.get(index) ?? entry),
-  );
-}
-
 /**
- * `base` followed by `next` (computed on `slotsAfter(history, base)`): removals accumulate, a
- * later replacement of an index wins over an earlier one, and a removal drops any replacement of
- * its index. A replacement of an index `base` already removed is ignored: removal wins.
+ * The merge step. Starts as the untouched history; `merge` folds in one pass's edits (computed on
+ * `slots`, the history as the earlier passes left it): removals accumulate and drop any
+ * replacement of their index, a later replacement of an index wins over an earlier one, and a
+ * replacement of an index already removed is ignored (removal wins). Costs O(edits) per merge;
+ * the draft is private to one `optimize()` call.
  */
-export function mergeDensityEdits(base: DensityEdits, next: DensityEdits): DensityEdits {
-  if (next.removals.size === 0 && next.replacements.size === 0) return base;
-  const removals = new Set(base.removals);
-  for (const index of next.removals) removals.add(index);
-  const replacements = new Map(base.replacements);
-  for (const [index, entry] of next.replacements) {
-    if (!base.removals.has(index)) replacements.set(index, entry);
+export class DensityDraft {
+  private readonly current: (IContent | undefined)[];
+  private readonly removed = new Set<number>();
+  private readonly replaced = new Map<number, IContent>();
+
+  constructor(history: readonly IContent[]) {
+    this.current = [...history];
   }
-  for (const index of next.removals) replacements.delete(index);
-  return { removals, replacements };
+
+  /** Index for index: the entry as edited so far, `undefined` where removed. */
+  get slots(): HistorySlots {
+    return this.current;
+  }
+
+  merge(edits: DensityEdits): void {
+    for (const index of edits.removals) {
+      this.removed.add(index);
+      this.replaced.delete(index);
+      this.current[index] = undefined;
+    }
+    for (const [index, entry] of edits.replacements) {
+      if (this.removed.has(index)) continue;
+      this.replaced.set(index, entry);
+      this.current[index] = entry;
+    }
+  }
+
+  /** The accumulated edits, removals ascending and replacements by ascending index. */
+  edits(): { readonly removals: number[]; readonly replacements: Map<number, IContent> } {
+    return {
+      removals: [...this.removed].sort((a, b) => a - b),
+      replacements: new Map([...this.replaced].sort(([a], [b]) => a - b)),
+    };
+  }
 }
 
 /** An entry with nothing left that a model would see. */

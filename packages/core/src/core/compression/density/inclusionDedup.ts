@@ -6,6 +6,7 @@
 import { findFileInclusions, type FileInclusionSpan } from '../densityVocabulary.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
 import type { DensityPassResult } from './densityEdits.js';
+import { humanInclusions } from './humanInclusions.js';
 import { resolveToolPath } from './toolParameters.js';
 import type { HistorySlots } from './toolCallIndex.js';
 
@@ -77,10 +78,9 @@ function isWorthCutting(span: FileInclusionSpan): boolean {
 function forEachInclusion(history: HistorySlots, visit: (inclusion: Inclusion) => void): void {
   history.forEach((entry, entryIndex) => {
     if (entry?.speaker !== 'human') return;
-    entry.blocks.forEach((block, blockIndex) => {
-      if (block.type !== 'text') return;
-      for (const span of findFileInclusions(block.text)) visit({ entryIndex, blockIndex, span });
-    });
+    for (const { blockIndex, spans } of humanInclusions(entry)) {
+      for (const span of spans) visit({ entryIndex, blockIndex, span });
+    }
   });
 }
 

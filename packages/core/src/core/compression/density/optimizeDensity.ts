@@ -5,13 +5,8 @@
  */
 import type { IContent } from '../../../services/history/IContent.js';
 import type { DensityConfig, DensityResult, DensityResultMetadata } from '../types.js';
-import {
-  mergeDensityEdits,
-  NO_EDITS,
-  slotsAfter,
-  type DensityEdits,
-  type DensityPassResult,
-} from './densityEdits.js';
+import { DensityDraft, type DensityPassResult } from './densityEdits.js';
+import type { HistorySlots } from './toolCallIndex.js';
 import { deduplicateFileInclusions } from './inclusionDedup.js';
 import { pruneReadWritePairs } from './readWritePruning.js';
 import { pruneByRecency } from './recencyPruning.js';
@@ -31,11 +26,11 @@ export function optimizeDensity(
   history: readonly IContent[],
   config: DensityOptions,
 ): DensityResult {
-  let edits: DensityEdits = NO_EDITS;
+  const draft = new DensityDraft(history);
   const counts = { readWritePairsPruned: 0, fileDeduplicationsPruned: 0, recencyPruned: 0 };
-  const run = (pass: (slots: readonly (IContent | undefined)[]) => DensityPassResult): number => {
-    const result = pass(slotsAfter(history, edits));
-    edits = mergeDensityEdits(edits, result);
+  const run = (pass: (slots: HistorySlots) => DensityPassResult): number => {
+    const result = pass(draft.slots);
+    draft.merge(result);
     return result.pruned;
   };
   if (config.readWritePruning) {
@@ -56,13 +51,6 @@ export function optimizeDensity(
       pruneByRecency(slots, { recencyRetention: config.recencyRetention }),
     );
   }
-  return toDensityResult(edits, counts);
-}
-
-function toDensityResult(edits: DensityEdits, metadata: DensityResultMetadata): DensityResult {
-  return {
-    removals: [...edits.removals].sort((a, b) => a - b),
-    replacements: new Map([...edits.replacements].sort(([a], [b]) => a - b)),
-    metadata,
-  };
+  const metadata: DensityResultMetadata = counts;
+  return { ...draft.edits(), metadata };
 }

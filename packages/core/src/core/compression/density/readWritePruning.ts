@@ -5,26 +5,28 @@
  */
 import type { IContent } from '../../../services/history/IContent.js';
 import {
-  callSucceeded,
   fileEffectOf,
+  responseFailed,
   type FileEffect,
   type FileEffectOptions,
 } from './callFileEffect.js';
 import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdits.js';
 import { resolveToolPath } from './toolParameters.js';
-import {
-  buildToolCallIndex,
-  lastResponseIndex,
-  type CallSite,
-  type HistorySlots,
-  type ToolCallIndex,
-} from './toolCallIndex.js';
+import type { BlockSite, HistorySlots } from './toolCallIndex.js';
 
 export interface ReadWritePruningOptions extends FileEffectOptions {
   /** Relative paths resolve against this directory (REQ-HD-005.11). */
   readonly workspaceRoot: string;
-  /** An index already built for this same history, so the pass does not build another. */
-  readonly index?: ToolCallIndex;
+}
+
+/** A call that reads or writes files, with its responses (linked by id). */
+interface FileCall extends BlockSite {
+  readonly effect: FileEffect;
+  readonly responses: BlockSite[];
+  /** Entry index of the last response; -1 while unanswered. */
+  lastResponse: number;
+  /** Some response reported failure (tracked for writes only). */
+  failed: boolean;
 }
 
 /**
@@ -37,12 +39,54 @@ export function pruneReadWritePairs(
   history: HistorySlots,
   options: ReadWritePruningOptions,
 ): DensityPassResult {
-  const index = options.index ?? buildToolCallIndex(history);
+  const calls = fileCalls(history, options);
   const keyOf = pathKeyer(options.workspaceRoot);
-  const effects = index.calls.map((call) => fileEffectOf(call.block, options));
-  const latestWrite = latestSuccessfulWrites(index.calls, effects, keyOf);
-  const stale = index.calls.filter((call, i) => isStaleRead(call, effects[i], latestWrite, keyOf));
+  const latestWrite = new Map<string, number>();
+  for (const call of calls) {
+    if (call.effect.writes.length === 0 || call.lastResponse < 0 || call.failed) continue;
+    for (const target of call.effect.writes) latestWrite.set(keyOf(target), call.entryIndex);
+  }
+  const stale = calls.filter((call) => isStaleRead(call, latestWrite, keyOf));
   return { ...removeCalls(history, stale), pruned: stale.length };
+}
+
+/**
+ * One pass: every call with a file effect, and the responses that answer it (a response pairs
+ * with the most recent earlier call carrying its id; a reused id forgets the earlier call).
+ */
+function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[] {
+  const calls: FileCall[] = [];
+  const byId = new Map<string, FileCall>();
+  for (let entryIndex = 0; entryIndex < history.length; entryIndex++) {
+    const blocks = history[entryIndex]?.blocks ?? [];
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const block = blocks[blockIndex];
+      if (block?.type === 'tool_call') {
+        const effect = fileEffectOf(block, options);
+        if (effect === undefined) {
+          if (byId.has(block.id)) byId.delete(block.id);
+          continue;
+        }
+        const call: FileCall = {
+          entryIndex,
+          blockIndex,
+          effect,
+          responses: [],
+          lastResponse: -1,
+          failed: false,
+        };
+        calls.push(call);
+        byId.set(block.id, call);
+      } else if (block?.type === 'tool_response') {
+        const call = byId.get(block.callId);
+        if (call === undefined) continue;
+        call.responses.push({ entryIndex, blockIndex });
+        call.lastResponse = entryIndex;
+        if (!call.failed && call.effect.writes.length > 0) call.failed = responseFailed(block);
+      }
+    }
+  }
+  return calls;
 }
 
 type PathKeyer = (filePath: string) => string;
@@ -60,37 +104,20 @@ function pathKeyer(workspaceRoot: string): PathKeyer {
   };
 }
 
-/** Path key → entry index of the latest call that wrote it and succeeded. */
-function latestSuccessfulWrites(
-  calls: readonly CallSite[],
-  effects: readonly (FileEffect | undefined)[],
-  keyOf: PathKeyer,
-): Map<string, number> {
-  const latest = new Map<string, number>();
-  for (const [i, call] of calls.entries()) {
-    const effect = effects[i];
-    if (effect === undefined || effect.writes.length === 0 || !callSucceeded(call)) continue;
-    for (const target of effect.writes) latest.set(keyOf(target), call.entryIndex);
-  }
-  return latest;
-}
-
 function isStaleRead(
-  call: CallSite,
-  effect: FileEffect | undefined,
+  call: FileCall,
   latestWrite: ReadonlyMap<string, number>,
   keyOf: PathKeyer,
 ): boolean {
-  if (effect === undefined || effect.writes.length > 0 || effect.reads.length === 0) return false;
-  const readAt = lastResponseIndex(call);
-  if (readAt === undefined) return false;
-  return effect.reads.every((target) => (latestWrite.get(keyOf(target)) ?? -1) > readAt);
+  const { reads, writes } = call.effect;
+  if (writes.length > 0 || reads.length === 0 || call.lastResponse < 0) return false;
+  return reads.every((target) => (latestWrite.get(keyOf(target)) ?? -1) > call.lastResponse);
 }
 
 /** Removes the given calls and all their responses, block by block. */
 function removeCalls(
   history: HistorySlots,
-  calls: readonly CallSite[],
+  calls: readonly FileCall[],
 ): Pick<DensityPassResult, 'removals' | 'replacements'> {
   const groups = new Map<number, Set<number>>();
   for (const call of calls) {

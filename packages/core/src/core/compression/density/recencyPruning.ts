@@ -6,8 +6,8 @@
 import { PRUNED_POINTER } from '../densityVocabulary.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
 import { addToGroup, type DensityPassResult } from './densityEdits.js';
+import { payloadChars } from './toolResultText.js';
 import type { HistorySlots } from './toolCallIndex.js';
-import { resultText } from './toolResultText.js';
 
 export const DEFAULT_RECENCY_RETENTION = 3;
 
@@ -49,7 +49,7 @@ export function pruneByRecency(
       if (block?.type !== 'tool_response' || block.result === PRUNED_POINTER) continue;
       const count = (seen.get(block.toolName) ?? 0) + 1;
       seen.set(block.toolName, count);
-      if (count <= keep || resultText(block.result).length <= PRUNED_POINTER.length) continue;
+      if (count <= keep || payloadChars(block.result) <= PRUNED_POINTER.length) continue;
       addToGroup(groups, entryIndex, blockIndex);
       pruned++;
     }

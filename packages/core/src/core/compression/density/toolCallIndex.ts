@@ -1,6 +1,6 @@
 /**
  * Links every tool response to the call it answers, by id and never by adjacency, in one pass
- * over the history. Density builds this once per `optimize()` / `compress()`.
+ * over the history. `compress()` builds this once per call.
  */
 import type {
   IContent,
@@ -50,25 +50,20 @@ export function buildToolCallIndex(history: HistorySlots): ToolCallIndex {
   const responses: ResponseSite[] = [];
   const latestById = new Map<string, MutableCallSite>();
   for (let entryIndex = 0; entryIndex < history.length; entryIndex++) {
-    const entry = history[entryIndex];
-    if (entry === undefined) continue;
-    entry.blocks.forEach((block, blockIndex) => {
-      if (block.type === 'tool_call') {
+    const blocks = history[entryIndex]?.blocks ?? [];
+    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
+      const block = blocks[blockIndex];
+      if (block?.type === 'tool_call') {
         const site: MutableCallSite = { entryIndex, blockIndex, block, responses: [] };
         calls.push(site);
         latestById.set(block.id, site);
-      } else if (block.type === 'tool_response') {
+      } else if (block?.type === 'tool_response') {
         const call = latestById.get(block.callId);
         const site: ResponseSite = { entryIndex, blockIndex, block, call };
         responses.push(site);
         call?.responses.push(site);
       }
-    });
+    }
   }
   return { calls, responses };
-}
-
-/** The entry index of the call's last response, or `undefined` when it has none yet. */
-export function lastResponseIndex(call: CallSite): number | undefined {
-  return call.responses.at(-1)?.entryIndex;
 }

@@ -77,11 +77,29 @@ export function resolveToolPath(filePath: string, workspaceRoot: string): string
   return path.resolve(workspaceRoot, filePath);
 }
 
-/** A path as shown to the model: relative to the workspace root when inside it, else absolute. */
+const DISPLAY_MEMO_LIMIT = 4096;
+const displayMemo = new Map<string, string>();
+
+/**
+ * A path as shown to the model: relative to the workspace root when inside it, else absolute.
+ * Memoized (the same few paths recur all session; the memo is bounded).
+ */
 export function displayPath(filePath: string, workspaceRoot: string): string {
+  const key = `${workspaceRoot}\0${filePath}`;
+  let shown = displayMemo.get(key);
+  if (shown === undefined) {
+    if (displayMemo.size >= DISPLAY_MEMO_LIMIT) displayMemo.clear();
+    shown = computeDisplayPath(filePath, workspaceRoot);
+    displayMemo.set(key, shown);
+  }
+  return shown;
+}
+
+function computeDisplayPath(filePath: string, workspaceRoot: string): string {
   const resolved = resolveToolPath(filePath, workspaceRoot);
   const relative = path.relative(workspaceRoot, resolved);
   if (relative === '') return '.';
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return resolved;
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`);
+  if (outside || path.isAbsolute(relative)) return resolved;
   return relative;
 }

@@ -18,6 +18,20 @@ export function resultText(result: unknown): string {
   }
 }
 
+const objectSizes = new WeakMap<object, number>();
+
+/** Characters of `resultText(result)`; memoized for object results (serializing them is costly). */
+export function payloadChars(result: unknown): number {
+  if (typeof result === 'string') return result.length;
+  if (typeof result !== 'object' || result === null) return resultText(result).length;
+  let size = objectSizes.get(result);
+  if (size === undefined) {
+    size = resultText(result).length;
+    objectSizes.set(result, size);
+  }
+  return size;
+}
+
 /** Lines of text; a trailing newline does not start another line, and '' has none. */
 export function countLines(text: string): number {
   if (text.length === 0) return 0;

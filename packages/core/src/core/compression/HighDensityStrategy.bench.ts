@@ -1,0 +1,91 @@
+/**
+ * optimize() and compress() on synthetic sessions of 1k, 10k and 50k entries (~400 bytes each:
+ * reads, edits, shell output, searches, `@` inclusions). Run: npx vitest bench --run <this file>.
+ */
+import { bench, describe } from 'vitest';
+import { HighDensityStrategy } from './HighDensityStrategy.js';
+import type { CompressionContext, DensityConfig } from './types.js';
+import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
+import { historyBytes, syntheticHistory } from './density/test-utils/syntheticHistory.js';
+import { makeCompressionContext } from '../../test-utils/compressionContext.js';
+import { charEstimateTokenCounter } from '../../services/history/TokenCounter.js';
+import type { IContent } from '../../services/history/IContent.js';
+
+const SIZES = [1_000, 10_000, 50_000] as const;
+const strategy = new HighDensityStrategy();
+const config: DensityConfig = {
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: false,
+  recencyRetention: 3,
+  workspaceRoot: '/workspace',
+};
+
+const histories = new Map<number, IContent[]>(SIZES.map((n) => [n, syntheticHistory(n)]));
+const history = (n: number) => histories.get(n) as IContent[];
+/** The per-turn case: everything stale was pruned on earlier turns. */
+const steady = new Map(
+  SIZES.map((n) => [
+    n,
+    applyDensityResultToArray(history(n), strategy.optimize(history(n), config)),
+  ]),
+);
+
+/** A compression context at 90 % of its context limit (chars / 4 tokens, counts cached). */
+async function contextFor(n: number, fill: number, preserve: number): Promise<CompressionContext> {
+  const tokens = Math.ceil(historyBytes(history(n)) / 4);
+  return makeCompressionContext({
+    history: history(n),
+    tokenCounter: charEstimateTokenCounter,
+    settings: {
+      'context-limit': Math.ceil(tokens / fill),
+      'compression.preserveThreshold': preserve,
+    },
+  });
+}
+const summarize = new Map<number, CompressionContext>();
+const drop = new Map<number, CompressionContext>();
+for (const n of SIZES) {
+  summarize.set(n, await contextFor(n, 0.9, 0.4));
+  drop.set(n, await contextFor(n, 2, 0.2));
+}
+
+describe('optimize() — fresh history (every stale read still present)', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, () => {
+      strategy.optimize(history(n), config);
+    });
+  }
+});
+
+describe('optimize() — steady state (earlier turns already pruned)', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, () => {
+      strategy.optimize(steady.get(n) as IContent[], config);
+    });
+  }
+});
+
+describe('optimize() — all passes on, recency retention 3', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, () => {
+      strategy.optimize(history(n), { ...config, recencyPruning: true });
+    });
+  }
+});
+
+describe('compress() — summaries reach the target', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, async () => {
+      await strategy.compress(summarize.get(n) as CompressionContext);
+    });
+  }
+});
+
+describe('compress() — summaries not enough, oldest entries dropped', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, async () => {
+      await strategy.compress(drop.get(n) as CompressionContext);
+    });
+  }
+});
