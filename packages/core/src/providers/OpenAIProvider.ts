@@ -3,20 +3,13 @@
  * is configurable, so the same class talks to OpenAI, OpenRouter, Ollama, vLLM, LM Studio and the
  * llama.cpp server. SDK retries are off: streamWithRetry applies Dense's one retry policy.
  */
-import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { GenerateRequest, IProvider, ProviderChunk } from './IProvider.js';
+import type { GenerateRequest, ProviderChunk } from './IProvider.js';
 import { toOpenAIMessages, toOpenAITools } from './openaiConversion.js';
 import { OpenAIStreamReader } from './openaiStream.js';
-import {
-  DEFAULT_TIMEOUT_MS,
-  describeProvider,
-  resolveRetryRuntime,
-  type ProviderDescription,
-  type ProviderOptions,
-} from './ProviderOptions.js';
-import { streamWithRetry, type RetryRuntime } from './streamWithRetry.js';
+import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from './ProviderOptions.js';
+import { SdkProvider } from './SdkProvider.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -29,21 +22,14 @@ export interface OpenAIProviderOptions extends ProviderOptions {
   readonly maxTokensField?: 'max_completion_tokens' | 'max_tokens';
 }
 
-export class OpenAIProvider implements IProvider {
+export class OpenAIProvider extends SdkProvider<ChatCompletionCreateParamsStreaming> {
   readonly name = 'openai';
-  readonly model: string;
-  readonly baseUrl: string;
   readonly #client: OpenAI;
-  readonly #apiKey: string;
-  readonly #runtime: RetryRuntime;
-  readonly #options: OpenAIProviderOptions;
+  readonly #maxTokensField: OpenAIProviderOptions['maxTokensField'];
 
   constructor(options: OpenAIProviderOptions) {
-    this.model = options.model;
-    this.baseUrl = options.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
-    this.#apiKey = options.apiKey;
-    this.#options = options;
-    this.#runtime = resolveRetryRuntime(options);
+    super(options, OPENAI_DEFAULT_BASE_URL);
+    this.#maxTokensField = options.maxTokensField;
     this.#client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: this.baseUrl,
@@ -53,21 +39,9 @@ export class OpenAIProvider implements IProvider {
     });
   }
 
-  generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
-    const body = this.buildBody(request);
-    return streamWithRetry({
-      provider: this.name,
-      signal: request.signal,
-      runtime: this.#runtime,
-      secrets: [this.#apiKey],
-      open: () => this.attempt(body, request.signal),
-    });
-  }
-
-  /** The request body sent for `request` (exposed for tests and debugging; holds no secret). */
-  buildBody(request: GenerateRequest): ChatCompletionCreateParamsStreaming {
+  buildParams(request: GenerateRequest): ChatCompletionCreateParamsStreaming {
     const tools = toOpenAITools(request.tools);
-    const limitField = this.#options.maxTokensField ?? this.defaultLimitField();
+    const limitField = this.#maxTokensField ?? this.defaultLimitField();
     return {
       model: request.model ?? this.model,
       messages: toOpenAIMessages(request.contents, request.systemPrompt),
@@ -85,26 +59,14 @@ export class OpenAIProvider implements IProvider {
       : 'max_tokens';
   }
 
-  private async *attempt(
+  protected async *attempt(
     body: ChatCompletionCreateParamsStreaming,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProviderChunk, void, undefined> {
     const stream = await this.#client.chat.completions.create(body, signal ? { signal } : {});
-    const reader = new OpenAIStreamReader(this.name, this.#options.idFactory);
+    const reader = new OpenAIStreamReader(this.name, this.idFactory);
     for await (const chunk of stream) yield* reader.push(chunk);
     if (signal?.aborted === true) return;
     yield* reader.finish();
-  }
-
-  toJSON(): ProviderDescription {
-    return { name: this.name, model: this.model, baseUrl: this.baseUrl };
-  }
-
-  toString(): string {
-    return describeProvider(this.toJSON());
-  }
-
-  [inspect.custom](): string {
-    return this.toString();
   }
 }

@@ -18,3 +18,4 @@ export * from './GeminiProvider.js';
 export * from './modelLimits.js';
 export * from './resolveApiKey.js';
 export * from './createProvider.js';
+export * from './SdkProvider.js';

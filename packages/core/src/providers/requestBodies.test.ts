@@ -9,9 +9,9 @@ const tools = [
   { name: 'ls', description: 'List files', parameters: { type: 'object', properties: {} } },
 ];
 
-describe('OpenAIProvider.buildBody', () => {
+describe('OpenAIProvider.buildParams', () => {
   it('asks for usage in the stream and uses max_completion_tokens on api.openai.com', () => {
-    const body = new OpenAIProvider({ model: 'gpt-5.4', apiKey: 'k' }).buildBody({
+    const body = new OpenAIProvider({ model: 'gpt-5.4', apiKey: 'k' }).buildParams({
       contents: [human('hi')],
       tools,
       maxOutputTokens: 500,
@@ -34,7 +34,7 @@ describe('OpenAIProvider.buildBody', () => {
       apiKey: 'k',
       baseUrl: 'http://127.0.0.1:11434/v1',
     });
-    const body = provider.buildBody({
+    const body = provider.buildParams({
       contents: [human('hi')],
       maxOutputTokens: 64,
       model: 'qwen3',
@@ -45,19 +45,19 @@ describe('OpenAIProvider.buildBody', () => {
   });
 });
 
-describe('AnthropicProvider.buildBody', () => {
+describe('AnthropicProvider.buildParams', () => {
   it('always sets max_tokens: the request value, else the default capped by the model maximum', () => {
     const provider = new AnthropicProvider({ model: 'claude-sonnet-5', apiKey: 'k' });
-    expect(provider.buildBody({ contents: [human('hi')] }).max_tokens).toBe(
+    expect(provider.buildParams({ contents: [human('hi')] }).max_tokens).toBe(
       DEFAULT_ANTHROPIC_MAX_OUTPUT,
     );
-    expect(provider.buildBody({ contents: [human('hi')], maxOutputTokens: 99 }).max_tokens).toBe(
+    expect(provider.buildParams({ contents: [human('hi')], maxOutputTokens: 99 }).max_tokens).toBe(
       99,
     );
   });
 
   it('sends the system prompt as `system` and tools with input_schema', () => {
-    const body = new AnthropicProvider({ model: 'claude-opus-5', apiKey: 'k' }).buildBody({
+    const body = new AnthropicProvider({ model: 'claude-opus-5', apiKey: 'k' }).buildParams({
       contents: [human('hi')],
       systemPrompt: 'You are Dense.',
       tools,

@@ -1,0 +1,74 @@
+/**
+ * What the three SDK-backed providers share: the key held in a private field (never logged or
+ * serialised), Dense's retry wrapper around each attempt, and a secret-free description for
+ * toJSON / toString / inspect. A subclass builds its SDK client, its request parameters, and reads
+ * one attempt's stream.
+ */
+import { inspect } from 'node:util';
+import type { IdFactory } from './chunks.js';
+import type { GenerateRequest, IProvider, ProviderChunk } from './IProvider.js';
+import {
+  describeProvider,
+  resolveRetryRuntime,
+  type ProviderDescription,
+  type ProviderOptions,
+} from './ProviderOptions.js';
+import { streamWithRetry, type RetryRuntime } from './streamWithRetry.js';
+
+export abstract class SdkProvider<Params> implements IProvider {
+  abstract readonly name: string;
+  readonly model: string;
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #runtime: RetryRuntime;
+  readonly #idFactory: IdFactory | undefined;
+
+  protected constructor(options: ProviderOptions, defaultBaseUrl: string) {
+    this.model = options.model;
+    this.baseUrl = options.baseUrl ?? defaultBaseUrl;
+    this.#apiKey = options.apiKey;
+    this.#runtime = resolveRetryRuntime(options);
+    this.#idFactory = options.idFactory;
+  }
+
+  generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
+    const params = this.buildParams(request);
+    return streamWithRetry({
+      provider: this.name,
+      signal: request.signal,
+      runtime: this.#runtime,
+      secrets: this.secrets(),
+      open: () => this.attempt(params, request.signal),
+    });
+  }
+
+  /** The SDK request for `request` (exposed for tests and debugging; holds no secret). */
+  abstract buildParams(request: GenerateRequest): Params;
+
+  /** One attempt: open the stream and yield its chunks; errors are mapped by the retry wrapper. */
+  protected abstract attempt(
+    params: Params,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ProviderChunk, void, undefined>;
+
+  /** Strings to redact from any error text. */
+  protected secrets(): readonly string[] {
+    return [this.#apiKey];
+  }
+
+  protected get idFactory(): IdFactory | undefined {
+    return this.#idFactory;
+  }
+
+  toJSON(): ProviderDescription {
+    return { name: this.name, model: this.model, baseUrl: this.baseUrl };
+  }
+
+  toString(): string {
+    return describeProvider(this.toJSON());
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}
