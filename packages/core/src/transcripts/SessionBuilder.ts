@@ -1,0 +1,72 @@
+/**
+ * What one importer run collects besides the history: skipped records with their location and
+ * reason, ignored non-conversation records counted by reason, and session facts (id, working
+ * directory, model). `build` freezes it all into an `ImportedSession`.
+ */
+import { ContentAccumulator } from './ContentAccumulator.js';
+import { computeSessionStats } from './sessionStats.js';
+import type { ImportedSession, RecordLocation, SkippedRecord, TranscriptFormat } from './types.js';
+
+/** What every importer is told about its input. */
+export interface ImportSource {
+  /** The file name used in locations and errors (need not exist for in-memory tests). */
+  readonly file: string;
+  /** Keep recorded reasoning as thinking blocks (default false, see ImportOptions). */
+  readonly includeThinking?: boolean;
+}
+
+export class SessionBuilder {
+  readonly content: ContentAccumulator;
+  private readonly skipped: SkippedRecord[] = [];
+  private readonly ignored = new Map<string, number>();
+  sessionId: string | undefined;
+  workspaceRoot: string | undefined;
+  model: string | undefined;
+
+  constructor(
+    private readonly source: ImportSource,
+    private readonly format: TranscriptFormat,
+    private readonly sessionIndex = 0,
+  ) {
+    this.content = new ContentAccumulator(source.includeThinking ?? false);
+  }
+
+  /** A malformed or unusable record, left out. */
+  skip(location: RecordLocation, reason: string): void {
+    this.skipped.push({ ...location, reason });
+  }
+
+  /** A record that is not conversation (progress, snapshot, system prompt…), counted by reason. */
+  ignore(reason: string, count = 1): void {
+    this.ignored.set(reason, (this.ignored.get(reason) ?? 0) + count);
+  }
+
+  /** Sets a session fact the first time a non-empty value is seen. */
+  noteFacts(facts: { sessionId?: unknown; workspaceRoot?: unknown; model?: unknown }): void {
+    if (this.sessionId === undefined && isText(facts.sessionId)) this.sessionId = facts.sessionId;
+    if (this.workspaceRoot === undefined && isText(facts.workspaceRoot)) {
+      this.workspaceRoot = facts.workspaceRoot;
+    }
+    if (this.model === undefined && isText(facts.model)) this.model = facts.model;
+  }
+
+  build(): ImportedSession {
+    const contents = this.content.build();
+    return {
+      file: this.source.file,
+      format: this.format,
+      sessionIndex: this.sessionIndex,
+      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
+      ...(this.workspaceRoot === undefined ? {} : { workspaceRoot: this.workspaceRoot }),
+      ...(this.model === undefined ? {} : { model: this.model }),
+      contents,
+      skipped: [...this.skipped],
+      ignored: Object.fromEntries(this.ignored),
+      stats: computeSessionStats(contents),
+    };
+  }
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}

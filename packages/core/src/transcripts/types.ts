@@ -1,0 +1,95 @@
+/**
+ * The shapes every transcript importer shares: which format a file is in, what an import yields
+ * (the history in our canonical model plus what was skipped and why), and the import options.
+ */
+import type { IContent } from '../services/history/IContent.js';
+
+export const TRANSCRIPT_FORMATS = [
+  'dense-session',
+  'gemini-cli-recording',
+  'gemini-cli-content',
+  'gemini-cli-markdown',
+  'claude-code',
+  'codex',
+  'openhands-events',
+  'openhands-output',
+  'swe-agent',
+  'mini-swe-agent',
+] as const;
+
+/**
+ * - `dense-session`: our own session JSONL (see sessionFormat.ts).
+ * - `gemini-cli-recording`: gemini-cli's automatic chat recording (`~/.gemini/tmp/<hash>/chats/*.json`).
+ * - `gemini-cli-content`: gemini-cli `/chat share file.json` (the raw `Content[]` history).
+ * - `gemini-cli-markdown`: gemini-cli `/chat share file.md`.
+ * - `claude-code`: a Claude Code session JSONL (`~/.claude/projects/…`, subagent files included).
+ * - `codex`: a Codex CLI rollout JSONL (`~/.codex/sessions/…/rollout-*.jsonl`).
+ * - `openhands-events`: an OpenHands event stream saved as one JSON array.
+ * - `openhands-output`: an OpenHands evaluation/resolver `output.jsonl`, one session per line.
+ * - `swe-agent`: a SWE-agent `.traj` (0.x windowed editor and 1.x, function calling or not).
+ * - `mini-swe-agent`: a mini-swe-agent `traj.json` (bash-only protocol).
+ */
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** Where a skipped record was: a 1-based line (JSONL, markdown) or a JSON path (`$.history[3]`). */
+export type RecordLocation =
+  | { readonly line: number; readonly path?: undefined }
+  | { readonly path: string; readonly line?: undefined };
+
+/** A record that was malformed or unusable and left out of `contents`. */
+export type SkippedRecord = RecordLocation & { readonly reason: string };
+
+/** Counts that describe an imported session (computed from `contents`, see sessionStats.ts). */
+export interface SessionStats {
+  readonly entries: number;
+  readonly humanEntries: number;
+  readonly aiEntries: number;
+  readonly toolEntries: number;
+  readonly toolCalls: number;
+  readonly toolResponses: number;
+  readonly failedToolResponses: number;
+  /** Calls to dedicated read tools (`READ_TOOLS`). */
+  readonly reads: number;
+  /** Calls to dedicated write tools (`WRITE_TOOLS` and `delete_file`). */
+  readonly writes: number;
+  /** Of `writes`, those whose response carries an error. */
+  readonly failedWrites: number;
+  /** `run_shell_command` calls that `classifyShellCommand` sees reading a file. */
+  readonly shellReads: number;
+  /** `run_shell_command` calls that `classifyShellCommand` sees writing a file. */
+  readonly shellWrites: number;
+  /** File inclusions (`formatFileInclusion` marker pairs) in human text. */
+  readonly inclusions: number;
+  /** Calls no response answers (e.g. the session was interrupted). */
+  readonly unansweredCalls: number;
+}
+
+/** One recorded session in our canonical model. */
+export interface ImportedSession {
+  /** The file it came from, as given to the importer. */
+  readonly file: string;
+  readonly format: TranscriptFormat;
+  /** 0 for single-session files; the session's position in multi-session files. */
+  readonly sessionIndex: number;
+  readonly sessionId?: string;
+  /** The recorded working directory, when the format records it (relative paths resolve against it). */
+  readonly workspaceRoot?: string;
+  readonly model?: string;
+  readonly contents: readonly IContent[];
+  /** Malformed or unusable records, with where they were and why they were skipped. */
+  readonly skipped: readonly SkippedRecord[];
+  /** Records that are not conversation (progress lines, snapshots, system prompts…), counted by reason. */
+  readonly ignored: Readonly<Record<string, number>>;
+  readonly stats: SessionStats;
+}
+
+export interface ImportOptions {
+  /** Skip detection and read the file as this format. */
+  readonly format?: TranscriptFormat;
+  /**
+   * Keep recorded reasoning as `thinking` blocks (Claude Code thinking, gemini-cli thought
+   * summaries, Codex reasoning summaries). Default false: none of these agents sends earlier
+   * reasoning back to the model as readable input, so it is not part of the context being replayed.
+   */
+  readonly includeThinking?: boolean;
+}
