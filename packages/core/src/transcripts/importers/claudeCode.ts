@@ -1,0 +1,196 @@
+/**
+ * Claude Code session JSONL → IContent[]. Assistant lines sharing `message.id` are one reply and
+ * become one AI entry; `tool_result` blocks in user lines become tool entries (`is_error` → error);
+ * summaries, snapshots, progress and other non-message lines are ignored with counted reasons.
+ */
+import {
+  textBlock,
+  toolCallBlock,
+  type ContentBlock,
+  type ContentMetadata,
+  type MediaBlock,
+} from '../../services/history/IContent.js';
+import { jsonObjectLines, type LineSource } from '../lineSource.js';
+import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
+import { isParams, mapToolCall } from '../toolAliases.js';
+import type { ImportedSession } from '../types.js';
+
+type Json = Readonly<Record<string, unknown>>;
+
+const NON_MESSAGE_TYPES = new Set([
+  'summary',
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  'system',
+]);
+
+function blocksOf(content: unknown): readonly unknown[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+function assistantBlock(block: unknown, builder: SessionBuilder): ContentBlock | undefined {
+  if (!isParams(block)) return undefined;
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string' ? textBlock(block.text) : undefined;
+    case 'thinking':
+      return typeof block.thinking === 'string'
+        ? {
+            type: 'thinking',
+            thought: block.thinking,
+            ...(typeof block.signature === 'string' ? { signature: block.signature } : {}),
+          }
+        : undefined;
+    case 'tool_use': {
+      if (typeof block.id !== 'string' || typeof block.name !== 'string') return undefined;
+      const mapped = mapToolCall('claude-code', block.name, block.input ?? {});
+      return toolCallBlock(block.id, mapped.name, mapped.parameters, block.name);
+    }
+    default:
+      builder.ignore(`assistant ${String(block.type)} block`);
+      return undefined;
+  }
+}
+
+function assistantMetadata(record: Json, message: Json): ContentMetadata {
+  const timestamp = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : NaN;
+  const usage = isParams(message.usage) ? message.usage : undefined;
+  const input = (key: string): number => (typeof usage?.[key] === 'number' ? usage[key] : 0);
+  const promptTokens =
+    input('input_tokens') + input('cache_creation_input_tokens') + input('cache_read_input_tokens');
+  return {
+    ...(typeof message.id === 'string' ? { id: message.id } : {}),
+    ...(typeof message.model === 'string' ? { model: message.model } : {}),
+    ...(Number.isNaN(timestamp) ? {} : { timestamp }),
+    ...(usage
+      ? {
+          usage: {
+            promptTokens,
+            completionTokens: input('output_tokens'),
+            totalTokens: promptTokens + input('output_tokens'),
+            cachedTokens: input('cache_read_input_tokens'),
+          },
+        }
+      : {}),
+  };
+}
+
+function onAssistant(record: Json, line: number, builder: SessionBuilder): void {
+  const message = isParams(record.message) ? record.message : undefined;
+  if (
+    message === undefined ||
+    (!Array.isArray(message.content) && typeof message.content !== 'string')
+  ) {
+    builder.skip({ line }, 'assistant line without message.content');
+    return;
+  }
+  if (record.isApiErrorMessage === true || message.model === '<synthetic>') {
+    builder.ignore('synthetic assistant message (API error or notice)');
+    return;
+  }
+  builder.noteFacts({ model: message.model });
+  const blocks = blocksOf(message.content)
+    .map((block) => assistantBlock(block, builder))
+    .filter((block): block is ContentBlock => block !== undefined);
+  const groupKey = typeof message.id === 'string' ? message.id : undefined;
+  builder.content.ai(blocks, {
+    ...(groupKey === undefined ? {} : { groupKey }),
+    metadata: assistantMetadata(record, message),
+  });
+}
+
+/** Text of a tool_result's content: a string, or text blocks (images become a placeholder). */
+function toolResultText(content: unknown): string {
+  return blocksOf(content)
+    .map((block) => {
+      if (!isParams(block)) return '';
+      if (block.type === 'text' && typeof block.text === 'string') return block.text;
+      if (block.type === 'image') return '[image]';
+      return '';
+    })
+    .join('\n');
+}
+
+function imageBlock(block: Json): MediaBlock | undefined {
+  const source = isParams(block.source) ? block.source : undefined;
+  if (source?.type !== 'base64' || typeof source.data !== 'string') return undefined;
+  const mimeType = typeof source.media_type === 'string' ? source.media_type : 'image/png';
+  return { type: 'media', mimeType, data: source.data, encoding: 'base64' };
+}
+
+function onToolResult(block: Json, line: number, builder: SessionBuilder): void {
+  const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+  const text = toolResultText(block.content);
+  const recorded = builder.content.toolResponse(
+    block.is_error === true ? { callId, result: '', error: text } : { callId, result: text },
+  );
+  if (!recorded) builder.skip({ line }, `tool_result for unknown tool_use id '${callId}'`);
+}
+
+/** A user-line block that the human sees as part of their message, if it is one. */
+function humanBlock(block: Json, builder: SessionBuilder): ContentBlock | undefined {
+  if (block.type === 'text' && typeof block.text === 'string') return textBlock(block.text);
+  if (block.type === 'image') return imageBlock(block);
+  builder.ignore(`user ${String(block.type)} block`);
+  return undefined;
+}
+
+function onUser(record: Json, line: number, builder: SessionBuilder): void {
+  const message = isParams(record.message) ? record.message : undefined;
+  if (
+    message === undefined ||
+    (!Array.isArray(message.content) && typeof message.content !== 'string')
+  ) {
+    builder.skip({ line }, 'user line without message.content');
+    return;
+  }
+  const human: ContentBlock[] = [];
+  for (const block of blocksOf(message.content)) {
+    if (!isParams(block)) continue;
+    if (block.type === 'tool_result') onToolResult(block, line, builder);
+    else {
+      const shown = humanBlock(block, builder);
+      if (shown) human.push(shown);
+    }
+  }
+  if (human.length > 0) {
+    builder.content.human(
+      human,
+      record.isCompactSummary === true ? { isSummary: true } : undefined,
+    );
+  }
+}
+
+/** Imports one Claude Code session (a main session or a subagent `agent-*.jsonl`). */
+export async function importClaudeCode(
+  lines: LineSource,
+  source: ImportSource,
+): Promise<ImportedSession> {
+  const builder = new SessionBuilder(source, 'claude-code');
+  let sidechain: boolean | undefined;
+  for await (const parsed of jsonObjectLines(lines)) {
+    if (parsed.kind === 'invalid') {
+      builder.skip({ line: parsed.line }, parsed.reason);
+      continue;
+    }
+    const record = parsed.value;
+    const type = record.type;
+    if (type !== 'user' && type !== 'assistant') {
+      builder.ignore(
+        NON_MESSAGE_TYPES.has(String(type)) ? `${String(type)} line` : 'unknown line type',
+      );
+      continue;
+    }
+    sidechain ??= record.isSidechain === true;
+    if ((record.isSidechain === true) !== sidechain) {
+      builder.ignore('sidechain (subagent) message inside a main session');
+      continue;
+    }
+    builder.noteFacts({ sessionId: record.sessionId, workspaceRoot: record.cwd });
+    if (type === 'assistant') onAssistant(record, parsed.line, builder);
+    else onUser(record, parsed.line, builder);
+  }
+  return builder.build();
+}

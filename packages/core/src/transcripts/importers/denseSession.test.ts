@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readFileLines } from '../lineSource.js';
+import { serializeSessionContent, serializeSessionHeader } from '../sessionFormat.js';
+import { TranscriptError } from '../TranscriptError.js';
+import { importDenseSession } from './denseSession.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/dense-session.jsonl', import.meta.url));
+
+describe('importDenseSession', () => {
+  it('takes content lines as recorded, skips events and reports bad lines', async () => {
+    const session = await importDenseSession(readFileLines(FIXTURE), { file: FIXTURE });
+    expect(session).toMatchObject({
+      sessionId: 'dense-1',
+      workspaceRoot: '/home/dev/app',
+      model: 'test-model',
+    });
+    expect(session.contents.map((e) => e.speaker)).toEqual(['human', 'ai', 'tool', 'ai']);
+    expect(session.ignored).toEqual({ 'event line': 1 });
+    expect(session.skipped.map((s) => s.line)).toEqual([6, 7]);
+  });
+
+  it('round-trips what the serializers write', async () => {
+    const entries = [
+      { speaker: 'human' as const, blocks: [{ type: 'text' as const, text: 'hi' }] },
+      {
+        speaker: 'ai' as const,
+        blocks: [{ type: 'text' as const, text: '   ' }],
+        metadata: { model: 'm' },
+      },
+    ];
+    const lines = [
+      serializeSessionHeader({
+        sessionId: 'x',
+        startedAt: 't',
+        workspaceRoot: '/w',
+        provider: 'p',
+        model: 'm',
+      }),
+      ...entries.map(serializeSessionContent),
+    ].map((line) => line.trimEnd());
+    const session = await importDenseSession(lines, { file: 'x.jsonl' });
+    expect(session.contents).toEqual(entries);
+  });
+
+  it('refuses a header version it does not know', async () => {
+    const line = JSON.stringify({
+      kind: 'session',
+      version: 2,
+      sessionId: 'x',
+      startedAt: 't',
+      workspaceRoot: '/',
+      provider: 'p',
+      model: 'm',
+    });
+    await expect(importDenseSession([line], { file: 'v2.jsonl' })).rejects.toMatchObject({
+      code: 'TRANSCRIPT_UNSUPPORTED_VERSION',
+      location: { line: 1 },
+    });
+    await expect(importDenseSession([line], { file: 'v2.jsonl' })).rejects.toBeInstanceOf(
+      TranscriptError,
+    );
+  });
+});

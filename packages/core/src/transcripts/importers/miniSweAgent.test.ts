@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { toolLinkProblems } from '../toolLinkProblems.js';
+import { importMiniSweAgent, isFailedObservation, splitMiniAction } from './miniSweAgent.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/mini-swe-agent.traj.json', import.meta.url));
+
+describe('importMiniSweAgent', () => {
+  const session = importMiniSweAgent(JSON.parse(readFileSync(FIXTURE, 'utf8')), { file: FIXTURE });
+
+  it('makes each single-action reply one run_shell_command call and links its observation', () => {
+    expect(session.contents.map((e) => e.speaker)).toEqual([
+      'human',
+      'ai',
+      'tool',
+      'ai',
+      'human',
+      'ai',
+      'tool',
+      'ai',
+      'tool',
+    ]);
+    expect(session.contents[1]?.blocks).toEqual([
+      { type: 'text', text: 'THOUGHT: Look at the file.' },
+      {
+        type: 'tool_call',
+        id: 'mini-step-0',
+        name: 'run_shell_command',
+        parameters: { command: "nl -ba calc.py | sed -n '1,20p'" },
+        description: 'bash',
+      },
+    ]);
+    expect(toolLinkProblems(session.contents)).toEqual([]);
+  });
+
+  it('leaves a reply with two actions as text, followed by the format error as a human message', () => {
+    expect(session.contents[3]?.blocks.map((b) => b.type)).toEqual(['text']);
+    expect(session.contents[4]?.speaker).toBe('human');
+  });
+
+  it('marks non-zero return codes as errors; counts shell reads and writes', () => {
+    expect(session.stats).toMatchObject({
+      toolCalls: 3,
+      failedToolResponses: 1,
+      shellReads: 1,
+      shellWrites: 1,
+    });
+    expect(session).toMatchObject({
+      workspaceRoot: '/testbed',
+      model: 'mini-test-model',
+      sessionId: 'demo__calc-7',
+    });
+  });
+});
+
+describe('mini-swe-agent protocol helpers', () => {
+  it('needs exactly one bash block', () => {
+    expect(splitMiniAction('T\n```bash\nls\n```')).toEqual({ thought: 'T', action: 'ls' });
+    expect(splitMiniAction('T')).toEqual({ thought: 'T' });
+  });
+
+  it.each([
+    ['<returncode>0</returncode>\n<output>x</output>', false],
+    ['<returncode>2</returncode>', true],
+    ['The last command <command>sleep 99</command> timed out and has been killed.', true],
+    ['diff --git a/x b/x', false],
+  ])('%j failed=%s', (text, failed) => {
+    expect(isFailedObservation(text)).toBe(failed);
+  });
+});
