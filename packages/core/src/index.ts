@@ -26,3 +26,4 @@ export * from './prompt-config/PromptFileError.js';
 export * from './providers/index.js';
 export * from './tools/index.js';
 export * from './services/todo/TodoStore.js';
+export * from './transcripts/index.js';
