@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAiMessage } from '../services/history/IContent.js';
 import { ai, human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
 import { anthropicToolId, toAnthropicMessages, toAnthropicTools } from './anthropicConversion.js';
+import { LEADING_USER_TURN_TEXT } from './toolPayloads.js';
 
 describe('toAnthropicMessages', () => {
   it('puts tool results in a user turn, first, merged with the human text that follows', () => {
@@ -38,6 +39,7 @@ describe('toAnthropicMessages', () => {
 
   it('marks failed tools with is_error and JSON-encodes non-string results', () => {
     const messages = toAnthropicMessages([
+      human('q'),
       toolCall([
         { id: 't1', name: 'replace' },
         { id: 't2', name: 'ls' },
@@ -47,7 +49,7 @@ describe('toAnthropicMessages', () => {
         { id: 't2', name: 'ls', result: ['x', 'y'] },
       ]),
     ]);
-    expect(messages[1]?.content).toEqual([
+    expect(messages[2]?.content).toEqual([
       { type: 'tool_result', tool_use_id: 't1', content: 'Error: no match', is_error: true },
       { type: 'tool_result', tool_use_id: 't2', content: '["x","y"]' },
     ]);
@@ -55,21 +57,29 @@ describe('toAnthropicMessages', () => {
 
   it('rewrites ids Anthropic would reject the same way on both sides of the pair', () => {
     const messages = toAnthropicMessages([
+      human('q'),
       toolCall({ id: 'call:1/a', name: 'ls' }),
       toolResult({ id: 'call:1/a', name: 'ls', result: 'ok' }),
     ]);
     expect(anthropicToolId('call:1/a')).toBe('call_1_a');
     expect(JSON.stringify(messages)).not.toContain('call:1/a');
-    expect(messages[0]?.content).toMatchObject([{ id: 'call_1_a' }]);
-    expect(messages[1]?.content).toMatchObject([{ tool_use_id: 'call_1_a' }]);
+    expect(messages[1]?.content).toMatchObject([{ id: 'call_1_a' }]);
+    expect(messages[2]?.content).toMatchObject([{ tool_use_id: 'call_1_a' }]);
   });
 
   it('wraps non-object (malformed) arguments so tool_use input is always an object', () => {
     const messages = toAnthropicMessages([
+      human('q'),
       toolCall({ id: 't1', name: 'ls', parameters: '{"path":' }),
       toolResult({ id: 't1', name: 'ls', error: 'bad arguments' }),
     ]);
-    expect(messages[0]?.content).toMatchObject([{ input: { raw_arguments: '{"path":' } }]);
+    expect(messages[1]?.content).toMatchObject([{ input: { raw_arguments: '{"path":' } }]);
+  });
+
+  it('puts a user turn first when the history starts with the model (after truncation)', () => {
+    const messages = toAnthropicMessages([ai('earlier answer'), human('next question')]);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[0]?.content).toEqual([{ type: 'text', text: LEADING_USER_TURN_TEXT }]);
   });
 
   it('sends thinking back only with its signature, deltas joined', () => {

@@ -9,6 +9,7 @@ import type { ToolSchema } from './IProvider.js';
 import { pairToolCalls } from './pairToolCalls.js';
 import {
   argumentsObject,
+  LEADING_USER_TURN_TEXT,
   codeBlockText,
   mediaPlaceholder,
   toolResponseText,
@@ -31,6 +32,9 @@ export function toAnthropicMessages(contents: readonly IContent[]): MessageParam
     const last = messages.at(-1);
     if (last?.role === role) last.content.push(...content);
     else messages.push({ role, content });
+  }
+  if (messages[0]?.role === 'assistant') {
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: LEADING_USER_TURN_TEXT }] });
   }
   return messages.map((message): MessageParam =>
     message.role === 'user'

@@ -138,6 +138,7 @@ function blocksOf(message: MessageParam): ContentBlockParam[] {
 }
 
 function assertAnthropicValid(messages: readonly MessageParam[]): void {
+  if (messages.length > 0) expect(messages[0]!.role).toBe('user');
   messages.forEach((message, i) => {
     expect(blocksOf(message).length).toBeGreaterThan(0);
     if (i > 0) expect(message.role).not.toBe(messages[i - 1]!.role);
@@ -166,6 +167,7 @@ function assertAnthropicValid(messages: readonly MessageParam[]): void {
 }
 
 function assertGeminiValid(contents: readonly Content[]): void {
+  if (contents.length > 0) expect(contents[0]!.role).toBe('user');
   contents.forEach((content, i) => {
     expect(content.parts?.length ?? 0).toBeGreaterThan(0);
     if (i > 0) expect(content.role).not.toBe(contents[i - 1]!.role);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAiMessage } from '../services/history/IContent.js';
 import { ai, human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
 import { toGeminiContents, toGeminiTools } from './geminiConversion.js';
+import { LEADING_USER_TURN_TEXT } from './toolPayloads.js';
 
 describe('toGeminiContents', () => {
   it('maps calls to functionCall parts and responses to functionResponse parts with the name', () => {
@@ -45,10 +46,17 @@ describe('toGeminiContents', () => {
 
   it('JSON-encodes non-string results', () => {
     const contents = toGeminiContents([
+      human('q'),
       toolCall({ id: 'g1', name: 'ls' }),
       toolResult({ id: 'g1', name: 'ls', result: { files: 2 } }),
     ]);
-    expect(contents[1]?.parts?.[0]?.functionResponse?.response).toEqual({ output: '{"files":2}' });
+    expect(contents[2]?.parts?.[0]?.functionResponse?.response).toEqual({ output: '{"files":2}' });
+  });
+
+  it('puts a user turn first when the history starts with the model (after truncation)', () => {
+    const contents = toGeminiContents([ai('earlier answer'), human('next question')]);
+    expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[0]?.parts).toEqual([{ text: LEADING_USER_TURN_TEXT }]);
   });
 
   it('carries a thought signature on the part after the thinking, and drops thought text', () => {

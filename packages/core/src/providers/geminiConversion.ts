@@ -10,6 +10,7 @@ import type { ToolSchema } from './IProvider.js';
 import { pairToolCalls } from './pairToolCalls.js';
 import {
   argumentsObject,
+  LEADING_USER_TURN_TEXT,
   codeBlockText,
   mediaPlaceholder,
   stringifyToolResult,
@@ -25,6 +26,8 @@ export function toGeminiContents(contents: readonly IContent[]): Content[] {
     if (last?.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
   }
+  if (out[0]?.role === 'model')
+    out.unshift({ role: 'user', parts: [{ text: LEADING_USER_TURN_TEXT }] });
   return out;
 }
 

@@ -70,3 +70,9 @@ export function safeStringify(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * The user turn put first when a history starts with the model (after truncation, or in an
+ * imported session): Anthropic and Gemini reject a conversation whose first turn is not the user's.
+ */
+export const LEADING_USER_TURN_TEXT = '[Earlier conversation omitted.]';
