@@ -103,7 +103,12 @@ describe('optimize() properties', () => {
     fc.assert(
       fc.property(historyArb, densityConfigArb, (history, config) => {
         const { after } = run(history, config);
-        const writes = calls(history).filter((c) => isWriteTool(c.block.name));
+        // With shellFileOps, any shell command may be a write: count them all (one-sided oracle).
+        const writes = calls(history).filter(
+          (c) =>
+            isWriteTool(c.block.name) ||
+            (config.shellFileOps === true && c.block.name === 'run_shell_command'),
+        );
         const keptIds = new Set(calls(after).map((c) => c.block.id));
         const keptResponses = responses(after).map((r) => r.block.callId);
         for (const read of calls(history).filter((c) => isReadTool(c.block.name))) {
@@ -111,7 +116,8 @@ describe('optimize() properties', () => {
           const laterWrite = writes.some(
             (w) =>
               w.entry >= read.entry &&
-              mentionedPaths(w.block.parameters).some((p) => targets.has(p)),
+              (w.block.name === 'run_shell_command' ||
+                mentionedPaths(w.block.parameters).some((p) => targets.has(p))),
           );
           if (laterWrite) continue;
           expect(keptIds.has(read.block.id)).toBe(true);

@@ -4,6 +4,7 @@ import { HighDensityStrategy } from './HighDensityStrategy.js';
 import * as vocabulary from './densityVocabulary.js';
 import { COMPRESSION_STRATEGIES, type DensityConfig } from './types.js';
 import { getSettingSpec } from '../../settings/settingsRegistry.js';
+import { getCompressionStrategy } from './compressionStrategyFactory.js';
 import {
   ai,
   human,
@@ -34,6 +35,10 @@ describe('HighDensityStrategy', () => {
     expect(strategy.requiresLLM).toBe(false);
     expect(strategy.trigger).toEqual({ mode: 'continuous', defaultThreshold: 0.85 });
     expect(typeof strategy.optimize).toBe('function');
+  });
+
+  it('REQ-HD-004.2 the factory returns a HighDensityStrategy for high-density', () => {
+    expect(getCompressionStrategy('high-density')).toBeInstanceOf(HighDensityStrategy);
   });
 
   it('REQ-HD-004.4 the compression.strategy setting offers high-density', () => {

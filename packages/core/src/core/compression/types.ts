@@ -37,6 +37,11 @@ export interface DensityConfig {
   readonly recencyRetention: number;
   /** Relative paths in tool parameters resolve against this directory. */
   readonly workspaceRoot: string;
+  /**
+   * READ→WRITE also treats unambiguous shell file operations (`cat f`, `sed -n '1,80p' f`,
+   * `sed -i … f`, `cat > f <<EOF`, …) as reads and writes. Beyond the spec; off when absent.
+   */
+  readonly shellFileOps?: boolean;
 }
 
 export interface DensityResultMetadata {

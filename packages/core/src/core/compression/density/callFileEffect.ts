@@ -3,11 +3,13 @@
  * content its result shows and the files it changes, and whether a response reports failure.
  * Unknown or ambiguous calls have no effect.
  */
+import * as path from 'node:path';
 import { isReadTool, isWriteTool } from '../densityVocabulary.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
 import { classifyShellCommand } from './shellFileOps.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from './toolResultText.js';
+import { isCompactSummary } from './toolResponseSummary.js';
 
 export interface FileEffect {
   /** Files whose content the result shows. */
@@ -37,11 +39,24 @@ export function fileEffectOf(
     const target = extractFilePath(call.parameters);
     return target === undefined ? undefined : { reads: [], writes: [target] };
   }
-  if (options.shellFileOps === true && isShellTool(call.name)) {
-    const command = stringParameter(call.parameters, 'command');
-    return command === undefined ? undefined : classifyShellCommand(command);
-  }
+  if (options.shellFileOps === true && isShellTool(call.name)) return shellEffect(call.parameters);
   return undefined;
+}
+
+/** Keys under which a shell tool takes the directory its command runs in. */
+const DIRECTORY_KEYS = ['directory', 'dir_path', 'cwd'] as const;
+
+/** A shell call's effect; relative paths are taken relative to the call's directory, if any. */
+function shellEffect(parameters: unknown): FileEffect | undefined {
+  const command = stringParameter(parameters, 'command');
+  const effect = command === undefined ? undefined : classifyShellCommand(command);
+  if (effect === undefined) return undefined;
+  const directory = DIRECTORY_KEYS.map((key) => stringParameter(parameters, key)).find(
+    (value) => value !== undefined,
+  );
+  if (directory === undefined) return effect;
+  const inDirectory = (p: string) => (path.isAbsolute(p) ? p : path.join(directory, p));
+  return { reads: effect.reads.map(inDirectory), writes: effect.writes.map(inDirectory) };
 }
 
 function optionalList(value: string | undefined): readonly string[] | undefined {
@@ -50,11 +65,13 @@ function optionalList(value: string | undefined): readonly string[] | undefined 
 
 /**
  * Whether a response says its call did not (certainly) succeed: it carries an error, is marked
- * incomplete, or is a shell run reporting a non-zero exit code.
+ * incomplete, or is a shell run reporting a non-zero exit code — or whose output was already
+ * replaced by a one-liner (the pruned pointer, a summary), so its exit code can no longer be read.
  */
 export function responseFailed(response: ToolResponseBlock): boolean {
   if (response.error !== undefined || response.isComplete === false) return true;
   if (!isShellTool(response.toolName)) return false;
+  if (isCompactSummary(response.result)) return true;
   const code = shellExitCode(resultText(response.result));
   return code !== undefined && code !== 0;
 }

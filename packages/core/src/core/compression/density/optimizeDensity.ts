@@ -12,19 +12,13 @@ import { pruneReadWritePairs } from './readWritePruning.js';
 import { pruneByRecency } from './recencyPruning.js';
 
 /**
- * The density config plus switches that go beyond the spec. `shellFileOps` (default off) lets
- * READ→WRITE treat unambiguous shell reads and writes (`cat f`, `sed -i … f`) as reads and writes.
- */
-export type DensityOptions = DensityConfig & { readonly shellFileOps?: boolean };
-
-/**
  * Never mutates `history` and never throws on odd tool parameters. The result holds no index in
  * both removals and replacements, no duplicate removal, only indices in `[0, history.length)`,
  * and metadata counting exactly what each pass pruned.
  */
 export function optimizeDensity(
   history: readonly IContent[],
-  config: DensityOptions,
+  config: DensityConfig,
 ): DensityResult {
   const draft = new DensityDraft(history);
   const counts = { readWritePairsPruned: 0, fileDeduplicationsPruned: 0, recencyPruned: 0 };

@@ -12,6 +12,7 @@ import {
 } from './callFileEffect.js';
 import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdits.js';
 import { resolveToolPath } from './toolParameters.js';
+import { isShellTool } from './toolResultText.js';
 import type { BlockSite, HistorySlots } from './toolCallIndex.js';
 
 export interface ReadWritePruningOptions extends FileEffectOptions {
@@ -22,17 +23,20 @@ export interface ReadWritePruningOptions extends FileEffectOptions {
 /** A call that reads or writes files, with its responses (linked by id). */
 interface FileCall extends BlockSite {
   readonly effect: FileEffect;
+  /** A shell command classified as a file operation (its reads count only when it succeeded). */
+  readonly shell: boolean;
   readonly responses: BlockSite[];
   /** Entry index of the last response; -1 while unanswered. */
   lastResponse: number;
-  /** Some response reported failure (tracked for writes only). */
+  /** Some response reported failure (tracked for writes and shell calls only). */
   failed: boolean;
 }
 
 /**
  * Removes every stale read: a read call with a response, whose every file has a successful write
  * issued after the read's last response. A write that failed, or has no response yet, changed
- * nothing and makes nothing stale. Calls whose parameters name no file are never touched.
+ * nothing and makes nothing stale. Calls whose parameters name no file are never touched. With
+ * `shellFileOps`, unambiguous shell reads (when they succeeded) and writes count too.
  * `pruned` counts stale read calls (one per call/response pair).
  */
 export function pruneReadWritePairs(
@@ -71,6 +75,7 @@ function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[
           entryIndex,
           blockIndex,
           effect,
+          shell: isShellTool(block.name),
           responses: [],
           lastResponse: -1,
           failed: false,
@@ -82,7 +87,9 @@ function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[
         if (call === undefined) continue;
         call.responses.push({ entryIndex, blockIndex });
         call.lastResponse = entryIndex;
-        if (!call.failed && call.effect.writes.length > 0) call.failed = responseFailed(block);
+        if (!call.failed && (call.shell || call.effect.writes.length > 0)) {
+          call.failed = responseFailed(block);
+        }
       }
     }
   }
@@ -111,6 +118,7 @@ function isStaleRead(
 ): boolean {
   const { reads, writes } = call.effect;
   if (writes.length > 0 || reads.length === 0 || call.lastResponse < 0) return false;
+  if (call.shell && call.failed) return false;
   return reads.every((target) => (latestWrite.get(keyOf(target)) ?? -1) > call.lastResponse);
 }
 

@@ -11,7 +11,8 @@ import {
 import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
 import { effectiveRetention, pruneByRecency } from './recencyPruning.js';
 import { applyDensityResultToArray } from './applyDensityResultToArray.js';
-import { optimizeDensity, type DensityOptions } from './optimizeDensity.js';
+import { optimizeDensity } from './optimizeDensity.js';
+import type { DensityConfig } from '../types.js';
 import { deepFreeze } from './test-utils/deepFreeze.js';
 
 const big = (label: string) => `${label}: ${'x'.repeat(80)}`;
@@ -21,7 +22,7 @@ const responses = (history: readonly IContent[]): ToolResponseBlock[] =>
   history.flatMap((e) =>
     e.blocks.filter((b): b is ToolResponseBlock => b.type === 'tool_response'),
   );
-const config = (overrides: Partial<DensityOptions> = {}): DensityOptions => ({
+const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
   readWritePruning: false,
   fileDedupe: false,
   recencyPruning: true,
@@ -29,7 +30,7 @@ const config = (overrides: Partial<DensityOptions> = {}): DensityOptions => ({
   workspaceRoot: '/workspace',
   ...overrides,
 });
-const run = (history: readonly IContent[], overrides: Partial<DensityOptions> = {}) =>
+const run = (history: readonly IContent[], overrides: Partial<DensityConfig> = {}) =>
   applyDensityResultToArray(history, optimizeDensity(deepFreeze(history), config(overrides)));
 
 describe('tool result recency pruning', () => {

@@ -135,9 +135,13 @@ const writeArb = callArb(
 );
 const shellArb = callArb(
   fc.constant('run_shell_command'),
-  fc.constantFrom(
+  fc.constantFrom<unknown>(
     { command: 'npm test' },
     { command: 'cat src/a.ts' },
+    { command: "sed -n '1,40p' ./src/b.ts" },
+    { command: "sed -i 's/a/b/' src/a.ts" },
+    { command: "cat > src/b.ts <<'EOF'\nexport {};\nEOF" },
+    { command: 'cat src/a.ts | grep x' },
     { command: 'ls' },
     'npm test',
   ),
@@ -200,8 +204,8 @@ function humanText(op: Extract<HistoryOp, { kind: 'human' }>): string {
   return `${op.text}\n${header}${formatFileInclusions(op.files)}\n`;
 }
 
-/** Turns ops into entries; call ids are unique (`c0`, `c1`, …). */
-export function buildHistory(ops: readonly HistoryOp[]): IContent[] {
+/** Turns ops into entries; call ids are unique (`c0`, `c1`, … with the default prefix). */
+export function buildHistory(ops: readonly HistoryOp[], idPrefix = 'c'): IContent[] {
   const history: IContent[] = [];
   let nextId = 0;
   for (const op of ops) {
@@ -211,7 +215,7 @@ export function buildHistory(ops: readonly HistoryOp[]): IContent[] {
       const blocks: ContentBlock[] = op.thinking ? [{ type: 'thinking', thought: 'hmm' }] : [];
       history.push({ speaker: 'ai', blocks: [...blocks, textBlock(op.text)] });
     } else {
-      const ids = op.calls.map(() => `c${nextId++}`);
+      const ids = op.calls.map(() => `${idPrefix}${nextId++}`);
       const blocks: ContentBlock[] = op.text === undefined ? [] : [textBlock(op.text)];
       op.calls.forEach((call, i) =>
         blocks.push(toolCallBlock(ids[i] as string, call.tool, call.parameters)),
@@ -241,6 +245,26 @@ export function buildHistory(ops: readonly HistoryOp[]): IContent[] {
   return history;
 }
 
+/** Turns that can never make earlier content stale: chat, reads, shell, searches; no writes, no `@`. */
+export const quietOpArb: fc.Arbitrary<HistoryOp> = fc.oneof(
+  fc.record({ kind: fc.constant('ai' as const), text: wordsArb, thinking: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('human' as const),
+    text: wordsArb,
+    files: fc.constant([]),
+    header: fc.constant(false),
+  }),
+  fc.record({
+    kind: fc.constant('calls' as const),
+    calls: fc.array(fc.oneof(readArb, readManyArb, shellArb, otherArb), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    text: fc.option(wordsArb, { nil: undefined }),
+    layout: fc.constantFrom('together' as const, 'split' as const, 'delayed' as const),
+  }),
+);
+
 export const historyArb: fc.Arbitrary<IContent[]> = fc
   .array(historyOpArb, { maxLength: 40, size: 'medium' })
   .map(buildHistory);
@@ -251,4 +275,5 @@ export const densityConfigArb: fc.Arbitrary<DensityConfig> = fc.record({
   recencyPruning: fc.boolean(),
   recencyRetention: fc.integer({ min: -2, max: 4 }),
   workspaceRoot: fc.constant(TEST_ROOT),
+  shellFileOps: fc.boolean(),
 });

@@ -1,0 +1,287 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  human,
+  readFile,
+  replaceInFile,
+  toolRoundTrip,
+} from '../../../test-utils/historyBuilders.js';
+import type { IContent } from '../../../services/history/IContent.js';
+import type { DensityConfig } from '../types.js';
+import { classifyShellCommand } from './shellFileOps.js';
+import { optimizeDensity } from './optimizeDensity.js';
+import { shellWords, splitHereDocument } from './shellWords.js';
+
+const reads = (...files: string[]) => ({ reads: files, writes: [] });
+const writes = (...files: string[]) => ({ reads: [], writes: files });
+
+describe('shell file-operation classifier', () => {
+  it.each([
+    ['cat src/a.ts', reads('src/a.ts')],
+    ['cat -n src/a.ts', reads('src/a.ts')],
+    ['cat a.ts b.ts', reads('a.ts', 'b.ts')],
+    ["cat 'my file.ts'", reads('my file.ts')],
+    ['cat "src/a b.ts"', reads('src/a b.ts')],
+    ['cat my\\ file.ts', reads('my file.ts')],
+    ['nl -ba src/a.ts', reads('src/a.ts')],
+    ['head src/a.ts', reads('src/a.ts')],
+    ['head -n 40 src/a.ts', reads('src/a.ts')],
+    ['head -40 src/a.ts', reads('src/a.ts')],
+    ['tail -n 20 log.txt', reads('log.txt')],
+    ["sed -n '1,80p' src/a.ts", reads('src/a.ts')],
+    ['sed -n 10p src/a.ts', reads('src/a.ts')],
+    ["sed -n '5,$p' src/a.ts", reads('src/a.ts')],
+  ])('reads: %s', (command, effect) => {
+    expect(classifyShellCommand(command)).toEqual(effect);
+  });
+
+  it.each([
+    ["sed -i 's/a/b/' src/a.ts", writes('src/a.ts')],
+    ["sed -i.bak -e 's/a/b/' src/a.ts src/b.ts", writes('src/a.ts', 'src/b.ts')],
+    ["sed -i '' 's/a/b/' src/a.ts", writes('src/a.ts')],
+    ["sed -E -i 's/(a)/b/' src/a.ts", writes('src/a.ts')],
+    ["cat > src/a.ts <<'EOF'\nexport const a = $x;\nEOF", writes('src/a.ts')],
+    ['cat <<EOF > src/a.ts\nline\nEOF\n', writes('src/a.ts')],
+    ['cat >> notes.md << "END"\nmore\nEND', writes('notes.md')],
+    ['> src/a.ts', writes('src/a.ts')],
+    [': > src/a.ts', writes('src/a.ts')],
+    ["echo 'hello' > out.txt", writes('out.txt')],
+    ['printf "x" >> out.txt', writes('out.txt')],
+    ["echo 'x' | tee out.txt", writes('out.txt')],
+    ['tee -a out.txt <<EOF\nx\nEOF', writes('out.txt')],
+    ['cat a.ts > b.ts', writes('b.ts')],
+    ['head -n 5 a.ts > b.ts', writes('b.ts')],
+  ])('writes: %s', (command, effect) => {
+    expect(classifyShellCommand(command)).toEqual(effect);
+  });
+
+  it.each([
+    'npm test',
+    'ls src',
+    'cat',
+    'cat src/*.ts',
+    'cat $FILE',
+    'cat "$FILE"',
+    'cat `ls`',
+    'cat $(ls)',
+    'cat ~/a.ts',
+    'cat src/{a,b}.ts',
+    'cat a.ts | grep x',
+    'cat a.ts | head -n 5',
+    'npm test | tee log.txt',
+    'cd src && cat a.ts',
+    'cat a.ts; rm a.ts',
+    'cat a.ts && sed -i s/a/b/ a.ts',
+    'cat a.ts || true',
+    'cat a.ts &',
+    '(cat a.ts)',
+    'cat a.ts 2>/dev/null',
+    'cat a.ts > /dev/null',
+    'cat -A a.ts',
+    'cat - ',
+    'head -c 10 a.ts',
+    'tail -f log.txt',
+    'sed s/a/b/ a.ts',
+    "sed -n '/x/p' a.ts",
+    "sed -n 'p;p' a.ts",
+    'sed -i a.ts',
+    "sed -i 's/a/b/' a.ts > out",
+    'echo hi',
+    'cat a.ts > b.ts > c.ts',
+    'cat < a.ts',
+    "cat > a.ts <<'EOF'\nx\nEOF\nrm a.ts",
+    "cat > a.ts <<'EOF'\nx\n",
+    'cat a.ts\nrm a.ts',
+    "cat 'unterminated",
+    "python -c \"open('a','w')\"",
+    'rm src/a.ts',
+    'cp a.ts b.ts',
+  ])('not a file operation it vouches for: %j', (command) => {
+    expect(classifyShellCommand(command)).toBeUndefined();
+  });
+
+  it('never throws and returns only non-empty, non-option paths', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (command) => {
+        const effect = classifyShellCommand(command);
+        if (effect === undefined) return;
+        for (const p of [...effect.reads, ...effect.writes]) {
+          expect(p).not.toBe('');
+          expect(p.startsWith('-')).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            'cat',
+            'sed',
+            '-i',
+            '-n',
+            "'1,2p'",
+            '>',
+            '|',
+            'tee',
+            'a.ts',
+            '<<EOF',
+            '\n',
+            'EOF',
+            '$x',
+            '"',
+            "'",
+          ),
+          { maxLength: 10 },
+        ),
+        (parts) => {
+          expect(() => classifyShellCommand(parts.join(' '))).not.toThrow();
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lexes words and operators, and gives up on expansions', () => {
+    expect(shellWords("sed -n '1,2p' a.ts>b")).toEqual([
+      { kind: 'word', value: 'sed' },
+      { kind: 'word', value: '-n' },
+      { kind: 'word', value: '1,2p' },
+      { kind: 'word', value: 'a.ts' },
+      { kind: 'op', value: '>' },
+      { kind: 'word', value: 'b' },
+    ]);
+    expect(shellWords('echo $HOME')).toBeUndefined();
+    expect(splitHereDocument("cat > f <<'EOF'\nbody\nEOF")).toEqual({
+      line: 'cat > f ',
+      hereDoc: true,
+    });
+    expect(splitHereDocument('a\nb')).toBeUndefined();
+  });
+});
+
+describe('READ→WRITE with shellFileOps', () => {
+  const ROOT = '/workspace';
+  const config = (shellFileOps: boolean | undefined): DensityConfig => ({
+    readWritePruning: true,
+    fileDedupe: false,
+    recencyPruning: false,
+    recencyRetention: 3,
+    workspaceRoot: ROOT,
+    ...(shellFileOps === undefined ? {} : { shellFileOps }),
+  });
+  const shell = (id: string, command: string, result: string, extra: object = {}) =>
+    toolRoundTrip(id, 'run_shell_command', { command, ...extra }, result);
+  const ids = (history: readonly IContent[], result: ReturnType<typeof optimizeDensity>) =>
+    result.removals.flatMap(
+      (i) => history[i]?.blocks.flatMap((b) => (b.type === 'tool_call' ? [b.id] : [])) ?? [],
+    );
+
+  it('is off when absent or false: shell commands are neither reads nor writes', () => {
+    const history = [...shell('s', 'cat src/a.ts', 'A'), ...replaceInFile('w', 'src/a.ts')];
+    expect(optimizeDensity(history, config(undefined)).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(history, config(false)).metadata.readWritePairsPruned).toBe(0);
+  });
+
+  it('treats a successful shell read as a read made stale by a later write', () => {
+    const history = [
+      ...shell('s', "sed -n '1,80p' src/a.ts", 'A\nExit Code: 0'),
+      ...replaceInFile('w', 'src/a.ts'),
+    ];
+    const result = optimizeDensity(history, config(true));
+    expect(result.metadata.readWritePairsPruned).toBe(1);
+    expect(ids(history, result)).toEqual(['s']);
+  });
+
+  it('treats a successful shell write as a write that makes earlier reads stale', () => {
+    const history = [
+      ...readFile('r1', 'src/a.ts', 'A'),
+      ...shell('s1', "sed -i 's/a/b/' src/a.ts", 'Exit Code: 0'),
+      ...shell('s2', 'cat src/a.ts', 'B'),
+      ...shell('s3', 'cat > src/a.ts <<EOF\nC\nEOF', ''),
+    ];
+    expect(ids(history, optimizeDensity(history, config(true)))).toEqual(['r1', 's2']);
+  });
+
+  it('a failed shell write (non-zero exit or error) makes nothing stale; a failed shell read is not pruned', () => {
+    const history = [
+      ...readFile('r1', 'src/a.ts', 'A'),
+      ...shell('s1', "sed -i 's/a/b/' src/a.ts", 'sed: can not read src/a.ts\nExit Code: 2'),
+      ...toolRoundTrip(
+        's2',
+        'run_shell_command',
+        { command: '> src/a.ts' },
+        '',
+        'permission denied',
+      ),
+    ];
+    expect(optimizeDensity(history, config(true)).metadata.readWritePairsPruned).toBe(0);
+    const failedRead = [
+      ...shell('s', 'cat src/a.ts', 'No such file\nExit Code: 1'),
+      ...replaceInFile('w', 'src/a.ts'),
+    ];
+    expect(optimizeDensity(failedRead, config(true)).metadata.readWritePairsPruned).toBe(0);
+  });
+
+  it('resolves shell paths against the call directory', () => {
+    const history = [
+      ...shell('s', 'cat a.ts', 'A', { directory: 'pkg' }),
+      ...replaceInFile('w', 'pkg/a.ts'),
+    ];
+    expect(optimizeDensity(history, config(true)).metadata.readWritePairsPruned).toBe(1);
+    const elsewhere = [
+      ...shell('s', 'cat a.ts', 'A', { directory: 'pkg' }),
+      ...replaceInFile('w', 'a.ts'),
+    ];
+    expect(optimizeDensity(elsewhere, config(true)).metadata.readWritePairsPruned).toBe(0);
+  });
+
+  it('a shell result already replaced by the pointer or a summary no longer proves success', () => {
+    for (const result of [
+      '[Result pruned — re-run tool to retrieve]',
+      '[run_shell_command sed — error: exit 2]',
+    ]) {
+      const history = [
+        ...readFile('r1', 'src/a.ts', 'A'),
+        ...shell('s1', "sed -i 's/a/b/' src/a.ts", result),
+        ...shell('s2', 'cat src/a.ts', result),
+        ...replaceInFile('w', 'src/a.ts'),
+      ];
+      // s1 cannot be trusted as a write; s2 cannot be trusted as a successful read; r1 is stale by w.
+      expect(ids(history, optimizeDensity(history, config(true)))).toEqual(['r1']);
+    }
+  });
+
+  it('stays idempotent when recency replaces a failed shell read (its exit code is gone)', () => {
+    const history = [
+      ...shell('s1', 'cat src/a.ts', `${'No such file\n'.repeat(5)}Exit Code: 1`),
+      ...shell('s2', 'npm test', `${'ok\n'.repeat(20)}Exit Code: 0`),
+      ...replaceInFile('w', 'src/a.ts'),
+    ];
+    const withRecency = { ...config(true), recencyPruning: true, recencyRetention: 1 };
+    const once = optimizeDensity(history, withRecency);
+    expect(once.metadata).toEqual({
+      readWritePairsPruned: 0,
+      fileDeduplicationsPruned: 0,
+      recencyPruned: 1,
+    });
+    const applied = history.map((entry, i) => once.replacements.get(i) ?? entry);
+    const again = optimizeDensity(applied, withRecency);
+    expect(again.removals).toEqual([]);
+    expect(again.replacements.size).toBe(0);
+  });
+
+  it('stays idempotent with shell operations', () => {
+    const history = [
+      human('go'),
+      ...shell('s1', 'cat src/a.ts', 'A'),
+      ...shell('s2', "sed -i 's/a/b/' src/a.ts", ''),
+      ...shell('s3', 'cat src/a.ts', 'B'),
+    ];
+    const once = optimizeDensity(history, config(true));
+    const kept = history.filter((_, i) => !once.removals.includes(i));
+    const again = optimizeDensity(kept, config(true));
+    expect(once.metadata.readWritePairsPruned).toBe(1);
+    expect(again.removals).toEqual([]);
+  });
+});
