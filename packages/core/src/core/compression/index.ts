@@ -17,3 +17,5 @@ export {
   DEFAULT_MAX_TOOL_TEXT_CHARS,
   type SanitizeOptions,
 } from './utils.js';
+export * from './HighDensityStrategy.js';
+export * from './density/index.js';
