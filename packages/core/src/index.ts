@@ -27,3 +27,4 @@ export * from './providers/index.js';
 export * from './tools/index.js';
 export * from './services/todo/TodoStore.js';
 export * from './transcripts/index.js';
+export * from './report/index.js';
