@@ -1,0 +1,7 @@
+/**
+ * The subcommands `dense` knows besides the agent. Other modules add theirs here (one import and
+ * one list entry each); `main` passes this list to `parseCliArgs`.
+ */
+import type { CliSubcommand } from './CliSubcommand.js';
+
+export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [];
