@@ -1,0 +1,74 @@
+/**
+ * The table of slash commands and the dispatcher: `/name args` → the command's output, or an
+ * error line naming the closest commands when the name is unknown.
+ */
+import { closestMatches, errorMessage } from '@dense/core';
+import { helpCommand } from './helpCommand.js';
+import { profileCommand } from './profileCommand.js';
+import {
+  clearCommand,
+  compressCommand,
+  contextCommand,
+  quitCommand,
+  todoCommand,
+} from './sessionCommands.js';
+import { setCommand } from './setCommand.js';
+import { errorLine, type CommandDeps, type CommandOutput, type SlashCommand } from './types.js';
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  setCommand,
+  profileCommand,
+  contextCommand,
+  compressCommand,
+  todoCommand,
+  clearCommand,
+  helpCommand,
+  quitCommand,
+];
+
+/** Aliases people type out of habit. */
+const ALIASES: Readonly<Record<string, string>> = { exit: 'quit', q: 'quit', '?': 'help' };
+
+export function isSlashCommand(input: string): boolean {
+  return input.trimStart().startsWith('/');
+}
+
+/** Splits `/name rest…` into the name and the argument text. */
+export function splitCommand(input: string): { readonly name: string; readonly args: string } {
+  const body = input.trimStart().slice(1);
+  const space = body.search(/\s/);
+  return space === -1
+    ? { name: body, args: '' }
+    : { name: body.slice(0, space), args: body.slice(space + 1) };
+}
+
+export function findCommand(
+  name: string,
+  commands: readonly SlashCommand[] = SLASH_COMMANDS,
+): SlashCommand | undefined {
+  const wanted = ALIASES[name] ?? name;
+  return commands.find((command) => command.name === wanted);
+}
+
+/** Runs one slash command line. Never throws: failures come back as error lines. */
+export async function runSlashCommand(
+  input: string,
+  deps: Omit<CommandDeps, 'commands'> & { readonly commands?: readonly SlashCommand[] },
+): Promise<CommandOutput> {
+  const commands = deps.commands ?? SLASH_COMMANDS;
+  const { name, args } = splitCommand(input);
+  const command = findCommand(name, commands);
+  if (command === undefined) {
+    const hints = closestMatches(
+      name,
+      commands.map((c) => c.name),
+    ).map((n) => `/${n}`);
+    const hint = hints.length > 0 ? ` Did you mean ${hints.join(', ')}?` : '';
+    return errorLine(`Unknown command /${name}.${hint} Type /help for the list.`);
+  }
+  try {
+    return await command.run(args, { ...deps, commands });
+  } catch (error) {
+    return errorLine(`/${command.name} failed: ${errorMessage(error)}`);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The `/context` breakdown as lines: usage against the limit, strategy and threshold, tokens by
+ * speaker and by tool, what each density pass removed this session (counts and tokens), and every
+ * compression (when, strategy, before → after). Pure; ContextView renders it.
+ */
+import type { ContextReport, DensityPassTotals } from '@dense/core';
+import type { OutputLine } from '../commands/types.js';
+import { formatCount, formatPercent } from './formatTokens.js';
+import { usageBar } from './usageBar.js';
+
+/** Which density passes are switched on (shown as "off" next to a pass that is not). */
+export interface DensitySwitches {
+  readonly readWrite: boolean;
+  readonly dedup: boolean;
+  readonly recency: boolean;
+}
+
+export interface ContextLinesOptions {
+  readonly switches?: DensitySwitches;
+  /** Formats a compression's time; default local `HH:MM:SS`. */
+  readonly clock?: (at: number) => string;
+  readonly barWidth?: number;
+  /** Below 64 columns the density lines use a compact form. */
+  readonly width?: number;
+}
+
+const defaultClock = (at: number): string => new Date(at).toTimeString().slice(0, 8);
+
+function passLine(
+  label: string,
+  pass: DensityPassTotals,
+  noun: string,
+  on: boolean | undefined,
+  narrow: boolean,
+): OutputLine {
+  const items = `${pass.count} ${noun}${pass.count === 1 ? '' : 's'}`;
+  const off = on === false ? ' (off)' : '';
+  const tokens = formatCount(pass.tokens);
+  const text = narrow
+    ? `  ${label}: ${items}, ${tokens} tokens${off}`
+    : `  ${label.padEnd(LABEL_WIDTH)} ${items} pruned · ${tokens} tokens freed${off}`;
+  return { text, tone: pass.count > 0 ? 'success' : 'normal' };
+}
+
+const LABEL_WIDTH = 12;
+
+function usageLines(report: ContextReport, barWidth: number): OutputLine[] {
+  const { totalTokens, entries, bySpeaker } = report.breakdown;
+  const fraction = report.contextLimit > 0 ? totalTokens / report.contextLimit : 0;
+  const trigger = Math.floor(report.threshold * report.contextLimit);
+  return [
+    {
+      text: `Context: ${formatCount(totalTokens)} of ${formatCount(report.contextLimit)} tokens (${formatPercent(fraction)}) ${usageBar(fraction, barWidth)}`,
+      tone: 'heading',
+    },
+    {
+      text: `Strategy: ${report.strategy} · threshold ${report.threshold} (compresses at ${formatCount(trigger)} tokens)`,
+    },
+    {
+      text: `By speaker: human ${formatCount(bySpeaker.human)} · ai ${formatCount(bySpeaker.ai)} · tool ${formatCount(bySpeaker.tool)} (${entries} entries)`,
+    },
+  ];
+}
+
+function toolLines(report: ContextReport): OutputLine[] {
+  const tools = Object.entries(report.breakdown.byTool).sort((a, b) => b[1] - a[1]);
+  if (tools.length === 0) return [{ text: 'By tool: none', tone: 'dim' }];
+  const width = Math.max(...tools.map(([name]) => name.length));
+  return [
+    { text: 'By tool:' },
+    ...tools.map(([name, tokens]) => ({ text: `  ${name.padEnd(width)}  ${formatCount(tokens)}` })),
+  ];
+}
+
+function densityLines(
+  report: ContextReport,
+  switches: DensitySwitches | undefined,
+  narrow: boolean,
+): OutputLine[] {
+  const { density } = report;
+  const edits = `${density.edits} history edit${density.edits === 1 ? '' : 's'}`;
+  const total = formatCount(report.reclaimedTokens);
+  return [
+    { text: `Density this session (${edits}):`, tone: 'heading' },
+    passLine('READ→WRITE', density.readWrite, 'stale read', switches?.readWrite, narrow),
+    passLine('@file dedup', density.dedup, 'duplicate @file', switches?.dedup, narrow),
+    passLine('recency', density.recency, 'old result', switches?.recency, narrow),
+    {
+      text: narrow
+        ? `  total: ${total} tokens reclaimed`
+        : `  ${'total'.padEnd(LABEL_WIDTH)} ${total} tokens reclaimed`,
+    },
+  ];
+}
+
+function compressionLines(report: ContextReport, clock: (at: number) => string): OutputLine[] {
+  if (report.compressions.length === 0) {
+    return [{ text: 'Compressions: none yet', tone: 'heading' }];
+  }
+  return [
+    { text: `Compressions (${report.compressions.length}):`, tone: 'heading' },
+    ...report.compressions.map((c) => {
+      const change = `${formatCount(c.tokensBefore)} → ${formatCount(c.tokensAfter)} tokens`;
+      const kind = c.kind === 'noop' ? ` (nothing done: ${c.reason ?? 'noop'})` : '';
+      return { text: `  ${clock(c.at)}  ${c.strategy}  ${change}${kind}` };
+    }),
+  ];
+}
+
+export function contextReportLines(
+  report: ContextReport,
+  options: ContextLinesOptions = {},
+): OutputLine[] {
+  return [
+    ...usageLines(report, options.barWidth ?? 20),
+    ...toolLines(report),
+    ...densityLines(report, options.switches, (options.width ?? 100) < 64),
+    ...compressionLines(report, options.clock ?? defaultClock),
+  ];
+}

@@ -1,0 +1,36 @@
+/** Everything one running `dense` session is made of: core's AgentSession and the CLI's parts. */
+import type {
+  AgentSession,
+  DensePaths,
+  ProfileManager,
+  SettingsService,
+  ToolRegistry,
+} from '@dense/core';
+import type { ApprovalBroker } from './ApprovalBroker.js';
+import type { ProviderHolder } from './ProviderHolder.js';
+import type { SessionRecorder } from './SessionRecorder.js';
+
+export interface ResumeInfo {
+  readonly sessionId: string;
+  readonly entries: number;
+  /** Lines of the recording that could not be read. */
+  readonly skippedLines: number;
+}
+
+export interface CliSession {
+  readonly session: AgentSession;
+  readonly settings: SettingsService;
+  readonly profiles: ProfileManager;
+  readonly providers: ProviderHolder;
+  readonly tools: ToolRegistry;
+  readonly recorder: SessionRecorder;
+  readonly approvals: ApprovalBroker;
+  readonly workspaceRoot: string;
+  readonly paths: DensePaths;
+  /** The profile loaded at start or by `/profile load`, if any. */
+  activeProfile: string | undefined;
+  readonly resumed?: ResumeInfo;
+  /** Messages for the user that arose outside a command (recording failures and the like). */
+  readonly onNotice: (listener: (message: string) => void) => () => void;
+  dispose(): void;
+}

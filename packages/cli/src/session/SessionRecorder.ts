@@ -1,0 +1,107 @@
+/**
+ * Records a session as it happens: Dense's session JSONL (core's `sessionFormat`), one line per
+ * history entry the turn loop adds, appended the moment it is added, plus event lines for
+ * compressions and density edits. The file is created with its header on the first entry, so a
+ * session that never says anything leaves no file; its path is the `transcriptPath` LLM summaries
+ * point at. A write failure is reported once and recording stops; the session goes on.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  errorMessage,
+  serializeSessionContent,
+  serializeSessionEvent,
+  serializeSessionHeader,
+  type AgentSession,
+  type IContent,
+  type SessionHeader,
+} from '@dense/core';
+
+/** Appends text to a file, creating it (and its directory) when missing. Synchronous: keeps order. */
+export type AppendText = (file: string, text: string) => void;
+
+export const appendTextSync: AppendText = (file, text) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  appendFileSync(file, text, 'utf8');
+};
+
+export interface SessionRecorderOptions {
+  readonly file: string;
+  readonly header: SessionHeader;
+  /** The file already exists with its header (a resumed session): only append. */
+  readonly resumed?: boolean;
+  readonly append?: AppendText;
+  /** Told once, when a write fails; recording stops after that. */
+  readonly onError?: (message: string) => void;
+  readonly now?: () => number;
+}
+
+export class SessionRecorder {
+  readonly path: string;
+  private started: boolean;
+  private failed = false;
+  private readonly append: AppendText;
+
+  constructor(private readonly options: SessionRecorderOptions) {
+    this.path = options.file;
+    this.started = options.resumed === true;
+    this.append = options.append ?? appendTextSync;
+  }
+
+  /** Whether the file exists by now (the first entry creates it). */
+  get hasFile(): boolean {
+    return this.started && !this.failed;
+  }
+
+  record(content: IContent): void {
+    this.write(serializeSessionContent(content));
+  }
+
+  recordEvent(type: string, fields: Readonly<Record<string, unknown>> = {}): void {
+    const at = new Date((this.options.now ?? Date.now)()).toISOString();
+    this.write(serializeSessionEvent({ ...fields, type, at }));
+  }
+
+  /** Records every entry the session's turn loop adds, and its compression activity. */
+  attach(session: AgentSession): () => void {
+    const offs = [
+      session.chat.events.on('contentRecorded', ({ content }) => this.record(content)),
+      session.compression.events.on('compressed', (event) =>
+        this.recordEvent('compression', {
+          strategy: event.strategy,
+          result: event.result.kind,
+          ...(event.result.kind === 'noop' ? { reason: event.result.reason } : {}),
+          tokensBefore: event.tokensBefore,
+          tokensAfter: event.tokensAfter,
+        }),
+      ),
+      session.compression.events.on('densityApplied', (event) =>
+        this.recordEvent('density', {
+          strategy: event.strategy,
+          ...event.metadata,
+          tokensBefore: event.tokensBefore,
+          tokensAfter: event.tokensAfter,
+        }),
+      ),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  private write(line: string): void {
+    if (this.failed) return;
+    try {
+      if (!this.started) {
+        this.append(this.path, serializeSessionHeader(this.options.header));
+        this.started = true;
+      }
+      this.append(this.path, line);
+    } catch (error) {
+      this.failed = true;
+      this.options.onError?.(
+        `Could not record the session to ${this.path}: ${errorMessage(error)}. The session goes on unrecorded.`,
+      );
+    }
+  }
+}
