@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-/** The `dense` executable. */
-import { cliVersion } from './version.js';
+/** The `dense` executable: runs `main` with the real process and exits with its code. */
+import { main } from './main.js';
 
-const args = process.argv.slice(2);
-if (args.includes('--version') || args.includes('-v')) {
-  process.stdout.write(`${cliVersion()}\n`);
-} else {
-  process.stdout.write(
-    `dense ${cliVersion()} — the interactive agent is not built yet; try --version.\n`,
-  );
-}
+const code = await main({
+  argv: process.argv.slice(2),
+  io: {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  },
+});
+
+// Provider SDKs may keep sockets open; leave once stdout has been written out.
+if (process.stdout.writableNeedDrain) process.stdout.once('drain', () => process.exit(code));
+else process.exit(code);

@@ -1,0 +1,122 @@
+/**
+ * The conversation: finished items printed once above (ink's Static, so long sessions do not
+ * re-render), the running turn's items below them.
+ */
+import { Box, Static, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { Conversation, ConversationItem, ToolStatus } from '../conversation.js';
+import { colorProp, useTheme, type Theme } from '../theme.js';
+import { ContextView } from './ContextView.js';
+import { OutputLines } from './OutputLines.js';
+
+const TOOL_MARKS: Readonly<Record<ToolStatus, string>> = {
+  running: '⋯',
+  done: '✓',
+  error: '✗',
+  denied: '⊘',
+  cancelled: '⊘',
+};
+
+const TOOL_COLORS: Readonly<Record<ToolStatus, string>> = {
+  running: 'yellow',
+  done: 'green',
+  error: 'red',
+  denied: 'yellow',
+  cancelled: 'yellow',
+};
+
+function UserItem(props: {
+  readonly item: Extract<ConversationItem, { kind: 'user' }>;
+  readonly theme: Theme;
+}): ReactNode {
+  const { item, theme } = props;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold {...colorProp(theme, 'blue')}>
+        {'> '}
+        {item.text}
+      </Text>
+      {item.included.map((file) => (
+        <Text key={file.path} dimColor>
+          {'  + '}
+          {file.path} (
+          {file.truncated
+            ? `first ${file.lines} of ${file.totalLines} lines`
+            : `${file.lines} lines`}
+          )
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function ToolItem(props: {
+  readonly item: Extract<ConversationItem, { kind: 'tool' }>;
+  readonly theme: Theme;
+}): ReactNode {
+  const { item, theme } = props;
+  const showDetail = item.detail !== undefined && item.status !== 'done' && item.detail !== '';
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text {...colorProp(theme, TOOL_COLORS[item.status])}>{TOOL_MARKS[item.status]} </Text>
+        <Text bold>{item.name}</Text>
+        {item.target === '' ? '' : ` ${item.target}`}
+        {item.status === 'denied' ? ' (denied)' : item.status === 'cancelled' ? ' (cancelled)' : ''}
+      </Text>
+      {showDetail ? (
+        <Text dimColor>
+          {'  '}
+          {item.detail}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function ConversationItemView(props: {
+  readonly item: ConversationItem;
+  readonly width: number;
+}): ReactNode {
+  const theme = useTheme();
+  const { item } = props;
+  switch (item.kind) {
+    case 'user':
+      return <UserItem item={item} theme={theme} />;
+    case 'assistant':
+      return (
+        <Box marginTop={1}>
+          <Text>{item.text.replace(/^\n+/, '')}</Text>
+        </Box>
+      );
+    case 'tool':
+      return <ToolItem item={item} theme={theme} />;
+    case 'lines':
+      return <OutputLines lines={item.lines} />;
+    case 'context':
+      return <ContextView report={item.report} switches={item.switches} width={props.width} />;
+  }
+}
+
+export function ConversationView(props: {
+  readonly conversation: Conversation;
+  readonly width: number;
+}): ReactNode {
+  const { conversation, width } = props;
+  return (
+    <>
+      <Static items={[...conversation.done]}>
+        {(item) => (
+          <Box key={item.id} width={width}>
+            <ConversationItemView item={item} width={width} />
+          </Box>
+        )}
+      </Static>
+      {conversation.live.map((item) => (
+        <Box key={item.id} width={width}>
+          <ConversationItemView item={item} width={width} />
+        </Box>
+      ))}
+    </>
+  );
+}
