@@ -7,6 +7,7 @@ import { HighDensityStrategy } from './HighDensityStrategy.js';
 import type { CompressionContext, DensityConfig } from './types.js';
 import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
 import { historyBytes, syntheticHistory } from './density/test-utils/syntheticHistory.js';
+import { simulateSession } from './density/test-utils/simulateSession.js';
 import { makeCompressionContext } from '../../test-utils/compressionContext.js';
 import { charEstimateTokenCounter } from '../../services/history/TokenCounter.js';
 import type { IContent } from '../../services/history/IContent.js';
@@ -49,6 +50,23 @@ for (const n of SIZES) {
   summarize.set(n, await contextFor(n, 0.9, 0.4));
   drop.set(n, await contextFor(n, 2, 0.2));
 }
+
+/** Prior-art A17: how often and how deep density rewrites the prefix, replayed turn by turn. */
+function reportCacheImpact(): void {
+  const session = syntheticHistory(2_000, 7);
+  for (const recencyPruning of [false, true]) {
+    const stats = simulateSession(session, { ...config, recencyPruning });
+    const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
+    console.log(
+      `[cache impact, 2000-entry synthetic session, recency ${recencyPruning ? 'on' : 'off'}] ` +
+        `rewrites per 100 tool calls ${((100 * stats.rewrites) / stats.toolCalls).toFixed(1)}, ` +
+        `mean invalidated share ${pct(stats.meanInvalidatedShare, 1)}, ` +
+        `input ${pct(stats.inputChars.density, stats.inputChars.none)} of none, ` +
+        `cache-weighted ${pct(stats.cacheWeighted.density, stats.cacheWeighted.none)} of none`,
+    );
+  }
+}
+reportCacheImpact();
 
 describe('optimize() — fresh history (every stale read still present)', () => {
   for (const n of SIZES) {

@@ -6,3 +6,5 @@ export * from './inclusionDedup.js';
 export * from './recencyPruning.js';
 export * from './compressionPlan.js';
 export * from './toolResponseSummary.js';
+export * from './cacheImpact.js';
+export * from './shellFileOps.js';
