@@ -142,17 +142,24 @@ const SHELL_META =
 const SHELL_PREFIX = /^(output|stdout|stderr|error): */i;
 const TELLING = /\b(fail(ed|ures?)?|errors?|passed|passing|tests?|warnings?|exception)\b/i;
 
-/** The most telling line of a shell result: the last one naming failures or tests, else the last. */
+/**
+ * The most telling line of a shell result: the last one naming failures or tests, else the last
+ * line of output. Walks back from the end (the verdict is usually there) without splitting it all.
+ */
 function shellFacts(text: string): string[] {
-  const lines: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  let lastLine: string | undefined;
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    end = start - 1;
     if (line === '' || SHELL_META.test(line)) continue;
     const body = line.replace(SHELL_PREFIX, '').trim();
-    if (body !== '') lines.push(body);
+    if (body === '') continue;
+    if (TELLING.test(body)) return [quote(body, QUOTE_MAX)];
+    lastLine ??= body;
   }
-  const telling = lines.findLast((line) => TELLING.test(line)) ?? lines.at(-1);
-  return telling === undefined ? ['no output'] : [quote(telling, QUOTE_MAX)];
+  return lastLine === undefined ? ['no output'] : [quote(lastLine, QUOTE_MAX)];
 }
 
 function otherFacts(text: string): string[] {
