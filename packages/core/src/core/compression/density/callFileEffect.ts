@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { isReadTool, isWriteTool } from '../densityVocabulary.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
-import { classifyShellCommand } from './shellFileOps.js';
+import { classifyShellFileOps } from './shellFileOps.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from './toolResultText.js';
 import { isCompactSummary } from './toolResponseSummary.js';
@@ -49,7 +49,7 @@ const DIRECTORY_KEYS = ['directory', 'dir_path', 'cwd'] as const;
 /** A shell call's effect; relative paths are taken relative to the call's directory, if any. */
 function shellEffect(parameters: unknown): FileEffect | undefined {
   const command = stringParameter(parameters, 'command');
-  const effect = command === undefined ? undefined : classifyShellCommand(command);
+  const effect = command === undefined ? undefined : classifyShellFileOps(command);
   if (effect === undefined) return undefined;
   const directory = DIRECTORY_KEYS.map((key) => stringParameter(parameters, key)).find(
     (value) => value !== undefined,

@@ -8,7 +8,7 @@ import {
 } from '../../../test-utils/historyBuilders.js';
 import type { IContent } from '../../../services/history/IContent.js';
 import type { DensityConfig } from '../types.js';
-import { classifyShellCommand } from './shellFileOps.js';
+import { classifyShellFileOps } from './shellFileOps.js';
 import { optimizeDensity } from './optimizeDensity.js';
 import { shellWords, splitHereDocument } from './shellWords.js';
 
@@ -32,7 +32,7 @@ describe('shell file-operation classifier', () => {
     ['sed -n 10p src/a.ts', reads('src/a.ts')],
     ["sed -n '5,$p' src/a.ts", reads('src/a.ts')],
   ])('reads: %s', (command, effect) => {
-    expect(classifyShellCommand(command)).toEqual(effect);
+    expect(classifyShellFileOps(command)).toEqual(effect);
   });
 
   it.each([
@@ -52,7 +52,7 @@ describe('shell file-operation classifier', () => {
     ['cat a.ts > b.ts', writes('b.ts')],
     ['head -n 5 a.ts > b.ts', writes('b.ts')],
   ])('writes: %s', (command, effect) => {
-    expect(classifyShellCommand(command)).toEqual(effect);
+    expect(classifyShellFileOps(command)).toEqual(effect);
   });
 
   it.each([
@@ -97,13 +97,13 @@ describe('shell file-operation classifier', () => {
     'rm src/a.ts',
     'cp a.ts b.ts',
   ])('not a file operation it vouches for: %j', (command) => {
-    expect(classifyShellCommand(command)).toBeUndefined();
+    expect(classifyShellFileOps(command)).toBeUndefined();
   });
 
   it('never throws and returns only non-empty, non-option paths', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 60 }), (command) => {
-        const effect = classifyShellCommand(command);
+        const effect = classifyShellFileOps(command);
         if (effect === undefined) return;
         for (const p of [...effect.reads, ...effect.writes]) {
           expect(p).not.toBe('');
@@ -135,7 +135,7 @@ describe('shell file-operation classifier', () => {
           { maxLength: 10 },
         ),
         (parts) => {
-          expect(() => classifyShellCommand(parts.join(' '))).not.toThrow();
+          expect(() => classifyShellFileOps(parts.join(' '))).not.toThrow();
         },
       ),
       { numRuns: 500 },

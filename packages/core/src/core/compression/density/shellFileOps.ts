@@ -17,7 +17,7 @@ interface SimpleCommand {
 }
 
 /** `{ reads, writes }` for an unambiguous file operation, else `undefined`. Never throws. */
-export function classifyShellCommand(command: string): FileEffect | undefined {
+export function classifyShellFileOps(command: string): FileEffect | undefined {
   const split = splitHereDocument(command.trim());
   if (split === undefined) return undefined;
   const tokens = shellWords(split.line);
