@@ -28,3 +28,4 @@ export * from './tools/index.js';
 export * from './services/todo/TodoStore.js';
 export * from './transcripts/index.js';
 export * from './report/index.js';
+export * from './replay/index.js';

@@ -3,5 +3,6 @@
  * one list entry each); `main` passes this list to `parseCliArgs`.
  */
 import type { CliSubcommand } from './CliSubcommand.js';
+import { replayCommand } from '../commands/replay.js';
 
-export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [];
+export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand];

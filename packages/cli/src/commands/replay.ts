@@ -1,0 +1,217 @@
+/**
+ * `dense replay <file|dir>`: replays recorded agent sessions offline through the real pipeline
+ * under one context policy and reports what it did (tokens, compressions, stale content
+ * reclaimed, live content lost, prompt-cache cost). Tables on stdout, or one JSON object with
+ * `--json`; a progress bar on stderr for directories. Never touches the network.
+ */
+import type { Argv } from 'yargs';
+import {
+  DenseError,
+  getReplayPolicy,
+  importTranscriptSessions,
+  listTranscriptFiles,
+  memoTokenCounter,
+  parseSettingValue,
+  prepareReplay,
+  REPLAY_POLICY_IDS,
+  ReplayError,
+  replaySession,
+  SettingError,
+  totalReplayReports,
+  TranscriptError,
+  type EphemeralSettings,
+  type ReplayPolicy,
+  type ReplaySessionReport,
+  type TokenCounter,
+} from '@dense/core';
+import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
+import { EXIT } from '../cliErrors.js';
+import {
+  formatProgressBar,
+  formatSessionReport,
+  formatSessionRows,
+  formatTotals,
+} from './replayFormat.js';
+
+export const DEFAULT_REPLAY_CONTEXT_LIMIT = 128_000;
+
+export interface ReplayCliOptions {
+  readonly target: string;
+  readonly policy: ReplayPolicy;
+  readonly contextLimit: number;
+  readonly settings: EphemeralSettings;
+  readonly json: boolean;
+}
+
+class ReplayUsageError extends Error {}
+
+/** Bad flags, a missing path or a file that is no transcript: usage (exit 2), not a failure. */
+function isBadInput(error: Error): boolean {
+  return (
+    error instanceof ReplayUsageError ||
+    error instanceof ReplayError ||
+    error instanceof TranscriptError ||
+    error instanceof SettingError
+  );
+}
+
+/** Keys the flags own: `--set` may not change them behind the flags' back. */
+const FLAG_KEYS: Readonly<Record<string, string>> = {
+  'compression.strategy': '--strategy',
+  'context-limit': '--context-limit',
+};
+
+function parseSets(value: unknown): EphemeralSettings {
+  const raws: unknown[] = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const settings: Record<string, unknown> = {};
+  for (const raw of raws) {
+    const text = String(raw);
+    const equals = text.indexOf('=');
+    if (equals <= 0) throw new ReplayUsageError(`--set expects key=value, got '${text}'.`);
+    const key = text.slice(0, equals).trim();
+    const flag = FLAG_KEYS[key];
+    if (flag !== undefined) throw new ReplayUsageError(`use ${flag} instead of --set ${key}.`);
+    const parsed = parseSettingValue(key, text.slice(equals + 1));
+    if (!parsed.ok) throw new ReplayUsageError(`--set ${text}: ${parsed.error.message}`);
+    settings[parsed.key] = parsed.value;
+  }
+  return settings;
+}
+
+/** The command's options from yargs' arguments; throws a usage error with a one-line message. */
+export function parseReplayArgs(args: Readonly<Record<string, unknown>>): ReplayCliOptions {
+  const target = args.path;
+  if (typeof target !== 'string' || target === '') {
+    throw new ReplayUsageError('give a transcript file or a directory of them.');
+  }
+  const limit = args['context-limit'] ?? DEFAULT_REPLAY_CONTEXT_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+    throw new ReplayUsageError(
+      `--context-limit must be a positive integer, got '${JSON.stringify(limit)}'.`,
+    );
+  }
+  let policy: ReplayPolicy;
+  try {
+    const strategy = args.strategy ?? 'high-density';
+    if (typeof strategy !== 'string') throw new Error('give --strategy once.');
+    policy = getReplayPolicy(strategy);
+  } catch (error) {
+    throw new ReplayUsageError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    target,
+    policy,
+    contextLimit: limit,
+    settings: parseSets(args.set),
+    json: args.json === true,
+  };
+}
+
+interface Progress {
+  update(done: number, label: string): void;
+  done(): void;
+}
+
+function progressBar(io: CliIO, total: number, enabled: boolean): Progress {
+  const tty = enabled && io.stderr.isTTY === true;
+  const width = Math.max(20, (io.stderr.columns ?? 80) - 1);
+  return {
+    update: (done, label) => {
+      if (tty) io.stderr.write(`\r${formatProgressBar(done, total, label, width).padEnd(width)}`);
+    },
+    done: () => {
+      if (tty) io.stderr.write(`\r${' '.repeat(width)}\r`);
+    },
+  };
+}
+
+async function replayFile(
+  file: string,
+  options: ReplayCliOptions,
+  tokenCounter: TokenCounter,
+): Promise<ReplaySessionReport[]> {
+  const reports: ReplaySessionReport[] = [];
+  for (const session of await importTranscriptSessions(file)) {
+    const prepared = await prepareReplay(session, { tokenCounter });
+    const run = await replaySession(prepared, {
+      policy: options.policy,
+      contextLimit: options.contextLimit,
+      settings: options.settings,
+      tokenCounter,
+    });
+    reports.push(run.report);
+  }
+  return reports;
+}
+
+function writeResults(io: CliIO, options: ReplayCliOptions, reports: ReplaySessionReport[]): void {
+  const totals = totalReplayReports(reports);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ sessions: reports, totals }, null, 2)}\n`);
+    return;
+  }
+  const [only] = reports;
+  if (reports.length === 1 && only !== undefined) {
+    io.stdout.write(`${formatSessionReport(only)}\n`);
+    return;
+  }
+  io.stdout.write(`${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n`);
+  const summarizer = reports.find((report) => report.summarizer !== null)?.summarizer;
+  if (summarizer) io.stdout.write(`\nSummaries written by the ${summarizer}.\n`);
+}
+
+/** Runs the command; resolves to the exit code. Problems are one line on stderr. */
+export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<number> {
+  const files = await listTranscriptFiles(options.target);
+  const directory = !(files.length === 1 && files[0] === options.target);
+  const progress = progressBar(io, files.length, directory);
+  const tokenCounter = memoTokenCounter();
+  const reports: ReplaySessionReport[] = [];
+  const skipped: string[] = [];
+  for (const [index, file] of files.entries()) {
+    progress.update(index, file);
+    try {
+      reports.push(...(await replayFile(file, options, tokenCounter)));
+    } catch (error) {
+      if (!(error instanceof DenseError) || !directory) throw error;
+      skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);
+    }
+  }
+  progress.update(files.length, '');
+  progress.done();
+  for (const line of skipped) io.stderr.write(`${line}\n`);
+  if (reports.length === 0) {
+    io.stderr.write(`dense replay: no session in ${options.target} could be replayed.\n`);
+    return EXIT.failed;
+  }
+  writeResults(io, options, reports);
+  return EXIT.ok;
+}
+
+export const replayCommand: CliSubcommand = {
+  command: 'replay <path>',
+  describe: 'Replay recorded agent sessions offline and report what a context strategy does',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('path', { type: 'string', describe: 'A transcript file or a directory of them' })
+      .option('strategy', {
+        type: 'string',
+        default: 'high-density',
+        describe: `Context policy: ${REPLAY_POLICY_IDS.join(' | ')}`,
+      })
+      .option('context-limit', {
+        type: 'number',
+        default: DEFAULT_REPLAY_CONTEXT_LIMIT,
+        describe: 'Context window in tokens',
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' }),
+  async run(args, io) {
+    try {
+      return await runReplay(parseReplayArgs(args), io);
+    } catch (error) {
+      if (!(error instanceof ReplayUsageError || error instanceof DenseError)) throw error;
+      io.stderr.write(`dense replay: ${error.message.split('\n')[0] ?? ''}\n`);
+      return isBadInput(error) ? EXIT.usage : EXIT.failed;
+    }
+  },
+};

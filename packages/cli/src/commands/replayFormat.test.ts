@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { totalReplayReports, type ReplaySessionReport } from '@dense/core';
+import {
+  formatProgressBar,
+  formatSessionReport,
+  formatSessionRows,
+  formatTotals,
+  percentOf,
+} from './replayFormat.js';
+
+const report: ReplaySessionReport = {
+  file: '/corpus/raw/x/session.jsonl',
+  format: 'claude-code',
+  sessionIndex: 0,
+  strategy: 'high-density',
+  contextLimit: 128_000,
+  summarizer: null,
+  turns: 3,
+  modelCalls: 10,
+  toolCalls: 8,
+  syntheticResponses: 0,
+  overflowCalls: 0,
+  cumulativeInputTokens: 123_456,
+  peakContextTokens: 20_000,
+  finalContextTokens: 19_000,
+  compressions: 0,
+  firstCompressionTurn: null,
+  densityRemovedTokens: { readWrite: 1500, dedup: 200, recency: 0 },
+  staleTokens: { reads: 2000, inclusions: 300, shellReads: 0 },
+  staleReclaimedTokens: { reads: 1500, inclusions: 200, shellReads: 0 },
+  liveLostTokens: 0,
+  liveLostTokensBy: { density: 0, compression: 0 },
+  duplicateReclaimedTokens: 0,
+  historyRewrites: 2,
+  historyRewriteDepth: { meanEntries: 4.5, meanTokens: 1800 },
+  cacheWeightedInputTokens: 40_000,
+  densityOverheadMs: { median: 0.12, p99: 1.5, samples: 10 },
+};
+
+describe('replay formatting', () => {
+  it('percentages say – when there is nothing to divide', () => {
+    expect(percentOf(1500, 2000)).toBe('75.0%');
+    expect(percentOf(0, 0)).toBe('–');
+  });
+
+  it('a session table lists every figure with thousands separators', () => {
+    const text = formatSessionReport(report);
+    expect(text).toContain('session.jsonl (claude-code)');
+    expect(text).toMatch(/cumulative input tokens\s+123,456$/m);
+    expect(text).toMatch(/stale reads reclaimed\s+1,500 of 2,000 \(75\.0%\)$/m);
+    expect(text).toMatch(/history rewrites \(mean depth\)\s+2 \(4\.5 entries, 1,800 tokens\)$/m);
+    expect(text).toMatch(/first compression turn\s+–$/m);
+    expect(text).not.toContain('summaries written by');
+  });
+
+  it('rows: right-aligned numbers, a second session of a file is named #n, a total row', () => {
+    const second = { ...report, sessionIndex: 1, cumulativeInputTokens: 1 };
+    const totals = totalReplayReports([report, second]);
+    const lines = formatSessionRows([report, second], totals).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^session\.jsonl\s+claude-code\s+10\s+123,456\s/);
+    expect(lines[2]).toMatch(/^session\.jsonl#1\s+claude-code\s+10\s+1\s/);
+    expect(lines[3]).toMatch(/^total\s+20\s+123,457\s/);
+    expect(formatTotals(totals)).toMatch(/sessions \(compressed\)\s+2 \(0\)/);
+  });
+
+  it('the progress bar fills in proportion and is cut to the width', () => {
+    expect(formatProgressBar(5, 10, 'a.json')).toBe('[##########----------] 5/10 a.json');
+    expect(formatProgressBar(0, 0, '')).toBe('[####################] 0/0 ');
+    expect(formatProgressBar(1, 4, 'x'.repeat(100), 40)).toHaveLength(40);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * How `dense replay` shows its results to a person: one table for a single session, a row per
+ * session plus a total row for several, the totals as a table, and the progress bar. Pure.
+ */
+import type { ReplaySessionReport, ReplayTotals } from '@dense/core';
+
+const int = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** `part` of `whole` as a percentage, or `–` when there is nothing to divide. */
+export function percentOf(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+function pad(rows: readonly (readonly string[])[], rightAligned: (column: number) => boolean) {
+  const widths =
+    rows[0]?.map((_, col) => Math.max(...rows.map((row) => row[col]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, col) => {
+        const width = widths[col] ?? 0;
+        return rightAligned(col) ? cell.padStart(width) : cell.padEnd(width);
+      })
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+type Figures = Omit<ReplayTotals, 'sessions' | 'sessionsCompressed'>;
+
+function staleLine(figures: Figures, key: 'reads' | 'inclusions' | 'shellReads'): string {
+  const stale = figures.staleTokens[key];
+  const reclaimed = figures.staleReclaimedTokens[key];
+  return `${int(reclaimed)} of ${int(stale)} (${percentOf(reclaimed, stale)})`;
+}
+
+/** The metric rows every vertical table shows. */
+function metricRows(figures: Figures): [string, string][] {
+  const removed = figures.densityRemovedTokens;
+  const depth = figures.historyRewriteDepth;
+  return [
+    [
+      'turns / model calls / tool calls',
+      `${int(figures.turns)} / ${int(figures.modelCalls)} / ${int(figures.toolCalls)}`,
+    ],
+    ['cumulative input tokens', int(figures.cumulativeInputTokens)],
+    ['cache-weighted input tokens', int(figures.cacheWeightedInputTokens)],
+    [
+      'peak / final context tokens',
+      `${int(figures.peakContextTokens)} / ${int(figures.finalContextTokens)}`,
+    ],
+    ['compressions', int(figures.compressions)],
+    [
+      'density removed (read→write / dedup / recency)',
+      `${int(removed.readWrite)} / ${int(removed.dedup)} / ${int(removed.recency)}`,
+    ],
+    ['stale reads reclaimed', staleLine(figures, 'reads')],
+    ['stale inclusions reclaimed', staleLine(figures, 'inclusions')],
+    ['stale shell reads reclaimed', staleLine(figures, 'shellReads')],
+    [
+      'live file content lost (density / compression)',
+      `${int(figures.liveLostTokensBy.density)} / ${int(figures.liveLostTokensBy.compression)}`,
+    ],
+    ['duplicate copies reclaimed', int(figures.duplicateReclaimedTokens)],
+    [
+      'history rewrites (mean depth)',
+      `${int(figures.historyRewrites)} (${depth.meanEntries.toFixed(1)} entries, ${int(depth.meanTokens)} tokens)`,
+    ],
+    [
+      'density overhead median / p99',
+      `${ms(figures.densityOverheadMs.median)} / ${ms(figures.densityOverheadMs.p99)}`,
+    ],
+    [
+      'synthetic responses / overflow calls',
+      `${int(figures.syntheticResponses)} / ${int(figures.overflowCalls)}`,
+    ],
+  ];
+}
+
+function sessionName(report: ReplaySessionReport): string {
+  const base = report.file.split(/[\\/]/).pop() ?? report.file;
+  return report.sessionIndex === 0 ? base : `${base}#${report.sessionIndex}`;
+}
+
+/** One session, all its figures, as a two-column table. */
+export function formatSessionReport(report: ReplaySessionReport): string {
+  const limit = report.contextLimit === null ? 'none (lifted)' : int(report.contextLimit);
+  const rows: [string, string][] = [
+    ['session', `${sessionName(report)} (${report.format})`],
+    ['strategy / context limit', `${report.strategy} / ${limit}`],
+    ...metricRows(report),
+    [
+      'first compression turn',
+      report.firstCompressionTurn === null ? '–' : String(report.firstCompressionTurn),
+    ],
+  ];
+  if (report.summarizer !== null) rows.push(['summaries written by', report.summarizer]);
+  return pad(rows, () => false).join('\n');
+}
+
+/** The totals over several sessions as a two-column table. */
+export function formatTotals(totals: ReplayTotals): string {
+  const rows: [string, string][] = [
+    ['sessions (compressed)', `${int(totals.sessions)} (${int(totals.sessionsCompressed)})`],
+    ...metricRows(totals),
+  ];
+  return pad(rows, () => false).join('\n');
+}
+
+/** A row per session and a total row: the overview of a directory replay. */
+export function formatSessionRows(
+  reports: readonly ReplaySessionReport[],
+  totals: ReplayTotals,
+): string {
+  const header = [
+    'session',
+    'format',
+    'calls',
+    'input',
+    'cache-wtd',
+    'peak',
+    'final',
+    'compr',
+    'stale reads',
+    'live lost',
+  ];
+  const row = (name: string, format: string, f: Figures): string[] => [
+    name,
+    format,
+    int(f.modelCalls),
+    int(f.cumulativeInputTokens),
+    int(f.cacheWeightedInputTokens),
+    int(f.peakContextTokens),
+    int(f.finalContextTokens),
+    int(f.compressions),
+    percentOf(f.staleReclaimedTokens.reads, f.staleTokens.reads),
+    int(f.liveLostTokens),
+  ];
+  const rows = [
+    header,
+    ...reports.map((r) => row(sessionName(r), r.format, r)),
+    row('total', '', totals),
+  ];
+  return pad(rows, (col) => col >= 2).join('\n');
+}
+
+/** `[#####-----] 12/40 name`, cut to `width` characters. */
+export function formatProgressBar(done: number, total: number, label: string, width = 80): string {
+  const slots = 20;
+  const filled = total === 0 ? slots : Math.round((slots * done) / total);
+  const bar = `[${'#'.repeat(filled)}${'-'.repeat(slots - filled)}] ${done}/${total} ${label}`;
+  return bar.length <= width ? bar : `${bar.slice(0, width - 1)}…`;
+}

@@ -1,0 +1,153 @@
+/**
+ * Everything a replay measures while a session runs, fed by the engine and the session's events:
+ * per-call context and cache figures, exposures lost to density edits and compressions, density
+ * time per pre-send, compressions and density savings. Turns the measurements into the report.
+ */
+import type { IContent } from '../services/history/IContent.js';
+import type { HistoryService } from '../services/history/HistoryService.js';
+import type { CompressionEvent, DensityAppliedEvent } from '../core/CompressionHandler.js';
+import {
+  addDensityTokens,
+  ZERO_DENSITY_TOKENS,
+  type DensityTokenBreakdown,
+} from '../core/densityAccounting.js';
+import type { DensityResult } from '../core/compression/types.js';
+import { CallMetrics } from './metrics/CallMetrics.js';
+import { median, percentile } from './metrics/percentile.js';
+import { ExposureTracker, type ExposureLoss } from './oracle/ExposureTracker.js';
+import type { StrategyObserver } from './instrumentStrategy.js';
+import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
+import type { ReplaySessionReport } from './replayReport.js';
+
+/** One pre-send density step: how big the history was and how long optimize + apply took. */
+export interface OverheadSample {
+  readonly historyTokens: number;
+  readonly entries: number;
+  readonly ms: number;
+}
+
+/** Facts the engine knows at the end that the recorder does not observe itself. */
+export interface RunFacts {
+  readonly turns: number;
+  readonly toolCalls: number;
+  readonly syntheticResponses: number;
+  readonly overflowCalls: number;
+  readonly finalContextTokens: number;
+}
+
+export class ReplayRecorder implements StrategyObserver {
+  readonly calls = new CallMetrics();
+  readonly tracker: ExposureTracker;
+  private readonly overhead: OverheadSample[] = [];
+  private pendingEdit:
+    | { readonly start: number; readonly before: readonly IContent[]; readonly tokens: number }
+    | undefined;
+  private compressBefore: readonly IContent[] | undefined;
+  private densityRemoved: DensityTokenBreakdown = ZERO_DENSITY_TOKENS;
+  private compressionCount = 0;
+  private firstCompressionTurn: number | null = null;
+  private currentTurn = 0;
+
+  constructor(
+    prepared: PreparedReplay,
+    private readonly history: HistoryService,
+    private readonly now: () => number,
+  ) {
+    this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared));
+  }
+
+  startTurn(turn: number): void {
+    this.currentTurn = turn;
+  }
+
+  /** A model call is about to be answered with the reply at recording `position`. */
+  async modelCall(contents: readonly IContent[], position: number): Promise<void> {
+    await this.history.waitForTokenUpdates();
+    this.calls.record({
+      contents,
+      contextTokens: this.history.getTotalTokens(),
+      tokensOf: (entry) => this.history.tokensOf(entry) ?? 0,
+    });
+    this.tracker.advance(position);
+  }
+
+  optimized(result: DensityResult, elapsedMs: number, before: readonly IContent[] | undefined) {
+    const tokens = this.history.getTotalTokens();
+    if (before === undefined) {
+      this.overhead.push({ historyTokens: tokens, entries: this.history.length, ms: elapsedMs });
+      return;
+    }
+    this.pendingEdit = { start: this.now() - elapsedMs, before, tokens };
+  }
+
+  compressing(): void {
+    this.compressBefore = [...this.history.getRawHistory()];
+  }
+
+  onDensityApplied(event: DensityAppliedEvent): void {
+    this.densityRemoved = addDensityTokens(this.densityRemoved, event.removedTokens);
+    const pending = this.pendingEdit;
+    if (pending === undefined) return;
+    this.pendingEdit = undefined;
+    this.tracker.onEdit(pending.before, this.history.getRawHistory(), 'density');
+    this.overhead.push({
+      historyTokens: pending.tokens,
+      entries: pending.before.length,
+      ms: this.now() - pending.start,
+    });
+  }
+
+  onCompressed(event: CompressionEvent): void {
+    const before = this.compressBefore;
+    this.compressBefore = undefined;
+    if (event.result.kind !== 'applied') return;
+    this.compressionCount++;
+    this.firstCompressionTurn ??= this.currentTurn;
+    if (before !== undefined)
+      this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
+  }
+
+  overheadSamples(): readonly OverheadSample[] {
+    return this.overhead;
+  }
+
+  losses(): readonly ExposureLoss[] {
+    return this.tracker.totals().losses;
+  }
+
+  report(
+    identity: Pick<
+      ReplaySessionReport,
+      'file' | 'format' | 'sessionIndex' | 'strategy' | 'contextLimit' | 'summarizer'
+    >,
+    facts: RunFacts,
+  ): ReplaySessionReport {
+    const calls = this.calls.totals();
+    const exposures = this.tracker.totals();
+    const { density, compression } = exposures.lostTokens;
+    const ms = this.overhead.map((sample) => sample.ms);
+    return {
+      ...identity,
+      turns: facts.turns,
+      modelCalls: calls.modelCalls,
+      toolCalls: facts.toolCalls,
+      syntheticResponses: facts.syntheticResponses,
+      overflowCalls: facts.overflowCalls,
+      cumulativeInputTokens: calls.cumulativeInputTokens,
+      peakContextTokens: calls.peakContextTokens,
+      finalContextTokens: facts.finalContextTokens,
+      compressions: this.compressionCount,
+      firstCompressionTurn: this.firstCompressionTurn,
+      densityRemovedTokens: this.densityRemoved,
+      staleTokens: exposures.staleTokens,
+      staleReclaimedTokens: exposures.staleReclaimedTokens,
+      liveLostTokens: density.live + compression.live,
+      liveLostTokensBy: { density: density.live, compression: compression.live },
+      duplicateReclaimedTokens: density.duplicate + compression.duplicate,
+      historyRewrites: calls.historyRewrites,
+      historyRewriteDepth: calls.historyRewriteDepth,
+      cacheWeightedInputTokens: calls.cacheWeightedInputTokens,
+      densityOverheadMs: { median: median(ms), p99: percentile(ms, 99), samples: ms.length },
+    };
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * A density strategy with READ→WRITE extended to unambiguous shell reads and writes
+ * (`DensityConfig.shellFileOps`), whatever the settings say: the "high-density + shell" policy.
+ */
+import type { CompressionStrategy } from '../../core/compression/types.js';
+
+export function withShellFileOps(strategy: CompressionStrategy): CompressionStrategy {
+  const optimize = strategy.optimize?.bind(strategy);
+  if (optimize === undefined) return strategy;
+  return {
+    name: strategy.name,
+    requiresLLM: strategy.requiresLLM,
+    trigger: strategy.trigger,
+    compress: (context) => strategy.compress(context),
+    optimize: (history, config) => optimize(history, { ...config, shellFileOps: true }),
+  };
+}

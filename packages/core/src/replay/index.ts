@@ -1,0 +1,26 @@
+/** Replay of recorded agent sessions through the real pipeline, with the stale/live oracle. */
+export * from './replayErrors.js';
+export * from './planReplay.js';
+export * from './prepareReplay.js';
+export * from './replayPolicies.js';
+export * from './replayReport.js';
+export * from './replaySession.js';
+export { type OverheadSample } from './ReplayRecorder.js';
+export * from './OfflineSummaryProvider.js';
+export * from './memoTokenCounter.js';
+export * from './listTranscriptFiles.js';
+export * from './overheadBuckets.js';
+export {
+  EXPOSURE_CATEGORIES,
+  buildExposureLedger,
+  type Exposure,
+  type ExposureCategory,
+  type ExposureLedger,
+} from './oracle/exposureLedger.js';
+export { type LossVerdict } from './oracle/classifyLoss.js';
+export {
+  type CategoryTokens,
+  type ExposureLoss,
+  type LossCause,
+} from './oracle/ExposureTracker.js';
+export { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER } from './metrics/CallMetrics.js';

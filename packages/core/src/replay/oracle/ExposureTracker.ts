@@ -1,0 +1,223 @@
+/**
+ * Follows every exposure of a replayed session: it enters the context when its entry is recorded
+ * and leaves when a density edit or a compression removes or changes it; each loss gets the
+ * oracle's verdict at that moment. Totals are in tokens (each exposure's count × its share).
+ */
+import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
+import { resultText } from '../../core/compression/density/toolResultText.js';
+import {
+  classifyLoss,
+  indexLedger,
+  isStaleAt,
+  type LedgerIndex,
+  type LossVerdict,
+} from './classifyLoss.js';
+import type { Exposure, ExposureCategory, ExposureLedger } from './exposureLedger.js';
+
+export type LossCause = 'density' | 'compression';
+
+export type CategoryTokens = Record<ExposureCategory, number>;
+
+/** One exposure a policy removed, with the verdict and what caused it. */
+export interface ExposureLoss {
+  readonly exposure: Exposure;
+  readonly tokens: number;
+  readonly verdict: LossVerdict;
+  readonly cause: LossCause;
+  /** Recording position when it was removed. */
+  readonly at: number;
+}
+
+export interface ExposureTotals {
+  /** Exposures made stale by a later successful write, by the end of the session. */
+  readonly staleTokens: CategoryTokens;
+  /** Of those, removed while already stale. */
+  readonly staleReclaimedTokens: CategoryTokens;
+  /** Tokens removed per cause and verdict. */
+  readonly lostTokens: Record<LossCause, Record<LossVerdict, number>>;
+  readonly losses: readonly ExposureLoss[];
+}
+
+const zeroCategories = (): CategoryTokens => ({ reads: 0, inclusions: 0, shellReads: 0 });
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export class ExposureTracker {
+  private readonly index: LedgerIndex;
+  private readonly byCallId = new Map<string, Exposure[]>();
+  private readonly byEntryId = new Map<string, Exposure[]>();
+  private readonly present = new Set<number>();
+  private readonly seen = new Set<number>();
+  /** The response block each present response exposure was recorded in (identity shortcut). */
+  private readonly recordedBlocks = new Map<string, ToolResponseBlock>();
+  private readonly losses: ExposureLoss[] = [];
+  private now = -1;
+
+  constructor(
+    ledger: ExposureLedger,
+    /** Tokens of each exposure, by id (its text's count × its share). */
+    private readonly tokens: (exposure: Exposure) => number,
+  ) {
+    this.index = indexLedger(ledger);
+    for (const exposure of ledger.exposures) {
+      const { locator } = exposure;
+      if (locator.kind === 'response') pushTo(this.byCallId, locator.callId, exposure);
+      else pushTo(this.byEntryId, locator.entryId, exposure);
+    }
+  }
+
+  /** The replay has consumed the recording up to `position`. */
+  advance(position: number): void {
+    this.now = Math.max(this.now, position);
+  }
+
+  isPresent(exposureId: number): boolean {
+    return this.present.has(exposureId);
+  }
+
+  /** An entry entered the history: its exposures are in context from now on. */
+  onRecorded(entry: IContent): void {
+    for (const exposure of this.groupsIn(entry, (e) => !this.seen.has(e.id)).flat()) {
+      this.seen.add(exposure.id);
+      this.present.add(exposure.id);
+    }
+    if (entry.speaker !== 'tool') return;
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_response') this.recordedBlocks.set(block.callId, block);
+    }
+  }
+
+  /**
+   * The history changed from `before` to `after` (entries compared by identity). Exposures in
+   * entries that are gone and not carried unchanged into a new entry are lost to `cause`.
+   */
+  onEdit(before: readonly IContent[], after: readonly IContent[], cause: LossCause): void {
+    const afterSet = new Set(after);
+    const beforeSet = new Set(before);
+    const added = after.filter((entry) => !beforeSet.has(entry));
+    const survivors = new SurvivorIndex(added);
+    const lost: Exposure[] = [];
+    for (const entry of before) {
+      if (afterSet.has(entry)) continue;
+      for (const group of this.groupsIn(entry, (e) => this.present.has(e.id))) {
+        lost.push(...survivors.lostOf(group, (callId) => this.recordedBlocks.get(callId)));
+      }
+    }
+    for (const exposure of lost) this.present.delete(exposure.id);
+    for (const exposure of lost) {
+      const verdict = classifyLoss(this.index, exposure, this.now, (id) => this.present.has(id));
+      this.losses.push({ exposure, tokens: this.tokens(exposure), verdict, cause, at: this.now });
+    }
+  }
+
+  totals(): ExposureTotals {
+    const staleTokens = zeroCategories();
+    for (const exposure of this.index.ledger.exposures) {
+      if (this.seen.has(exposure.id) && isStaleAt(this.index, exposure, Number.POSITIVE_INFINITY)) {
+        staleTokens[exposure.category] += this.tokens(exposure);
+      }
+    }
+    const staleReclaimedTokens = zeroCategories();
+    const lostTokens: ExposureTotals['lostTokens'] = {
+      density: { stale: 0, duplicate: 0, live: 0 },
+      compression: { stale: 0, duplicate: 0, live: 0 },
+    };
+    for (const loss of this.losses) {
+      lostTokens[loss.cause][loss.verdict] += loss.tokens;
+      if (loss.verdict === 'stale') staleReclaimedTokens[loss.exposure.category] += loss.tokens;
+    }
+    return { staleTokens, staleReclaimedTokens, lostTokens, losses: this.losses };
+  }
+
+  /** An entry's exposures that pass `keep`, grouped by the response or human entry holding them. */
+  private groupsIn(entry: IContent, keep: (exposure: Exposure) => boolean): Exposure[][] {
+    const groups: Exposure[][] = [];
+    const addGroup = (list: readonly Exposure[] | undefined) => {
+      const kept = list?.filter(keep) ?? [];
+      if (kept.length > 0) groups.push(kept);
+    };
+    if (entry.speaker === 'human') {
+      const id = entry.metadata?.id;
+      addGroup(typeof id === 'string' ? this.byEntryId.get(id) : undefined);
+      return groups;
+    }
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_response') addGroup(this.byCallId.get(block.callId));
+    }
+    return groups;
+  }
+}
+
+/** The new entries of an edit, indexed for "is this exposure still there, unchanged?". */
+class SurvivorIndex {
+  private readonly responses = new Map<string, ToolResponseBlock[]>();
+  private readonly humans = new Map<string, IContent>();
+
+  constructor(added: readonly IContent[]) {
+    for (const entry of added) {
+      const id = entry.metadata?.id;
+      if (entry.speaker === 'human' && typeof id === 'string') this.humans.set(id, entry);
+      for (const block of entry.blocks) {
+        if (block.type === 'tool_response') pushTo(this.responses, block.callId, block);
+      }
+    }
+  }
+
+  /**
+   * The exposures of one group (all in one response, or all in one human entry) that no new entry
+   * still shows. Identical copies in one text are matched newest first, so a cut older copy is
+   * the one reported lost.
+   */
+  lostOf(
+    group: readonly Exposure[],
+    recordedBlock: (callId: string) => ToolResponseBlock | undefined,
+  ): Exposure[] {
+    const available = new Map<string, number>();
+    const lost: Exposure[] = [];
+    const ordered = [...group].sort((a, b) => b.position - a.position);
+    for (const exposure of ordered) {
+      const key = `${exposure.locator.kind === 'human' ? exposure.locator.blockIndex : 0}\0${exposure.text}`;
+      let count = available.get(key);
+      if (count === undefined) {
+        count = this.occurrences(exposure, recordedBlock);
+        available.set(key, count);
+      }
+      if (count > 0) available.set(key, count - 1);
+      else lost.push(exposure);
+    }
+    return lost;
+  }
+
+  private occurrences(
+    exposure: Exposure,
+    recordedBlock: (callId: string) => ToolResponseBlock | undefined,
+  ): number {
+    const { locator } = exposure;
+    if (locator.kind === 'response') {
+      const blocks = this.responses.get(locator.callId) ?? [];
+      const original = recordedBlock(locator.callId);
+      const shows = (block: ToolResponseBlock) =>
+        block === original || resultText(block.result).includes(exposure.text);
+      // A response holds each file once; several files share one response's text.
+      return blocks.some(shows) ? Number.POSITIVE_INFINITY : 0;
+    }
+    const entry = this.humans.get(locator.entryId);
+    const block = entry?.blocks[locator.blockIndex];
+    return block?.type === 'text' ? countOccurrences(block.text, exposure.text) : 0;
+  }
+}
+
+function countOccurrences(text: string, needle: string): number {
+  if (needle === '') return 0;
+  let count = 0;
+  let at = text.indexOf(needle);
+  while (at !== -1) {
+    count++;
+    at = text.indexOf(needle, at + needle.length);
+  }
+  return count;
+}

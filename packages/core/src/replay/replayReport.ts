@@ -1,0 +1,142 @@
+/**
+ * What a replay reports: one record per session and policy (the `--json` shape of
+ * `dense replay`), and the totals over many sessions. Pure.
+ */
+import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
+import type { TranscriptFormat } from '../transcripts/types.js';
+import { median, percentile } from './metrics/percentile.js';
+import type { CategoryTokens } from './oracle/ExposureTracker.js';
+import type { ReplayPolicyId } from './replayPolicies.js';
+
+export interface OverheadSummary {
+  /** Milliseconds per pre-send density step (optimize + apply). */
+  readonly median: number;
+  readonly p99: number;
+  /** Pre-send steps that ran `optimize()` (0 for strategies without one). */
+  readonly samples: number;
+}
+
+export interface ReplaySessionReport {
+  readonly file: string;
+  readonly format: TranscriptFormat;
+  /** The session's position in a multi-session file (0 otherwise). */
+  readonly sessionIndex: number;
+  readonly strategy: ReplayPolicyId;
+  /** The context limit used; `null` when the policy lifts it (`none`). */
+  readonly contextLimit: number | null;
+  /** Set when the policy's compression summarizes: who wrote the summaries (never an LLM). */
+  readonly summarizer: string | null;
+  /** Turns replayed: user messages sent plus model continuations. */
+  readonly turns: number;
+  readonly modelCalls: number;
+  readonly toolCalls: number;
+  /** Calls without a recorded response, answered with a synthetic error. */
+  readonly syntheticResponses: number;
+  /** Model calls made although the context did not fit even after compression. */
+  readonly overflowCalls: number;
+  /** Σ context tokens over all model calls. */
+  readonly cumulativeInputTokens: number;
+  readonly peakContextTokens: number;
+  readonly finalContextTokens: number;
+  /** Compressions that changed the history. */
+  readonly compressions: number;
+  /** 1-based turn of the first applied compression; `null` if none. */
+  readonly firstCompressionTurn: number | null;
+  readonly densityRemovedTokens: DensityTokenBreakdown;
+  /** File content made stale by a later successful write, by how it entered the context. */
+  readonly staleTokens: CategoryTokens;
+  /** Of it, what the policy removed while it was stale. */
+  readonly staleReclaimedTokens: CategoryTokens;
+  /** Live file content (neither stale nor duplicate) removed or replaced. */
+  readonly liveLostTokens: number;
+  readonly liveLostTokensBy: { readonly density: number; readonly compression: number };
+  /** Superseded copies removed while a newer copy of the unchanged file was in context. */
+  readonly duplicateReclaimedTokens: number;
+  readonly historyRewrites: number;
+  readonly historyRewriteDepth: { readonly meanEntries: number; readonly meanTokens: number };
+  /** Σ per call: unchanged prefix since the previous call × 0.1 + the rest × 1.25. */
+  readonly cacheWeightedInputTokens: number;
+  readonly densityOverheadMs: OverheadSummary;
+}
+
+export interface ReplayTotals extends Omit<
+  ReplaySessionReport,
+  | 'file'
+  | 'format'
+  | 'sessionIndex'
+  | 'strategy'
+  | 'contextLimit'
+  | 'summarizer'
+  | 'firstCompressionTurn'
+> {
+  readonly sessions: number;
+  /** Sessions with at least one applied compression. */
+  readonly sessionsCompressed: number;
+}
+
+const CATEGORY_KEYS = ['reads', 'inclusions', 'shellReads'] as const;
+
+function sumBy(reports: readonly ReplaySessionReport[], pick: (r: ReplaySessionReport) => number) {
+  return reports.reduce((total, report) => total + pick(report), 0);
+}
+
+function sumCategories(
+  reports: readonly ReplaySessionReport[],
+  pick: (r: ReplaySessionReport) => CategoryTokens,
+): CategoryTokens {
+  const out = { reads: 0, inclusions: 0, shellReads: 0 };
+  for (const key of CATEGORY_KEYS) out[key] = sumBy(reports, (r) => pick(r)[key]);
+  return out;
+}
+
+/**
+ * Sums over sessions; peak is the largest; rewrite depths are weighted by rewrites; overhead
+ * median and p99 come from `overheadSamples` (all sessions' samples pooled) when given, else
+ * from the sessions' own medians.
+ */
+export function totalReplayReports(
+  reports: readonly ReplaySessionReport[],
+  overheadSamples?: readonly number[],
+): ReplayTotals {
+  const rewrites = sumBy(reports, (r) => r.historyRewrites);
+  const weighted = (pick: (r: ReplaySessionReport) => number) =>
+    rewrites === 0 ? 0 : sumBy(reports, (r) => pick(r) * r.historyRewrites) / rewrites;
+  const samples = overheadSamples ?? reports.map((r) => r.densityOverheadMs.median);
+  return {
+    sessions: reports.length,
+    sessionsCompressed: reports.filter((r) => r.compressions > 0).length,
+    turns: sumBy(reports, (r) => r.turns),
+    modelCalls: sumBy(reports, (r) => r.modelCalls),
+    toolCalls: sumBy(reports, (r) => r.toolCalls),
+    syntheticResponses: sumBy(reports, (r) => r.syntheticResponses),
+    overflowCalls: sumBy(reports, (r) => r.overflowCalls),
+    cumulativeInputTokens: sumBy(reports, (r) => r.cumulativeInputTokens),
+    peakContextTokens: Math.max(0, ...reports.map((r) => r.peakContextTokens)),
+    finalContextTokens: sumBy(reports, (r) => r.finalContextTokens),
+    compressions: sumBy(reports, (r) => r.compressions),
+    densityRemovedTokens: {
+      readWrite: sumBy(reports, (r) => r.densityRemovedTokens.readWrite),
+      dedup: sumBy(reports, (r) => r.densityRemovedTokens.dedup),
+      recency: sumBy(reports, (r) => r.densityRemovedTokens.recency),
+    },
+    staleTokens: sumCategories(reports, (r) => r.staleTokens),
+    staleReclaimedTokens: sumCategories(reports, (r) => r.staleReclaimedTokens),
+    liveLostTokens: sumBy(reports, (r) => r.liveLostTokens),
+    liveLostTokensBy: {
+      density: sumBy(reports, (r) => r.liveLostTokensBy.density),
+      compression: sumBy(reports, (r) => r.liveLostTokensBy.compression),
+    },
+    duplicateReclaimedTokens: sumBy(reports, (r) => r.duplicateReclaimedTokens),
+    historyRewrites: rewrites,
+    historyRewriteDepth: {
+      meanEntries: weighted((r) => r.historyRewriteDepth.meanEntries),
+      meanTokens: weighted((r) => r.historyRewriteDepth.meanTokens),
+    },
+    cacheWeightedInputTokens: sumBy(reports, (r) => r.cacheWeightedInputTokens),
+    densityOverheadMs: {
+      median: median(samples),
+      p99: percentile(samples, 99),
+      samples: sumBy(reports, (r) => r.densityOverheadMs.samples),
+    },
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * The replay engine: drives one recorded session, turn by turn, through a real AgentSession (the
+ * real turn loop, pre-send step, density and compression) whose model serves the recorded AI
+ * entries and whose tools return the recorded responses, and reports what the policy did.
+ */
+import { performance } from 'node:perf_hooks';
+import { AgentSession } from '../session/AgentSession.js';
+import { ContextOverflowError } from '../core/chatTypes.js';
+import type { IContent } from '../services/history/IContent.js';
+import type { TokenCounter } from '../services/history/TokenCounter.js';
+import type { PromptResolver } from '../prompt-config/PromptResolver.js';
+import type { EphemeralSettings } from '../settings/settingsRegistry.js';
+import { SettingsService } from '../settings/SettingsService.js';
+import { instrumentStrategy } from './instrumentStrategy.js';
+import { OFFLINE_SUMMARIZER_LABEL, OfflineSummaryProvider } from './OfflineSummaryProvider.js';
+import type { ExposureLoss } from './oracle/ExposureTracker.js';
+import type { RecordedEntry, ReplayTurn } from './planReplay.js';
+import type { PreparedReplay } from './prepareReplay.js';
+import { ReplayProvider } from './ReplayProvider.js';
+import { ReplayRecorder, type OverheadSample } from './ReplayRecorder.js';
+import { ReplayTurnEnd } from './replayErrors.js';
+import { policyStrategy, type ReplayPolicy } from './replayPolicies.js';
+import type { ReplaySessionReport } from './replayReport.js';
+import { ReplayToolExecutor } from './ReplayToolExecutor.js';
+
+/** The limit a policy that lifts it (`none`) runs with. */
+export const UNLIMITED_CONTEXT = 1_000_000_000;
+
+export interface ReplayOptions {
+  readonly policy: ReplayPolicy;
+  readonly contextLimit: number;
+  /** Settings applied on top of the policy's (validated; a bad value throws `SettingError`). */
+  readonly settings?: EphemeralSettings;
+  /** Default: o200k. */
+  readonly tokenCounter?: TokenCounter;
+  /** Clock for the density overhead figures (ms). Default: `performance.now`. */
+  readonly now?: () => number;
+}
+
+export interface ReplayRun {
+  readonly report: ReplaySessionReport;
+  /** Context tokens of each model call. */
+  readonly series: readonly number[];
+  readonly overhead: readonly OverheadSample[];
+  /** Every exposure the policy removed, with the oracle's verdict. */
+  readonly losses: readonly ExposureLoss[];
+}
+
+/** The summarizer's prompt is not read by the offline summarizer; any text will do. */
+const REPLAY_PROMPTS: PromptResolver = {
+  resolveFile: () => Promise.resolve('Summarize the conversation as a <state_snapshot>.'),
+};
+
+/** Replays a prepared session under one policy. Never touches the network or the file system. */
+export async function replaySession(
+  prepared: PreparedReplay,
+  options: ReplayOptions,
+): Promise<ReplayRun> {
+  return new SessionReplayer(prepared, options).run();
+}
+
+class SessionReplayer {
+  private readonly session: AgentSession;
+  private readonly provider: ReplayProvider;
+  private readonly tools: ReplayToolExecutor;
+  private readonly recorder: ReplayRecorder;
+  private readonly seenHumans = new Set<IContent>();
+  private readonly positions = new Map<IContent, number>();
+  private turns = 0;
+  private overflowCalls = 0;
+
+  constructor(
+    private readonly prepared: PreparedReplay,
+    private readonly options: ReplayOptions,
+  ) {
+    const now = options.now ?? (() => performance.now());
+    this.provider = new ReplayProvider((request, reply) =>
+      this.recorder.modelCall(request.contents, reply.position),
+    );
+    this.tools = new ReplayToolExecutor(prepared.plan.responses, (position) =>
+      this.recorder.tracker.advance(position),
+    );
+    for (const turn of prepared.plan.turns) {
+      if (turn.kind === 'send') this.positions.set(turn.message.entry, turn.message.position);
+    }
+    this.session = this.createSession(now);
+    this.recorder = new ReplayRecorder(prepared, this.session.history, now);
+    this.session.chat.events.on('contentRecorded', ({ content }) => this.onRecorded(content));
+    this.session.compression.events.on('densityApplied', (e) => this.recorder.onDensityApplied(e));
+    this.session.compression.events.on('compressed', (e) => this.recorder.onCompressed(e));
+  }
+
+  async run(): Promise<ReplayRun> {
+    for (const turn of this.prepared.plan.turns) {
+      if (turn.kind === 'record') {
+        for (const human of turn.direct) this.recordDirect(human);
+        continue;
+      }
+      this.recorder.startTurn(++this.turns);
+      if (turn.kind === 'send') for (const human of turn.direct) this.recordDirect(human);
+      this.provider.load(turn.replies);
+      await this.runTurn(turn);
+    }
+    await this.session.history.waitForTokenUpdates();
+    return this.result();
+  }
+
+  private createSession(now: () => number): AgentSession {
+    const { policy, contextLimit } = this.options;
+    const summarizer = new OfflineSummaryProvider();
+    const settings = new SettingsService({
+      session: {
+        ...policy.settings,
+        ...this.options.settings,
+        'context-limit': policy.unlimited === true ? UNLIMITED_CONTEXT : contextLimit,
+      },
+    });
+    return new AgentSession({
+      settings,
+      workspaceRoot: this.prepared.workspaceRoot,
+      provider: () => this.provider,
+      resolveProvider: () => summarizer,
+      tools: this.tools,
+      promptResolver: REPLAY_PROMPTS,
+      promptBaseDir: '/replay',
+      sessionId: 'replay',
+      maxModelCalls: Number.MAX_SAFE_INTEGER,
+      ...(this.options.tokenCounter ? { tokenCounter: this.options.tokenCounter } : {}),
+      resolveStrategy: (name) => {
+        const ports = {
+          contextTokens: () => this.session.history.getTotalTokens(),
+          contextLimit: () => this.session.runtime.ephemerals.contextLimit(),
+        };
+        return instrumentStrategy(policyStrategy(policy, name, ports), this.recorder, now);
+      },
+    });
+  }
+
+  /** One turn; a context overflow makes the next reply a forced (counted) call, then goes on. */
+  private async runTurn(turn: Exclude<ReplayTurn, { kind: 'record' }>): Promise<void> {
+    let step =
+      turn.kind === 'send'
+        ? () => this.session.sendMessage(turn.message.entry)
+        : () => this.continueTurn();
+    for (;;) {
+      try {
+        await step();
+        return;
+      } catch (error) {
+        if (error instanceof ReplayTurnEnd) return;
+        if (!(error instanceof ContextOverflowError)) throw error;
+      }
+      if (turn.kind === 'send' && !this.seenHumans.has(turn.message.entry)) {
+        this.recordDirect(turn.message);
+      }
+      if (!(await this.forceReply())) return;
+      step = () => this.continueTurn();
+    }
+  }
+
+  private async continueTurn(): Promise<void> {
+    const stream = this.session.chat.continueStream();
+    for (;;) {
+      const next = await stream.next();
+      if (next.done) return;
+    }
+  }
+
+  /**
+   * The context does not fit even after compression: the next recorded reply is taken as if the
+   * model had answered anyway (the call is counted, and flagged), its tools answered and recorded.
+   * True when the turn goes on.
+   */
+  private async forceReply(): Promise<boolean> {
+    const reply = this.provider.take();
+    if (reply === undefined) return false;
+    this.overflowCalls++;
+    await this.recorder.modelCall(this.session.history.getCurated(), reply.position);
+    this.recordDirect(reply);
+    const calls = reply.entry.blocks.filter((block) => block.type === 'tool_call');
+    if (calls.length === 0) return false;
+    const responses = [];
+    for (const call of calls) responses.push(await this.tools.execute(call));
+    this.recordDirect({ entry: { speaker: 'tool', blocks: responses }, position: -1 });
+    return this.provider.remaining > 0;
+  }
+
+  private recordDirect(recorded: RecordedEntry): void {
+    if (recorded.position >= 0) this.positions.set(recorded.entry, recorded.position);
+    this.session.history.add(recorded.entry);
+    this.session.compression.markDirty();
+    this.onRecorded(recorded.entry);
+  }
+
+  private onRecorded(content: IContent): void {
+    if (content.speaker === 'human') {
+      this.seenHumans.add(content);
+      const position = this.positions.get(content);
+      if (position !== undefined) this.recorder.tracker.advance(position);
+    }
+    this.recorder.tracker.onRecorded(content);
+  }
+
+  private result(): ReplayRun {
+    const { session } = this.prepared;
+    const { policy } = this.options;
+    const report = this.recorder.report(
+      {
+        file: session.file,
+        format: session.format,
+        sessionIndex: session.sessionIndex,
+        strategy: policy.id,
+        contextLimit: policy.unlimited === true ? null : this.options.contextLimit,
+        summarizer: policy.usesSummarizer ? OFFLINE_SUMMARIZER_LABEL : null,
+      },
+      {
+        turns: this.turns,
+        toolCalls: this.tools.toolCalls,
+        syntheticResponses: this.tools.syntheticResponses,
+        overflowCalls: this.overflowCalls,
+        finalContextTokens: this.session.history.getTotalTokens(),
+      },
+    );
+    return {
+      report,
+      series: this.recorder.calls.totals().series,
+      overhead: this.recorder.overheadSamples(),
+      losses: this.recorder.losses(),
+    };
+  }
+}
