@@ -226,6 +226,23 @@ describe('renderLineChart', () => {
     expect(Math.max(...rows)).toBeLessThan(Number(root.attrs.height));
   });
 
+  it('draws labelled guide lines and stretches the y axis to include them', () => {
+    const { root } = render({
+      guides: [
+        { y: 40_000, label: 'context limit <40k>' },
+        { y: Number.NaN, label: 'ignored' },
+      ],
+    });
+    const guides = byClass(root, 'guide');
+    expect(guides).toHaveLength(1);
+    expect(byClass(root, 'guide-label')[0]?.text).toBe('context limit <40k>');
+    const yTicks = byClass(root, 'y-tick').map((t) => t.text);
+    expect(yTicks[yTicks.length - 1]).toBe('40k');
+    const guideY = Number(findAll(guides[0]!, (el) => el.name === 'line')[0]?.attrs.y1);
+    const topTickY = Number(byClass(root, 'y-tick').at(-1)?.attrs.y) - 4;
+    expect(guideY).toBeCloseTo(topTickY, 0);
+  });
+
   it('is deterministic', () => {
     expect(renderLineChart(base)).toBe(renderLineChart(base));
   });

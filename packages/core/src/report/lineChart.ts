@@ -13,6 +13,12 @@ export interface LineSeries {
   readonly points: readonly (readonly [number, number])[];
 }
 
+/** A horizontal reference line at `y`, labelled at its right end. */
+export interface ChartGuide {
+  readonly y: number;
+  readonly label: string;
+}
+
 /**
  * What to draw. `width`/`height` are in pixels (defaults 800×450; at least 320×200, and tall enough
  * for one legend row per series).
@@ -22,6 +28,8 @@ export interface LineChartInput {
   readonly xLabel: string;
   readonly yLabel: string;
   readonly series: readonly LineSeries[];
+  /** Horizontal reference lines (a context limit, a threshold): thin, grey, labelled; in the y range. */
+  readonly guides?: readonly ChartGuide[];
   readonly width?: number;
   readonly height?: number;
 }
@@ -60,6 +68,7 @@ export function renderLineChart(input: LineChartInput): string {
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text class="title" x="${fmt(width / 2)}" y="24" text-anchor="middle" font-size="16" font-weight="bold" ${FONT} fill="#222222">${escapeXml(input.title)}</text>`,
     ...renderAxes(frame, input.xLabel, input.yLabel),
+    ...renderGuides(frame, guidesOf(input)),
     ...series.flatMap((s, i) => renderSeries(frame, s, i)),
     ...(hasData ? [] : [renderNoData(frame)]),
     ...renderLegend(frame, series),
@@ -78,6 +87,20 @@ function cleanPoints(
     .map(({ p }) => p);
 }
 
+function guidesOf(input: LineChartInput): readonly ChartGuide[] {
+  return (input.guides ?? []).filter((g) => inRange(g.y));
+}
+
+function renderGuides(frame: Frame, guides: readonly ChartGuide[]): string[] {
+  return guides.flatMap((g) => {
+    const y = fmt(py(frame, g.y));
+    return [
+      `<g class="guide"><line x1="${frame.left}" x2="${fmt(frame.right)}" y1="${y}" y2="${y}" stroke="#888888" stroke-width="1" stroke-dasharray="3 3"/>`,
+      `<text class="guide-label" x="${fmt(frame.right - 4)}" y="${fmt(py(frame, g.y) - 5)}" text-anchor="end" font-size="11" ${FONT} fill="#666666">${escapeXml(g.label)}</text></g>`,
+    ];
+  });
+}
+
 function inRange(value: number): boolean {
   return Number.isFinite(value) && Math.abs(value) <= MAX_AXIS_MAGNITUDE;
 }
@@ -93,7 +116,10 @@ function layout(input: LineChartInput, series: readonly LineSeries[]): Frame {
   const right = width - 20 - Math.min(legendWidth, width * 0.4);
   const bottom = height - 56;
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
-  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const ys = [
+    ...series.flatMap((s) => s.points.map((p) => p[1])),
+    ...guidesOf(input).map((g) => g.y),
+  ];
   const x =
     xs.length === 0
       ? niceScale(0, 1)
