@@ -3,7 +3,7 @@
  * this tool in this session); ←/→ and Enter work too, Esc means no.
  */
 import { Box, Text, useInput } from 'ink';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { ApprovalDecision, ApprovalRequest } from '@dense/core';
 import { colorProp, useTheme } from '../theme.js';
 
@@ -25,13 +25,19 @@ const CHOICES: readonly {
 export function ApprovalPrompt(props: ApprovalPromptProps): ReactNode {
   const theme = useTheme();
   const [selected, setSelected] = useState(0);
+  // Keys may arrive before the next render: read the selection from a ref, not the closure.
+  const current = useRef(0);
+  const select = (index: number): void => {
+    current.current = (index + CHOICES.length) % CHOICES.length;
+    setSelected(current.current);
+  };
   useInput((input, key) => {
     const byKey = CHOICES.find((choice) => choice.key === input.toLowerCase());
     if (byKey) return props.onAnswer(byKey.decision);
     if (key.escape) return props.onAnswer('no');
-    if (key.leftArrow) return setSelected((s) => (s + CHOICES.length - 1) % CHOICES.length);
-    if (key.rightArrow || key.tab) return setSelected((s) => (s + 1) % CHOICES.length);
-    if (key.return) props.onAnswer(CHOICES[selected]?.decision ?? 'no');
+    if (key.leftArrow) return select(current.current - 1);
+    if (key.rightArrow || key.tab) return select(current.current + 1);
+    if (key.return) props.onAnswer(CHOICES[current.current]?.decision ?? 'no');
   });
   const { request } = props;
   return (

@@ -4,7 +4,7 @@
  * empty line to leave. Inactive while a turn runs.
  */
 import { Box, Text, useInput } from 'ink';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { Completion } from '../../commands/completeInput.js';
 import { EMPTY_INPUT, type InputState } from '../inputEditing.js';
 import { applyKeyIntents, keyIntents, type InputBoxState } from '../keyIntents.js';
@@ -34,20 +34,26 @@ function Cursor(props: { readonly state: InputState; readonly active: boolean })
   );
 }
 
+const INITIAL: InputBoxState = { input: EMPTY_INPUT, candidates: [], pasting: false };
+
 export function InputBox(props: InputBoxProps): ReactNode {
   const theme = useTheme();
-  const [box, setBox] = useState<InputBoxState>({
-    input: EMPTY_INPUT,
-    candidates: [],
-    pasting: false,
-  });
+  const [box, setBox] = useState<InputBoxState>(INITIAL);
+  // Keys can arrive faster than React re-renders: each one must see the previous one's result.
+  const latest = useRef(box);
 
   useInput(
     (input, key) => {
-      const intents = keyIntents(input, key, { pasting: box.pasting, history: props.history });
+      const current = latest.current;
+      const intents = keyIntents(input, key, { pasting: current.pasting, history: props.history });
       if (intents.length === 0) return;
-      const outcome = applyKeyIntents(box, intents, props.complete);
-      setBox({ input: outcome.input, candidates: outcome.candidates, pasting: outcome.pasting });
+      const outcome = applyKeyIntents(current, intents, props.complete);
+      latest.current = {
+        input: outcome.input,
+        candidates: outcome.candidates,
+        pasting: outcome.pasting,
+      };
+      setBox(latest.current);
       for (const line of outcome.submitted) props.onSubmit(line);
       if (outcome.exit) props.onExit?.();
     },

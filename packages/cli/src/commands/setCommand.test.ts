@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestDirs, makeTestSession, type TestDirs } from '../test-utils/cliTestSession.js';
+import type { CliSession } from '../session/CliSession.js';
+import { runSlashCommand } from './slashCommands.js';
+import type { CommandOutput } from './types.js';
+
+let dirs: TestDirs;
+let cli: CliSession;
+
+beforeEach(async () => {
+  dirs = await makeTestDirs();
+  ({ cli } = await makeTestSession({ dirs }));
+});
+
+afterEach(async () => {
+  cli.dispose();
+  await dirs.cleanup();
+});
+
+function text(output: CommandOutput): string {
+  return output.kind === 'lines' ? output.lines.map((l) => l.text).join('\n') : output.kind;
+}
+
+const run = async (line: string) => text(await runSlashCommand(line, { cli }));
+
+describe('/set', () => {
+  it('sets a value for this session only and says so', async () => {
+    expect(await run('/set compression.strategy high-density')).toContain(
+      'compression.strategy = high-density (this session only)',
+    );
+    expect(cli.settings.get('compression.strategy')).toBe('high-density');
+    expect(cli.settings.getSource('compression.strategy')).toBe('session');
+  });
+
+  it('/set <key> shows description, type, default, current value and its source', async () => {
+    await run('/set compression.density.recencyRetention 4');
+    const shown = await run('/set compression.density.recencyRetention');
+    expect(shown).toContain('Number of recent results to keep per tool type');
+    expect(shown).toContain('type:    an integer ≥ 1');
+    expect(shown).toContain('default: 3');
+    expect(shown).toContain('current: 4 (set this session)');
+  });
+
+  it('invalid key or value: the parser message, and nothing changes', async () => {
+    const before = cli.settings.get('compression.density.recencyRetention');
+    const output = await runSlashCommand('/set compression.density.recencyRetention -5', { cli });
+    expect(output.kind === 'lines' && output.lines[0]?.tone).toBe('error');
+    expect(text(output)).toBe(
+      "'compression.density.recencyRetention' must be an integer ≥ 1; got -5.",
+    );
+    expect(cli.settings.get('compression.density.recencyRetention')).toBe(before);
+    expect(await run('/set compression.stratgy high-density')).toContain(
+      "Did you mean 'compression.strategy'",
+    );
+    expect(await run('/set compression.strategy fastest')).toContain(
+      'must be one of middle-out, top-down-truncation, one-shot, high-density',
+    );
+    expect(cli.settings.get('compression.strategy')).toBe('middle-out');
+  });
+
+  it('/set unset <key> returns to the default for this session', async () => {
+    await run('/set compression.density.recencyPruning true');
+    expect(await run('/set unset compression.density.recencyPruning')).toBe(
+      'compression.density.recencyPruning is back to its default (false) for this session.',
+    );
+    expect(cli.settings.get('compression.density.recencyPruning')).toBe(false);
+    expect(await run('/set unset')).toBe('Usage: /set unset <key>');
+  });
+
+  it('bare /set lists every setting with non-default sources marked', async () => {
+    await run('/set compression.strategy high-density');
+    const listed = await run('/set');
+    for (const key of ['compression.strategy', 'compression.density.fileDedupe', 'context-limit']) {
+      expect(listed).toContain(key);
+    }
+    expect(listed).toMatch(/compression\.strategy\s+high-density {2}\(set this session\)/);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { ContextReport } from '@dense/core';
+import { contextReportLines } from './contextReportLines.js';
+import { describeToolCall, toolOutcome, toolResultLine } from './describeToolCall.js';
+import { formatCompact, formatCount, formatPercent } from './formatTokens.js';
+import { usageBar } from './usageBar.js';
+
+const report: ContextReport = {
+  strategy: 'high-density',
+  threshold: 0.85,
+  contextLimit: 128_000,
+  breakdown: {
+    totalTokens: 12_345,
+    entries: 9,
+    bySpeaker: { human: 1_000, ai: 2_345, tool: 9_000 },
+    byTool: { read_file: 8_000, replace: 1_000 },
+  },
+  density: {
+    readWrite: { count: 1, tokens: 412 },
+    dedup: { count: 0, tokens: 0 },
+    recency: { count: 2, tokens: 100 },
+    edits: 2,
+  },
+  reclaimedTokens: 512,
+  compressions: [
+    {
+      at: 0,
+      strategy: 'high-density',
+      kind: 'applied',
+      tokensBefore: 100_000,
+      tokensAfter: 60_000,
+    },
+    {
+      at: 1,
+      strategy: 'high-density',
+      kind: 'noop',
+      reason: 'already-under-target',
+      tokensBefore: 50_000,
+      tokensAfter: 50_000,
+    },
+  ],
+};
+
+describe('formatting', () => {
+  it('token numbers', () => {
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCompact(950)).toBe('950');
+    expect(formatCompact(1_500)).toBe('1.5k');
+    expect(formatCompact(12_345)).toBe('12k');
+    expect(formatCompact(1_050_000)).toBe('1.05M');
+    expect(formatPercent(0.0964)).toBe('9.6%');
+    expect(formatPercent(0.85)).toBe('85%');
+  });
+
+  it('usage bar clamps and fills proportionally', () => {
+    expect(usageBar(0.5, 10)).toBe('█████░░░░░');
+    expect(usageBar(2, 4)).toBe('████');
+    expect(usageBar(Number.NaN, 3)).toBe('░░░');
+  });
+
+  it('tool calls and outcomes in one line', () => {
+    expect(describeToolCall({ name: 'read_file', parameters: { file_path: 'a.ts' } })).toBe(
+      'read_file a.ts',
+    );
+    expect(
+      describeToolCall({ name: 'run_shell_command', parameters: { command: 'npm  test\n' } }),
+    ).toBe('run_shell_command `npm test`');
+    expect(describeToolCall({ name: 'todo_read', parameters: {} })).toBe('todo_read');
+    expect(describeToolCall({ name: 'x', parameters: 'not json' })).toBe('x');
+    expect(toolOutcome({ error: 'TOOL_DENIED: no' })).toBe('denied');
+    expect(toolOutcome({ error: 'CANCELLED: the user cancelled' })).toBe('cancelled');
+    expect(toolOutcome({})).toBe('done');
+    expect(toolResultLine({ result: '\nfirst line\nsecond' })).toBe('first line');
+  });
+
+  it('/context lines: usage, strategy, speakers, tools, each density pass, each compression', () => {
+    const lines = contextReportLines(report, {
+      switches: { readWrite: true, dedup: true, recency: false },
+      clock: (at) => `t${at}`,
+      barWidth: 10,
+    }).map((l) => l.text);
+    expect(lines).toEqual([
+      'Context: 12,345 of 128,000 tokens (9.6%) █░░░░░░░░░',
+      'Strategy: high-density · threshold 0.85 (compresses at 108,800 tokens)',
+      'By speaker: human 1,000 · ai 2,345 · tool 9,000 (9 entries)',
+      'By tool:',
+      '  read_file  8,000',
+      '  replace    1,000',
+      'Density this session (2 history edits):',
+      '  READ→WRITE   1 stale read pruned · 412 tokens freed',
+      '  @file dedup  0 duplicate @files pruned · 0 tokens freed',
+      '  recency      2 old results pruned · 100 tokens freed (off)',
+      '  total        512 tokens reclaimed',
+      'Compressions (2):',
+      '  t0  high-density  100,000 → 60,000 tokens',
+      '  t1  high-density  50,000 → 50,000 tokens (nothing done: already-under-target)',
+    ]);
+  });
+
+  it('/context lines on a narrow terminal use the compact density form', () => {
+    const lines = contextReportLines(report, { width: 40 }).map((l) => l.text);
+    expect(lines).toContain('  READ→WRITE: 1 stale read, 412 tokens');
+    expect(lines).toContain('  total: 512 tokens reclaimed');
+  });
+});

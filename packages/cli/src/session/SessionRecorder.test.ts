@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { createAiMessage, createUserMessage, parseSessionLine } from '@dense/core';
+import { parseSessionRecording } from './loadSessionRecording.js';
+import { SessionRecorder, type AppendText } from './SessionRecorder.js';
+
+const header = {
+  sessionId: '20261122-083000-abcdef',
+  startedAt: '2026-11-22T08:30:00.000Z',
+  workspaceRoot: '/ws',
+  provider: 'openai',
+  model: 'gpt-5.4',
+};
+
+function memoryFile(): { append: AppendText; text: () => string } {
+  let text = '';
+  return {
+    append: (_file, chunk) => {
+      text += chunk;
+    },
+    text: () => text,
+  };
+}
+
+describe('SessionRecorder', () => {
+  it('writes the header with the first entry, then one line per entry, in order', () => {
+    const file = memoryFile();
+    const recorder = new SessionRecorder({ file: '/s.jsonl', header, append: file.append });
+    expect(recorder.hasFile).toBe(false);
+    expect(file.text()).toBe('');
+    recorder.record(createUserMessage('hi'));
+    recorder.record(createAiMessage('hello'));
+    recorder.recordEvent('compression', { tokensBefore: 10, tokensAfter: 5 });
+    expect(recorder.hasFile).toBe(true);
+    const lines = file.text().trimEnd().split('\n').map(parseSessionLine);
+    expect(lines.map((l) => l.kind)).toEqual(['session', 'content', 'content', 'event']);
+    const recording = parseSessionRecording(file.text(), '/s.jsonl');
+    expect(recording.header).toEqual(header);
+    expect(recording.contents).toEqual([createUserMessage('hi'), createAiMessage('hello')]);
+  });
+
+  it('a resumed recording only appends (no second header)', () => {
+    const file = memoryFile();
+    const recorder = new SessionRecorder({
+      file: '/s.jsonl',
+      header,
+      append: file.append,
+      resumed: true,
+    });
+    recorder.record(createUserMessage('again'));
+    expect(file.text().split('\n')[0]).toContain('"kind":"content"');
+  });
+
+  it('reports a write failure once and stops recording; the caller goes on', () => {
+    const errors: string[] = [];
+    let calls = 0;
+    const recorder = new SessionRecorder({
+      file: '/readonly/s.jsonl',
+      header,
+      append: () => {
+        calls++;
+        throw new Error('EACCES: permission denied');
+      },
+      onError: (message) => errors.push(message),
+    });
+    recorder.record(createUserMessage('one'));
+    recorder.record(createUserMessage('two'));
+    expect(errors).toEqual([
+      'Could not record the session to /readonly/s.jsonl: EACCES: permission denied. The session goes on unrecorded.',
+    ]);
+    expect(calls).toBe(1);
+    expect(recorder.hasFile).toBe(false);
+  });
+
+  it('reading back skips a torn last line and rejects a file without header', () => {
+    const good = memoryFile();
+    const recorder = new SessionRecorder({ file: '/s.jsonl', header, append: good.append });
+    recorder.record(createUserMessage('kept'));
+    const torn = `${good.text()}{"kind":"content","content":{"speak`;
+    const recording = parseSessionRecording(torn, '/s.jsonl');
+    expect(recording.contents).toHaveLength(1);
+    expect(recording.skipped).toEqual([{ line: 3, reason: 'invalid JSON' }]);
+    expect(() => parseSessionRecording('{"kind":"content"}\n', '/x.jsonl')).toThrow(
+      /not a Dense session recording/,
+    );
+  });
+});

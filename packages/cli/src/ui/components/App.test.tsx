@@ -1,0 +1,126 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GenerateRequest, IProvider, ProviderChunk } from '@dense/core';
+import { buildSession } from '../../session/buildSession.js';
+import type { CliSession } from '../../session/CliSession.js';
+import { makeTestDirs, makeTestSession, type TestDirs } from '../../test-utils/cliTestSession.js';
+import { ChatController } from '../ChatController.js';
+import { App } from './App.js';
+
+let dirs: TestDirs;
+let cli: CliSession | undefined;
+
+beforeEach(async () => {
+  dirs = await makeTestDirs();
+});
+
+afterEach(async () => {
+  cli?.dispose();
+  cli = undefined;
+  await dirs.cleanup();
+});
+
+function mount(session: CliSession) {
+  cli = session;
+  const controller = new ChatController(session);
+  controller.start();
+  const view = render(<App controller={controller} />);
+  const type = async (text: string) => {
+    view.stdin.write(text);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { ...view, controller, type };
+}
+
+/** A provider whose reply streams one chunk and then waits until the request is aborted. */
+class HangingProvider implements IProvider {
+  readonly name = 'hanging';
+  readonly model = 'hanging-model';
+  async *generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
+    yield { content: { speaker: 'ai', blocks: [{ type: 'text', text: 'Thinking about it' }] } };
+    await new Promise((_resolve, reject) => {
+      request.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    });
+  }
+}
+
+describe('App', () => {
+  it('shows the welcome, the footer, a streamed reply, and tools with their status', async () => {
+    await writeFile(path.join(dirs.workspace, 'a.txt'), 'alpha\n');
+    const { cli: session } = await makeTestSession({
+      dirs,
+      replies: [
+        {
+          text: 'Looking.',
+          toolCalls: [{ id: 'r1', name: 'read_file', parameters: { file_path: 'a.txt' } }],
+        },
+        { text: ['All ', 'good.'] },
+      ],
+    });
+    const { lastFrame, type } = mount(session);
+    expect(lastFrame()).toContain('dense 0.1.0 · openai/scripted-model');
+    expect(lastFrame()).toContain('scripted-model · middle-out │ ctx');
+    await type('check @a.txt\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('All good.'));
+    const frame = lastFrame() ?? '';
+    expect(frame).toContain('> check @a.txt');
+    expect(frame).toContain('+ a.txt (1 lines)');
+    expect(frame).toContain('Looking.');
+    expect(frame).toContain('✓ read_file a.txt');
+  });
+
+  it('asks before a write tool and runs it after "y"', async () => {
+    const { cli: session } = await makeTestSession({
+      dirs,
+      replies: [
+        {
+          toolCalls: [
+            { id: 'w1', name: 'write_file', parameters: { file_path: 'b.txt', content: 'beta' } },
+          ],
+        },
+        { text: 'Written.' },
+      ],
+    });
+    const { lastFrame, type } = mount(session);
+    await type('write b\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('Allow write_file? (write)'));
+    await type('y');
+    await vi.waitFor(() => expect(lastFrame()).toContain('Written.'));
+    expect(lastFrame()).toContain('✓ write_file b.txt');
+    expect(lastFrame()).not.toContain('Allow write_file?');
+  });
+
+  it('/set changes the footer, /context shows the breakdown', async () => {
+    const { cli: session } = await makeTestSession({ dirs });
+    const { lastFrame, type } = mount(session);
+    await type('/set compression.strategy high-density\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('scripted-model · high-density │'));
+    await type('/context\r');
+    await vi.waitFor(() =>
+      expect(lastFrame()).toContain('Density this session (0 history edits):'),
+    );
+  });
+
+  it('Ctrl-C cancels the running turn and keeps the session usable', async () => {
+    cli = await buildSession(
+      { settings: [], yolo: false, workspace: dirs.workspace },
+      { env: dirs.env, interactive: true, createProvider: () => new HangingProvider() },
+    );
+    const { lastFrame, type } = mount(cli);
+    await type('hello\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('working… (Ctrl-C to cancel)'));
+    await type('\u0003');
+    await vi.waitFor(() => expect(lastFrame()).toContain('Turn cancelled.'));
+    expect(lastFrame()).not.toContain('working…');
+    expect(lastFrame()).toContain('Ask, or type /help');
+  });
+
+  it('/quit leaves the app', async () => {
+    const { cli: session } = await makeTestSession({ dirs });
+    const { type, controller } = mount(session);
+    await type('/quit\r');
+    await vi.waitFor(() => expect(controller.getState().quit).toBe(true));
+  });
+});
