@@ -14,7 +14,7 @@ export {
   type SourceAgent,
   type ToolAlias,
 } from './toolAliases.js';
-export * from './classifyShellCommand.js';
+export * from '../shell/classifyShellCommand.js';
 export * from './applyPatch.js';
 export { computeSessionStats } from './sessionStats.js';
 export {

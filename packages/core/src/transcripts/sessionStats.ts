@@ -5,7 +5,7 @@ import {
   isWriteTool,
 } from '../core/compression/densityVocabulary.js';
 import type { IContent, ToolCallBlock } from '../services/history/IContent.js';
-import { classifyShellCommand } from './classifyShellCommand.js';
+import { classifyShellCommand } from '../shell/classifyShellCommand.js';
 import { DELETE_FILE_TOOL, isParams } from './toolAliases.js';
 import type { SessionStats } from './types.js';
 

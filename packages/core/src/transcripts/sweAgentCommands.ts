@@ -5,7 +5,7 @@
  * Everything else is a shell command. Failed edits are recognised from the editor's messages.
  */
 import path from 'node:path';
-import { tokenizeShell } from './shellWords.js';
+import { tokenizeShell } from '../shell/shellWords.js';
 import { mapStrReplaceEditor, type CanonicalCall } from './toolAliases.js';
 
 /** A command in structured form: parsed from a text action, or a function call's arguments. */

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { isReadTool, isWriteTool } from '../densityVocabulary.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
-import { classifyShellFileOps } from './shellFileOps.js';
+import { classifyShellCommand } from '../../../shell/classifyShellCommand.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from './toolResultText.js';
 import { isCompactSummary } from './toolResponseSummary.js';
@@ -49,8 +49,15 @@ const DIRECTORY_KEYS = ['directory', 'dir_path', 'cwd'] as const;
 /** A shell call's effect; relative paths are taken relative to the call's directory, if any. */
 function shellEffect(parameters: unknown): FileEffect | undefined {
   const command = stringParameter(parameters, 'command');
-  const effect = command === undefined ? undefined : classifyShellFileOps(command);
-  if (effect === undefined) return undefined;
+  const access = command === undefined ? undefined : classifyShellCommand(command);
+  if (access === undefined) return undefined;
+  // A shell read counts only when the result is nothing but the files' content: dropping a
+  // result that also holds other output (a test run, a listing) would lose live content.
+  const effect: FileEffect = {
+    reads: access.outputIsReads ? access.reads : [],
+    writes: access.writes,
+  };
+  if (effect.reads.length === 0 && effect.writes.length === 0) return undefined;
   const directory = DIRECTORY_KEYS.map((key) => stringParameter(parameters, key)).find(
     (value) => value !== undefined,
   );

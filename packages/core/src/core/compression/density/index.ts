@@ -7,4 +7,3 @@ export * from './recencyPruning.js';
 export * from './compressionPlan.js';
 export * from './toolResponseSummary.js';
 export * from './cacheImpact.js';
-export * from './shellFileOps.js';

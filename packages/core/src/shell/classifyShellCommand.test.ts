@@ -58,7 +58,7 @@ describe('classifyShellCommand', () => {
     ['grep -n foo a.py > hits.txt', [], ['hits.txt']],
     ['sudo cat /etc/hosts', ['/etc/hosts'], []],
   ])('%j reads %j and writes %j', (command, reads, writes) => {
-    expect(classifyShellCommand(command)).toEqual({ reads, writes });
+    expect(classifyShellCommand(command)).toMatchObject({ reads, writes });
   });
 
   it.each([
@@ -75,14 +75,14 @@ describe('classifyShellCommand', () => {
   });
 
   it('treats quoted or escaped special characters as part of a plain file name', () => {
-    expect(classifyShellCommand("cat 'a*b.txt' c\\$d")).toEqual({
+    expect(classifyShellCommand("cat 'a*b.txt' c\\$d")).toMatchObject({
       reads: ['a*b.txt', 'c$d'],
       writes: [],
     });
   });
 
   it('does not count a viewer whose output goes to a file as a read', () => {
-    expect(classifyShellCommand('cat a.py > copy.py')).toEqual({ reads: [], writes: ['copy.py'] });
+    expect(classifyShellCommand('cat a.py > copy.py')).toMatchObject({ reads: [], writes: ['copy.py'] });
   });
 
   test.prop([fc.string({ maxLength: 200 })], { numRuns: 300 })(
@@ -102,7 +102,7 @@ describe('classifyShellCommand', () => {
   test.prop([safePath, fc.constantFrom('cat', 'nl -ba', 'head -n 5', "sed -n '1,9p'")], {
     numRuns: 200,
   })('any viewer of one plain path reads exactly that path', (file, viewer) => {
-    expect(classifyShellCommand(`${viewer} ${file}`)).toEqual({ reads: [file], writes: [] });
+    expect(classifyShellCommand(`${viewer} ${file}`)).toMatchObject({ reads: [file], writes: [] });
   });
 
   test.prop(
@@ -111,9 +111,107 @@ describe('classifyShellCommand', () => {
       numRuns: 200,
     },
   )('a heredoc into a plain path writes exactly that path, whatever the body', (file, body) => {
-    expect(classifyShellCommand(`cat > ${file} <<'EOF'\n${body}\nEOF`)).toEqual({
+    expect(classifyShellCommand(`cat > ${file} <<'EOF'\n${body}\nEOF`)).toMatchObject({
       reads: [],
       writes: [file],
     });
   });
+});
+
+describe('classifyShellCommand: what density may prune (outputIsReads)', () => {
+  const only = (...reads: string[]) => ({ reads, writes: [], outputIsReads: true });
+  const writes = (...files: string[]) => ({ reads: [], writes: files, outputIsReads: false });
+
+  it.each([
+    ['cat src/a.ts', only('src/a.ts')],
+    ['cat -n src/a.ts', only('src/a.ts')],
+    ['cat -A a.ts', only('a.ts')],
+    ['cat a.ts b.ts', only('a.ts', 'b.ts')],
+    ["cat 'my file.ts'", only('my file.ts')],
+    ['cat my\\ file.ts', only('my file.ts')],
+    ['nl -ba src/a.ts', only('src/a.ts')],
+    ['head -n 40 src/a.ts', only('src/a.ts')],
+    ['head -40 src/a.ts', only('src/a.ts')],
+    ['head -c 10 a.ts', only('a.ts')],
+    ['tail -n 20 log.txt', only('log.txt')],
+    ["sed -n '1,80p' src/a.ts", only('src/a.ts')],
+    ["sed -n '5,$p' src/a.ts", only('src/a.ts')],
+    ["sed -n '/x/p' a.ts", only('a.ts')],
+    ['cat a.ts | head -n 5', only('a.ts')],
+    ['cd src && cat a.ts', only('src/a.ts')],
+    ['cat a.ts 2>/dev/null', only('a.ts')],
+  ])('%j prints only file content', (command, access) => {
+    expect(classifyShellCommand(command)).toEqual(access);
+  });
+
+  it.each([
+    ['cat a.ts; rm a.ts', ['a.ts'], []],
+    ['cat a.ts || true', ['a.ts'], []],
+    ['cat a.ts && sed -i s/a/b/ a.ts', ['a.ts'], ['a.ts']],
+    ['cat a.ts && npm test', ['a.ts'], []],
+    ['cat a.ts\nrm a.ts', ['a.ts'], []],
+  ])(
+    '%j reads but prints more than the files: not prunable as a read',
+    (command, reads, written) => {
+      expect(classifyShellCommand(command)).toEqual({
+        reads,
+        writes: written,
+        outputIsReads: false,
+      });
+    },
+  );
+
+  it.each([
+    ["sed -i 's/a/b/' src/a.ts", writes('src/a.ts')],
+    ["sed -i.bak -e 's/a/b/' src/a.ts src/b.ts", writes('src/a.ts', 'src/b.ts')],
+    ["sed -i '' 's/a/b/' src/a.ts", writes('src/a.ts')],
+    ["sed -E -i 's/(a)/b/' src/a.ts", writes('src/a.ts')],
+    ["cat > src/a.ts <<'EOF'\nexport const a = $x;\nEOF", writes('src/a.ts')],
+    ['cat >> notes.md << "END"\nmore\nEND', writes('notes.md')],
+    ['> src/a.ts', writes('src/a.ts')],
+    [': > src/a.ts', writes('src/a.ts')],
+    ["echo 'hello' > out.txt", writes('out.txt')],
+    ["echo 'x' | tee out.txt", writes('out.txt')],
+    ['tee -a out.txt <<EOF\nx\nEOF', writes('out.txt')],
+    ['cat a.ts > b.ts', writes('b.ts')],
+    ['head -n 5 a.ts > b.ts', writes('b.ts')],
+    ['npm test | tee log.txt', writes('log.txt')],
+  ])('%j writes', (command, access) => {
+    expect(classifyShellCommand(command)).toEqual(access);
+  });
+
+  it.each([
+    'npm test',
+    'cat',
+    'cat src/*.ts',
+    'cat "$FILE"',
+    'cat `ls`',
+    'cat a.ts | grep x',
+    'cat a.ts > /dev/null',
+    'cat - ',
+    'cat < a.ts',
+    'sed s/a/b/ a.ts',
+    'sed -i a.ts',
+    'echo hi',
+    'rm src/a.ts',
+    'cp a.ts b.ts',
+  ])('%j is neither', (command) => {
+    expect(classifyShellCommand(command)).toBeUndefined();
+  });
+
+  test.prop([fc.string({ maxLength: 60 })], { numRuns: 500 })(
+    'never returns an empty or option-like path, and outputIsReads implies reads and no writes',
+    (command) => {
+      const access = classifyShellCommand(command);
+      if (access === undefined) return;
+      for (const p of [...access.reads, ...access.writes]) {
+        expect(p).not.toBe('');
+        expect(p.startsWith('-')).toBe(false);
+      }
+      if (access.outputIsReads) {
+        expect(access.reads.length).toBeGreaterThan(0);
+        expect(access.writes).toEqual([]);
+      }
+    },
+  );
 });

@@ -1,8 +1,10 @@
 /**
- * Recognises the unambiguous file reads and writes inside a recorded shell command: `cat`, `nl`,
- * `head`, `tail`, `sed -n` whose output reaches the tool result (alone or piped only through those
- * same viewers), and writes by `>`/`>>` redirection, `tee` and `sed -i`. Pure and conservative: paths
- * with variables, globs or command substitution are ignored, `cd` inside the command is followed.
+ * The one classifier of shell commands as file operations, shared by the transcript importers,
+ * high-density's READ→WRITE pass and the replay oracle. It recognises the unambiguous file reads and
+ * writes inside a command: `cat`, `nl`, `head`, `tail`, `sed -n` whose output reaches the tool
+ * result (alone or piped only through those same viewers), and writes by `>`/`>>` redirection, `tee`
+ * and `sed -i`. Pure and conservative: paths with variables, globs or command substitution are
+ * ignored, `cd` inside the command is followed.
  */
 import path from 'node:path';
 import { tokenizeShell, type ShellToken } from './shellWords.js';
@@ -10,8 +12,13 @@ import { tokenizeShell, type ShellToken } from './shellWords.js';
 export interface ShellFileAccess {
   /** Files whose content the command prints, as written (joined to a `cd` target when relative). */
   readonly reads: readonly string[];
-  /** Files the command creates or changes. */
+  /** Files the command creates or changes (when it succeeds). */
   readonly writes: readonly string[];
+  /**
+   * The command prints nothing but the content of `reads`: every part of it is a `cd` or a viewer
+   * pipeline. Only then may a whole tool result be dropped when those files go stale.
+   */
+  readonly outputIsReads: boolean;
 }
 
 interface Redirect {
@@ -118,7 +125,9 @@ function parseSed(args: Stage['words']): {
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
     if (word === undefined) continue;
-    if (SED_SCRIPT_OPTIONS.has(word.value)) i += 1;
+    // BSD sed: `-i ''` is in-place editing with an empty backup suffix, not a script.
+    if (word.value === '-i' && args[i + 1]?.value === '') i += 1;
+    else if (SED_SCRIPT_OPTIONS.has(word.value)) i += 1;
     else if (options.includes(word)) continue;
     else if (scriptGiven) files.push(word);
     else scriptGiven = true;
@@ -197,6 +206,7 @@ export function classifyShellCommand(command: string): ShellFileAccess | undefin
   const reads: string[] = [];
   const writes: string[] = [];
   let cwd = '';
+  let onlyViewers = true;
   for (const stages of splitPipelines(tokenizeShell(command))) {
     const words = stages.length === 1 && stages[0] ? commandWords(stages[0]) : [];
     if (words[0]?.value === 'cd') {
@@ -204,10 +214,16 @@ export function classifyShellCommand(command: string): ShellFileAccess | undefin
       cwd = target?.literal ? resolveIn(cwd, target.value) : '';
       continue;
     }
-    reads.push(...pipelineReads(stages).map((file) => resolveIn(cwd, file)));
+    const viewed = pipelineReads(stages);
+    if (viewed.length === 0) onlyViewers = false;
+    reads.push(...viewed.map((file) => resolveIn(cwd, file)));
     for (const stage of stages)
       writes.push(...stageWrites(stage).map((file) => resolveIn(cwd, file)));
   }
   if (reads.length === 0 && writes.length === 0) return undefined;
-  return { reads: [...new Set(reads)], writes: [...new Set(writes)] };
+  return {
+    reads: [...new Set(reads)],
+    writes: [...new Set(writes)],
+    outputIsReads: onlyViewers && reads.length > 0 && writes.length === 0,
+  };
 }
