@@ -267,6 +267,35 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     expect((error as Error).message).toContain('1100 tokens');
   });
 
+  it('builds DensityConfig from the live density settings and the workspace root', async () => {
+    let seen: DensityConfig | undefined;
+    const strategy = fakeStrategy({
+      optimize: (_h, config) => {
+        seen = config;
+        return nothing();
+      },
+    });
+    const { handler } = await setup({
+      entries: [big(10)],
+      strategy,
+      settings: {
+        'compression.density.recencyPruning': true,
+        'compression.density.recencyRetention': 5,
+        'compression.density.shellFileOps': true,
+        'compression.density.fileDedupe': false,
+      },
+    });
+    await handler.ensureDensityOptimized();
+    expect(seen).toEqual({
+      readWritePruning: true,
+      fileDedupe: false,
+      recencyPruning: true,
+      recencyRetention: 5,
+      shellFileOps: true,
+      workspaceRoot: '/ws',
+    });
+  });
+
   it('REQ-HD-002.9 optimize receives the raw history (with empty AI entries) and its indices apply to it', async () => {
     const empty = createAiMessage([]);
     const entries = [human('q'), empty, ...readFile('r', 'a.ts', 'A'.repeat(50)), ai('end')];

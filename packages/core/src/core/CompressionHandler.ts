@@ -230,6 +230,7 @@ export class CompressionHandler {
       fileDedupe: ephemerals.densityFileDedupe(),
       recencyPruning: ephemerals.densityRecencyPruning(),
       recencyRetention: ephemerals.densityRecencyRetention(),
+      shellFileOps: ephemerals.densityShellFileOps(),
       workspaceRoot: config.getWorkspaceRoot(),
     };
   }

@@ -19,6 +19,7 @@ export interface EphemeralAccessors {
   densityFileDedupe(): boolean;
   densityRecencyPruning(): boolean;
   densityRecencyRetention(): number;
+  densityShellFileOps(): boolean;
   densityCompressHeadroom(): number;
 }
 

@@ -13,6 +13,7 @@ describe('createAgentRuntimeContext', () => {
     expect(ephemerals.densityRecencyPruning()).toBe(false);
     expect(ephemerals.densityRecencyRetention()).toBe(3);
     expect(ephemerals.densityCompressHeadroom()).toBe(0.6);
+    expect(ephemerals.densityShellFileOps()).toBe(false);
     expect(ephemerals.preserveThreshold()).toBe(0.4);
     expect(ephemerals.topPreserveThreshold()).toBe(0.2);
   });

@@ -32,6 +32,7 @@ export function createAgentRuntimeContext(
     densityFileDedupe: () => settings.getDefaulted('compression.density.fileDedupe'),
     densityRecencyPruning: () => settings.getDefaulted('compression.density.recencyPruning'),
     densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
+    densityShellFileOps: () => settings.getDefaulted('compression.density.shellFileOps'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
   };
   return {

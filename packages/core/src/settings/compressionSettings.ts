@@ -91,6 +91,15 @@ export const COMPRESSION_SETTINGS = [
     persistToProfile: true,
   },
   {
+    key: 'compression.density.shellFileOps',
+    category: 'cli-behavior',
+    description:
+      'READ→WRITE pruning also understands plain shell reads and writes (cat, sed -n, sed -i, > file)',
+    type: 'boolean',
+    default: false,
+    persistToProfile: true,
+  },
+  {
     key: 'compression.density.compressHeadroom',
     category: 'cli-behavior',
     description:

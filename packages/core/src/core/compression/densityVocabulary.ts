@@ -19,6 +19,12 @@ export const WRITE_TOOLS = [
   'delete_line_range',
 ] as const;
 
+/**
+ * Tools that delete a file (not in the spec's write list; imported Codex sessions produce
+ * `delete_file`). A successful delete makes earlier reads of the file stale, like a write.
+ */
+export const DELETE_TOOLS = ['delete_file'] as const;
+
 export type ReadToolName = (typeof READ_TOOLS)[number];
 export type WriteToolName = (typeof WRITE_TOOLS)[number];
 
@@ -31,6 +37,10 @@ export function isReadTool(name: string): name is ReadToolName {
 
 export function isWriteTool(name: string): name is WriteToolName {
   return WRITE_SET.has(name);
+}
+
+export function isDeleteTool(name: string): boolean {
+  return (DELETE_TOOLS as readonly string[]).includes(name);
 }
 
 /** What recency pruning leaves in place of a tool result (REQ-HD-007.2, verbatim). */

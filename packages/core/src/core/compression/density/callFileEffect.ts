@@ -4,7 +4,7 @@
  * Unknown or ambiguous calls have no effect.
  */
 import * as path from 'node:path';
-import { isReadTool, isWriteTool } from '../densityVocabulary.js';
+import { isDeleteTool, isReadTool, isWriteTool } from '../densityVocabulary.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
 import { classifyShellCommand } from '../../../shell/classifyShellCommand.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
@@ -35,7 +35,7 @@ export function fileEffectOf(
         : optionalList(extractFilePath(call.parameters));
     return paths === undefined ? undefined : { reads: paths, writes: [] };
   }
-  if (isWriteTool(call.name)) {
+  if (isWriteTool(call.name) || isDeleteTool(call.name)) {
     const target = extractFilePath(call.parameters);
     return target === undefined ? undefined : { reads: [], writes: [target] };
   }

@@ -134,3 +134,26 @@ describe('READ→WRITE with shellFileOps', () => {
     expect(again.removals).toEqual([]);
   });
 });
+
+describe('deletions', () => {
+  const config: DensityConfig = {
+    readWritePruning: true,
+    fileDedupe: false,
+    recencyPruning: false,
+    recencyRetention: 3,
+    workspaceRoot: '/workspace',
+  };
+
+  it('a successful delete_file (from imported sessions) makes earlier reads stale; a failed one does not', () => {
+    const deleted = [
+      ...readFile('r', 'src/a.ts', 'A'),
+      ...toolRoundTrip('d', 'delete_file', { file_path: 'src/a.ts' }, 'Deleted.'),
+    ];
+    expect(optimizeDensity(deleted, config).metadata.readWritePairsPruned).toBe(1);
+    const failed = [
+      ...readFile('r', 'src/a.ts', 'A'),
+      ...toolRoundTrip('d', 'delete_file', { file_path: 'src/a.ts' }, '', 'No such file'),
+    ];
+    expect(optimizeDensity(failed, config).metadata.readWritePairsPruned).toBe(0);
+  });
+});
