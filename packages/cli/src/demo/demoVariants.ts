@@ -34,6 +34,6 @@ export const DEMO_VARIANTS: readonly DemoVariant[] = [
 
 /**
  * The demo's context window: small enough that the classic strategies really compress during the
- * 44 turns (the script's history grows to about twice this), large enough for every single turn.
+ * 44 turns (uncompressed, the script's history grows to 23,000 tokens), large enough for every turn.
  */
 export const DEMO_CONTEXT_LIMIT = 16_000;

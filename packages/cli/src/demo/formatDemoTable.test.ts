@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { formatDemoTable, reportedTurns } from './formatDemoTable.js';
+import { compressionTurns, formatDemoTable, reportedTurns } from './formatDemoTable.js';
 import { formatCount } from './formatCount.js';
 import { DEMO_VARIANTS } from './demoVariants.js';
 import type { DemoReport } from './runDemo.js';
@@ -136,6 +136,14 @@ describe('reportedTurns', () => {
       expect(reported.filter((t) => t % 10 === 0)).toHaveLength(Math.floor(turns / 10));
     },
   );
+});
+
+describe('compressionTurns', () => {
+  it('lists up to three turns and shortens longer lists to the first two and the last', () => {
+    expect(compressionTurns([])).toBe('–');
+    expect(compressionTurns([24, 30, 39])).toBe('24, 30, 39');
+    expect(compressionTurns([13, 16, 20, 23, 28, 39])).toBe('13, 16 … 39');
+  });
 });
 
 describe('formatCount', () => {

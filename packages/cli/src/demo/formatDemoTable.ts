@@ -21,6 +21,13 @@ function reclaimed(pass: { readonly count: number; readonly tokens: number }): s
   return pass.count === 0 ? NONE : `${formatCount(pass.tokens)} (${pass.count})`;
 }
 
+/** `24, 30, 39`; longer lists keep the first two and the last: `13, 16 … 39`. */
+export function compressionTurns(turns: readonly number[]): string {
+  if (turns.length === 0) return NONE;
+  if (turns.length <= 3) return turns.join(', ');
+  return `${turns.slice(0, 2).join(', ')} … ${turns[turns.length - 1]}`;
+}
+
 function row(
   label: string,
   runs: readonly DemoRun[],
@@ -41,9 +48,7 @@ function tableRows(report: DemoReport): TextTableRow[] {
     row('peak context tokens', runs, (r) => formatCount(r.peakContextTokens)),
     row('input tokens, all calls', runs, (r) => formatCount(r.cumulativeInputTokens)),
     row('compressions', runs, (r) => String(r.compressions.length)),
-    row('  during turns', runs, (r) =>
-      r.compressions.length === 0 ? NONE : r.compressions.map((c) => c.turn).join(', '),
-    ),
+    row('  during turns', runs, (r) => compressionTurns(r.compressions.map((c) => c.turn))),
     row('density edits', runs, (r) => (r.density.edits === 0 ? NONE : String(r.density.edits))),
     row('reclaimed: stale reads', runs, (r) => reclaimed(r.density.readWrite)),
     row('reclaimed: duplicate @', runs, (r) => reclaimed(r.density.dedup)),
