@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SETTING_KEYS } from '@dense/core';
 import { completeInput } from './completeInput.js';
 
 const context = { profileNames: ['lean', 'work'] };
@@ -20,7 +21,10 @@ describe('completeInput', () => {
     });
     const density = completeInput('/set compression.de', context);
     expect(density?.text).toBe('/set compression.density.');
-    expect(density?.candidates).toHaveLength(5);
+    expect(density?.candidates).toEqual(
+      SETTING_KEYS.filter((key) => key.startsWith('compression.density.')),
+    );
+    expect(density?.candidates.length).toBeGreaterThan(1);
   });
 
   it('completes enum values and booleans for the key being set', () => {

@@ -6,20 +6,25 @@ export const helpCommand: SlashCommand = {
   usage: ['/help'],
   summary: 'This list',
   run(_args, { commands }) {
-    const width = Math.max(...commands.flatMap((c) => c.usage.map((u) => u.length)));
-    const rows: OutputLine[] = commands.flatMap((command) =>
-      command.usage.map((usage, i) => ({
-        text: `  ${usage.padEnd(width)}  ${i === 0 ? command.summary : ''}`.trimEnd(),
-      })),
-    );
+    const rows: OutputLine[] = commands.flatMap((command) => [
+      ...command.usage.map((usage) => ({ text: `  ${usage}` })),
+      { text: `      ${command.summary}`, tone: 'dim' as const },
+    ]);
     return Promise.resolve(
       lines(
         { text: 'Commands', tone: 'heading' },
         ...rows,
         { text: 'Input', tone: 'heading' },
-        '  @path, @"path with spaces", @src/**/*.ts   include files in your message',
-        '  Tab completes commands, setting keys and values; ↑/↓ recall earlier input',
-        '  Ctrl-C cancels the running turn; Ctrl-C again (or when idle) exits; Ctrl-D on empty input exits',
+        '  @path, @"path with spaces", @src/**/*.ts',
+        { text: '      include files in your message', tone: 'dim' },
+        '  Tab',
+        { text: '      complete commands, setting keys and values', tone: 'dim' },
+        '  ↑ / ↓',
+        { text: '      recall earlier input', tone: 'dim' },
+        '  Ctrl-C',
+        { text: '      cancel the running turn; again (or when idle) exit', tone: 'dim' },
+        '  Ctrl-D',
+        { text: '      exit (on an empty line)', tone: 'dim' },
       ),
     );
   },

@@ -16,7 +16,12 @@ export interface TurnErrorReport {
 }
 
 export function describeTurnError(error: unknown): TurnErrorReport {
-  if (error instanceof ChatCancelledError) return { kind: 'cancelled', message: 'Turn cancelled.' };
+  if (error instanceof ChatCancelledError) {
+    return {
+      kind: 'cancelled',
+      message: 'Turn cancelled; the history keeps every completed step.',
+    };
+  }
   if (error instanceof ContextOverflowError) {
     return { kind: 'overflow', message: `Context overflow: ${error.message}` };
   }

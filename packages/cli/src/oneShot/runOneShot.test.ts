@@ -95,7 +95,7 @@ describe('runOneShot', () => {
       },
     });
     expect(code).toBe(1);
-    expect(stderr.text()).toBe('dense: Turn cancelled.\n');
+    expect(stderr.text()).toBe('dense: Turn cancelled; the history keeps every completed step.\n');
     cli.dispose();
   });
 });

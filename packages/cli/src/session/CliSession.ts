@@ -13,6 +13,8 @@ import type { SessionRecorder } from './SessionRecorder.js';
 export interface ResumeInfo {
   readonly sessionId: string;
   readonly entries: number;
+  /** The workspace the recording was made in (it may differ from this session's). */
+  readonly workspaceRoot: string;
   /** Lines of the recording that could not be read. */
   readonly skippedLines: number;
 }

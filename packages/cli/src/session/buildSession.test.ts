@@ -141,6 +141,7 @@ describe('buildSession', () => {
     expect(second.cli.resumed).toEqual({
       sessionId: first.cli.session.sessionId,
       entries: 2,
+      workspaceRoot: dirs.workspace,
       skippedLines: 0,
     });
     expect(second.cli.session.compression.isDensityDirty()).toBe(true);

@@ -233,6 +233,7 @@ function restore(
   return {
     sessionId: recording.sessionId,
     entries: loaded.contents.length,
+    workspaceRoot: loaded.header.workspaceRoot,
     skippedLines: loaded.skipped.length,
   };
 }

@@ -19,7 +19,11 @@ import {
   type NewItem,
 } from './conversation.js';
 import { readFooterStats, type FooterStats } from './footerStats.js';
+import { historyItems } from './historyItems.js';
 import { welcomeLines } from './welcomeLines.js';
+
+/** How much of a resumed session is shown again. */
+const RECAP_ITEMS = 12;
 
 export interface UiState {
   readonly conversation: Conversation;
@@ -76,6 +80,11 @@ export class ChatController {
       this.cli.onNotice((message) => this.addLines([{ text: message, tone: 'warning' }])),
     );
     this.addLines(welcomeLines(this.cli));
+    if (this.cli.resumed) {
+      const recap = historyItems(this.cli.session.history.getRawHistory(), RECAP_ITEMS);
+      for (const item of recap) this.addItem(item);
+      if (recap.length > 0) this.addLines([{ text: '— resumed here —', tone: 'dim' }]);
+    }
     void this.refreshProfileNames();
   }
 

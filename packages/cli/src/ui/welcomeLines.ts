@@ -21,6 +21,12 @@ export function welcomeLines(cli: CliSession): OutputLine[] {
       text: `Resumed session ${cli.resumed.sessionId}: ${cli.resumed.entries} entries${skipped}.`,
       tone: 'info',
     });
+    if (cli.resumed.workspaceRoot !== cli.workspaceRoot) {
+      lines.push({
+        text: `It was recorded in ${cli.resumed.workspaceRoot}; paths in it may not match this workspace.`,
+        tone: 'warning',
+      });
+    }
   }
   return lines;
 }

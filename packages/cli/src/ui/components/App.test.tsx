@@ -66,7 +66,7 @@ describe('App', () => {
     await vi.waitFor(() => expect(lastFrame()).toContain('All good.'));
     const frame = lastFrame() ?? '';
     expect(frame).toContain('> check @a.txt');
-    expect(frame).toContain('+ a.txt (1 lines)');
+    expect(frame).toContain('+ a.txt (1 line)');
     expect(frame).toContain('Looking.');
     expect(frame).toContain('✓ read_file a.txt');
   });
@@ -112,7 +112,7 @@ describe('App', () => {
     await type('hello\r');
     await vi.waitFor(() => expect(lastFrame()).toContain('working… (Ctrl-C to cancel)'));
     await type('\u0003');
-    await vi.waitFor(() => expect(lastFrame()).toContain('Turn cancelled.'));
+    await vi.waitFor(() => expect(lastFrame()).toContain('Turn cancelled; the history keeps'));
     expect(lastFrame()).not.toContain('working…');
     expect(lastFrame()).toContain('Ask, or type /help');
   });

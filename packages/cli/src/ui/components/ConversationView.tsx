@@ -4,6 +4,7 @@
  */
 import { Box, Static, Text } from 'ink';
 import type { ReactNode } from 'react';
+import type { IncludedFile } from '../../at/expandAtReferences.js';
 import type { Conversation, ConversationItem, ToolStatus } from '../conversation.js';
 import { colorProp, useTheme, type Theme } from '../theme.js';
 import { ContextView } from './ContextView.js';
@@ -25,6 +26,11 @@ const TOOL_COLORS: Readonly<Record<ToolStatus, string>> = {
   cancelled: 'yellow',
 };
 
+function includedSize(file: IncludedFile): string {
+  const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+  return file.truncated ? `first ${file.lines} of ${lines(file.totalLines)}` : lines(file.lines);
+}
+
 function UserItem(props: {
   readonly item: Extract<ConversationItem, { kind: 'user' }>;
   readonly theme: Theme;
@@ -37,14 +43,11 @@ function UserItem(props: {
         {item.text}
       </Text>
       {item.included.map((file) => (
-        <Text key={file.path} dimColor>
-          {'  + '}
-          {file.path} (
-          {file.truncated
-            ? `first ${file.lines} of ${file.totalLines} lines`
-            : `${file.lines} lines`}
-          )
-        </Text>
+        <Box key={file.path} paddingLeft={2}>
+          <Text dimColor>
+            + {file.path} ({includedSize(file)})
+          </Text>
+        </Box>
       ))}
     </Box>
   );
@@ -65,10 +68,9 @@ function ToolItem(props: {
         {item.status === 'denied' ? ' (denied)' : item.status === 'cancelled' ? ' (cancelled)' : ''}
       </Text>
       {showDetail ? (
-        <Text dimColor>
-          {'  '}
-          {item.detail}
-        </Text>
+        <Box paddingLeft={2}>
+          <Text dimColor>{item.detail}</Text>
+        </Box>
       ) : null}
     </Box>
   );
