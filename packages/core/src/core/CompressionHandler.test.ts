@@ -74,6 +74,7 @@ interface Setup {
   readonly counter?: TokenCounter;
   readonly todos?: () => never[] | { id: string; content: string; status: 'pending' }[];
   readonly reserve?: number;
+  readonly now?: () => number;
 }
 
 async function setup({
@@ -83,6 +84,7 @@ async function setup({
   counter = chars,
   todos,
   reserve = 0,
+  now,
 }: Setup) {
   const history = new HistoryService({ tokenCounter: counter });
   history.addAll(entries);
@@ -103,6 +105,7 @@ async function setup({
     resolveStrategy: () => strategy,
     completionReserve: () => reserve,
     ...(todos === undefined ? {} : { activeTodos: todos }),
+    ...(now === undefined ? {} : { now }),
   });
   return { history, handler, runtime };
 }
@@ -475,5 +478,91 @@ describe('CompressionHandler compression', () => {
         removedTokens: { readWrite: before - history.getTotalTokens(), dedup: 0, recency: 0 },
       }),
     ]);
+  });
+});
+
+describe('CompressionHandler cache-aware density (compression.density.cacheAware)', () => {
+  /** Removes the entry at index 1 (a deep, small edit in a long history). */
+  const removeSecond = () =>
+    fakeStrategy({
+      optimize: (h) => ({
+        removals: h.length > 3 ? [1] : [],
+        replacements: new Map(),
+        metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: 1 },
+      }),
+    });
+  const cacheAware = { 'compression.density.cacheAware': true, 'context-limit': 100_000 } as const;
+
+  async function afterOneSend(
+    strategy: CompressionStrategy,
+    now: { t: number },
+    settings: EphemeralSettings = cacheAware,
+  ) {
+    const entries = [big(10), big(5), big(3000), big(3000)];
+    const { handler, history } = await setup({
+      entries: entries.slice(0, 3),
+      strategy,
+      settings,
+      now: () => now.t,
+    });
+    await handler.ensureCompressionBeforeSend('p'); // first send: nothing cached yet, applied
+    history.add(entries[3]!);
+    handler.markDirty();
+    return { handler, history };
+  }
+
+  it('defers a small edit deep in cached history and keeps the flag set', async () => {
+    const now = { t: 0 };
+    const { handler, history } = await afterOneSend(removeSecond(), now);
+    const deferred: unknown[] = [];
+    handler.events.on('densityDeferred', (e) => deferred.push(e));
+    const lengthBefore = history.length;
+    now.t = 1000;
+    await handler.ensureCompressionBeforeSend('p');
+    expect(history.length).toBe(lengthBefore);
+    expect(deferred).toEqual([
+      expect.objectContaining({ removedTokens: 5, invalidatedTokens: 3005 }),
+    ]);
+    expect(handler.isDensityDirty()).toBe(true);
+  });
+
+  it('applies the deferred edit once the prompt cache has gone cold', async () => {
+    const now = { t: 0 };
+    const { handler, history } = await afterOneSend(removeSecond(), now);
+    const lengthBefore = history.length;
+    now.t = 10 * 60 * 1000;
+    await handler.ensureCompressionBeforeSend('p');
+    expect(history.length).toBe(lengthBefore - 1);
+  });
+
+  it('applies it when the context reaches the threshold, which here avoids compressing at all', async () => {
+    const log: string[] = [];
+    const strategy = fakeStrategy({
+      log,
+      optimize: (h) => ({
+        removals: h.length > 3 ? [2] : [],
+        replacements: new Map(),
+        metadata: EMPTY_DENSITY_METADATA,
+      }),
+    });
+    const now = { t: 0 };
+    const settings = { 'compression.density.cacheAware': true, 'context-limit': 4000 } as const;
+    const { handler, history } = await afterOneSend(strategy, now, settings);
+    now.t = 1000;
+    // 10 + 5 + 3000 + 3000 = 6015 ≥ 0.85 × 4000: under pressure, so the edit is applied → 3015.
+    await handler.ensureCompressionBeforeSend('p');
+    expect(log.filter((l) => l.startsWith('compress'))).toEqual([]);
+    expect(history.getTotalTokens()).toBe(3015);
+  });
+
+  it('without cacheAware every non-empty result is applied at once (REQ-HD-002.4)', async () => {
+    const now = { t: 0 };
+    const { handler, history } = await afterOneSend(removeSecond(), now, {
+      'context-limit': 100_000,
+    });
+    const lengthBefore = history.length;
+    now.t = 1000;
+    await handler.ensureCompressionBeforeSend('p');
+    expect(history.length).toBe(lengthBefore - 1);
   });
 });

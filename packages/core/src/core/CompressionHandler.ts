@@ -11,7 +11,6 @@ import { errorMessage } from '../utils/errors.js';
 import { nullLogger, type DebugLogger } from '../utils/logger.js';
 import { TypedEmitter } from '../utils/TypedEmitter.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
-import { validateDensityResult } from '../services/history/validateDensityResult.js';
 import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
@@ -21,27 +20,22 @@ import {
   parseCompressionStrategyName,
 } from './compression/compressionStrategyFactory.js';
 import {
-  isEmptyDensityResult,
   type CompressionContext,
   type CompressionResult,
   type CompressionStrategy,
   type CompressionStrategyName,
   type DensityConfig,
-  type DensityResultMetadata,
 } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
-import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
+import {
+  runDensityStep,
+  type DensityAppliedEvent,
+  type DensityDeferredEvent,
+  type LastSend,
+} from './densityStep.js';
 
-export interface DensityAppliedEvent {
-  readonly strategy: CompressionStrategyName;
-  readonly metadata: DensityResultMetadata;
-  readonly removedTokens: DensityTokenBreakdown;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** Lowest edited index: the provider's cached prompt prefix is lost from here on. */
-  readonly firstEditedIndex: number;
-  readonly entriesBefore: number;
-}
+/** The events this handler emits carry these payloads. */
+export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
 
 export interface CompressionEvent {
   readonly strategy: CompressionStrategyName;
@@ -54,6 +48,8 @@ export interface CompressionEvent {
 
 export interface CompressionHandlerEvents {
   densityApplied: DensityAppliedEvent;
+  /** A cache-aware schedule left an edit for later (it is re-evaluated before the next call). */
+  densityDeferred: DensityDeferredEvent;
   compressed: CompressionEvent;
 }
 
@@ -73,13 +69,6 @@ export interface CompressionHandlerOptions {
   readonly now?: () => number;
 }
 
-function lowestIndex(removals: readonly number[], replaced: Iterable<number>): number {
-  let lowest = Number.POSITIVE_INFINITY;
-  for (const index of removals) lowest = Math.min(lowest, index);
-  for (const index of replaced) lowest = Math.min(lowest, index);
-  return lowest;
-}
-
 /** Reserve for the reply when none is configured: 10% of the window, at most 8,192 tokens. */
 export function defaultCompletionReserve(contextLimit: number): number {
   return Math.min(8192, Math.floor(contextLimit * 0.1));
@@ -88,6 +77,7 @@ export function defaultCompletionReserve(contextLimit: number): number {
 export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
   private densityDirty = true;
+  private lastSend: LastSend | undefined;
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
@@ -133,17 +123,19 @@ export class CompressionHandler {
   async ensureCompressionBeforeSend(promptId: string, pendingTokens = 0): Promise<void> {
     if (this.compressionPromise) await this.compressionPromise.catch(() => undefined);
     await this.options.history.waitForTokenUpdates();
-    await this.ensureDensityOptimized();
+    await this.ensureDensityOptimized({ underPressure: this.shouldCompress(pendingTokens) });
     let compressed = false;
     if (this.shouldCompress(pendingTokens)) {
       await this.performCompression(promptId);
       compressed = true;
     }
-    if (!this.exceedsHardLimit(pendingTokens)) return;
-    // Emergency path (REQ-HD-002.8): density first, then compression, then give up.
-    await this.ensureDensityOptimized();
-    if (!compressed) await this.performCompression(promptId);
-    if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
+    if (this.exceedsHardLimit(pendingTokens)) {
+      // Emergency path (REQ-HD-002.8): density first, then compression, then give up.
+      await this.ensureDensityOptimized({ underPressure: true });
+      if (!compressed) await this.performCompression(promptId);
+      if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
+    }
+    this.lastSend = { entries: this.options.history.length, at: this.now() };
   }
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
@@ -155,35 +147,36 @@ export class CompressionHandler {
 
   /**
    * Runs the strategy's optimize() on the raw history when content was added since the last run,
-   * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9).
+   * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
+   * `compression.density.cacheAware`, an edit that would cost more in prompt-cache misses than it
+   * saves is deferred (the flag stays set) unless the context is `underPressure`.
    */
-  async ensureDensityOptimized(): Promise<void> {
+  async ensureDensityOptimized(options: { readonly underPressure?: boolean } = {}): Promise<void> {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
-      const { history } = this.options;
-      const raw = history.getRawHistory();
-      const result = strategy.optimize(raw, this.densityConfig());
-      if (!isEmptyDensityResult(result)) {
-        // Validate before reading entries by index (attribution), so a bad result fails typed.
-        validateDensityResult(result, raw.length);
-        const tokensBefore = history.getTotalTokens();
-        const entriesBefore = raw.length;
-        const estimate = history.estimateTokensForContents.bind(history);
-        const removedTokens = await attributeDensityTokens(raw, result, estimate);
-        const firstEditedIndex = lowestIndex(result.removals, result.replacements.keys());
-        await history.applyDensityResult(result);
-        await history.waitForTokenUpdates();
-        this.events.emit('densityApplied', {
-          strategy: strategy.name,
-          metadata: result.metadata,
-          removedTokens,
-          tokensBefore,
-          tokensAfter: history.getTotalTokens(),
-          firstEditedIndex,
-          entriesBefore,
-        });
+      const { ephemerals } = this.options.runtime;
+      const outcome = await runDensityStep({
+        strategy: strategy.name,
+        optimize: strategy.optimize.bind(strategy),
+        history: this.options.history,
+        config: this.densityConfig(),
+        ...(ephemerals.densityCacheAware()
+          ? {
+              schedule: {
+                paybackCalls: ephemerals.densityCachePaybackCalls(),
+                lastSend: this.lastSend,
+                now: this.now(),
+                underPressure: options.underPressure ?? true,
+              },
+            }
+          : {}),
+      });
+      if (outcome.kind === 'deferred') {
+        this.events.emit('densityDeferred', outcome.event);
+        return;
       }
+      if (outcome.kind === 'applied') this.events.emit('densityApplied', outcome.event);
     }
     this.densityDirty = false;
   }
@@ -261,10 +254,14 @@ export class CompressionHandler {
       tokensBefore,
       tokensAfter: history.getTotalTokens(),
       promptId,
-      at: (this.options.now ?? Date.now)(),
+      at: this.now(),
     };
     this.events.emit('compressed', event);
     return event;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private reserve(): number {

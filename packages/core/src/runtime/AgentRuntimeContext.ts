@@ -20,6 +20,8 @@ export interface EphemeralAccessors {
   densityRecencyPruning(): boolean;
   densityRecencyRetention(): number;
   densityShellFileOps(): boolean;
+  densityCacheAware(): boolean;
+  densityCachePaybackCalls(): number;
   densityCompressHeadroom(): number;
 }
 

@@ -33,6 +33,9 @@ export function createAgentRuntimeContext(
     densityRecencyPruning: () => settings.getDefaulted('compression.density.recencyPruning'),
     densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
     densityShellFileOps: () => settings.getDefaulted('compression.density.shellFileOps'),
+    densityCacheAware: () => settings.getDefaulted('compression.density.cacheAware'),
+    densityCachePaybackCalls: () =>
+      settings.getDefaulted('compression.density.cachePaybackCalls'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
   };
   return {

@@ -24,6 +24,8 @@ export interface DensityTotals {
   readonly recency: DensityPassTotals;
   /** How many density edits changed the history (each one costs a prompt-cache miss after it). */
   readonly edits: number;
+  /** Tokens a cache-aware schedule is holding back until an edit pays for itself (0 when none). */
+  readonly deferredTokens: number;
 }
 
 export interface CompressionRecord {
@@ -55,6 +57,7 @@ export class ContextStats {
     dedup: ZERO_PASS,
     recency: ZERO_PASS,
     edits: 0,
+    deferredTokens: 0,
   };
   private readonly records: CompressionRecord[] = [];
   private readonly unsubscribe: (() => void)[];
@@ -62,6 +65,9 @@ export class ContextStats {
   constructor(handler: CompressionHandler) {
     this.unsubscribe = [
       handler.events.on('densityApplied', (event) => this.onDensity(event)),
+      handler.events.on('densityDeferred', (event) => {
+        this.density = { ...this.density, deferredTokens: event.removedTokens };
+      }),
       handler.events.on('compressed', (event) => this.onCompression(event)),
     ];
   }
@@ -95,6 +101,7 @@ export class ContextStats {
       dedup: addPass(this.density.dedup, metadata.fileDeduplicationsPruned, removedTokens.dedup),
       recency: addPass(this.density.recency, metadata.recencyPruned, removedTokens.recency),
       edits: this.density.edits + 1,
+      deferredTokens: 0,
     };
   }
 

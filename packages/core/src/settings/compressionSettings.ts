@@ -100,6 +100,24 @@ export const COMPRESSION_SETTINGS = [
     persistToProfile: true,
   },
   {
+    key: 'compression.density.cacheAware',
+    category: 'cli-behavior',
+    description:
+      'Defer density edits that would cost more in prompt-cache misses than they save (applied anyway near the threshold or when the cache is cold)',
+    type: 'boolean',
+    default: false,
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.density.cachePaybackCalls',
+    category: 'cli-behavior',
+    description: 'With cacheAware: apply an edit when it pays for its cache misses within this many calls',
+    type: 'number',
+    range: { integer: true, min: 0 },
+    default: 10,
+    persistToProfile: true,
+  },
+  {
     key: 'compression.density.compressHeadroom',
     category: 'cli-behavior',
     description:
