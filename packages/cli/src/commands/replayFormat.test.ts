@@ -26,6 +26,7 @@ const report: ReplaySessionReport = {
   compressions: 0,
   firstCompressionTurn: null,
   densityRemovedTokens: { readWrite: 1500, dedup: 200, recency: 0 },
+  exposureTokens: { reads: 5000, inclusions: 400, shellReads: 0 },
   staleTokens: { reads: 2000, inclusions: 300, shellReads: 0 },
   staleReclaimedTokens: { reads: 1500, inclusions: 200, shellReads: 0 },
   liveLostTokens: 0,

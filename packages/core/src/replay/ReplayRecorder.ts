@@ -14,7 +14,7 @@ import {
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics } from './metrics/CallMetrics.js';
 import { median, percentile } from './metrics/percentile.js';
-import { ExposureTracker, type ExposureLoss } from './oracle/ExposureTracker.js';
+import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
 import type { ReplaySessionReport } from './replayReport.js';
@@ -23,7 +23,10 @@ import type { ReplaySessionReport } from './replayReport.js';
 export interface OverheadSample {
   readonly historyTokens: number;
   readonly entries: number;
+  /** optimize() plus applying its edits (token recount of replaced entries included). */
   readonly ms: number;
+  /** optimize() alone. */
+  readonly optimizeMs?: number;
 }
 
 /** Facts the engine knows at the end that the recorder does not observe itself. */
@@ -40,7 +43,12 @@ export class ReplayRecorder implements StrategyObserver {
   readonly tracker: ExposureTracker;
   private readonly overhead: OverheadSample[] = [];
   private pendingEdit:
-    | { readonly start: number; readonly before: readonly IContent[]; readonly tokens: number }
+    | {
+        readonly start: number;
+        readonly optimizeMs: number;
+        readonly before: readonly IContent[];
+        readonly tokens: number;
+      }
     | undefined;
   private compressBefore: readonly IContent[] | undefined;
   private densityRemoved: DensityTokenBreakdown = ZERO_DENSITY_TOKENS;
@@ -74,10 +82,15 @@ export class ReplayRecorder implements StrategyObserver {
   optimized(result: DensityResult, elapsedMs: number, before: readonly IContent[] | undefined) {
     const tokens = this.history.getTotalTokens();
     if (before === undefined) {
-      this.overhead.push({ historyTokens: tokens, entries: this.history.length, ms: elapsedMs });
+      this.overhead.push({
+        historyTokens: tokens,
+        entries: this.history.length,
+        ms: elapsedMs,
+        optimizeMs: elapsedMs,
+      });
       return;
     }
-    this.pendingEdit = { start: this.now() - elapsedMs, before, tokens };
+    this.pendingEdit = { start: this.now() - elapsedMs, optimizeMs: elapsedMs, before, tokens };
   }
 
   compressing(): void {
@@ -94,6 +107,7 @@ export class ReplayRecorder implements StrategyObserver {
       historyTokens: pending.tokens,
       entries: pending.before.length,
       ms: this.now() - pending.start,
+      optimizeMs: pending.optimizeMs,
     });
   }
 
@@ -111,8 +125,8 @@ export class ReplayRecorder implements StrategyObserver {
     return this.overhead;
   }
 
-  losses(): readonly ExposureLoss[] {
-    return this.tracker.totals().losses;
+  exposures(): ExposureTotals {
+    return this.tracker.totals();
   }
 
   report(
@@ -139,6 +153,7 @@ export class ReplayRecorder implements StrategyObserver {
       compressions: this.compressionCount,
       firstCompressionTurn: this.firstCompressionTurn,
       densityRemovedTokens: this.densityRemoved,
+      exposureTokens: exposures.exposureTokens,
       staleTokens: exposures.staleTokens,
       staleReclaimedTokens: exposures.staleReclaimedTokens,
       liveLostTokens: density.live + compression.live,

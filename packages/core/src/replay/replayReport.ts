@@ -43,6 +43,8 @@ export interface ReplaySessionReport {
   /** 1-based turn of the first applied compression; `null` if none. */
   readonly firstCompressionTurn: number | null;
   readonly densityRemovedTokens: DensityTokenBreakdown;
+  /** All file content that entered the context, by how it entered (the oracle's exposures). */
+  readonly exposureTokens: CategoryTokens;
   /** File content made stale by a later successful write, by how it entered the context. */
   readonly staleTokens: CategoryTokens;
   /** Of it, what the policy removed while it was stale. */
@@ -119,6 +121,7 @@ export function totalReplayReports(
       dedup: sumBy(reports, (r) => r.densityRemovedTokens.dedup),
       recency: sumBy(reports, (r) => r.densityRemovedTokens.recency),
     },
+    exposureTokens: sumCategories(reports, (r) => r.exposureTokens),
     staleTokens: sumCategories(reports, (r) => r.staleTokens),
     staleReclaimedTokens: sumCategories(reports, (r) => r.staleReclaimedTokens),
     liveLostTokens: sumBy(reports, (r) => r.liveLostTokens),

@@ -13,7 +13,7 @@ import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { SettingsService } from '../settings/SettingsService.js';
 import { instrumentStrategy } from './instrumentStrategy.js';
 import { OFFLINE_SUMMARIZER_LABEL, OfflineSummaryProvider } from './OfflineSummaryProvider.js';
-import type { ExposureLoss } from './oracle/ExposureTracker.js';
+import type { ExposureLoss, UnreclaimedStale } from './oracle/ExposureTracker.js';
 import type { RecordedEntry, ReplayTurn } from './planReplay.js';
 import type { PreparedReplay } from './prepareReplay.js';
 import { ReplayProvider } from './ReplayProvider.js';
@@ -44,6 +44,8 @@ export interface ReplayRun {
   readonly overhead: readonly OverheadSample[];
   /** Every exposure the policy removed, with the oracle's verdict. */
   readonly losses: readonly ExposureLoss[];
+  /** Stale exposures not removed while stale, with what became of them. */
+  readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
 
 /** The summarizer's prompt is not read by the offline summarizer; any text will do. */
@@ -221,11 +223,13 @@ class SessionReplayer {
         finalContextTokens: this.session.history.getTotalTokens(),
       },
     );
+    const exposures = this.recorder.exposures();
     return {
       report,
       series: this.recorder.calls.totals().series,
       overhead: this.recorder.overheadSamples(),
-      losses: this.recorder.losses(),
+      losses: exposures.losses,
+      unreclaimedStale: exposures.unreclaimedStale,
     };
   }
 }

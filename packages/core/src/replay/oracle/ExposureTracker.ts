@@ -28,7 +28,17 @@ export interface ExposureLoss {
   readonly at: number;
 }
 
+/** A stale exposure the policy did not remove while stale, and what became of it. */
+export interface UnreclaimedStale {
+  readonly exposure: Exposure;
+  readonly tokens: number;
+  /** Still in context at the end, or removed earlier while live or duplicate. */
+  readonly fate: 'in-context' | 'lost-live' | 'lost-duplicate';
+}
+
 export interface ExposureTotals {
+  /** All file content that entered the context, by how it entered. */
+  readonly exposureTokens: CategoryTokens;
   /** Exposures made stale by a later successful write, by the end of the session. */
   readonly staleTokens: CategoryTokens;
   /** Of those, removed while already stale. */
@@ -36,6 +46,7 @@ export interface ExposureTotals {
   /** Tokens removed per cause and verdict. */
   readonly lostTokens: Record<LossCause, Record<LossVerdict, number>>;
   readonly losses: readonly ExposureLoss[];
+  readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
 
 const zeroCategories = (): CategoryTokens => ({ reads: 0, inclusions: 0, shellReads: 0 });
@@ -115,11 +126,21 @@ export class ExposureTracker {
   }
 
   totals(): ExposureTotals {
+    const exposureTokens = zeroCategories();
     const staleTokens = zeroCategories();
+    const lossOf = new Map(this.losses.map((loss) => [loss.exposure.id, loss]));
+    const unreclaimedStale: UnreclaimedStale[] = [];
     for (const exposure of this.index.ledger.exposures) {
-      if (this.seen.has(exposure.id) && isStaleAt(this.index, exposure, Number.POSITIVE_INFINITY)) {
-        staleTokens[exposure.category] += this.tokens(exposure);
-      }
+      if (!this.seen.has(exposure.id)) continue;
+      const tokens = this.tokens(exposure);
+      exposureTokens[exposure.category] += tokens;
+      if (!isStaleAt(this.index, exposure, Number.POSITIVE_INFINITY)) continue;
+      staleTokens[exposure.category] += tokens;
+      const verdict = lossOf.get(exposure.id)?.verdict;
+      if (verdict === 'stale') continue;
+      const fate =
+        verdict === undefined ? 'in-context' : verdict === 'live' ? 'lost-live' : 'lost-duplicate';
+      unreclaimedStale.push({ exposure, tokens, fate });
     }
     const staleReclaimedTokens = zeroCategories();
     const lostTokens: ExposureTotals['lostTokens'] = {
@@ -130,7 +151,14 @@ export class ExposureTracker {
       lostTokens[loss.cause][loss.verdict] += loss.tokens;
       if (loss.verdict === 'stale') staleReclaimedTokens[loss.exposure.category] += loss.tokens;
     }
-    return { staleTokens, staleReclaimedTokens, lostTokens, losses: this.losses };
+    return {
+      exposureTokens,
+      staleTokens,
+      staleReclaimedTokens,
+      lostTokens,
+      losses: this.losses,
+      unreclaimedStale,
+    };
   }
 
   /** An entry's exposures that pass `keep`, grouped by the response or human entry holding them. */

@@ -144,16 +144,6 @@ class LedgerBuilder {
     return spans.length > 0;
   }
 
-  /** One exposure per file of a multi-file result; false when it holds no inclusion markers. */
-  private addSpans(text: string, locator: ExposureLocator, position: number): boolean {
-    const spans = findFileInclusions(text);
-    for (const span of spans) {
-      const shown = { text: text.slice(span.start, span.end), share: 1, partial: false };
-      this.add('reads', span.filePath, shown, locator, position);
-    }
-    return spans.length > 0;
-  }
-
   addHumanText(text: string, locator: ExposureLocator, position: number): void {
     for (const span of findFileInclusions(text)) {
       const shown = { text: text.slice(span.start, span.end), share: 1, partial: false };

@@ -18,7 +18,7 @@ import {
   resultText,
   shellExitCode,
 } from '../../core/compression/density/toolResultText.js';
-import { classifyShellCommand } from '../../transcripts/classifyShellCommand.js';
+import { classifyShellCommand } from '../../shell/classifyShellCommand.js';
 import { DELETE_FILE_TOOL } from '../../transcripts/toolAliases.js';
 import { isWindowsPath } from './pathKey.js';
 

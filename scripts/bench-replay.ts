@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:replay`: replays every session of the shared corpus under every context policy at
+ * 128k and 32k (worker processes over the cores), then writes the replay sections of
+ * docs/benchmarks.md and the context charts. Skips with a message when the corpus is absent.
+ *
+ * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --workers <n>, --only <text>
+ * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing).
+ */
+import { fork } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '@dense/core';
+import type { BenchRun, MainMessage, WorkerMessage } from './replay/benchTypes.js';
+import { corpusFiles, type CorpusFile } from './replay/corpus.js';
+import { benchCharts } from './replay/benchChart.js';
+import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface BenchArgs {
+  readonly corpus: string;
+  readonly workers: number;
+  readonly only?: string;
+  readonly json?: string;
+  readonly docs: boolean;
+}
+
+function parseArgs(argv: readonly string[]): BenchArgs {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at === -1 ? undefined : argv[at + 1];
+  };
+  const workers = Number(value('--workers') ?? Math.min(2, os.cpus().length));
+  const only = value('--only');
+  const json = value('--json');
+  return {
+    corpus: path.resolve(
+      value('--corpus') ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
+    ),
+    workers: Number.isInteger(workers) && workers > 0 ? workers : 1,
+    ...(only === undefined ? {} : { only }),
+    ...(json === undefined ? {} : { json: path.resolve(json) }),
+    docs: !argv.includes('--no-docs'),
+  };
+}
+
+interface Failure {
+  readonly file: string;
+  readonly error: string;
+}
+
+/** Runs the files over `workers` child processes, largest first; resolves with every run. */
+function runWorkers(
+  files: readonly CorpusFile[],
+  workers: number,
+): Promise<{ runs: BenchRun[]; failures: Failure[] }> {
+  const queue = [...files].sort((a, b) => b.bytes - a.bytes);
+  const runs: BenchRun[] = [];
+  const failures: Failure[] = [];
+  let finished = 0;
+  const workerPath = path.join(REPO_ROOT, 'scripts/replay/benchWorker.ts');
+  const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json') };
+  return new Promise((resolve, reject) => {
+    let alive = Math.min(workers, queue.length);
+    if (alive === 0) resolve({ runs, failures });
+    for (let i = 0; i < Math.min(workers, queue.length); i++) {
+      const child = fork(workerPath, [], { execArgv: process.execArgv, env });
+      const next = () => {
+        const job = queue.shift();
+        const message: MainMessage =
+          job === undefined
+            ? { kind: 'stop' }
+            : { kind: 'job', file: job.file, source: job.source };
+        child.send(message);
+      };
+      child.on('message', (message: WorkerMessage) => {
+        if (message.kind === 'result') runs.push(...message.runs);
+        if (message.kind === 'failed') failures.push({ file: message.file, error: message.error });
+        if (message.kind !== 'ready') {
+          finished++;
+          process.stderr.write(`\rbench:replay ${finished}/${files.length} files`);
+        }
+        next();
+      });
+      child.on('error', reject);
+      child.on('exit', () => {
+        alive--;
+        if (alive === 0) {
+          process.stderr.write('\n');
+          resolve({ runs, failures });
+        }
+      });
+    }
+  });
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  const gib = Math.round(os.totalmem() / 2 ** 30);
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${gib} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!existsSync(args.corpus)) {
+    console.log(
+      `bench:replay: no corpus at ${args.corpus}; nothing to replay (set DENSE_CORPUS or --corpus).`,
+    );
+    return 0;
+  }
+  const files = (await corpusFiles(args.corpus)).filter(
+    (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
+  );
+  const start = performance.now();
+  const { runs, failures } = await runWorkers(files, args.workers);
+  const wallMs = performance.now() - start;
+  for (const failure of failures)
+    console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
+  if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ runs, failures }));
+  const meta = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machine(),
+    wallMs,
+    workers: args.workers,
+    files: files.length,
+    failures: failures.map((f) => f.file),
+  };
+  const markdown = replayMarkdown(runs, meta);
+  if (!args.docs) {
+    console.log(markdown);
+    return failures.length === 0 ? 0 : 1;
+  }
+  const benchmarks = path.join(REPO_ROOT, 'docs/benchmarks.md');
+  await writeFileAtomic(
+    benchmarks,
+    replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown),
+  );
+  for (const chart of benchCharts(runs)) {
+    await writeFileAtomic(path.join(REPO_ROOT, 'docs', chart.file), chart.svg);
+  }
+  console.log(
+    `bench:replay: ${runs.length} runs of ${files.length} files in ${(wallMs / 1000).toFixed(1)} s on ${args.workers} workers; wrote docs/benchmarks.md and the charts.`,
+  );
+  return failures.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+/** Groups the bench's runs by policy, limit and source, and totals them. Pure. */
+import { totalReplayReports, type ReplayPolicyId, type ReplayTotals } from '@dense/core';
+import type { BenchRun } from './benchTypes.js';
+
+export interface Group {
+  readonly policy: ReplayPolicyId;
+  readonly limit: number | null;
+  readonly runs: readonly BenchRun[];
+  readonly totals: ReplayTotals;
+}
+
+/** The runs of one policy at one limit (`none` at any limit: its only runs). */
+export function groupFor(
+  runs: readonly BenchRun[],
+  policy: ReplayPolicyId,
+  limit: number,
+  filter: (run: BenchRun) => boolean = () => true,
+): Group {
+  const selected = runs.filter(
+    (run) => run.policy === policy && (policy === 'none' || run.limit === limit) && filter(run),
+  );
+  const samples = selected.flatMap((run) => run.overhead.map(([, ms]) => ms));
+  return {
+    policy,
+    limit: policy === 'none' ? null : limit,
+    runs: selected,
+    totals: totalReplayReports(
+      selected.map((run) => run.report),
+      samples,
+    ),
+  };
+}
+
+/** `part / whole` in percent with one decimal, `–` when `whole` is 0. */
+export function pct(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+export function int(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function stalePct(totals: ReplayTotals, key: 'reads' | 'inclusions' | 'shellReads'): string {
+  return pct(totals.staleReclaimedTokens[key], totals.staleTokens[key]);
+}
+
+export function allStale(totals: ReplayTotals): { stale: number; reclaimed: number } {
+  const s = totals.staleTokens;
+  const r = totals.staleReclaimedTokens;
+  return {
+    stale: s.reads + s.inclusions + s.shellReads,
+    reclaimed: r.reads + r.inclusions + r.shellReads,
+  };
+}
+
+export function exposureTotal(totals: ReplayTotals): number {
+  const e = totals.exposureTokens;
+  return e.reads + e.inclusions + e.shellReads;
+}
+
+/** A session's stable key across policies. */
+export function sessionKey(run: BenchRun): string {
+  return `${run.report.file}#${run.report.sessionIndex}`;
+}
+
+export function sessionName(run: BenchRun): string {
+  const base = run.report.file.split('/').pop() ?? run.report.file;
+  return run.report.sessionIndex === 0 ? base : `${base}#${run.report.sessionIndex}`;
+}
+
+/** Formats whose agents use dedicated read/write tools (the ≥ 0.9 stale-read target applies). */
+export function hasDedicatedTools(run: BenchRun): boolean {
+  return run.report.format !== 'mini-swe-agent';
+}
+
+export function rewritesPer100(totals: ReplayTotals): string {
+  return totals.modelCalls === 0
+    ? '–'
+    : ((100 * totals.historyRewrites) / totals.modelCalls).toFixed(1);
+}
