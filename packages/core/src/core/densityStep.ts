@@ -13,6 +13,7 @@ import {
   type DensityResult,
   type DensityResultMetadata,
 } from './compression/types.js';
+import { densityCacheImpact } from './compression/density/cacheImpact.js';
 import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
 import { decideDensityApplication, type DensityScheduleDecision } from './densitySchedule.js';
 
@@ -64,13 +65,6 @@ export type DensityStepOutcome =
   | { readonly kind: 'applied'; readonly event: DensityAppliedEvent }
   | { readonly kind: 'deferred'; readonly event: DensityDeferredEvent };
 
-function lowestIndex(result: DensityResult): number {
-  let lowest = Number.POSITIVE_INFINITY;
-  for (const index of result.removals) lowest = Math.min(lowest, index);
-  for (const index of result.replacements.keys()) lowest = Math.min(lowest, index);
-  return lowest;
-}
-
 /** Tokens of the entries sent last time that follow `from` (their cached prefix would be lost). */
 function invalidatedTokens(
   history: HistoryService,
@@ -100,7 +94,8 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
     result,
     history.estimateTokensForContents.bind(history),
   );
-  const firstEditedIndex = lowestIndex(result);
+  // Non-empty result, so there is a first edited index.
+  const firstEditedIndex = densityCacheImpact(result, raw.length).firstEditedIndex ?? 0;
   let decision: DensityScheduleDecision | undefined;
   if (schedule) {
     const invalidated = invalidatedTokens(history, firstEditedIndex, schedule.lastSend);
