@@ -16,12 +16,16 @@ export const MOCK_SERVER_BIN = path.join(
   'packages/core/dist/test-utils/mockServer/cli.js',
 );
 
+/** Source folders the build leaves out (see tsconfig.build.json). */
+const NOT_BUILT = new Set(['test-utils', 'e2e']);
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+    if (entry.isDirectory()) {
+      if (!NOT_BUILT.has(entry.name)) newest = Math.max(newest, newestSource(full));
+    } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
       newest = Math.max(newest, statSync(full).mtimeMs);
     }
   }
