@@ -66,6 +66,7 @@ async function fakeRunDemo(options: RunDemoOptions): Promise<DemoReport> {
       dedup: { count: 0, tokens: 0 },
       recency: { count: 0, tokens: 0 },
       edits: 0,
+      deferredTokens: 0,
     },
     finalContextTokens: 900,
     threshold: 0.85,
