@@ -3,6 +3,7 @@
  * one list entry each); `main` passes this list to `parseCliArgs`.
  */
 import type { CliSubcommand } from './CliSubcommand.js';
+import { demoCommand } from '../commands/demo.js';
 import { replayCommand } from '../commands/replay.js';
 
-export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand];
+export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand, demoCommand];
