@@ -23,10 +23,31 @@ export interface FileEffectOptions {
   readonly shellFileOps?: boolean;
 }
 
+/**
+ * Effects by call block, one cache per shellFileOps value. Blocks are immutable, so an effect is
+ * computed once per call however many pre-send steps see it (shell classification is not cheap).
+ */
+const EFFECTS = {
+  shell: new WeakMap<ToolCallBlock, FileEffect | null>(),
+  plain: new WeakMap<ToolCallBlock, FileEffect | null>(),
+};
+
 /** The call's file effect, or `undefined` when it has none that density can rely on. */
 export function fileEffectOf(
   call: ToolCallBlock,
   options: FileEffectOptions = {},
+): FileEffect | undefined {
+  const cache = options.shellFileOps === true ? EFFECTS.shell : EFFECTS.plain;
+  const known = cache.get(call);
+  if (known !== undefined) return known ?? undefined;
+  const effect = computeFileEffect(call, options);
+  cache.set(call, effect ?? null);
+  return effect;
+}
+
+function computeFileEffect(
+  call: ToolCallBlock,
+  options: FileEffectOptions,
 ): FileEffect | undefined {
   if (isReadTool(call.name)) {
     const paths =
@@ -78,7 +99,14 @@ function optionalList(value: string | undefined): readonly string[] | undefined 
 export function responseFailed(response: ToolResponseBlock): boolean {
   if (response.error !== undefined || response.isComplete === false) return true;
   if (!isShellTool(response.toolName)) return false;
-  if (isCompactSummary(response.result)) return true;
-  const code = shellExitCode(resultText(response.result));
-  return code !== undefined && code !== 0;
+  let failed = SHELL_FAILED.get(response);
+  if (failed === undefined) {
+    const code = isCompactSummary(response.result) ? 1 : shellExitCode(resultText(response.result));
+    failed = code !== undefined && code !== 0;
+    SHELL_FAILED.set(response, failed);
+  }
+  return failed;
 }
+
+/** Shell verdicts by response block: reading the exit code scans the whole output once. */
+const SHELL_FAILED = new WeakMap<ToolResponseBlock, boolean>();
