@@ -4,7 +4,8 @@ import {
   formatFileInclusion,
   formatFileInclusions,
 } from '../densityVocabulary.js';
-import { ai, human } from '../../../test-utils/historyBuilders.js';
+import { ai, human, replaceInFile } from '../../../test-utils/historyBuilders.js';
+import type { DensityConfig } from '../types.js';
 import { textBlock, type IContent } from '../../../services/history/IContent.js';
 import { cutSpans, deduplicateFileInclusions, staleInclusionNote } from './inclusionDedup.js';
 import { applyDensityResultToArray } from './applyDensityResultToArray.js';
@@ -242,5 +243,56 @@ describe('duplicate @ file inclusion dedup', () => {
     const note = staleInclusionNote(long);
     expect(note.length).toBeLessThan(200);
     expect(note).toContain('file.ts');
+  });
+});
+
+describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
+  const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: false,
+    recencyRetention: 3,
+    workspaceRoot: ROOT,
+    ...overrides,
+  });
+  const included = atMessage('Please fix', [{ path: 'src/a.ts', content: body('A') }]);
+
+  it('cuts an inclusion whose file a later successful write changed, saying so', () => {
+    const history = [included, ...replaceInFile('w', 'src/a.ts'), ai('done')];
+    const result = optimizeDensity(history, config());
+    expect(result.metadata.fileDeduplicationsPruned).toBe(1);
+    const after = textOf(result.replacements.get(0));
+    expect(after).toContain('Please fix');
+    expect(after).toContain(staleInclusionNote('src/a.ts', 'written'));
+    expect(after).not.toContain('const value = compute(input);');
+  });
+
+  it('keeps it when the write failed, came before it, or touched another file', () => {
+    const failed = [included, ...replaceInFile('w', 'src/a.ts', 'old_string not found')];
+    const before = [...replaceInFile('w', 'src/a.ts'), included];
+    const other = [included, ...replaceInFile('w', 'src/b.ts')];
+    for (const history of [failed, before, other]) {
+      expect(optimizeDensity(history, config()).metadata.fileDeduplicationsPruned).toBe(0);
+    }
+  });
+
+  it('is part of READ→WRITE pruning: off with readWritePruning off, on with fileDedupe off', () => {
+    const history = [included, ...replaceInFile('w', 'src/a.ts')];
+    expect(
+      optimizeDensity(history, config({ readWritePruning: false })).metadata
+        .fileDeduplicationsPruned,
+    ).toBe(0);
+    expect(
+      optimizeDensity(history, config({ fileDedupe: false })).metadata.fileDeduplicationsPruned,
+    ).toBe(1);
+  });
+
+  it('a newer inclusion after the write survives; the older copy goes', () => {
+    const again = atMessage('Look again', [{ path: 'src/a.ts', content: body('A2') }]);
+    const history = [included, ...replaceInFile('w', 'src/a.ts'), again];
+    const after = applyDensityResultToArray(history, optimizeDensity(history, config()));
+    expect(textOf(after[0])).toContain(staleInclusionNote('src/a.ts', 'written'));
+    expect(textOf(after[3])).toBe(textOf(again));
+    expect(optimizeDensity(after, config()).replacements.size).toBe(0);
   });
 });

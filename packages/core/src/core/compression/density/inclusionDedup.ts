@@ -1,7 +1,8 @@
 /**
- * Duplicate `@` file inclusion dedup (REQ-HD-006): when a file is inlined into human messages
- * more than once, only its latest inclusion keeps the content; each older one is cut out of its
- * text block and a one-line note says what was removed and where the live copy is.
+ * Stale `@` file inclusions. Dedup (REQ-HD-006): when a file is inlined into human messages more
+ * than once, only its latest inclusion keeps the content. Beyond the spec, with READ→WRITE
+ * pruning on: an inclusion of a file that a later successful write changed is stale as well. Each
+ * stale copy is cut out of its text block and a one-line note says what was removed and why.
  */
 import { findFileInclusions, type FileInclusionSpan } from '../densityVocabulary.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
@@ -13,7 +14,13 @@ import type { HistorySlots } from './toolCallIndex.js';
 export interface InclusionDedupOptions {
   /** Relative paths in markers resolve against this directory. */
   readonly workspaceRoot: string;
+  /** Cut all but the latest inclusion of each file (REQ-HD-006; default true). */
+  readonly dedupe?: boolean;
+  /** Latest successful write per resolved path (entry index): earlier inclusions are stale. */
+  readonly latestWrites?: ReadonlyMap<string, number>;
 }
+
+export type StaleInclusionReason = 'duplicate' | 'written';
 
 /** Longest path a note repeats; longer ones are shortened from the left. */
 const NOTE_PATH_MAX = 120;
@@ -22,16 +29,26 @@ const NOTE_PATH_MAX = 120;
  * The line left where an older copy of `filePath` was cut. It never starts with `--- `, so it can
  * never be taken for a marker line and a second run finds nothing new.
  */
-export function staleInclusionNote(filePath: string): string {
+export function staleInclusionNote(
+  filePath: string,
+  reason: StaleInclusionReason = 'duplicate',
+): string {
   const shown =
     filePath.length > NOTE_PATH_MAX ? `…${filePath.slice(-(NOTE_PATH_MAX - 1))}` : filePath;
-  return `[Earlier copy of ${shown} removed: a newer copy is included later in the conversation]`;
+  return reason === 'duplicate'
+    ? `[Earlier copy of ${shown} removed: a newer copy is included later in the conversation]`
+    : `[Earlier copy of ${shown} removed: the file was changed later in the conversation; read it again for its current content]`;
 }
 
 interface Inclusion {
   readonly entryIndex: number;
   readonly blockIndex: number;
   readonly span: FileInclusionSpan;
+}
+
+interface StaleSpan {
+  readonly span: FileInclusionSpan;
+  readonly reason: StaleInclusionReason;
 }
 
 /**
@@ -44,9 +61,8 @@ export function deduplicateFileInclusions(
   history: HistorySlots,
   options: InclusionDedupOptions,
 ): DensityPassResult {
-  const byBlock = new Map<number, Map<number, FileInclusionSpan[]>>();
-  const latest = new Map<string, Inclusion>();
-  const stale: Inclusion[] = [];
+  const inclusions: (Inclusion & { readonly key: string })[] = [];
+  const lastOf = new Map<string, number>();
   const keys = new Map<string, string>();
   forEachInclusion(history, (inclusion) => {
     const raw = inclusion.span.filePath;
@@ -55,23 +71,43 @@ export function deduplicateFileInclusions(
       key = resolveToolPath(raw, options.workspaceRoot);
       keys.set(raw, key);
     }
-    const previous = latest.get(key);
-    if (previous && isWorthCutting(previous.span)) stale.push(previous);
-    latest.set(key, inclusion);
+    lastOf.set(key, inclusions.length);
+    inclusions.push({ ...inclusion, key });
   });
-  for (const { entryIndex, blockIndex, span } of stale) {
-    const blocks = byBlock.get(entryIndex) ?? new Map<number, FileInclusionSpan[]>();
-    byBlock.set(entryIndex, blocks);
-    const spans = blocks.get(blockIndex);
-    if (spans) spans.push(span);
-    else blocks.set(blockIndex, [span]);
-  }
+  const byBlock = new Map<number, Map<number, StaleSpan[]>>();
+  inclusions.forEach((inclusion, order) => {
+    const reason = staleReason(inclusion, {
+      duplicate: options.dedupe !== false && (lastOf.get(inclusion.key) ?? order) > order,
+      written: (options.latestWrites?.get(inclusion.key) ?? -1) > inclusion.entryIndex,
+    });
+    if (reason === undefined) return;
+    const blocks = byBlock.get(inclusion.entryIndex) ?? new Map<number, StaleSpan[]>();
+    byBlock.set(inclusion.entryIndex, blocks);
+    const spans = blocks.get(inclusion.blockIndex);
+    const stale = { span: inclusion.span, reason };
+    if (spans) spans.push(stale);
+    else blocks.set(inclusion.blockIndex, [stale]);
+  });
   return cutStaleSpans(history, byBlock);
 }
 
+/**
+ * Why an inclusion goes, if it does: changed by a later write (the more useful note), else
+ * superseded by a later copy — each only when cutting it saves more than its note costs. Deciding
+ * on both facts at once keeps optimize idempotent when a later pass erases a write's evidence.
+ */
+function staleReason(
+  inclusion: Inclusion,
+  facts: { readonly duplicate: boolean; readonly written: boolean },
+): StaleInclusionReason | undefined {
+  if (facts.written && isWorthCutting(inclusion.span, 'written')) return 'written';
+  if (facts.duplicate && isWorthCutting(inclusion.span, 'duplicate')) return 'duplicate';
+  return undefined;
+}
+
 /** A span no longer than its note would gain nothing and only cost the prompt cache. */
-function isWorthCutting(span: FileInclusionSpan): boolean {
-  return span.end - span.start > staleInclusionNote(span.filePath).length + 1;
+function isWorthCutting(span: FileInclusionSpan, reason: StaleInclusionReason): boolean {
+  return span.end - span.start > staleInclusionNote(span.filePath, reason).length + 1;
 }
 
 /** Every well-formed inclusion in human text blocks, in history order. */
@@ -86,7 +122,7 @@ function forEachInclusion(history: HistorySlots, visit: (inclusion: Inclusion) =
 
 function cutStaleSpans(
   history: HistorySlots,
-  byBlock: ReadonlyMap<number, ReadonlyMap<number, readonly FileInclusionSpan[]>>,
+  byBlock: ReadonlyMap<number, ReadonlyMap<number, readonly StaleSpan[]>>,
 ): DensityPassResult {
   const replacements = new Map<number, IContent>();
   let pruned = 0;
@@ -98,7 +134,12 @@ function cutStaleSpans(
     for (const [blockIndex, spans] of blocks) {
       const block = entry.blocks[blockIndex];
       if (block?.type !== 'text') continue;
-      const text = cutSpans(block.text, spans);
+      const reasons = new Map(spans.map((stale) => [stale.span.start, stale.reason]));
+      const text = cutSpans(
+        block.text,
+        spans.map((stale) => stale.span),
+        (span) => staleInclusionNote(span.filePath, reasons.get(span.start)),
+      );
       if (text === undefined) continue;
       nextBlocks[blockIndex] = { ...block, text };
       pruned += spans.length;
@@ -114,12 +155,16 @@ function cutStaleSpans(
  * stay valid. `undefined` when the result would not hold exactly the inclusions that were not
  * cut (say, an unclosed header above a cut span would pair with a stray closing marker below it).
  */
-export function cutSpans(text: string, spans: readonly FileInclusionSpan[]): string | undefined {
+export function cutSpans(
+  text: string,
+  spans: readonly FileInclusionSpan[],
+  noteFor: (span: FileInclusionSpan) => string = (span) => staleInclusionNote(span.filePath),
+): string | undefined {
   const ordered = [...spans].sort((a, b) => b.start - a.start);
   let result = text;
   for (const span of ordered) {
     const newline = text[span.end - 1] === '\n' ? '\n' : '';
-    const note = staleInclusionNote(span.filePath) + newline;
+    const note = noteFor(span) + newline;
     result = result.slice(0, span.start) + note + result.slice(span.end);
   }
   const cut = new Set(spans.map((span) => span.start));

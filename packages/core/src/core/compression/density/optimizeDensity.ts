@@ -1,14 +1,14 @@
 /**
  * `optimize()` of the high-density strategy as one pure function: runs the enabled passes in order
- * (READ→WRITE, inclusion dedup, recency), each on the history as the previous ones left it, and
- * merges their edits into one DensityResult against the raw indices.
+ * (READ→WRITE, stale `@` inclusions, recency), each on the history as the previous ones left it,
+ * and merges their edits into one DensityResult against the raw indices.
  */
 import type { IContent } from '../../../services/history/IContent.js';
 import type { DensityConfig, DensityResult, DensityResultMetadata } from '../types.js';
 import { DensityDraft, type DensityPassResult } from './densityEdits.js';
 import type { HistorySlots } from './toolCallIndex.js';
 import { deduplicateFileInclusions } from './inclusionDedup.js';
-import { pruneReadWritePairs } from './readWritePruning.js';
+import { latestSuccessfulWrites, pruneReadWritePairs } from './readWritePruning.js';
 import { pruneByRecency } from './recencyPruning.js';
 
 /**
@@ -27,17 +27,22 @@ export function optimizeDensity(
     draft.merge(result);
     return result.pruned;
   };
+  const readWriteOptions = {
+    workspaceRoot: config.workspaceRoot,
+    shellFileOps: config.shellFileOps === true,
+  };
   if (config.readWritePruning) {
-    counts.readWritePairsPruned = run((slots) =>
-      pruneReadWritePairs(slots, {
-        workspaceRoot: config.workspaceRoot,
-        shellFileOps: config.shellFileOps === true,
-      }),
-    );
+    counts.readWritePairsPruned = run((slots) => pruneReadWritePairs(slots, readWriteOptions));
   }
-  if (config.fileDedupe) {
+  if (config.fileDedupe || config.readWritePruning) {
     counts.fileDeduplicationsPruned = run((slots) =>
-      deduplicateFileInclusions(slots, { workspaceRoot: config.workspaceRoot }),
+      deduplicateFileInclusions(slots, {
+        workspaceRoot: config.workspaceRoot,
+        dedupe: config.fileDedupe,
+        ...(config.readWritePruning
+          ? { latestWrites: latestSuccessfulWrites(slots, readWriteOptions) }
+          : {}),
+      }),
     );
   }
   if (config.recencyPruning) {

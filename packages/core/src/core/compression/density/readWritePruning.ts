@@ -45,13 +45,29 @@ export function pruneReadWritePairs(
 ): DensityPassResult {
   const calls = fileCalls(history, options);
   const keyOf = pathKeyer(options.workspaceRoot);
+  const latestWrite = successfulWriteIndex(calls, keyOf);
+  const stale = calls.filter((call) => isStaleRead(call, latestWrite, keyOf));
+  return { ...removeCalls(history, stale), pruned: stale.length };
+}
+
+/**
+ * For each resolved path, the entry index of its latest successful write (a write with a
+ * response, none failed). Other passes use it: an `@` inclusion before such a write is stale too.
+ */
+export function latestSuccessfulWrites(
+  history: HistorySlots,
+  options: ReadWritePruningOptions,
+): ReadonlyMap<string, number> {
+  return successfulWriteIndex(fileCalls(history, options), pathKeyer(options.workspaceRoot));
+}
+
+function successfulWriteIndex(calls: readonly FileCall[], keyOf: PathKeyer): Map<string, number> {
   const latestWrite = new Map<string, number>();
   for (const call of calls) {
     if (call.effect.writes.length === 0 || call.lastResponse < 0 || call.failed) continue;
     for (const target of call.effect.writes) latestWrite.set(keyOf(target), call.entryIndex);
   }
-  const stale = calls.filter((call) => isStaleRead(call, latestWrite, keyOf));
-  return { ...removeCalls(history, stale), pruned: stale.length };
+  return latestWrite;
 }
 
 /**
