@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { OFFLINE_SUMMARIZER_LABEL } from '@dense/core';
 import { compressionTurns, formatDemoTable, reportedTurns } from './formatDemoTable.js';
 import { formatCount } from './formatCount.js';
 import { DEMO_VARIANTS } from './demoVariants.js';
@@ -92,7 +93,7 @@ describe('formatDemoTable', () => {
 
   it('reports tokens and items reclaimed per density pass', () => {
     expect(rowOf(text, 'reclaimed: stale reads')).toEqual(['–', '8,255 (21)']);
-    expect(rowOf(text, 'reclaimed: duplicate @')).toEqual(['–', '317 (1)']);
+    expect(rowOf(text, 'reclaimed: stale @')).toEqual(['–', '317 (1)']);
     expect(rowOf(text, 'reclaimed: recency')).toEqual(['–', '–']);
     expect(rowOf(text, 'density edits')).toEqual(['–', '18']);
   });
@@ -105,7 +106,7 @@ describe('formatDemoTable', () => {
   });
 
   it('labels the LLM summaries as the offline summarizer', () => {
-    expect(text).toContain('offline summarizer: deterministic');
+    expect(text).toContain(OFFLINE_SUMMARIZER_LABEL);
   });
 
   it('holds no path and no timing, so it is the same for the same report', () => {

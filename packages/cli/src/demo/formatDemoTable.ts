@@ -6,8 +6,8 @@
 import type { DemoReport } from './runDemo.js';
 import type { DemoRun } from './runDemoSession.js';
 import { renderTextTable, type TextTableRow } from './textTable.js';
-import { OFFLINE_SUMMARIZER_LABEL } from './OfflineSummarizer.js';
 import { formatCount } from './formatCount.js';
+import { OFFLINE_SUMMARIZER_LABEL } from '@dense/core';
 
 const NONE = '–';
 
@@ -51,7 +51,7 @@ function tableRows(report: DemoReport): TextTableRow[] {
     row('  during turns', runs, (r) => compressionTurns(r.compressions.map((c) => c.turn))),
     row('density edits', runs, (r) => (r.density.edits === 0 ? NONE : String(r.density.edits))),
     row('reclaimed: stale reads', runs, (r) => reclaimed(r.density.readWrite)),
-    row('reclaimed: duplicate @', runs, (r) => reclaimed(r.density.dedup)),
+    row('reclaimed: stale @', runs, (r) => reclaimed(r.density.dedup)),
     row('reclaimed: recency', runs, (r) => reclaimed(r.density.recency)),
     row('model calls', runs, (r) => String(r.modelCalls)),
     row('summarizer calls', runs, (r) =>
@@ -77,10 +77,9 @@ export function formatDemoTable(report: DemoReport): string {
     '',
     'context tokens: the history sent with the last model call of the turn.',
     'reclaimed: tokens removed by each density pass (items pruned) — stale reads: file contents read',
-    '  before a later edit of that file; duplicate @: an older @-inclusion of a file included again;',
+    '  before a later edit of that file; stale @: an @-inclusion of a file included again or edited later;',
     '  recency: tool results beyond the newest 3 per tool, replaced by a pointer.',
-    `LLM strategies (middle-out, one-shot) summarize with the ${OFFLINE_SUMMARIZER_LABEL}: deterministic,`,
-    '  no model, no network.',
+    `LLM strategies (middle-out, one-shot) summarize with the ${OFFLINE_SUMMARIZER_LABEL}.`,
   ];
   return [...heading, table, ...legend].join('\n');
 }

@@ -9,6 +9,7 @@ import {
   createToolContext,
   DEFAULT_PROMPTS_DIR,
   FilePromptResolver,
+  OfflineSummaryProvider,
   registryToolExecutor,
   SettingsService,
   type ChatEvent,
@@ -19,7 +20,6 @@ import { expandAtReferences } from '../at/expandAtReferences.js';
 import { DemoModel } from './DemoModel.js';
 import { DemoScriptError } from './DemoScriptError.js';
 import type { DemoVariant } from './demoVariants.js';
-import { OfflineSummarizer } from './OfflineSummarizer.js';
 import type { DemoTurn } from './script/scriptBuilders.js';
 
 export interface DemoSessionOptions {
@@ -81,7 +81,7 @@ interface Measurements {
 function buildSession(
   options: DemoSessionOptions,
   model: DemoModel,
-  summarizer: OfflineSummarizer,
+  summarizer: OfflineSummaryProvider,
 ): AgentSession {
   const toolContext = createToolContext({ workspaceRoot: options.workspace, autoApprove: true });
   let clock = Date.UTC(2026, 0, 1);
@@ -162,7 +162,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoR
       m.perCall.push(history.getTotalTokens());
     },
   });
-  const summarizer = new OfflineSummarizer();
+  const summarizer = new OfflineSummaryProvider();
   const session = buildSession(options, model, summarizer);
   holder.session = session;
   session.compression.events.on('compressed', (event) => {
@@ -186,7 +186,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoR
     peakContextTokens: Math.max(0, ...m.perCall),
     cumulativeInputTokens: m.perCall.reduce((a, b) => a + b, 0),
     modelCalls: model.calls,
-    summarizerCalls: summarizer.calls,
+    summarizerCalls: summarizer.summaries,
     toolCalls: m.toolCalls,
     failedToolCalls: m.failedToolCalls,
     compressions: m.compressions,

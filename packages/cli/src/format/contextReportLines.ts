@@ -83,13 +83,21 @@ function densityLines(
   return [
     { text: `Density this session (${edits}):`, tone: 'heading' },
     passLine('READ→WRITE', density.readWrite, 'stale read', switches?.readWrite, narrow),
-    passLine('@file dedup', density.dedup, 'duplicate @file', switches?.dedup, narrow),
+    passLine('@file stale', density.dedup, 'stale @file inclusion', switches?.dedup, narrow),
     passLine('recency', density.recency, 'old result', switches?.recency, narrow),
     {
       text: narrow
         ? `  total: ${total} tokens reclaimed`
         : `  ${'total'.padEnd(LABEL_WIDTH)} ${total} tokens reclaimed`,
     },
+    ...(density.deferredTokens > 0
+      ? [
+          {
+            text: `  ${formatCount(density.deferredTokens)} stale tokens held back until an edit pays for its cache misses`,
+            tone: 'dim' as const,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -20,6 +20,7 @@ const report: ContextReport = {
     dedup: { count: 0, tokens: 0 },
     recency: { count: 2, tokens: 100 },
     edits: 2,
+    deferredTokens: 0,
   },
   reclaimedTokens: 512,
   compressions: [
@@ -88,7 +89,7 @@ describe('formatting', () => {
       '  replace    1,000',
       'Density this session (2 history edits):',
       '  READ→WRITE   1 stale read pruned · 412 tokens freed',
-      '  @file dedup  0 duplicate @files pruned · 0 tokens freed',
+      '  @file stale  0 stale @file inclusions pruned · 0 tokens freed',
       '  recency      2 old results pruned · 100 tokens freed (off)',
       '  total        512 tokens reclaimed',
       'Compressions (2):',

@@ -19,6 +19,7 @@ const report: ContextReport = {
     dedup: { count: 1, tokens: 2_000 },
     recency: { count: 0, tokens: 0 },
     edits: 2,
+    deferredTokens: 0,
   },
   reclaimedTokens: 11_100,
   compressions: [
@@ -51,7 +52,7 @@ describe('ContextView', () => {
     expect(frame).toMatch(/read_file\s+30,000/);
     expect(frame).toMatch(/run_shell_command\s+10,000/);
     expect(frame).toContain('READ→WRITE   3 stale reads pruned · 9,100 tokens freed');
-    expect(frame).toContain('@file dedup  1 duplicate @file pruned · 2,000 tokens freed');
+    expect(frame).toContain('@file stale  1 stale @file inclusion pruned · 2,000 tokens freed');
     expect(frame).toContain('recency      0 old results pruned · 0 tokens freed (off)');
     expect(frame).toContain('total        11,100 tokens reclaimed');
     expect(frame).toContain('08:30:00  high-density  180,000 → 90,000 tokens');

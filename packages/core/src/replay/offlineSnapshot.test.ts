@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildSummaryEntries,
-  buildSummaryRequest,
-  collectReplyText,
-  getText,
-  MiddleOutStrategy,
-  STATE_SNAPSHOT_SECTIONS,
-  type IContent,
-} from '@dense/core';
-import { ai, human, makeCompressionContext, toolRoundTrip } from '@dense/core/test-utils';
+import { buildSummaryEntries, buildSummaryRequest } from '../core/compression/summaryRequest.js';
+import { collectReplyText } from '../core/compression/generateSummary.js';
+import { MiddleOutStrategy } from '../core/compression/MiddleOutStrategy.js';
+import { STATE_SNAPSHOT_SECTIONS } from '../core/prompts.js';
+import { getText, type IContent } from '../services/history/IContent.js';
+import { ai, human, toolRoundTrip } from '../test-utils/historyBuilders.js';
+import { makeCompressionContext } from '../test-utils/compressionContext.js';
 import { buildOfflineSnapshot } from './offlineSnapshot.js';
-import { OfflineSummarizer } from './OfflineSummarizer.js';
+import { OfflineSummaryProvider } from './OfflineSummaryProvider.js';
 
 const history: IContent[] = [
   human('Fix the median of an even number of values.\nIt returns 3 for 1, 2, 3, 4.'),
@@ -34,7 +31,7 @@ const history: IContent[] = [
 ];
 
 async function summarize(entries: readonly IContent[]): Promise<string> {
-  const summarizer = new OfflineSummarizer();
+  const summarizer = new OfflineSummaryProvider();
   const request = buildSummaryRequest({ compressionPrompt: 'Summarize.', entries });
   return collectReplyText(summarizer.generate(request));
 }
@@ -99,12 +96,12 @@ describe('the offline summarizer', () => {
   });
 
   it('is deterministic and counts its calls', async () => {
-    const summarizer = new OfflineSummarizer();
+    const summarizer = new OfflineSummaryProvider();
     const request = buildSummaryRequest({ compressionPrompt: 'Summarize.', entries: history });
     const a = await collectReplyText(summarizer.generate(request));
     const b = await collectReplyText(summarizer.generate(request));
     expect(a).toBe(b);
-    expect(summarizer.calls).toBe(2);
+    expect(summarizer.summaries).toBe(2);
   });
 
   it('says "None." for sections it has nothing for, and never throws on odd input', () => {
@@ -116,7 +113,7 @@ describe('the offline summarizer', () => {
   });
 
   it('serves as the summarizer of the real middle-out strategy', async () => {
-    const summarizer = new OfflineSummarizer();
+    const summarizer = new OfflineSummaryProvider();
     const long = Array.from({ length: 6 }, (_, r) => [
       human(`request ${r}`),
       ...toolRoundTrip(`r${r}`, 'read_file', { file_path: `src/f${r}.js` }, `content ${r}`),
@@ -131,6 +128,6 @@ describe('the offline summarizer', () => {
     if (result.kind !== 'applied') return;
     const summary = result.newHistory.find((entry) => entry.metadata?.isSummary === true);
     expect(summary && getText(summary)).toContain('<overall_goal>');
-    expect(summarizer.calls).toBe(1);
+    expect(summarizer.summaries).toBe(1);
   });
 });
