@@ -148,7 +148,7 @@ describe('ProfileManager', () => {
 
   it('refuses to save invalid settings, naming the key', async () => {
     await expectProfileError(
-      manager.save('x', { settings: { 'compression-threshold': 5 } as never }),
+      manager.save('x', { settings: { 'compression-threshold': 5 } }),
       'PROFILE_INVALID_SETTING',
       'compression-threshold',
     );
