@@ -34,8 +34,7 @@ export function createAgentRuntimeContext(
     densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
     densityShellFileOps: () => settings.getDefaulted('compression.density.shellFileOps'),
     densityCacheAware: () => settings.getDefaulted('compression.density.cacheAware'),
-    densityCachePaybackCalls: () =>
-      settings.getDefaulted('compression.density.cachePaybackCalls'),
+    densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
   };
   return {

@@ -111,7 +111,8 @@ export const COMPRESSION_SETTINGS = [
   {
     key: 'compression.density.cachePaybackCalls',
     category: 'cli-behavior',
-    description: 'With cacheAware: apply an edit when it pays for its cache misses within this many calls',
+    description:
+      'With cacheAware: apply an edit when it pays for its cache misses within this many calls',
     type: 'number',
     range: { integer: true, min: 0 },
     default: 10,

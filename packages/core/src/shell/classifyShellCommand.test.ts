@@ -82,7 +82,10 @@ describe('classifyShellCommand', () => {
   });
 
   it('does not count a viewer whose output goes to a file as a read', () => {
-    expect(classifyShellCommand('cat a.py > copy.py')).toMatchObject({ reads: [], writes: ['copy.py'] });
+    expect(classifyShellCommand('cat a.py > copy.py')).toMatchObject({
+      reads: [],
+      writes: ['copy.py'],
+    });
   });
 
   test.prop([fc.string({ maxLength: 200 })], { numRuns: 300 })(
