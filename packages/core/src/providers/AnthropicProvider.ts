@@ -3,7 +3,7 @@
  * streamWithRetry applies Dense's policy). Requires an output limit: the request's, else
  * DEFAULT_ANTHROPIC_MAX_OUTPUT capped by the model's known maximum.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { toAnthropicMessages, toAnthropicTools } from './anthropicConversion.js';
 import { AnthropicStreamReader } from './anthropicStream.js';
@@ -18,17 +18,25 @@ export const DEFAULT_ANTHROPIC_MAX_OUTPUT = 16_384;
 
 export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming> {
   readonly name = 'anthropic';
-  readonly #client: Anthropic;
+  #client: Promise<Anthropic> | undefined;
 
   constructor(options: ProviderOptions) {
     super(options, ANTHROPIC_DEFAULT_BASE_URL);
-    this.#client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: this.baseUrl,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      logLevel: 'off',
-    });
+  }
+
+  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
+  private client(): Promise<Anthropic> {
+    this.#client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) =>
+        new Anthropic({
+          apiKey: this.options.apiKey,
+          baseURL: this.baseUrl,
+          maxRetries: 0,
+          timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          logLevel: 'off',
+        }),
+    );
+    return this.#client;
   }
 
   buildParams(request: GenerateRequest): MessageCreateParamsStreaming {
@@ -52,7 +60,8 @@ export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming>
     body: MessageCreateParamsStreaming,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProviderChunk, void, undefined> {
-    const stream = await this.#client.messages.create(body, signal ? { signal } : {});
+    const client = await this.client();
+    const stream = await client.messages.create(body, signal ? { signal } : {});
     const reader = new AnthropicStreamReader(this.name);
     for await (const event of stream) yield* reader.push(event);
     if (signal?.aborted === true) return;

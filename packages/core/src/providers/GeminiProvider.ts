@@ -3,7 +3,7 @@
  * default and stay off; streamWithRetry applies Dense's policy). The SDK drops response headers
  * from its errors, so each attempt's fetch is wrapped to capture Retry-After.
  */
-import { GoogleGenAI, type GenerateContentParameters } from '@google/genai';
+import type { GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import { GeminiStreamReader } from './geminiStream.js';
 import { toGeminiContents, toGeminiTools } from './geminiConversion.js';
 import type { GenerateRequest, ProviderChunk } from './IProvider.js';
@@ -16,15 +16,26 @@ export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.co
 
 export class GeminiProvider extends SdkProvider<GenerateContentParameters> {
   readonly name = 'gemini';
-  readonly #client: GoogleGenAI;
+  #client: Promise<GoogleGenAI> | undefined;
 
   constructor(options: ProviderOptions) {
     super(options, GEMINI_DEFAULT_BASE_URL);
-    this.#client = new GoogleGenAI({
-      apiKey: options.apiKey,
-      vertexai: false,
-      httpOptions: { baseUrl: this.baseUrl, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
-    });
+  }
+
+  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
+  private client(): Promise<GoogleGenAI> {
+    this.#client ??= import('@google/genai').then(
+      ({ GoogleGenAI }) =>
+        new GoogleGenAI({
+          apiKey: this.options.apiKey,
+          vertexai: false,
+          httpOptions: {
+            baseUrl: this.baseUrl,
+            timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          },
+        }),
+    );
+    return this.#client;
   }
 
   buildParams(request: GenerateRequest): GenerateContentParameters {
@@ -55,7 +66,8 @@ export class GeminiProvider extends SdkProvider<GenerateContentParameters> {
     };
     const reader = new GeminiStreamReader(this.name, this.idFactory);
     try {
-      const stream = await this.#client.models.generateContentStream({
+      const client = await this.client();
+      const stream = await client.models.generateContentStream({
         ...params,
         config: {
           ...params.config,

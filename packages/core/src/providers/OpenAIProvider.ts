@@ -3,7 +3,7 @@
  * is configurable, so the same class talks to OpenAI, OpenRouter, Ollama, vLLM, LM Studio and the
  * llama.cpp server. SDK retries are off: streamWithRetry applies Dense's one retry policy.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { GenerateRequest, ProviderChunk } from './IProvider.js';
 import { toOpenAIMessages, toOpenAITools } from './openaiConversion.js';
@@ -22,26 +22,35 @@ export interface OpenAIProviderOptions extends ProviderOptions {
   readonly maxTokensField?: 'max_completion_tokens' | 'max_tokens';
 }
 
-export class OpenAIProvider extends SdkProvider<ChatCompletionCreateParamsStreaming> {
+export class OpenAIProvider extends SdkProvider<
+  ChatCompletionCreateParamsStreaming,
+  OpenAIProviderOptions
+> {
   readonly name = 'openai';
-  readonly #client: OpenAI;
-  readonly #maxTokensField: OpenAIProviderOptions['maxTokensField'];
+  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAIProviderOptions) {
     super(options, OPENAI_DEFAULT_BASE_URL);
-    this.#maxTokensField = options.maxTokensField;
-    this.#client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: this.baseUrl,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      logLevel: 'off',
-    });
+  }
+
+  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
+  private client(): Promise<OpenAI> {
+    this.#client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          apiKey: this.options.apiKey,
+          baseURL: this.baseUrl,
+          maxRetries: 0,
+          timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          logLevel: 'off',
+        }),
+    );
+    return this.#client;
   }
 
   buildParams(request: GenerateRequest): ChatCompletionCreateParamsStreaming {
     const tools = toOpenAITools(request.tools);
-    const limitField = this.#maxTokensField ?? this.defaultLimitField();
+    const limitField = this.options.maxTokensField ?? this.defaultLimitField();
     return {
       model: request.model ?? this.model,
       messages: toOpenAIMessages(request.contents, request.systemPrompt),
@@ -63,7 +72,8 @@ export class OpenAIProvider extends SdkProvider<ChatCompletionCreateParamsStream
     body: ChatCompletionCreateParamsStreaming,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProviderChunk, void, undefined> {
-    const stream = await this.#client.chat.completions.create(body, signal ? { signal } : {});
+    const client = await this.client();
+    const stream = await client.chat.completions.create(body, signal ? { signal } : {});
     const reader = new OpenAIStreamReader(this.name, this.idFactory);
     for await (const chunk of stream) yield* reader.push(chunk);
     if (signal?.aborted === true) return;

@@ -15,20 +15,27 @@ import {
 } from './ProviderOptions.js';
 import { streamWithRetry, type RetryRuntime } from './streamWithRetry.js';
 
-export abstract class SdkProvider<Params> implements IProvider {
+export abstract class SdkProvider<
+  Params,
+  Options extends ProviderOptions = ProviderOptions,
+> implements IProvider {
   abstract readonly name: string;
   readonly model: string;
   readonly baseUrl: string;
-  readonly #apiKey: string;
+  /** Holds the API key: private, so never logged, enumerated or serialised. */
+  readonly #options: Options;
   readonly #runtime: RetryRuntime;
-  readonly #idFactory: IdFactory | undefined;
 
-  protected constructor(options: ProviderOptions, defaultBaseUrl: string) {
+  protected constructor(options: Options, defaultBaseUrl: string) {
     this.model = options.model;
     this.baseUrl = options.baseUrl ?? defaultBaseUrl;
-    this.#apiKey = options.apiKey;
+    this.#options = options;
     this.#runtime = resolveRetryRuntime(options);
-    this.#idFactory = options.idFactory;
+  }
+
+  /** The construction options, for building the SDK client (they hold the key). */
+  protected get options(): Options {
+    return this.#options;
   }
 
   generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
@@ -53,11 +60,11 @@ export abstract class SdkProvider<Params> implements IProvider {
 
   /** Strings to redact from any error text. */
   protected secrets(): readonly string[] {
-    return [this.#apiKey];
+    return [this.#options.apiKey];
   }
 
   protected get idFactory(): IdFactory | undefined {
-    return this.#idFactory;
+    return this.#options.idFactory;
   }
 
   toJSON(): ProviderDescription {

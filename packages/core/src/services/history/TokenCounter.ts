@@ -2,8 +2,17 @@
  * Token counting behind a small port. The default counts with the o200k BPE vocabulary
  * (gpt-tokenizer); `contentTokenText` decides what of an entry counts at all.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { ContentBlock, IContent } from './IContent.js';
+
+type O200k = typeof import('gpt-tokenizer/encoding/o200k_base');
+let o200k: O200k | undefined;
+
+/** The o200k vocabulary is loaded on the first count (~0.3 s), not when core is imported. */
+function encoder(): O200k {
+  o200k ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as O200k;
+  return o200k;
+}
 
 export interface TokenCounter {
   /** Tokens in `text`. May be async (a provider's count endpoint) and may throw. */
@@ -20,7 +29,7 @@ const LONG_RUN = new RegExp(`\\S{${MAX_RUN_CHARS + 1},}`, 'g');
 const NO_SPECIAL_TOKENS = { disallowedSpecial: new Set<string>() };
 
 function countPlain(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text, NO_SPECIAL_TOKENS);
+  return text.length === 0 ? 0 : encoder().countTokens(text, NO_SPECIAL_TOKENS);
 }
 
 /** Counts o200k tokens; long whitespace-free runs are split first (see MAX_RUN_CHARS). */
