@@ -3,9 +3,10 @@
  * (gpt-tokenizer); `contentTokenText` decides what of an entry counts at all.
  */
 import { createRequire } from 'node:module';
+import type * as O200kModule from 'gpt-tokenizer/encoding/o200k_base';
 import type { ContentBlock, IContent } from './IContent.js';
 
-type O200k = typeof import('gpt-tokenizer/encoding/o200k_base');
+type O200k = typeof O200kModule;
 let o200k: O200k | undefined;
 
 /** The o200k vocabulary is loaded on the first count (~0.3 s), not when core is imported. */
