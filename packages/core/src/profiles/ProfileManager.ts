@@ -91,19 +91,7 @@ export class ProfileManager {
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if (isNotFound(error)) {
-        throw new ProfileError(
-          'PROFILE_NOT_FOUND',
-          `Profile '${name}' does not exist (${file}).`,
-          file,
-        );
-      }
-      throw new ProfileError(
-        'PROFILE_IO',
-        `Could not read profile ${file}: ${errorMessage(error)}`,
-        file,
-        { cause: error },
-      );
+      throw fileError(error, name, file, 'read');
     }
     return parseProfile(text, file);
   }
@@ -130,20 +118,31 @@ export class ProfileManager {
     try {
       await rm(file);
     } catch (error) {
-      if (isNotFound(error)) {
-        throw new ProfileError(
-          'PROFILE_NOT_FOUND',
-          `Profile '${name}' does not exist (${file}).`,
-          file,
-        );
-      }
-      throw new ProfileError(
-        'PROFILE_IO',
-        `Could not delete profile ${file}: ${errorMessage(error)}`,
-        file,
-      );
+      throw fileError(error, name, file, 'delete');
     }
   }
+}
+
+/** A profile file that could not be read or removed: missing, or another I/O failure. */
+function fileError(
+  error: unknown,
+  name: string,
+  file: string,
+  action: 'read' | 'delete',
+): ProfileError {
+  if (isNotFound(error)) {
+    return new ProfileError(
+      'PROFILE_NOT_FOUND',
+      `Profile '${name}' does not exist (${file}).`,
+      file,
+    );
+  }
+  return new ProfileError(
+    'PROFILE_IO',
+    `Could not ${action} profile ${file}: ${errorMessage(error)}`,
+    file,
+    { cause: error },
+  );
 }
 
 function withoutSettings(profile: Profile): Omit<Profile, 'settings'> {
