@@ -52,6 +52,12 @@ describe('ApprovalPrompt', () => {
     await vi.waitFor(() => expect(answers).toEqual(['always']));
   });
 
+  it('a letter and Enter arriving in one chunk answer with the letter', async () => {
+    const { stdin, answers } = setup();
+    await press(stdin, 'a\r');
+    expect(answers).toEqual(['always']);
+  });
+
   it('other keys do nothing', async () => {
     const { stdin, answers } = setup();
     await press(stdin, 'x');

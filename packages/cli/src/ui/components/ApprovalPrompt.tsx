@@ -32,7 +32,9 @@ export function ApprovalPrompt(props: ApprovalPromptProps): ReactNode {
     setSelected(current.current);
   };
   useInput((input, key) => {
-    const byKey = CHOICES.find((choice) => choice.key === input.toLowerCase());
+    // "y" and Enter may arrive in one chunk (fast typing, tmux, scripts): the letter decides.
+    const typed = input.replace(/[\r\n]+$/, '').toLowerCase();
+    const byKey = CHOICES.find((choice) => choice.key === typed);
     if (byKey) return props.onAnswer(byKey.decision);
     if (key.escape) return props.onAnswer('no');
     if (key.leftArrow) return select(current.current - 1);
