@@ -142,6 +142,7 @@ describe('classifyShellCommand: what density may prune (outputIsReads)', () => {
     ["sed -n '/x/p' a.ts", only('a.ts')],
     ['cat a.ts | head -n 5', only('a.ts')],
     ['cd src && cat a.ts', only('src/a.ts')],
+    ['cd $DIR && cat /etc/hosts', only('/etc/hosts')],
     ['cat a.ts 2>/dev/null', only('a.ts')],
   ])('%j prints only file content', (command, access) => {
     expect(classifyShellCommand(command)).toEqual(access);
@@ -198,6 +199,11 @@ describe('classifyShellCommand: what density may prune (outputIsReads)', () => {
     'echo hi',
     'rm src/a.ts',
     'cp a.ts b.ts',
+    '>-(',
+    'echo x > -out',
+    'cd $DIR && cat a.ts',
+    'cd - && cat a.ts',
+    'cd -P && cat a.ts',
   ])('%j is neither', (command) => {
     expect(classifyShellCommand(command)).toBeUndefined();
   });

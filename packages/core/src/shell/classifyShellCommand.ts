@@ -136,7 +136,13 @@ function parseSed(args: Stage['words']): {
 }
 
 function isUsablePath(word: { readonly value: string; readonly literal: boolean }): boolean {
-  return word.literal && word.value !== '' && word.value !== '-' && !word.value.startsWith('/dev/');
+  // `-…` is an option (or a mis-tokenized one), never a file we vouch for; `-` is stdin/stdout.
+  return (
+    word.literal &&
+    word.value !== '' &&
+    !word.value.startsWith('-') &&
+    !word.value.startsWith('/dev/')
+  );
 }
 
 /** The files a viewer stage prints, or undefined when the stage is not a plain viewer. */
@@ -193,32 +199,43 @@ function pipelineReads(stages: readonly Stage[]): string[] {
   return filtersOnly ? files.map((word) => word.value) : [];
 }
 
-function resolveIn(cwd: string, file: string): string {
-  if (cwd === '' || path.posix.isAbsolute(file)) return file;
-  return path.posix.join(cwd, file);
+/**
+ * `file` as seen from `cwd` ('' = where the command started). `cwd` undefined means a `cd` went
+ * somewhere we cannot name (a variable, an option, `cd -`): relative paths are then unknowable.
+ */
+function resolveIn(cwd: string | undefined, file: string): string | undefined {
+  if (path.posix.isAbsolute(file)) return file;
+  if (cwd === undefined) return undefined;
+  return cwd === '' ? file : path.posix.join(cwd, file);
+}
+
+function known(paths: readonly (string | undefined)[]): string[] {
+  return paths.filter((p): p is string => p !== undefined);
 }
 
 /**
  * The files `command` visibly reads and the files it writes, or undefined when it does neither in
- * a way we can be sure of. Paths are as written (relative ones joined to any `cd` target).
+ * a way we can be sure of. Paths are as written (relative ones joined to any `cd` target; after a
+ * `cd` to somewhere unknowable, relative paths are dropped rather than guessed).
  */
 export function classifyShellCommand(command: string): ShellFileAccess | undefined {
   const reads: string[] = [];
   const writes: string[] = [];
-  let cwd = '';
+  let cwd: string | undefined = '';
   let onlyViewers = true;
   for (const stages of splitPipelines(tokenizeShell(command))) {
     const words = stages.length === 1 && stages[0] ? commandWords(stages[0]) : [];
     if (words[0]?.value === 'cd') {
       const target = words[1];
-      cwd = target?.literal ? resolveIn(cwd, target.value) : '';
+      cwd = target !== undefined && isUsablePath(target) ? resolveIn(cwd, target.value) : undefined;
       continue;
     }
-    const viewed = pipelineReads(stages);
+    const viewed = known(pipelineReads(stages).map((file) => resolveIn(cwd, file)));
     if (viewed.length === 0) onlyViewers = false;
-    reads.push(...viewed.map((file) => resolveIn(cwd, file)));
-    for (const stage of stages)
-      writes.push(...stageWrites(stage).map((file) => resolveIn(cwd, file)));
+    reads.push(...viewed);
+    for (const stage of stages) {
+      writes.push(...known(stageWrites(stage).map((file) => resolveIn(cwd, file))));
+    }
   }
   if (reads.length === 0 && writes.length === 0) return undefined;
   return {
