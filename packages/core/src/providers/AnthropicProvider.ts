@@ -16,17 +16,15 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Output limit when the request sets none (the API requires one). */
 export const DEFAULT_ANTHROPIC_MAX_OUTPUT = 16_384;
 
-export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming> {
+export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming, Anthropic> {
   readonly name = 'anthropic';
-  #client: Promise<Anthropic> | undefined;
 
   constructor(options: ProviderOptions) {
     super(options, ANTHROPIC_DEFAULT_BASE_URL);
   }
 
-  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
-  private client(): Promise<Anthropic> {
-    this.#client ??= import('@anthropic-ai/sdk').then(
+  protected createClient(): Promise<Anthropic> {
+    return import('@anthropic-ai/sdk').then(
       ({ default: Anthropic }) =>
         new Anthropic({
           apiKey: this.options.apiKey,
@@ -36,7 +34,6 @@ export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming>
           logLevel: 'off',
         }),
     );
-    return this.#client;
   }
 
   buildParams(request: GenerateRequest): MessageCreateParamsStreaming {

@@ -14,17 +14,15 @@ import { toProviderError } from './toProviderError.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
-export class GeminiProvider extends SdkProvider<GenerateContentParameters> {
+export class GeminiProvider extends SdkProvider<GenerateContentParameters, GoogleGenAI> {
   readonly name = 'gemini';
-  #client: Promise<GoogleGenAI> | undefined;
 
   constructor(options: ProviderOptions) {
     super(options, GEMINI_DEFAULT_BASE_URL);
   }
 
-  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
-  private client(): Promise<GoogleGenAI> {
-    this.#client ??= import('@google/genai').then(
+  protected createClient(): Promise<GoogleGenAI> {
+    return import('@google/genai').then(
       ({ GoogleGenAI }) =>
         new GoogleGenAI({
           apiKey: this.options.apiKey,
@@ -35,7 +33,6 @@ export class GeminiProvider extends SdkProvider<GenerateContentParameters> {
           },
         }),
     );
-    return this.#client;
   }
 
   buildParams(request: GenerateRequest): GenerateContentParameters {

@@ -24,18 +24,17 @@ export interface OpenAIProviderOptions extends ProviderOptions {
 
 export class OpenAIProvider extends SdkProvider<
   ChatCompletionCreateParamsStreaming,
+  OpenAI,
   OpenAIProviderOptions
 > {
   readonly name = 'openai';
-  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAIProviderOptions) {
     super(options, OPENAI_DEFAULT_BASE_URL);
   }
 
-  /** The SDK is loaded on the first request, so starting the CLI does not pay for it. */
-  private client(): Promise<OpenAI> {
-    this.#client ??= import('openai').then(
+  protected createClient(): Promise<OpenAI> {
+    return import('openai').then(
       ({ default: OpenAI }) =>
         new OpenAI({
           apiKey: this.options.apiKey,
@@ -45,7 +44,6 @@ export class OpenAIProvider extends SdkProvider<
           logLevel: 'off',
         }),
     );
-    return this.#client;
   }
 
   buildParams(request: GenerateRequest): ChatCompletionCreateParamsStreaming {

@@ -17,6 +17,7 @@ import { streamWithRetry, type RetryRuntime } from './streamWithRetry.js';
 
 export abstract class SdkProvider<
   Params,
+  Client,
   Options extends ProviderOptions = ProviderOptions,
 > implements IProvider {
   abstract readonly name: string;
@@ -25,6 +26,7 @@ export abstract class SdkProvider<
   /** Holds the API key: private, so never logged, enumerated or serialised. */
   readonly #options: Options;
   readonly #runtime: RetryRuntime;
+  #client: Promise<Client> | undefined;
 
   protected constructor(options: Options, defaultBaseUrl: string) {
     this.model = options.model;
@@ -57,6 +59,15 @@ export abstract class SdkProvider<
     params: Params,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProviderChunk, void, undefined>;
+
+  /** Builds the SDK client; called once, on the first request (importing an SDK is not cheap). */
+  protected abstract createClient(): Promise<Client>;
+
+  /** The SDK client, created on first use so starting the CLI does not load every SDK. */
+  protected client(): Promise<Client> {
+    this.#client ??= this.createClient();
+    return this.#client;
+  }
 
   /** Strings to redact from any error text. */
   protected secrets(): readonly string[] {
