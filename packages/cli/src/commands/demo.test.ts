@@ -3,32 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DenseError } from '@dense/core';
-import type { CliIO } from '../args/CliSubcommand.js';
+import { captureIO } from '../test-utils/captureIO.js';
 import { parseCliArgs } from '../args/parseCliArgs.js';
 import { DEMO_CONTEXT_LIMIT, DEMO_VARIANTS } from '../demo/demoVariants.js';
 import type { DemoReport, RunDemoOptions } from '../demo/runDemo.js';
 import { createDemoCommand, demoCommand, parseDemoArgs } from './demo.js';
-
-function fakeIO(cwd: string) {
-  const out = { stdout: '', stderr: '' };
-  const sink = (key: 'stdout' | 'stderr') =>
-    ({
-      isTTY: false,
-      columns: 100,
-      write: (chunk: string) => {
-        out[key] += chunk;
-        return true;
-      },
-    }) as unknown as NodeJS.WriteStream;
-  const io: CliIO = {
-    stdin: process.stdin,
-    stdout: sink('stdout'),
-    stderr: sink('stderr'),
-    env: {},
-    cwd,
-  };
-  return { io, out };
-}
 
 let dir: string;
 let seen: RunDemoOptions[];
@@ -105,7 +84,7 @@ describe('parseDemoArgs', () => {
 
 describe('dense demo', () => {
   it('prints the table, the chart path and the timing, and removes the project copies', async () => {
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await command().run({ 'context-limit': 20_000 }, io)).toBe(0);
     expect(seen[0]?.contextLimit).toBe(20_000);
     expect(out.stdout).toContain('Context limit 20,000 tokens');
@@ -121,7 +100,7 @@ describe('dense demo', () => {
   });
 
   it('writes the chart to --out and leaves no temp directory behind', async () => {
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await command().run({ out: 'charts' }, io)).toBe(0);
     expect(seen[0]?.outDir).toBe(path.join(dir, 'charts'));
     expect(out.stdout).toContain(path.join(dir, 'charts', 'chart.svg'));
@@ -129,7 +108,7 @@ describe('dense demo', () => {
   });
 
   it('keeps the edited copies with --keep-workspaces and says where they are', async () => {
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await command().run({ 'keep-workspaces': true }, io)).toBe(0);
     expect((await stat(path.join(seen[0]!.workDir, 'middle-out', 'edited.txt'))).isFile()).toBe(
       true,
@@ -138,7 +117,7 @@ describe('dense demo', () => {
   });
 
   it('a bad flag is one line on stderr and exit code 2; nothing runs', async () => {
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await command().run({ 'context-limit': 5 }, io)).toBe(2);
     expect(out.stderr).toBe(
       "dense demo: --context-limit must be an integer of at least 8000, got '5'.\n",
@@ -149,7 +128,7 @@ describe('dense demo', () => {
   it('an --out that is not a writable directory is a usage error', async () => {
     const file = path.join(dir, 'a-file');
     await writeFile(file, '');
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await command().run({ out: path.join(file, 'sub') }, io)).toBe(2);
     expect(out.stderr).toMatch(/^dense demo: --out .* is not a writable directory/);
   });
@@ -162,7 +141,7 @@ describe('dense demo', () => {
       runDemo: () => Promise.reject(new Broken('the script went off track')),
       tmpdir: () => dir,
     });
-    const { io, out } = fakeIO(dir);
+    const { io, out } = captureIO(dir);
     expect(await failing.run({}, io)).toBe(1);
     expect(out.stderr).toBe('dense demo: the script went off track\n');
     expect(await readdir(dir)).toEqual([]);

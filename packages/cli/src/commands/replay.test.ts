@@ -11,7 +11,7 @@ import {
   toolCallBlock,
   type IContent,
 } from '@dense/core';
-import type { CliIO } from '../args/CliSubcommand.js';
+import { captureIO } from '../test-utils/captureIO.js';
 import { main } from '../main.js';
 import { replayCommand } from './replay.js';
 
@@ -45,27 +45,6 @@ function recording(): string {
   return header + contents.map(serializeSessionContent).join('');
 }
 
-function fakeIO(cwd: string) {
-  const out = { stdout: '', stderr: '' };
-  const sink = (key: 'stdout' | 'stderr') =>
-    ({
-      isTTY: false,
-      columns: 100,
-      write: (chunk: string) => {
-        out[key] += chunk;
-        return true;
-      },
-    }) as unknown as NodeJS.WriteStream;
-  const io: CliIO = {
-    stdin: process.stdin,
-    stdout: sink('stdout'),
-    stderr: sink('stderr'),
-    env: {},
-    cwd,
-  };
-  return { io, out };
-}
-
 let dir: string;
 
 beforeEach(async () => {
@@ -78,7 +57,7 @@ afterEach(async () => {
 });
 
 async function run(...argv: string[]) {
-  const { io, out } = fakeIO(dir);
+  const { io, out } = captureIO(dir);
   const code = await main({ argv, io, subcommands: [replayCommand] });
   return { code, ...out };
 }

@@ -1,35 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestDirs, makeTestSession, type TestDirs } from '../test-utils/cliTestSession.js';
-import type { CliSession } from '../session/CliSession.js';
+import {
+  commandOutputText as text,
+  SlashCommandHarness,
+} from '../test-utils/slashCommandHarness.js';
 import { runSlashCommand } from './slashCommands.js';
-import type { CommandOutput } from './types.js';
 
-let dirs: TestDirs;
-let cli: CliSession;
-
-beforeEach(async () => {
-  dirs = await makeTestDirs();
-  ({ cli } = await makeTestSession({ dirs }));
-});
-
-afterEach(async () => {
-  cli.dispose();
-  await dirs.cleanup();
-});
-
-function text(output: CommandOutput): string {
-  return output.kind === 'lines' ? output.lines.map((l) => l.text).join('\n') : output.kind;
-}
-
-const run = async (line: string) => text(await runSlashCommand(line, { cli }));
+const harness = new SlashCommandHarness();
+beforeEach(() => harness.setup());
+afterEach(() => harness.teardown());
+const run = (line: string) => harness.run(line);
 
 describe('/set', () => {
   it('sets a value for this session only and says so', async () => {
     expect(await run('/set compression.strategy high-density')).toContain(
       'compression.strategy = high-density (this session only)',
     );
-    expect(cli.settings.get('compression.strategy')).toBe('high-density');
-    expect(cli.settings.getSource('compression.strategy')).toBe('session');
+    expect(harness.cli.settings.get('compression.strategy')).toBe('high-density');
+    expect(harness.cli.settings.getSource('compression.strategy')).toBe('session');
   });
 
   it('/set <key> shows description, type, default, current value and its source', async () => {
@@ -42,20 +29,22 @@ describe('/set', () => {
   });
 
   it('invalid key or value: the parser message, and nothing changes', async () => {
-    const before = cli.settings.get('compression.density.recencyRetention');
-    const output = await runSlashCommand('/set compression.density.recencyRetention -5', { cli });
+    const before = harness.cli.settings.get('compression.density.recencyRetention');
+    const output = await runSlashCommand('/set compression.density.recencyRetention -5', {
+      cli: harness.cli,
+    });
     expect(output.kind === 'lines' && output.lines[0]?.tone).toBe('error');
     expect(text(output)).toBe(
       "'compression.density.recencyRetention' must be an integer ≥ 1; got -5.",
     );
-    expect(cli.settings.get('compression.density.recencyRetention')).toBe(before);
+    expect(harness.cli.settings.get('compression.density.recencyRetention')).toBe(before);
     expect(await run('/set compression.stratgy high-density')).toContain(
       "Did you mean 'compression.strategy'",
     );
     expect(await run('/set compression.strategy fastest')).toContain(
       'must be one of middle-out, top-down-truncation, one-shot, high-density',
     );
-    expect(cli.settings.get('compression.strategy')).toBe('middle-out');
+    expect(harness.cli.settings.get('compression.strategy')).toBe('middle-out');
   });
 
   it('/set unset <key> returns to the default for this session', async () => {
@@ -63,7 +52,7 @@ describe('/set', () => {
     expect(await run('/set unset compression.density.recencyPruning')).toBe(
       'compression.density.recencyPruning is back to its default (false) for this session.',
     );
-    expect(cli.settings.get('compression.density.recencyPruning')).toBe(false);
+    expect(harness.cli.settings.get('compression.density.recencyPruning')).toBe(false);
     expect(await run('/set unset')).toBe('Usage: /set unset <key>');
   });
 

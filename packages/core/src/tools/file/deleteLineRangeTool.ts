@@ -6,6 +6,7 @@ import { joinLines, splitLines } from '../workspace/textLines.js';
 import { isToolError, loadTextFile } from '../workspace/toolPaths.js';
 import { writeTextFile } from '../workspace/writeTextFile.js';
 import { plural } from '../workspace/plural.js';
+import { END_BEFORE_START, endNotBeforeStart } from './lineRange.js';
 
 const DeleteLineRangeParams = z
   .object({
@@ -22,10 +23,7 @@ const DeleteLineRangeParams = z
       .min(1)
       .describe('Last line to delete, 1-based, inclusive; past the end means "to the end".'),
   })
-  .refine((p) => p.end_line >= p.start_line, {
-    path: ['end_line'],
-    message: 'end_line must be greater than or equal to start_line',
-  });
+  .refine(endNotBeforeStart, END_BEFORE_START);
 
 export const deleteLineRangeTool = defineTool({
   name: 'delete_line_range',

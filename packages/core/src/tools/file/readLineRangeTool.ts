@@ -7,6 +7,7 @@ import { isToolError, loadTextFile } from '../workspace/toolPaths.js';
 import { splitLines } from '../workspace/textLines.js';
 import { capReason, renderLineWindow } from './renderLineWindow.js';
 import { plural } from '../workspace/plural.js';
+import { END_BEFORE_START, endNotBeforeStart } from './lineRange.js';
 
 const ReadLineRangeParams = z
   .object({
@@ -21,10 +22,7 @@ const ReadLineRangeParams = z
       .optional()
       .describe('Prefix each line with its 1-based number ("  12| "). Default false.'),
   })
-  .refine((p) => p.end_line >= p.start_line, {
-    path: ['end_line'],
-    message: 'end_line must be greater than or equal to start_line',
-  });
+  .refine(endNotBeforeStart, END_BEFORE_START);
 
 export const readLineRangeTool = defineTool({
   name: 'read_line_range',
