@@ -39,3 +39,4 @@ export * from './report/index.js';
 export * from './replay/index.js';
 export * from './core/densityStep.js';
 export * from './core/densitySchedule.js';
+export * from './cache/index.js';

@@ -1,0 +1,90 @@
+/**
+ * How each provider prices a prompt whose prefix it has cached: one table, the only place these
+ * numbers live. The schedule, the replay and `/context` all price calls through `priceCall`.
+ *
+ * Multipliers are relative to the provider's base input-token price, so a cost of 1.0 per token
+ * is "what this token would cost with no caching at all".
+ */
+
+export const CACHE_PROVIDERS = ['anthropic', 'anthropic-1h', 'openai', 'gemini'] as const;
+export type CacheProviderName = (typeof CACHE_PROVIDERS)[number];
+
+export interface CacheRules {
+  readonly provider: CacheProviderName;
+  /** Human label for reports. */
+  readonly label: string;
+  /** Price of a token read from the cache, × base input price. */
+  readonly readMultiplier: number;
+  /** Price of an uncached prompt token that is written into the cache, × base input price. */
+  readonly writeMultiplier: number;
+  /** A cached prefix unused for longer than this is gone (the next call is cold). */
+  readonly ttlMs: number;
+  /** Prefixes shorter than this are never cached (and never pay a write premium). */
+  readonly minCacheableTokens: number;
+  /**
+   * `explicit`: only up to the request's last `cache_control` breakpoint (Anthropic; agents put
+   * the breakpoint on the newest message, so the whole prompt is written). `automatic`: the
+   * provider caches every prompt prefix by itself (OpenAI, Gemini implicit caching).
+   */
+  readonly mode: 'explicit' | 'automatic';
+  /** Where the figures come from. */
+  readonly source: string;
+}
+
+const MINUTE = 60_000;
+
+export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
+  anthropic: {
+    provider: 'anthropic',
+    label: 'Anthropic (5-minute cache)',
+    readMultiplier: 0.1,
+    writeMultiplier: 1.25,
+    ttlMs: 5 * MINUTE,
+    minCacheableTokens: 1024,
+    mode: 'explicit',
+    source:
+      'Anthropic prompt-caching docs: 5-minute writes 1.25× base input, 1-hour writes 2×, reads 0.1×; ' +
+      'TTL refreshed on every hit; cached only up to the last cache_control breakpoint; ' +
+      'minimum 1,024 tokens (Sonnet/Opus).',
+  },
+  'anthropic-1h': {
+    provider: 'anthropic-1h',
+    label: 'Anthropic (1-hour cache)',
+    readMultiplier: 0.1,
+    writeMultiplier: 2,
+    ttlMs: 60 * MINUTE,
+    minCacheableTokens: 1024,
+    mode: 'explicit',
+    source: 'Anthropic prompt-caching docs: cache_control ttl "1h" writes at 2× base input.',
+  },
+  openai: {
+    provider: 'openai',
+    label: 'OpenAI (automatic prefix caching)',
+    readMultiplier: 0.1,
+    writeMultiplier: 1,
+    ttlMs: 5 * MINUTE,
+    minCacheableTokens: 1024,
+    mode: 'automatic',
+    source:
+      'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, no write premium, ' +
+      'cached input discounted (0.1× on the GPT-5 family); caches cleared after 5–10 minutes ' +
+      'of inactivity (the lower bound is used).',
+  },
+  gemini: {
+    provider: 'gemini',
+    label: 'Gemini (implicit caching)',
+    readMultiplier: 0.1,
+    writeMultiplier: 1,
+    ttlMs: 5 * MINUTE,
+    minCacheableTokens: 4096,
+    mode: 'automatic',
+    source:
+      'Gemini API caching docs: implicit caching on 2.5+ models, no write or storage charge, ' +
+      '90% discount on hits, minimum 4,096 tokens (Gemini 3 family); the expiry is unpublished, ' +
+      'five minutes of inactivity is assumed.',
+  },
+};
+
+export function cacheRulesFor(provider: CacheProviderName): CacheRules {
+  return CACHE_RULES[provider];
+}

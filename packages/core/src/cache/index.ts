@@ -1,0 +1,2 @@
+export * from './cacheRules.js';
+export * from './priceCall.js';

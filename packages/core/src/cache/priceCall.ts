@@ -1,0 +1,49 @@
+/**
+ * The price of one model call's prompt under a provider's caching rules, in base-input-token
+ * units (1.0 = one uncached token with no caching at all).
+ */
+import type { CacheRules } from './cacheRules.js';
+
+export interface CallCacheInput {
+  /** Tokens of the whole prompt sent on this call. */
+  readonly promptTokens: number;
+  /** Leading tokens identical to the previous call's prompt (what a warm cache can serve). */
+  readonly reusablePrefixTokens: number;
+  /** Milliseconds since the previous call; `undefined` when unknown (assumed warm). */
+  readonly gapMs: number | undefined;
+  /** Whether there was a previous call at all (the first call of a session is always cold). */
+  readonly hasPrevious: boolean;
+}
+
+export interface CallCacheCost {
+  readonly cacheReadTokens: number;
+  /** Tokens written into the cache at the write premium (explicit caching only). */
+  readonly cacheWriteTokens: number;
+  /** Tokens billed at the base price. */
+  readonly uncachedTokens: number;
+  /** The whole prompt priced in base-input-token units. */
+  readonly weightedTokens: number;
+}
+
+/** True when the previous call's cache is gone by the time of this call. */
+export function isCacheCold(rules: CacheRules, gapMs: number | undefined): boolean {
+  return gapMs !== undefined && gapMs > rules.ttlMs;
+}
+
+export function priceCall(rules: CacheRules, input: CallCacheInput): CallCacheCost {
+  const prompt = Math.max(0, input.promptTokens);
+  const warm = input.hasPrevious && !isCacheCold(rules, input.gapMs);
+  const reusable = Math.min(prompt, Math.max(0, input.reusablePrefixTokens));
+  const read = warm && reusable >= rules.minCacheableTokens ? reusable : 0;
+  const rest = prompt - read;
+  const writes = rules.mode === 'explicit' && prompt >= rules.minCacheableTokens;
+  const cacheWriteTokens = writes ? rest : 0;
+  const uncachedTokens = writes ? 0 : rest;
+  return {
+    cacheReadTokens: read,
+    cacheWriteTokens,
+    uncachedTokens,
+    weightedTokens:
+      rules.readMultiplier * read + rules.writeMultiplier * cacheWriteTokens + uncachedTokens,
+  };
+}
