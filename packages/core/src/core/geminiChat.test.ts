@@ -168,8 +168,8 @@ describe('GeminiChat turn loop', () => {
 
   it('a message that cannot fit fails with ContextOverflowError and is not recorded', async () => {
     const provider = new ScriptedProvider([{ text: 'never' }]);
-    const { chat, history } = makeChat(provider, echoTools(), { 'context-limit': 1000 });
-    await expect(chat.sendMessage('this message is far too long '.repeat(200))).rejects.toBeInstanceOf(
+    const { chat, history } = makeChat(provider, echoTools(), { 'context-limit': 10 });
+    await expect(chat.sendMessage('this message is far too long')).rejects.toBeInstanceOf(
       ContextOverflowError,
     );
     expect(history.length).toBe(0);

@@ -36,7 +36,7 @@ export const COMPRESSION_SETTINGS = [
     category: 'model-behavior',
     description: "Context window in tokens, at least 1000 (default: the model's known window)",
     type: 'number',
-    range: { integer: true, min: 1000 },
+    range: { integer: true, min: 1, typedMin: 1000 },
     persistToProfile: true,
   },
   {

@@ -106,6 +106,14 @@ export function parseSettingValue(key: string, raw: string): SettingParseResult 
   if (resolved instanceof SettingError) return { ok: false, error: resolved };
   const spec = getSettingSpec(resolved);
   const result = checkValue(spec, coerceRaw(spec, raw));
+  const typedMin = spec.type === 'number' ? spec.range?.typedMin : undefined;
+  if (result.ok && typedMin !== undefined && (result.value as number) < typedMin) {
+    return fail(
+      'SETTING_OUT_OF_RANGE',
+      resolved,
+      `'${resolved}' must be at least ${typedMin}; got ${raw.trim()}.`,
+    );
+  }
   if (!result.ok && spec.type === 'number' && !DECIMAL.test(raw.trim())) {
     return fail(
       'SETTING_WRONG_TYPE',

@@ -54,6 +54,8 @@ export function defineTool<P>(definition: ToolDefinition<P>): Tool<P> {
     execute: (params, context) => definition.execute(params, context),
     describe: (params) =>
       definition.describe ? definition.describe(params) : defaultDescribe(definition.name, params),
-    ...(definition.writesPaths ? { writesPaths: definition.writesPaths } : {}),
+    ...(definition.writesPaths
+      ? { writesPaths: (params: P) => definition.writesPaths?.(params) ?? [] }
+      : {}),
   };
 }

@@ -190,15 +190,11 @@ async function compressWith(strategy: CompressionStrategy, history: readonly ICo
       history,
       provider: new ScriptedProvider([{ text: SNAPSHOT }]),
       tokenCounter: charEstimateTokenCounter,
-      // The smallest window allowed; the padded entries below always exceed it, so top-down
-      // always has something to drop.
-      settings: { 'context-limit': 1000 },
+      // Small enough that top-down always has something to drop.
+      settings: { 'context-limit': 10 },
     }),
   );
 }
-
-/** ~100 tokens per entry: 20 entries are twice the 1,000-token window. */
-const PAD = 'p'.repeat(400);
 
 describe('strategy outputs', () => {
   it.each(strategies())(
@@ -208,7 +204,7 @@ describe('strategy outputs', () => {
       for (let callAt = 0; callAt < n - 1; callAt++) {
         for (let responseAt = callAt + 1; responseAt < n; responseAt++) {
           const history: IContent[] = Array.from({ length: n }, (_, i) =>
-            i % 2 === 0 ? human(`u${i} ${PAD}`) : ai(`a${i} ${PAD}`),
+            i % 2 === 0 ? human(`u${i}`) : ai(`a${i}`),
           );
           history[callAt] = toolCall({ id: 'pair', name: 'read_file' });
           history[responseAt] = toolResult({ id: 'pair', name: 'read_file', result: 'r' });
