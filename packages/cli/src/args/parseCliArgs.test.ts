@@ -110,6 +110,26 @@ describe('parseCliArgs', () => {
     expect(await parseCliArgs(['-v'], { cwd })).toEqual({ kind: 'version' });
   });
 
+  it('#12.9 `dense replay --help` is the subcommand help (exit 0), not a missing-argument error', async () => {
+    const replay: CliSubcommand = {
+      command: 'replay <file>',
+      describe: 'Replay a session',
+      builder: (y) =>
+        y
+          .positional('file', { type: 'string', describe: 'the transcript' })
+          .option('json', { type: 'boolean', describe: 'one JSON object' }),
+      run: () => Promise.resolve(0),
+    };
+    for (const flag of ['--help', '-h']) {
+      const parsed = await parseCliArgs(['replay', flag], { cwd, subcommands: [replay] });
+      expect(parsed.kind).toBe('help');
+      if (parsed.kind === 'help') {
+        expect(parsed.text).toContain('dense replay <file>');
+        expect(parsed.text).toContain('--json');
+      }
+    }
+  });
+
   it('dispatches a registered subcommand with its own arguments', async () => {
     const replay: CliSubcommand = {
       command: 'replay <file>',

@@ -160,6 +160,27 @@ function matchSubcommand(
   return subcommands.find((sub) => sub.command.split(/\s+/)[0] === String(first));
 }
 
+/**
+ * `dense <subcommand> --help`: the subcommand's own help, before yargs would reject the missing
+ * positionals the help is meant to explain. `undefined` when no subcommand asks for help.
+ */
+async function subcommandHelp(
+  argv: readonly string[],
+  options: ParseCliOptions,
+): Promise<string | undefined> {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  if (!flags.includes('--help') && !flags.includes('-h')) return undefined;
+  const first = flags.find((arg) => !arg.startsWith('-'));
+  const sub = options.subcommands?.find((s) => s.command.split(/\s+/)[0] === first);
+  if (sub === undefined) return undefined;
+  const parser = sub
+    .builder(yargs([]).scriptName('dense').help(false).version(false))
+    .usage(`$0 ${sub.command}\n\n${sub.describe}`)
+    .wrap(Math.min(100, options.width ?? 80));
+  return parser.getHelp();
+}
+
 /** Parses `argv` (without node and the script). Never throws and never prints. */
 export async function parseCliArgs(
   argv: readonly string[],
@@ -167,6 +188,8 @@ export async function parseCliArgs(
 ): Promise<ParsedCli> {
   const parser = buildParser(argv, options);
   try {
+    const help = await subcommandHelp(argv, options);
+    if (help !== undefined) return { kind: 'help', text: help };
     const args = (await parser.parseAsync()) as Record<string, unknown>;
     if (args.help === true) return { kind: 'help', text: await parser.getHelp() };
     if (args.version === true) return { kind: 'version' };

@@ -121,6 +121,17 @@ describe('dense replay', () => {
     expect(stdout).toMatch(/sessions \(compressed\)\s+2 \(0\)/);
   });
 
+  it('#12.9 a truncated .jsonl still replays, with a warning on stderr naming the torn line', async () => {
+    const torn = path.join(dir, 'torn.jsonl');
+    await writeFile(torn, `${recording()}{"kind":"content","speaker":"ai","blo`);
+    const { code, stdout, stderr } = await run('replay', torn, '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toHaveProperty('sessions');
+    expect(stderr).toMatch(
+      /^dense replay: warning: .*torn\.jsonl: 1 record could not be read and was left out \(first: line 12: /,
+    );
+  });
+
   it('one session in human form: every figure in one table', async () => {
     const { code, stdout } = await run(
       'replay',

@@ -22,6 +22,7 @@ import {
   type EphemeralSettings,
   type ReplayPolicy,
   type ReplaySessionReport,
+  type SkippedRecord,
   type TokenCounter,
 } from '@dense/core';
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
@@ -125,13 +126,31 @@ function progressBar(io: CliIO, total: number, enabled: boolean): Progress {
   };
 }
 
+/** One stderr line for a session whose transcript had records that could not be read. */
+function skippedWarning(file: string, skipped: readonly SkippedRecord[]): string | undefined {
+  const [first] = skipped;
+  if (first === undefined) return undefined;
+  const where = first.line === undefined ? first.path : `line ${first.line}`;
+  const count =
+    skipped.length === 1
+      ? '1 record could not be read and was'
+      : `${skipped.length} records could not be read and were`;
+  return (
+    `dense replay: warning: ${file}: ${count} left out ` +
+    `(first: ${where}: ${first.reason}); the replay covers the rest.`
+  );
+}
+
 async function replayFile(
   file: string,
   options: ReplayCliOptions,
   tokenCounter: TokenCounter,
+  warn: (line: string) => void,
 ): Promise<ReplaySessionReport[]> {
   const reports: ReplaySessionReport[] = [];
   for (const session of await importTranscriptSessions(file)) {
+    const warning = skippedWarning(file, session.skipped);
+    if (warning !== undefined) warn(warning);
     const prepared = await prepareReplay(session, { tokenCounter });
     const run = await replaySession(prepared, {
       policy: options.policy,
@@ -171,7 +190,9 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
-      reports.push(...(await replayFile(file, options, tokenCounter)));
+      reports.push(
+        ...(await replayFile(file, options, tokenCounter, (line) => skipped.push(line))),
+      );
     } catch (error) {
       if (!(error instanceof DenseError) || !directory) throw error;
       skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);

@@ -98,4 +98,20 @@ describe('runOneShot', () => {
     expect(stderr.text()).toBe('dense: Turn cancelled; the history keeps every completed step.\n');
     cli.dispose();
   });
+
+  it('#12.8 with an unwritable DENSE_HOME, -p still answers and says the session is not recorded', async () => {
+    await writeFile(dirs.home, 'not a directory');
+    const { cli } = await makeTestSession({
+      dirs,
+      interactive: false,
+      replies: [{ text: 'fine' }],
+    });
+    const stdout = capture();
+    const stderr = capture();
+    const code = await runOneShot(cli, 'hello', { stdout, stderr });
+    expect(code).toBe(0);
+    expect(stdout.text()).toBe('fine\n');
+    expect(stderr.text()).toMatch(/^dense: Could not record the session to .*unrecorded\.\n$/);
+    cli.dispose();
+  });
 });

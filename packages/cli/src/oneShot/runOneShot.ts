@@ -27,6 +27,8 @@ export async function runOneShot(
   for (const notice of expansion.notices) io.stderr.write(`dense: ${notice}\n`);
   const controller = new AbortController();
   const release = io.onInterrupt?.(() => controller.abort()) ?? (() => undefined);
+  // Session notices (e.g. the recording could not be written) are the user's to know, here too.
+  const stopNotices = cli.onNotice((message) => io.stderr.write(`dense: ${message}\n`));
   try {
     const turn = cli.session.send(expansion.message, { signal: controller.signal });
     for (;;) {
@@ -48,6 +50,7 @@ export async function runOneShot(
     io.stderr.write(`dense: ${describeTurnError(error).message}\n`);
     return EXIT.failed;
   } finally {
+    stopNotices();
     release();
   }
 }

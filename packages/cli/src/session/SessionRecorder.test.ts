@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAiMessage, createUserMessage, parseSessionLine } from '@dense/core';
 import { parseSessionRecording } from './loadSessionRecording.js';
@@ -44,6 +47,7 @@ describe('SessionRecorder', () => {
       file: '/s.jsonl',
       header,
       append: file.append,
+      prepareResumed: () => undefined,
       resumed: true,
     });
     recorder.record(createUserMessage('again'));
@@ -82,5 +86,40 @@ describe('SessionRecorder', () => {
     expect(() => parseSessionRecording('{"kind":"content"}\n', '/x.jsonl')).toThrow(
       /not a Dense session recording/,
     );
+  });
+
+  it('#12.4 a new recording is created readable by its owner only (0600, directory 0700)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dense-rec-'));
+    try {
+      const file = path.join(dir, 'sessions', 's.jsonl');
+      new SessionRecorder({ file, header }).record(createUserMessage('hi'));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('#12.8 resuming after a torn last line starts the next line on its own line (and tightens 0644 to 0600)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dense-rec-'));
+    try {
+      const file = path.join(dir, 's.jsonl');
+      const first = new SessionRecorder({ file, header });
+      first.record(createUserMessage('one'));
+      writeFileSync(file, readFileSync(file, 'utf8') + '{"kind":"content","tor', { mode: 0o644 });
+      const resumed = new SessionRecorder({ file, header, resumed: true });
+      resumed.recordEvent('resumed', { entries: 1 });
+      resumed.record(createUserMessage('two'));
+      const text = readFileSync(file, 'utf8');
+      const lines = text.trimEnd().split('\n');
+      expect(lines.at(-3)).toBe('{"kind":"content","tor');
+      expect(parseSessionLine(lines.at(-2) ?? '')).toMatchObject({ kind: 'event' });
+      const recording = parseSessionRecording(text, file);
+      expect(recording.contents).toEqual([createUserMessage('one'), createUserMessage('two')]);
+      expect(recording.skipped).toHaveLength(1);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,15 @@
  * session that never says anything leaves no file; its path is the `transcriptPath` LLM summaries
  * point at. A write failure is reported once and recording stops; the session goes on.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import {
   errorMessage,
@@ -20,10 +28,29 @@ import {
 /** Appends text to a file, creating it (and its directory) when missing. Synchronous: keeps order. */
 export type AppendText = (file: string, text: string) => void;
 
+/** Recordings hold whatever the agent saw: readable by their owner only (files 0600, dir 0700). */
 export const appendTextSync: AppendText = (file, text) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  appendFileSync(file, text, 'utf8');
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  appendFileSync(file, text, { encoding: 'utf8', mode: 0o600 });
 };
+
+/**
+ * Prepares an existing recording for appending: owner-only permissions, and a newline after a
+ * torn last line (a crash mid-write), so the next line starts on a line of its own.
+ */
+export function prepareForAppend(file: string): void {
+  chmodSync(file, 0o600);
+  const size = statSync(file).size;
+  if (size === 0) return;
+  const fd = openSync(file, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) appendFileSync(file, '\n', 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export interface SessionRecorderOptions {
   readonly file: string;
@@ -31,6 +58,8 @@ export interface SessionRecorderOptions {
   /** The file already exists with its header (a resumed session): only append. */
   readonly resumed?: boolean;
   readonly append?: AppendText;
+  /** Readies a resumed recording before the first append (default: `prepareForAppend`). */
+  readonly prepareResumed?: (file: string) => void;
   /** Told once, when a write fails; recording stops after that. */
   readonly onError?: (message: string) => void;
   readonly now?: () => number;
@@ -40,6 +69,7 @@ export class SessionRecorder {
   readonly path: string;
   private started: boolean;
   private failed = false;
+  private prepared = false;
   private readonly append: AppendText;
 
   constructor(private readonly options: SessionRecorderOptions) {
@@ -95,7 +125,10 @@ export class SessionRecorder {
       if (!this.started) {
         this.append(this.path, serializeSessionHeader(this.options.header));
         this.started = true;
+      } else if (this.options.resumed === true && !this.prepared) {
+        (this.options.prepareResumed ?? prepareForAppend)(this.path);
       }
+      this.prepared = true;
       this.append(this.path, line);
     } catch (error) {
       this.failed = true;

@@ -270,6 +270,31 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     expect((error as Error).message).toContain('1100 tokens');
   });
 
+  it('#12.2 a message that cannot fit even in an empty history is refused before any compression; history unchanged', async () => {
+    const log: string[] = [];
+    const strategy = fakeStrategy({ log, optimize: nothing });
+    const entries = Array.from({ length: 24 }, (_, i) =>
+      i % 2 === 0 ? big(30) : ai('y'.repeat(30)),
+    );
+    const { handler, history } = await setup({ entries, strategy, reserve: 100 });
+    const before = history.getCurated();
+    const error = await handler.ensureCompressionBeforeSend('p', 1500).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextOverflowError);
+    expect(error).toMatchObject({ messageAloneTooLarge: true, contextLimit: 1000 });
+    expect((error as Error).message).toContain('history is unchanged');
+    expect(log.filter((l) => l.startsWith('compress'))).toEqual([]);
+    expect(history.getCurated()).toEqual(before);
+    expect(history.length).toBe(24);
+  });
+
+  it('#12.2 a message that fits an emptier history still compresses (the guard is only for the impossible)', async () => {
+    const log: string[] = [];
+    const strategy = fakeStrategy({ log });
+    const { handler } = await setup({ entries: [big(700), big(100)], strategy, reserve: 100 });
+    await handler.ensureCompressionBeforeSend('p', 500);
+    expect(log).toEqual(['compress@800']);
+  });
+
   it('builds DensityConfig from the live density settings and the workspace root', async () => {
     let seen: DensityConfig | undefined;
     const strategy = fakeStrategy({
@@ -497,12 +522,14 @@ describe('CompressionHandler cache-aware density (compression.density.cacheAware
     strategy: CompressionStrategy,
     now: { t: number },
     settings: EphemeralSettings = cacheAware,
+    reserve = 0,
   ) {
     const entries = [big(10), big(5), big(3000), big(3000)];
     const { handler, history } = await setup({
       entries: entries.slice(0, 3),
       strategy,
       settings,
+      reserve,
       now: () => now.t,
     });
     await handler.ensureCompressionBeforeSend('p'); // first send: nothing cached yet, applied
@@ -553,6 +580,44 @@ describe('CompressionHandler cache-aware density (compression.density.cacheAware
     await handler.ensureCompressionBeforeSend('p');
     expect(log.filter((l) => l.startsWith('compress'))).toEqual([]);
     expect(history.getTotalTokens()).toBe(3015);
+  });
+
+  it('REQ-HD-002.8 #12.7 the emergency path applies a deferred edit, and skips compression when that made room', async () => {
+    const log: string[] = [];
+    // Removes entry 1 (500 tokens, deep under 3,500 cached ones): it does not pay back, so a
+    // density step that is not under pressure defers it.
+    const strategy = fakeStrategy({
+      log,
+      optimize: (h) => ({
+        removals: h.length > 3 ? [1] : [],
+        replacements: new Map(),
+        metadata: EMPTY_DENSITY_METADATA,
+      }),
+    });
+    const now = { t: 0 };
+    const { handler, history } = await setup({
+      entries: [big(10), big(500), big(3000)],
+      strategy,
+      settings: {
+        'compression.density.cacheAware': true,
+        'compression-threshold': 1,
+        'context-limit': 7000,
+      },
+      reserve: 300,
+      now: () => now.t,
+    });
+    await handler.ensureCompressionBeforeSend('p');
+    history.add(big(3000));
+    handler.markDirty();
+    now.t = 1000;
+    const deferred: unknown[] = [];
+    handler.events.on('densityDeferred', (e) => deferred.push(e));
+    // 6510 + 300 pending < 7000 (threshold 1.0: no pressure, the edit is deferred), but with the
+    // 300-token reserve it is over the hard limit; the deferred edit alone makes room.
+    await handler.ensureCompressionBeforeSend('p', 300);
+    expect(deferred).toHaveLength(1);
+    expect(history.getTotalTokens()).toBe(6010);
+    expect(log.filter((l) => l.startsWith('compress'))).toEqual([]);
   });
 
   it('without cacheAware every non-empty result is applied at once (REQ-HD-002.4)', async () => {

@@ -123,6 +123,8 @@ export class CompressionHandler {
   async ensureCompressionBeforeSend(promptId: string, pendingTokens = 0): Promise<void> {
     if (this.compressionPromise) await this.compressionPromise.catch(() => undefined);
     await this.options.history.waitForTokenUpdates();
+    // A message that cannot fit even in an empty history is refused before anything irreversible.
+    if (this.cannotEverFit(pendingTokens)) throw this.overflowError(pendingTokens, true);
     await this.ensureDensityOptimized({ underPressure: this.shouldCompress(pendingTokens) });
     let compressed = false;
     if (this.shouldCompress(pendingTokens)) {
@@ -130,9 +132,12 @@ export class CompressionHandler {
       compressed = true;
     }
     if (this.exceedsHardLimit(pendingTokens)) {
-      // Emergency path (REQ-HD-002.8): density first, then compression, then give up.
+      // Emergency path (REQ-HD-002.8): density first (a deferred edit is applied now), then
+      // compression only if density did not make room, then give up.
       await this.ensureDensityOptimized({ underPressure: true });
-      if (!compressed) await this.performCompression(promptId);
+      if (!compressed && this.exceedsHardLimit(pendingTokens)) {
+        await this.performCompression(promptId);
+      }
       if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
     }
     this.lastSend = { entries: this.options.history.length, at: this.now() };
@@ -274,13 +279,18 @@ export class CompressionHandler {
     return this.options.history.getTotalTokens() + pendingTokens + this.reserve() > limit;
   }
 
-  private overflowError(pendingTokens: number): ContextOverflowError {
+  private cannotEverFit(pendingTokens: number): boolean {
+    return pendingTokens + this.reserve() > this.options.runtime.ephemerals.contextLimit();
+  }
+
+  private overflowError(pendingTokens: number, messageAlone = false): ContextOverflowError {
     const history = this.options.history.getTotalTokens();
     const reserve = this.reserve();
     return new ContextOverflowError(
       history + pendingTokens + reserve,
       this.options.runtime.ephemerals.contextLimit(),
       { history, pending: pendingTokens, reserve },
+      messageAlone,
     );
   }
 }

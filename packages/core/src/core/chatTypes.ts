@@ -58,12 +58,19 @@ export class ContextOverflowError extends DenseError {
       readonly pending: number;
       readonly reserve: number;
     },
+    /** The message plus the reply reserve exceed the limit on their own: nothing was compressed. */
+    readonly messageAloneTooLarge = false,
   ) {
     super(
-      `This message needs ${neededTokens} tokens (history ${breakdown.history} + message ` +
-        `${breakdown.pending} + ${breakdown.reserve} reserved for the reply) but the context limit ` +
-        `is ${contextLimit}, even after density optimization and compression. Shorten the message, ` +
-        `start over with /clear, or raise context-limit if the model allows it.`,
+      messageAloneTooLarge
+        ? `This message needs ${breakdown.pending} tokens plus ${breakdown.reserve} reserved for ` +
+            `the reply, more than the context limit of ${contextLimit} even with an empty history. ` +
+            `Nothing was compressed and the history is unchanged. Shorten the message (or the ` +
+            `files it includes), or raise context-limit if the model allows it.`
+        : `This message needs ${neededTokens} tokens (history ${breakdown.history} + message ` +
+            `${breakdown.pending} + ${breakdown.reserve} reserved for the reply) but the context ` +
+            `limit is ${contextLimit}, even after density optimization and compression. Shorten ` +
+            `the message, start over with /clear, or raise context-limit if the model allows it.`,
     );
   }
 }

@@ -111,6 +111,13 @@ describe('ProfileManager', () => {
       expect(await readFile(file, 'utf8')).toBe(text);
     });
 
+    it('#12.9 a `__proto__` settings key is reported, not silently dropped', async () => {
+      const text = '{"version":1,"settings":{"__proto__":{"context-limit":5}}}';
+      const file = await writeRaw('proto', text);
+      await expectProfileError(manager.load('proto'), 'PROFILE_INVALID_SETTING', file, '__proto__');
+      expect(await readFile(file, 'utf8')).toBe(text);
+    });
+
     it('a bad value', async () => {
       const file = await writeRaw(
         'neg',

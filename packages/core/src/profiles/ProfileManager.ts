@@ -193,5 +193,7 @@ export function parseProfile(text: string, file: string): Profile {
     );
   }
   const { version: _version, settings, ...rest } = parsed.data;
-  return { ...rest, settings: checkSettings(settings, file) };
+  // Check the keys as written: schema parsing drops a `__proto__` key instead of reporting it.
+  const written = (json as { readonly settings?: Readonly<Record<string, unknown>> }).settings;
+  return { ...rest, settings: checkSettings(written ?? settings, file) };
 }

@@ -5,6 +5,7 @@
  * one attempt's stream.
  */
 import { inspect } from 'node:util';
+import { callSignal } from './callSignal.js';
 import type { IdFactory } from './chunks.js';
 import type { GenerateRequest, IProvider, ProviderChunk } from './IProvider.js';
 import {
@@ -40,15 +41,20 @@ export abstract class SdkProvider<
     return this.#options;
   }
 
-  generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
+  async *generate(request: GenerateRequest): AsyncGenerator<ProviderChunk, void, undefined> {
     const params = this.buildParams(request);
-    return streamWithRetry({
-      provider: this.name,
-      signal: request.signal,
-      runtime: this.#runtime,
-      secrets: this.secrets(),
-      open: () => this.attempt(params, request.signal),
-    });
+    const call = callSignal(request.signal);
+    try {
+      yield* streamWithRetry({
+        provider: this.name,
+        signal: call.signal,
+        runtime: this.#runtime,
+        secrets: this.secrets(),
+        open: () => this.attempt(params, call.signal),
+      });
+    } finally {
+      call.dispose();
+    }
   }
 
   /** The SDK request for `request` (exposed for tests and debugging; holds no secret). */

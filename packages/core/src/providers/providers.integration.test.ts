@@ -3,6 +3,7 @@
  * tool-call round trips, parallel calls, pruned histories, and every fault the retry policy
  * handles. No test reaches the network; sleeps are injected, so nothing really waits.
  */
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HistoryService } from '../services/history/HistoryService.js';
 import {
@@ -317,6 +318,28 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
     expect(error).toMatchObject({ code: 'PROVIDER_ABORTED', provider: kind });
     expect(rest).toEqual([]);
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('#12.6 a turn of 12 model calls on one signal leaves no abort listener behind (no MaxListeners warning)', async () => {
+    const controller = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      for (let call = 0; call < 12; call++) {
+        server.enqueue({ kind: 'stream', text: [`reply ${call}`] });
+        await collectChunks(
+          provider.generate({ contents: [human('hi')], signal: controller.signal }),
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('an already-aborted signal sends no request at all', async () => {

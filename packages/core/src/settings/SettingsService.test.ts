@@ -65,4 +65,16 @@ describe('SettingsService', () => {
       'compression.density.recencyPruning': true,
     });
   });
+
+  it('#12.9 an unknown key given in code is a SettingError, not silently ignored', () => {
+    expect(
+      () => new SettingsService({ session: { 'context-limt': 5000 } as Record<string, unknown> }),
+    ).toThrow(SettingError);
+    expect(
+      () =>
+        new SettingsService({
+          profile: { 'compression.strategy': 'middle-out', bogus: 1 } as Record<string, unknown>,
+        }),
+    ).toThrow(/Unknown setting 'bogus'/);
+  });
 });

@@ -33,14 +33,13 @@ export interface SettingsEvents {
 
 type Layer = Map<SettingKey, AnySettingValue | undefined>;
 
+/** Every key given is validated, unknown ones included (a typo is an error, not a no-op). */
 function layerFrom(values: EphemeralSettings): Layer {
   const layer: Layer = new Map();
-  for (const key of SETTING_KEYS) {
-    if (!(key in values)) continue;
-    const value = values[key];
+  for (const [key, value] of Object.entries(values)) {
     const checked = validateSettingValue(key, value);
     if (!checked.ok) throw checked.error;
-    layer.set(key, checked.value);
+    layer.set(checked.key, checked.value);
   }
   return layer;
 }

@@ -34,9 +34,9 @@ export const COMPRESSION_SETTINGS = [
   {
     key: 'context-limit',
     category: 'model-behavior',
-    description: "Context window in tokens (default: the model's known window)",
+    description: "Context window in tokens, at least 1000 (default: the model's known window)",
     type: 'number',
-    range: { integer: true, min: 1 },
+    range: { integer: true, min: 1, typedMin: 1000 },
     persistToProfile: true,
   },
   {

@@ -84,6 +84,26 @@ describe('parseSettingValue', () => {
     expect(errorOf('zzzzzzzz', '1').message).toContain('/set');
   });
 
+  it('#12.9 numbers are plain decimals: 0x3, 0b11 and 1_000 are refused with the expected form', () => {
+    for (const raw of ['0x3', '0b11', '0o7', '1_000', '']) {
+      const result = parseSettingValue('compression.density.recencyRetention', raw);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.code).toBe('SETTING_WRONG_TYPE');
+    }
+    expect(parsed('compression.density.recencyRetention', ' 3 ')).toBe(3);
+    expect(parsed('compression-threshold', '.5')).toBe(0.5);
+    expect(parsed('context-limit', '1e6')).toBe(1_000_000);
+  });
+
+  it('#12.9 context-limit below 1000 tokens is refused', () => {
+    const result = parseSettingValue('context-limit', '10');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('SETTING_OUT_OF_RANGE');
+      expect(result.error.message).toContain('1000');
+    }
+  });
+
   it('rejects the wrong type with the expected type in the message', () => {
     const error = errorOf('compression.density.recencyPruning', 'maybe');
     expect(error.code).toBe('SETTING_WRONG_TYPE');

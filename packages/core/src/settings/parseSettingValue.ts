@@ -33,6 +33,7 @@ export type SettingParseResult =
   | { readonly ok: false; readonly error: SettingError };
 
 const TRUE_WORDS = new Set(['true', 'on', 'yes', '1']);
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const FALSE_WORDS = new Set(['false', 'off', 'no', '0']);
 
 /** The key itself, or a `SettingError` naming the closest valid keys. */
@@ -91,7 +92,8 @@ function coerceRaw(spec: SettingSpec<SettingKey>, raw: string): unknown {
       return text;
     }
     case 'number':
-      return text === '' ? text : Number(text);
+      // Plain decimal notation only: Number() would also take '0x3', '0b11' or '' as numbers.
+      return DECIMAL.test(text) ? Number(text) : text;
     case 'string':
     case 'enum':
       return text;
@@ -104,7 +106,15 @@ export function parseSettingValue(key: string, raw: string): SettingParseResult 
   if (resolved instanceof SettingError) return { ok: false, error: resolved };
   const spec = getSettingSpec(resolved);
   const result = checkValue(spec, coerceRaw(spec, raw));
-  if (!result.ok && spec.type === 'number' && Number.isNaN(Number(raw.trim()))) {
+  const typedMin = spec.type === 'number' ? spec.range?.typedMin : undefined;
+  if (result.ok && typedMin !== undefined && (result.value as number) < typedMin) {
+    return fail(
+      'SETTING_OUT_OF_RANGE',
+      resolved,
+      `'${resolved}' must be at least ${typedMin}; got ${raw.trim()}.`,
+    );
+  }
+  if (!result.ok && spec.type === 'number' && !DECIMAL.test(raw.trim())) {
     return fail(
       'SETTING_WRONG_TYPE',
       resolved,

@@ -9,6 +9,11 @@ export interface NumericRange {
   /** `min` itself is not allowed (e.g. fractions in (0, 1]). */
   readonly minExclusive?: boolean;
   readonly max?: number;
+  /**
+   * The smallest value a person may type (`/set`, `--set`): smaller values are valid from code
+   * (tests exercise tiny windows) but never what a person means.
+   */
+  readonly typedMin?: number;
 }
 
 interface SpecBase<K extends string> {

@@ -70,6 +70,11 @@ export interface Tool<P = unknown> {
   execute(params: P, context: ToolContext): Promise<ToolResult>;
   /** The approval prompt's description of a call. */
   describe(params: P): string;
+  /**
+   * The workspace paths a call would write, checked before the user is asked to approve it (a
+   * call that must fail anyway is not put to the user).
+   */
+  writesPaths?(params: P): readonly string[];
 }
 
 export function toolSuccess(output: string, summary?: string): ToolResult {

@@ -160,6 +160,22 @@ describe('ToolRegistry.execute: approval', () => {
     });
   });
 
+  it('#12.9 a write outside the workspace fails at once, without asking the user first', async () => {
+    const approve = vi.fn(() => Promise.resolve('yes' as const));
+    for (const [tool, params] of [
+      ['write_file', { file_path: '../escape.txt', content: 'x' }],
+      ['replace', { file_path: '/etc/hosts', old_string: 'a', new_string: 'b' }],
+      ['insert_at_line', { file_path: '../x.txt', line: 1, content: 'x' }],
+      ['delete_line_range', { file_path: '../x.txt', start_line: 1, end_line: 1 }],
+    ] as const) {
+      errorText(
+        await h.call(tool, params, { autoApprove: false, approve }),
+        'PATH_OUTSIDE_WORKSPACE',
+      );
+    }
+    expect(approve).not.toHaveBeenCalled();
+  });
+
   it('on "no" returns TOOL_DENIED and changes nothing', async () => {
     const approve = vi.fn(() => Promise.resolve('no' as const));
     errorText(

@@ -12,6 +12,7 @@ import {
 import { closestMatches } from '../utils/closestMatches.js';
 import { DenseError, errorMessage } from '../utils/errors.js';
 import { approveToolCall } from './approveToolCall.js';
+import { isToolError, resolveToolPath } from './workspace/toolPaths.js';
 import { formatValidationError } from './formatValidationError.js';
 import {
   toolFailure,
@@ -121,6 +122,8 @@ export class ToolRegistry {
     }
     try {
       if (isAborted(context)) return unexpectedFailure(tool.name, null, context.signal);
+      const outside = await firstPathOutside(tool.writesPaths?.(parsed.data) ?? [], context);
+      if (outside) return outside;
       const denied = await approveToolCall({
         tool,
         callId: call.id,
@@ -145,4 +148,16 @@ export class ToolRegistry {
       `There is no tool named "${name}".${suggestion} Available tools: ${names.join(', ')}.`,
     );
   }
+}
+
+/** The PATH_OUTSIDE_WORKSPACE result for the first path outside the workspace, if any. */
+async function firstPathOutside(
+  paths: readonly string[],
+  context: ToolContext,
+): Promise<ToolResult | undefined> {
+  for (const p of paths) {
+    const resolved = await resolveToolPath(context, p);
+    if (isToolError(resolved)) return resolved;
+  }
+  return undefined;
 }

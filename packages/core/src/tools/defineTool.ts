@@ -13,6 +13,7 @@ export interface ToolDefinition<P> {
   readonly parameters: z.ZodType<P>;
   execute(params: P, context: ToolContext): Promise<ToolResult>;
   describe?(params: P): string;
+  writesPaths?(params: P): readonly string[];
 }
 
 /** Drops what providers reject or do not need: `$schema` and the implicit safe-integer bounds. */
@@ -53,5 +54,8 @@ export function defineTool<P>(definition: ToolDefinition<P>): Tool<P> {
     execute: (params, context) => definition.execute(params, context),
     describe: (params) =>
       definition.describe ? definition.describe(params) : defaultDescribe(definition.name, params),
+    ...(definition.writesPaths
+      ? { writesPaths: (params: P) => definition.writesPaths?.(params) ?? [] }
+      : {}),
   };
 }

@@ -150,6 +150,8 @@ export async function sniffTranscript(file: string): Promise<Sniffed> {
     }
     const format = first === undefined ? undefined : classifyJsonValue(first);
     if (format !== undefined) return { format, document: first };
+    // Valid JSON Lines of a format we do not know: say that, not "not valid JSON".
+    if (first !== undefined && line.trim() !== head.trim()) throw unknownFormat(file);
   }
   if (start === '{' || start === '[') {
     const document = parseJsonDocument(await readFile(file, 'utf8'), file);

@@ -73,6 +73,14 @@ describe('detectTranscriptFormat', () => {
     });
   });
 
+  it('#12.9 valid JSON Lines of an unknown format are reported as an unknown format, not invalid JSON', async () => {
+    const file = await write('other.jsonl', '{"a":1}\n{"b":2}\n');
+    await expect(detectTranscriptFormat(file)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_UNKNOWN_FORMAT',
+      message: expect.stringContaining('not a transcript format') as unknown,
+    });
+  });
+
   it('names the line of a JSON syntax error', async () => {
     const file = await write('broken.json', '{\n  "messages": [\n    oops\n  ]\n}\n');
     const error = await detectTranscriptFormat(file).catch((e: unknown) => e);

@@ -3,7 +3,9 @@ import { ai, human, readFile, toolCall, toolResult } from '../../test-utils/hist
 import { EMPTY_DENSITY_METADATA, type DensityResult } from '../../core/compression/types.js';
 import { countTokensFromScratch, HistoryService, HistoryServiceError } from './HistoryService.js';
 import { createAiMessage, createUserMessage, type IContent } from './IContent.js';
-import { charEstimateTokenCounter, type TokenCounter } from './TokenCounter.js';
+
+const contentText = (entry: IContent) => contentTokenText(entry);
+import { charEstimateTokenCounter, contentTokenText, type TokenCounter } from './TokenCounter.js';
 import { DensityResultError } from './validateDensityResult.js';
 
 function density(
@@ -159,6 +161,42 @@ describe('HistoryService.applyDensityResult', () => {
     const before = service.getTotalTokens();
     await service.applyDensityResult(density([2]));
     expect(service.getTotalTokens()).toBe(before - 'AAAA'.length);
+  });
+
+  it('REQ-HD-003.4 the recalculation waits behind counting already on the lock (no entry tokenized twice)', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const calls = new Map<string, number>();
+    const gated: TokenCounter = {
+      countText: async (text) => {
+        calls.set(text, (calls.get(text) ?? 0) + 1);
+        await gate;
+        return text.length;
+      },
+    };
+    const service = new HistoryService({ tokenCounter: gated });
+    const kept = human('slow-entry');
+    const doomed = human('gone');
+    service.addAll([kept, doomed]); // background counting starts on `kept` and blocks on the gate
+    const applied = service.applyDensityResult(density([1]));
+    await Promise.resolve();
+    open();
+    await applied;
+    expect(calls.get(contentText(kept))).toBe(1);
+    expect(service.getTotalTokens()).toBe(contentText(kept).length);
+  });
+
+  it('#12.7 tokensUpdated is emitted when re-added entries are already counted', async () => {
+    const service = serviceWith([]);
+    const entry = human('abcd');
+    service.add(entry);
+    await service.waitForTokenUpdates();
+    service.clear();
+    const seen: number[] = [];
+    service.events.on('tokensUpdated', ({ totalTokens }) => seen.push(totalTokens));
+    service.add(entry); // cached: no tokenizing needed
+    await service.waitForTokenUpdates();
+    expect(seen).toEqual([4]);
   });
 
   it('REQ-HD-001.6 throws DENSITY_INDEX_CONFLICT when an index is removed and replaced, changing nothing', async () => {

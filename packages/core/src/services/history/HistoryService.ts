@@ -223,7 +223,11 @@ export class HistoryService {
 
   /** Counts whatever is uncounted, in the background; failures surface in waitForTokenUpdates. */
   private scheduleCounting(): void {
-    if (this.uncounted.size === 0) return;
+    if (this.uncounted.size === 0) {
+      // Everything was counted before (re-added entries): the total is already exact.
+      this.events.emit('tokensUpdated', { totalTokens: this.countedTotal });
+      return;
+    }
     this.enqueue(async () => {
       for (const content of [...this.uncounted.keys()]) {
         const count = this.tokenCache.get(content) ?? (await this.countEntry(content));

@@ -28,6 +28,7 @@ const DeleteLineRangeParams = z
 export const deleteLineRangeTool = defineTool({
   name: 'delete_line_range',
   kind: 'write',
+  writesPaths: (p) => [p.file_path],
   description:
     'Deletes lines start_line to end_line (1-based, inclusive) from a text file. An end_line past the end deletes to the end of the file.',
   parameters: DeleteLineRangeParams,

@@ -27,6 +27,7 @@ const InsertAtLineParams = z.object({
 export const insertAtLineTool = defineTool({
   name: 'insert_at_line',
   kind: 'write',
+  writesPaths: (p) => [p.file_path],
   description:
     'Inserts lines into an existing text file before the given 1-based line (line = number of lines + 1 appends). The file keeps its line endings.',
   parameters: InsertAtLineParams,

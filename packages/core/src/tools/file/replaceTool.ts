@@ -67,6 +67,7 @@ async function createFile(params: ReplaceParams, context: ToolContext): Promise<
 export const replaceTool = defineTool({
   name: 'replace',
   kind: 'write',
+  writesPaths: (p) => [p.file_path],
   description:
     'Replaces exact text in a file. old_string must match the file exactly (copy it from a read) and occur exactly expected_replacements times (default 1); otherwise nothing is changed and the error says how many occurrences were found. With an empty old_string, creates a file that does not exist yet.',
   parameters: ReplaceParams,

@@ -18,6 +18,7 @@ const WriteFileParams = z.object({
 export const writeFileTool = defineTool({
   name: 'write_file',
   kind: 'write',
+  writesPaths: (p) => [p.file_path],
   description:
     'Writes a file in the workspace, replacing all of its content (or creating it and any missing parent directories). For small changes to an existing file prefer replace.',
   parameters: WriteFileParams,

@@ -17,7 +17,7 @@ const run = (command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
     command,
     cwd: dir,
     timeoutMs,
-    maxOutputBytes: 1024,
+    maxOutputBytes: 64 * 1024,
     ...(signal ? { signal } : {}),
   });
 
@@ -68,5 +68,26 @@ describe('nodeShellRunner', () => {
       maxOutputBytes: 100,
     });
     expect(result.kind).toBe('spawn-failed');
+  });
+
+  it('#12.4 a command never sees the provider keys or the variables the SDKs read', async () => {
+    const names = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+    const saved = names.map((name) => [name, process.env[name]] as const);
+    for (const name of names) process.env[name] = `secret-${name}`;
+    process.env.DENSE_TEST_VISIBLE = 'visible';
+    try {
+      const result = await run('env');
+      expect(result.kind).toBe('exited');
+      const text = result.kind === 'exited' ? result.output.text : '';
+      expect(text).not.toContain('secret-');
+      expect(text).toContain('DENSE_TEST_VISIBLE=visible');
+      expect(text).toContain('PAGER=cat');
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      delete process.env.DENSE_TEST_VISIBLE;
+    }
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The ShellRunner port backed by child_process: `bash -c` in its own process group (so a timeout
- * or abort kills the command's children too), stdin closed, pagers disabled.
+ * or abort kills the command's children too), stdin closed, pagers disabled, provider
+ * credentials withheld (`shellEnvironment`).
  */
 import { spawn } from 'node:child_process';
 import { TOOL_LIMITS } from '../toolLimits.js';
 import { HeadTailBuffer } from './HeadTailBuffer.js';
+import { shellEnvironment } from './shellEnvironment.js';
 import type { ShellRunRequest, ShellRunResult, ShellRunner } from './ShellRunner.js';
 
 /** After bash exits, how long to wait for pipes that a background child may still hold open. */
@@ -28,7 +30,7 @@ function runCommand(request: ShellRunRequest): Promise<ShellRunResult> {
       cwd: request.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+      env: shellEnvironment(process.env),
     });
     const stop = (why: 'timeout' | 'aborted'): void => {
       ending ??= why;

@@ -249,4 +249,15 @@ describe('tool result recency pruning', () => {
       'ok',
     ]);
   });
+  it("#12.7 keeps compress()'s one-line summaries instead of replacing them with the pointer", () => {
+    const summary =
+      '[run_shell_command echo s1 — success, 1 line of output, "s1: xxxxxxxxxxxxxxxx"]';
+    const history = [
+      ...toolRoundTrip('s1', 'run_shell_command', { command: 'echo s1' }, summary),
+      ...shell('s2'),
+      ...shell('s3'),
+    ];
+    const after = responses(run(history, { recencyRetention: 1 }));
+    expect(after.map((r) => r.result)).toEqual([summary, PRUNED_POINTER, big('s3')]);
+  });
 });

@@ -7,6 +7,7 @@ import { PRUNED_POINTER } from '../densityVocabulary.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
 import { addToGroup, type DensityPassResult } from './densityEdits.js';
 import { payloadChars } from './toolResultText.js';
+import { isCompactSummary } from './toolResponseSummary.js';
 import type { HistorySlots } from './toolCallIndex.js';
 
 export const DEFAULT_RECENCY_RETENTION = 3;
@@ -29,7 +30,7 @@ export function effectiveRetention(retention: number): number {
  * Walks the history newest to oldest counting results per tool name (`toolName` of the response);
  * past the retention, a result is replaced by the pointer. Results that already are the pointer
  * are neither counted nor touched, so a second run changes nothing; results no longer than the
- * pointer are counted but kept (replacing them saves nothing). Removed slots are skipped, and an
+ * pointer, and compress()'s one-line summaries, are counted but kept. Removed slots are skipped, and an
  * entry already replaced by an earlier pass is edited from that replacement, never the original.
  * `pruned` counts the results replaced.
  */
@@ -50,6 +51,8 @@ export function pruneByRecency(
       const count = (seen.get(block.toolName) ?? 0) + 1;
       seen.set(block.toolName, count);
       if (count <= keep || payloadChars(block.result) <= PRUNED_POINTER.length) continue;
+      // compress()'s one-line summary already is the compact form, and says more than the pointer.
+      if (isCompactSummary(block.result)) continue;
       addToGroup(groups, entryIndex, blockIndex);
       pruned++;
     }
