@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { findFileInclusions } from '../core/compression/densityVocabulary.js';
-import { askedForBy, closingLineCount } from './geminiInclusionChecks.js';
+import { askedForBy, closingLines } from './geminiInclusionChecks.js';
 import { mapAtExpansion, mapInlinedFileParts } from './geminiInclusions.js';
 
 /** gemini-cli's `@` expansion, as its parts join into one string. */
@@ -47,7 +47,7 @@ describe('#12.1 imported gemini-cli inclusions are rewritten only when unambiguo
     expect(asked('my notes.md')).toBe(true);
     expect(asked('Summary')).toBe(false);
     expect(asked('srcx/a.ts')).toBe(false);
-    expect(closingLineCount('--- End of content ---\r\nx\n--- End of content ---')).toBe(2);
+    expect(closingLines('--- End of content ---\r\nx\n--- End of content ---')).toEqual([0, 26]);
   });
 
   const PATHS = ['a.md', 'src/b.ts', 'run.log'] as const;

@@ -4,11 +4,15 @@
  */
 import { INCLUSION_CLOSE } from '../core/compression/densityVocabulary.js';
 
-/** Lines that are exactly the closing marker (a CR before the newline allowed). */
-export function closingLineCount(text: string): number {
-  let count = 0;
-  for (const line of text.split('\n')) if (line.replace(/\r$/, '') === INCLUSION_CLOSE) count++;
-  return count;
+/** Offsets of the lines that are exactly the closing marker (a CR before the newline allowed). */
+export function closingLines(text: string): number[] {
+  const offsets: number[] = [];
+  let start = 0;
+  for (const line of text.split('\n')) {
+    if (line.replace(/\r$/, '') === INCLUSION_CLOSE) offsets.push(start);
+    start += line.length + 1;
+  }
+  return offsets;
 }
 
 export function hasUniquePaths(files: readonly { readonly path: string }[]): boolean {

@@ -13,7 +13,7 @@
  * in our tagged format, so dedup never cuts any of it.
  */
 import { INCLUSION_CLOSE, formatFileInclusions } from '../core/compression/densityVocabulary.js';
-import { askedForBy, closingLineCount, hasUniquePaths } from './geminiInclusionChecks.js';
+import { askedForBy, closingLines, hasUniquePaths } from './geminiInclusionChecks.js';
 
 export const REFERENCED_FILES_HEADER = '--- Content from referenced files ---';
 
@@ -84,10 +84,10 @@ export interface MappedInclusions {
  */
 export function mapAtExpansion(text: string): MappedInclusions | undefined {
   const headerAt = text.indexOf(REFERENCED_FILES_HEADER);
-  if (headerAt === -1 || closingLineCount(text) !== 1) return undefined;
+  const closers = closingLines(text);
+  const closeAt = closers[0] ?? -1;
   const bodyStart = headerAt + REFERENCED_FILES_HEADER.length;
-  const closeAt = text.lastIndexOf(INCLUSION_CLOSE);
-  if (closeAt < bodyStart) return undefined;
+  if (headerAt === -1 || closers.length !== 1 || closeAt < bodyStart) return undefined;
   const body = text.slice(bodyStart, closeAt);
   const layout = HAS_AT_FILE_MARKER.test(body)
     ? { files: atFiles(body), leading: /\S/.test(body.slice(0, body.search(HAS_AT_FILE_MARKER))) }
@@ -108,9 +108,12 @@ export function mapAtExpansion(text: string): MappedInclusions | undefined {
  * closing line, text after it or before the first file, a path twice.
  */
 export function mapInlinedFileParts(text: string): MappedInclusions | undefined {
-  const closeAt = text.lastIndexOf(INCLUSION_CLOSE);
-  const lines = closingLineCount(text);
-  if (lines > 1 || (lines === 1 && /\S/.test(text.slice(closeAt + INCLUSION_CLOSE.length)))) {
+  const closers = closingLines(text);
+  const closeAt = closers[0] ?? -1;
+  if (
+    closers.length > 1 ||
+    (closeAt !== -1 && /\S/.test(text.slice(closeAt + INCLUSION_CLOSE.length)))
+  ) {
     return undefined;
   }
   const { files, leading } = legacyLayout(closeAt === -1 ? text : text.slice(0, closeAt));
