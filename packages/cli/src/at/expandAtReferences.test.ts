@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createUserMessage,
   findFileInclusions,
+  formatFileInclusion,
   getText,
   HighDensityStrategy,
   type DensityConfig,
@@ -48,8 +49,8 @@ describe('expandAtReferences', () => {
     const result = await expand('compare @src/a.ts with @src/b.ts');
     expect(result.message).toBe(
       'compare @src/a.ts with @src/b.ts\n\n' +
-        '--- src/a.ts ---\nexport const a = 1;\n--- End of content ---\n' +
-        '--- src/b.ts ---\nexport const b = 2;\n--- End of content ---',
+        `${formatFileInclusion('src/a.ts', 'export const a = 1;\n')}\n` +
+        formatFileInclusion('src/b.ts', 'export const b = 2;\n'),
     );
     expect(findFileInclusions(result.message).map((s) => s.filePath)).toEqual([
       'src/a.ts',
@@ -168,6 +169,22 @@ describe('@ inclusions and high-density dedup', () => {
     expect(result.replacements.has(1)).toBe(false);
   });
 
+  it('#12.1 @run1.log then @run2.log, both with a "--- Summary ---" line: run1 is not cut', async () => {
+    const log = (run: string) =>
+      `${run} started\n--- Summary ---\n${`case ${run} passed in 12 ms\n`.repeat(6)}`;
+    await writeFile(path.join(root, 'run1.log'), log('run1'));
+    await writeFile(path.join(root, 'run2.log'), log('run2'));
+    const first = await expand('look at @run1.log');
+    const second = await expand('and @run2.log');
+    const result = new HighDensityStrategy().optimize(
+      [createUserMessage(first.message), createUserMessage(second.message)],
+      config(),
+    );
+    expect(result.metadata.fileDeduplicationsPruned).toBe(0);
+    expect(result.replacements.size).toBe(0);
+    expect(findFileInclusions(first.message).map((s) => s.filePath)).toEqual(['run1.log']);
+  });
+
   it('two stale inclusions in one message are both cut without corrupting the text', async () => {
     const first = await expand('@src/a.ts @src/b.ts @src/nested/c.ts');
     const second = await expand('@src/a.ts @src/nested/c.ts');
@@ -178,7 +195,7 @@ describe('@ inclusions and high-density dedup', () => {
     expect(result.metadata.fileDeduplicationsPruned).toBe(2);
     const text = getText(result.replacements.get(0)!);
     expect(findFileInclusions(text).map((s) => s.filePath)).toEqual(['src/b.ts']);
-    expect(text).toContain(`--- src/b.ts ---\n${body('b', 1)}\n--- End of content ---`);
+    expect(text).toContain(formatFileInclusion('src/b.ts', `${body('b', 1)}\n`));
     expect(text.match(/\[Earlier copy of src\/(a|nested\/c)\.ts removed/g)).toHaveLength(2);
   });
 });

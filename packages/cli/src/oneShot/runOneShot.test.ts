@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '@dense/core';
+import { formatFileInclusion, ProviderError } from '@dense/core';
 import { makeTestDirs, makeTestSession, type TestDirs } from '../test-utils/cliTestSession.js';
 import { runOneShot } from './runOneShot.js';
 
@@ -49,7 +49,7 @@ describe('runOneShot', () => {
       'dense: @missing.txt was not included: no such file.\n→ read_file a.txt\n  ✓ read_file\n',
     );
     expect(JSON.stringify(provider.requests[0]?.contents)).toContain(
-      '--- a.txt ---\\nalpha\\n--- End of content ---',
+      JSON.stringify(formatFileInclusion('a.txt', 'alpha\n')).slice(1, -1),
     );
     cli.dispose();
   });

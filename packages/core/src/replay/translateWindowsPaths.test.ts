@@ -32,8 +32,8 @@ describe('translateWindowsPaths', () => {
       { file_path: '/C:/Proj/src/a.py', old_string: 'a\\b' },
       { paths: ['/C:/Proj/x.md'] },
     ]);
-    expect(JSON.stringify(out[4])).toContain('--- /C:/Proj/notes.md ---');
-    expect(JSON.stringify(out[6])).toContain('--- /C:/Proj/x.md ---');
+    expect(JSON.stringify(out[4])).toContain('--- /C:/Proj/notes.md --- [');
+    expect(JSON.stringify(out[6])).toContain('--- /C:/Proj/x.md --- [');
     // What density sees now: the relative read and the absolute write are one file.
     expect(resolveToolPath('src/a.py', workspaceRoot)).toBe(
       resolveToolPath('/C:/Proj/src/a.py', workspaceRoot),

@@ -8,9 +8,9 @@
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { isWindowsPath } from './oracle/pathKey.js';
+import { findFileInclusions } from '../core/compression/densityVocabulary.js';
 
 const PATH_KEYS = ['file_path', 'absolute_path', 'path', 'cwd', 'directory', 'dir_path'] as const;
-const MARKER_LINE = /^--- (.+) ---$/gm;
 
 /** `C:\a\b` → `/C:/a/b`; `a\b` → `a/b`. */
 export function windowsToPosix(filePath: string): string {
@@ -40,11 +40,18 @@ function translateParameters(parameters: unknown): unknown {
   return changed ? out : parameters;
 }
 
+/** Rewrites the path in the opening line of each inclusion (file content is left alone). */
 function translateMarkers(text: string): string {
   if (!text.includes('\\')) return text;
-  return text.replace(MARKER_LINE, (line, filePath: string) =>
-    filePath.includes('\\') ? `--- ${windowsToPosix(filePath)} ---` : line,
-  );
+  let out = text;
+  for (const span of findFileInclusions(text).reverse()) {
+    if (!span.filePath.includes('\\')) continue;
+    const opener = `--- ${span.filePath} --- `;
+    if (!text.startsWith(opener, span.start)) continue;
+    const rest = out.slice(span.start + opener.length);
+    out = `${out.slice(0, span.start)}--- ${windowsToPosix(span.filePath)} --- ${rest}`;
+  }
+  return out;
 }
 
 function translateBlock(block: ContentBlock): ContentBlock {

@@ -33,13 +33,16 @@ describe('mapAtExpansion', () => {
 
   it('never treats the "Content from referenced files" header as a file', () => {
     const mapped = mapAtExpansion(atExpansion('see @x', [{ path: 'x', content: 'body' }]));
+    expect(mapped).toBeDefined();
     expect(mapped?.text).not.toContain('Content from referenced files');
     expect(findFileInclusions(mapped?.text ?? '')).toHaveLength(1);
   });
 
   it('keeps text the user wrote after the expansion', () => {
-    const text = `${atExpansion('look', [{ path: 'x', content: 'body' }])}\nand be quick`;
-    expect(mapAtExpansion(text)?.text.endsWith('--- End of content ---\nand be quick')).toBe(true);
+    const text = `${atExpansion('look @x', [{ path: 'x', content: 'body' }])}\nand be quick`;
+    expect(mapAtExpansion(text)?.text).toBe(
+      `look @x\n${formatFileInclusion('x', 'body')}\nand be quick`,
+    );
   });
 
   it('reads the older layout where each file opens with --- <path> ---', () => {
@@ -66,7 +69,8 @@ describe('mapAtExpansion', () => {
 
   test.prop([line, files], { numRuns: 200 })(
     'round-trips any set of files into exactly one inclusion per file',
-    (prompt, fileList) => {
+    (words, fileList) => {
+      const prompt = `${words} ${fileList.map((file) => `@${file.path}`).join(' ')}`;
       const mapped = mapAtExpansion(atExpansion(prompt, fileList));
       expect(mapped?.files).toEqual(fileList);
       const spans = findFileInclusions(mapped?.text ?? '');

@@ -5,8 +5,15 @@
  * file, per file, then `--- End of content ---`) and older `read_many_files` output (`--- <path> ---`
  * before each file and one `--- End of content ---` after the last). The header line is never
  * treated as a file.
+ *
+ * Those markers are plain text a file's content can imitate, so a block is rewritten only when its
+ * reading is unambiguous (issue 12, defect 1): exactly one closing line, no text before the first
+ * file that would be dropped, no path twice, and (for `@` expansions) every path one the user
+ * asked for with an `@` reference. Otherwise the block is left as it is; its markers are then not
+ * in our tagged format, so dedup never cuts any of it.
  */
 import { INCLUSION_CLOSE, formatFileInclusions } from '../core/compression/densityVocabulary.js';
+import { askedForBy, closingLines, hasUniquePaths } from './geminiInclusionChecks.js';
 
 export const REFERENCED_FILES_HEADER = '--- Content from referenced files ---';
 
@@ -15,8 +22,10 @@ export interface InlinedFile {
   readonly content: string;
 }
 
-const AT_FILE_MARKER = /(?:^|\n)Content from @(.+?):\n/g;
+/** The newline after a marker is not consumed, so a marker right after a marker-shaped last line counts. */
+const AT_FILE_MARKER = /(?:^|\n)Content from @(.+?):(?=\n)/g;
 const HAS_AT_FILE_MARKER = /(?:^|\n)Content from @.+?:\n/;
+
 const LEGACY_OPEN = /^--- (.+) ---$/;
 
 /**
@@ -27,7 +36,7 @@ const LEGACY_OPEN = /^--- (.+) ---$/;
 function atFiles(body: string): InlinedFile[] {
   const markers = [...body.matchAll(AT_FILE_MARKER)];
   return markers.map((marker, i) => {
-    const start = (marker.index ?? 0) + marker[0].length;
+    const start = (marker.index ?? 0) + marker[0].length + 1;
     const next = markers[i + 1]?.index;
     const content = body.slice(start, next ?? body.length);
     return {
@@ -39,17 +48,27 @@ function atFiles(body: string): InlinedFile[] {
 
 /** Files in the legacy `--- <path> ---` layout; content before the first marker is dropped. */
 export function legacyFiles(body: string): InlinedFile[] {
+  return legacyLayout(body).files;
+}
+
+/** The legacy layout's files, and whether any non-blank text came before the first marker. */
+function legacyLayout(body: string): { files: InlinedFile[]; leading: boolean } {
+  let leading = false;
   const files: { path: string; lines: string[] }[] = [];
   for (const line of body.split('\n')) {
     const open = LEGACY_OPEN.exec(line.replace(/\r$/, ''));
     if (open?.[1] !== undefined && line.trim() !== INCLUSION_CLOSE) {
       files.push({ path: open[1].trim(), lines: [] });
-    } else files[files.length - 1]?.lines.push(line);
+    } else if (files.length > 0) files[files.length - 1]?.lines.push(line);
+    else if (line.trim() !== '') leading = true;
   }
-  return files.map((file) => ({
-    path: file.path,
-    content: file.lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, ''),
-  }));
+  return {
+    leading,
+    files: files.map((file) => ({
+      path: file.path,
+      content: file.lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, ''),
+    })),
+  };
 }
 
 export interface MappedInclusions {
@@ -60,31 +79,44 @@ export interface MappedInclusions {
 
 /**
  * A user message's `@` expansion rewritten to one marker pair per file; undefined when the text has
- * no expansion. Text after the closing marker is kept.
+ * no expansion or its reading is ambiguous (see the module comment). Text after the closing
+ * marker is kept.
  */
 export function mapAtExpansion(text: string): MappedInclusions | undefined {
   const headerAt = text.indexOf(REFERENCED_FILES_HEADER);
-  if (headerAt === -1) return undefined;
+  const closers = closingLines(text);
+  const closeAt = closers[0] ?? -1;
   const bodyStart = headerAt + REFERENCED_FILES_HEADER.length;
-  const closeAt = text.lastIndexOf(INCLUSION_CLOSE);
-  const bodyEnd = closeAt > bodyStart ? closeAt : text.length;
-  const body = text.slice(bodyStart, bodyEnd);
-  const files = HAS_AT_FILE_MARKER.test(body) ? atFiles(body) : legacyFiles(body);
-  if (files.length === 0) return undefined;
+  if (headerAt === -1 || closers.length !== 1 || closeAt < bodyStart) return undefined;
+  const body = text.slice(bodyStart, closeAt);
+  const layout = HAS_AT_FILE_MARKER.test(body)
+    ? { files: atFiles(body), leading: /\S/.test(body.slice(0, body.search(HAS_AT_FILE_MARKER))) }
+    : legacyLayout(body);
+  const { files } = layout;
   const prompt = text.slice(0, headerAt).replace(/\s+$/, '');
-  const after =
-    closeAt > bodyStart ? text.slice(closeAt + INCLUSION_CLOSE.length).replace(/^\s+/, '') : '';
+  const asked = askedForBy(prompt);
+  if (files.length === 0 || layout.leading || !hasUniquePaths(files)) return undefined;
+  if (!files.every((file) => asked(file.path))) return undefined;
+  const after = text.slice(closeAt + INCLUSION_CLOSE.length).replace(/^\s+/, '');
   const parts = [prompt, formatFileInclusions(files), after].filter((part) => part !== '');
   return { text: parts.join('\n'), files };
 }
 
 /**
  * Text parts that followed a `read_many_files` response (legacy layout) rewritten to our format;
- * undefined when they hold no `--- <path> ---` file.
+ * undefined when they hold no `--- <path> ---` file or their reading is ambiguous: more than one
+ * closing line, text after it or before the first file, a path twice.
  */
 export function mapInlinedFileParts(text: string): MappedInclusions | undefined {
-  const closeAt = text.lastIndexOf(INCLUSION_CLOSE);
-  const files = legacyFiles(closeAt === -1 ? text : text.slice(0, closeAt));
-  if (files.length === 0) return undefined;
+  const closers = closingLines(text);
+  const closeAt = closers[0] ?? -1;
+  if (
+    closers.length > 1 ||
+    (closeAt !== -1 && /\S/.test(text.slice(closeAt + INCLUSION_CLOSE.length)))
+  ) {
+    return undefined;
+  }
+  const { files, leading } = legacyLayout(closeAt === -1 ? text : text.slice(0, closeAt));
+  if (files.length === 0 || leading || !hasUniquePaths(files)) return undefined;
   return { text: formatFileInclusions(files), files };
 }

@@ -5,6 +5,7 @@ import {
   formatFileInclusion,
   formatFileInclusions,
   INCLUSION_CLOSE,
+  inclusionTag,
   isReadTool,
   isWriteTool,
   PRUNED_POINTER,
@@ -26,11 +27,21 @@ describe('tool vocabulary', () => {
 });
 
 describe('inclusion markers', () => {
-  it('formats one file between its own opening and closing markers', () => {
+  it('#12.1 formats one file between its own tagged opening and closing markers', () => {
+    const tag = inclusionTag('x\ny\n');
+    expect(tag).toMatch(/^[0-9a-f]{8}$/);
     expect(formatFileInclusion('src/a.ts', 'x\ny')).toBe(
-      `--- src/a.ts ---\nx\ny\n${INCLUSION_CLOSE}`,
+      `--- src/a.ts --- [${tag}]\nx\ny\n${INCLUSION_CLOSE} [${tag}]`,
     );
-    expect(formatFileInclusion('src/a.ts', 'x\n')).toBe(`--- src/a.ts ---\nx\n${INCLUSION_CLOSE}`);
+    expect(formatFileInclusion('src/a.ts', 'x\ny\n')).toBe(formatFileInclusion('src/a.ts', 'x\ny'));
+  });
+
+  it('#12.1 the tag never occurs in the content it closes', () => {
+    const content = 'abc\n';
+    const first = inclusionTag(content);
+    const withTag = `${first}\n`;
+    expect(inclusionTag(withTag)).not.toBe(first);
+    expect(withTag.includes(inclusionTag(withTag))).toBe(false);
   });
 
   it('finds each file of a multi-file block as its own inclusion', () => {
@@ -41,41 +52,64 @@ describe('inclusion markers', () => {
     const spans = findFileInclusions(text);
     expect(spans.map((s) => s.filePath)).toEqual(['a.ts', 'b.ts']);
     expect(text.slice(spans[0]!.start, spans[0]!.end)).toBe(
-      `--- a.ts ---\nA\n${INCLUSION_CLOSE}\n`,
+      `${formatFileInclusion('a.ts', 'A')}\n`,
     );
     expect(text.slice(spans[1]!.start, spans[1]!.end)).toBe(
-      `--- b.ts ---\nB\n${INCLUSION_CLOSE}\n`,
+      `${formatFileInclusion('b.ts', 'B')}\n`,
     );
   });
 
-  it('a header opener followed by another opener is not an inclusion (it never swallows the files)', () => {
+  it('a header line before the files is not an inclusion (it never swallows the files)', () => {
     const text = `--- Content from referenced files ---\n${formatFileInclusion('a.ts', 'A')}\n`;
     expect(findFileInclusions(text).map((s) => s.filePath)).toEqual(['a.ts']);
   });
 
+  it('#12.1 untagged (legacy) markers are plain text', () => {
+    expect(findFileInclusions(`--- a.ts ---\nx\n${INCLUSION_CLOSE}\n`)).toEqual([]);
+  });
+
   it('unpaired markers yield nothing: an unclosed opener, a closer without an opener', () => {
-    expect(findFileInclusions('--- a.ts ---\ncontent without end')).toEqual([]);
-    expect(findFileInclusions(`just text\n${INCLUSION_CLOSE}\n`)).toEqual([]);
+    const [open, , close] = formatFileInclusion('a.ts', 'x').split('\n');
+    expect(findFileInclusions(`${open}\ncontent without end`)).toEqual([]);
+    expect(findFileInclusions(`just text\n${close}\n`)).toEqual([]);
+  });
+
+  it('#12.1 an opener pairs only with the closer made for its exact content', () => {
+    const [open, , close] = formatFileInclusion('a.ts', 'x').split('\n');
+    expect(findFileInclusions(`${open}\ny\n${close}`)).toEqual([]);
+    expect(findFileInclusions(`${open}\nx\n${close}`)).toHaveLength(1);
   });
 
   it('markers count only as whole lines', () => {
-    expect(findFileInclusions(`say --- a.ts ---\nx\n${INCLUSION_CLOSE}`)).toEqual([]);
-    expect(findFileInclusions(`--- a.ts ---\nx\n  ${INCLUSION_CLOSE}`)).toEqual([]);
+    const own = formatFileInclusion('a.ts', 'x');
+    expect(findFileInclusions(`say ${own}`)).toEqual([]);
+    expect(
+      findFileInclusions(own.replace(`\n${INCLUSION_CLOSE}`, `\n  ${INCLUSION_CLOSE}`)),
+    ).toEqual([]);
   });
 
   it('accepts CRLF line endings', () => {
-    expect(
-      findFileInclusions(`--- a.ts ---\r\nx\r\n${INCLUSION_CLOSE}\r\n`).map((s) => s.filePath),
-    ).toEqual(['a.ts']);
+    const body = 'x\r\n';
+    const tag = inclusionTag(body);
+    const text = `--- a.ts --- [${tag}]\r\n${body}${INCLUSION_CLOSE} [${tag}]\r\n`;
+    expect(findFileInclusions(text).map((s) => s.filePath)).toEqual(['a.ts']);
   });
 
-  it('round-trips: whatever formatFileInclusions writes, findFileInclusions finds, in order, with exact spans', () => {
+  it('#12.1 round-trips, whatever the content holds: whatever formatFileInclusions writes, findFileInclusions finds, in order, with exact spans', () => {
     const safeLine = fc
       .string()
       .filter((s) => !s.includes('\n') && !s.startsWith('--- ') && !s.startsWith('---'));
+    const markerLine = fc.constantFrom(
+      '--- Summary ---',
+      INCLUSION_CLOSE,
+      formatFileInclusion('p.ts', 'pasted'),
+      `${INCLUSION_CLOSE} [${inclusionTag('pasted\n')}]`,
+    );
     const file = fc.record({
       path: fc.stringMatching(/^[A-Za-z0-9_./-]{1,20}$/),
-      content: fc.array(safeLine, { maxLength: 4 }).map((lines) => lines.join('\n')),
+      content: fc
+        .array(fc.oneof(fc.string(), markerLine), { maxLength: 4 })
+        .map((lines) => lines.join('\n')),
     });
     fc.assert(
       fc.property(fc.array(file, { minLength: 1, maxLength: 5 }), safeLine, (files, prefix) => {

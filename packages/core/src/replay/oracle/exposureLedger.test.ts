@@ -77,19 +77,14 @@ describe('buildExposureLedger', () => {
       [
         'reads',
         'a.md',
-        '--- a.md ---\nalpha\n--- End of content ---\n',
+        `${formatFileInclusion('a.md', 'alpha')}\n`,
         { kind: 'response', callId: 'm1' },
       ],
-      [
-        'reads',
-        'b.md',
-        '--- b.md ---\nbeta\n--- End of content ---',
-        { kind: 'response', callId: 'm1' },
-      ],
+      ['reads', 'b.md', formatFileInclusion('b.md', 'beta'), { kind: 'response', callId: 'm1' }],
       [
         'inclusions',
         'c.md',
-        '--- c.md ---\ngamma\n--- End of content ---',
+        formatFileInclusion('c.md', 'gamma'),
         { kind: 'human', entryId: 'replay-2', blockIndex: 0 },
       ],
     ]);

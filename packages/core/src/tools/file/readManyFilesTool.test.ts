@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findFileInclusions } from '../../core/compression/densityVocabulary.js';
+import {
+  findFileInclusions,
+  formatFileInclusion,
+} from '../../core/compression/densityVocabulary.js';
 import {
   createToolHarness,
   errorText,
@@ -36,12 +39,12 @@ describe('read_many_files', () => {
       await h.call('read_many_files', { paths: ['README.md', 'src/a.ts', 'src/lib/b.ts'] }),
     );
     expect(inclusions(out)).toEqual([
-      { path: 'README.md', body: '--- README.md ---\n# readme\n--- End of content ---\n' },
-      { path: 'src/a.ts', body: '--- src/a.ts ---\nexport const a = 1;\n--- End of content ---\n' },
+      { path: 'README.md', body: `${formatFileInclusion('README.md', '# readme\n')}\n` },
       {
-        path: 'src/lib/b.ts',
-        body: '--- src/lib/b.ts ---\nexport const b = 2;\n--- End of content ---',
+        path: 'src/a.ts',
+        body: `${formatFileInclusion('src/a.ts', 'export const a = 1;\n')}\n`,
       },
+      { path: 'src/lib/b.ts', body: formatFileInclusion('src/lib/b.ts', 'export const b = 2;\n') },
     ]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * `read_many_files`: several files (paths, directories or globs) in one result, each between its own
- * `--- <path> ---` / `--- End of content ---` markers (the shared inclusion format high-density
- * deduplicates), within one output budget.
+ * `--- <path> --- [tag]` / `--- End of content --- [tag]` markers (the shared inclusion format,
+ * `fileInclusionFormat.ts`), within one output budget.
  */
 import { z } from 'zod';
 import { formatFileInclusions } from '../../core/compression/densityVocabulary.js';
@@ -76,7 +76,7 @@ async function include(
 export const readManyFilesTool = defineTool({
   name: 'read_many_files',
   kind: 'read',
-  description: `Reads several text files at once. Each file appears between its own "--- <path> ---" and "--- End of content ---" lines. Accepts files, directories and glob patterns; node_modules and .git are skipped unless named. At most ${TOOL_LIMITS.readManyMaxFiles} files and ${TOOL_LIMITS.readMaxBytes / 1024} KB per call; notes after the files say what was cut or skipped.`,
+  description: `Reads several text files at once. Each file appears between its own "--- <path> --- [tag]" and "--- End of content --- [tag]" lines. Accepts files, directories and glob patterns; node_modules and .git are skipped unless named. At most ${TOOL_LIMITS.readManyMaxFiles} files and ${TOOL_LIMITS.readMaxBytes / 1024} KB per call; notes after the files say what was cut or skipped.`,
   parameters: ReadManyFilesParams,
   describe: (p) => `Read ${p.paths.join(', ')}`,
   async execute(params, context) {

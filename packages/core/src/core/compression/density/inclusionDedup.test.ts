@@ -3,6 +3,8 @@ import {
   findFileInclusions,
   formatFileInclusion,
   formatFileInclusions,
+  INCLUSION_CLOSE,
+  inclusionTag,
 } from '../densityVocabulary.js';
 import { ai, human, replaceInFile } from '../../../test-utils/historyBuilders.js';
 import type { DensityConfig } from '../types.js';
@@ -120,18 +122,20 @@ describe('duplicate @ file inclusion dedup', () => {
     expect(off.metadata.fileDeduplicationsPruned).toBe(0);
   });
 
+  const [openA = '', , closeA = ''] = formatFileInclusion('a.ts', 'body').split('\n');
   it.each([
-    ['no closing marker', '--- a.ts ---\nbody\n'],
-    ['only a closing marker', 'body\n--- End of content ---\n'],
-    ['a closer before the opener', '--- End of content ---\n--- a.ts ---\nbody\n'],
-    ['markers not on their own line', 'see --- a.ts --- body --- End of content ---'],
+    ['no closing marker', `${openA}\nbody\n`],
+    ['only a closing marker', `body\n${closeA}\n`],
+    ['a closer before the opener', `${closeA}\n${openA}\nbody\n`],
+    ['markers not on their own line', `see ${openA} body\n ${closeA}`],
+    ['untagged (legacy) markers', `--- a.ts ---\n${body('x')}${INCLUSION_CLOSE}\n`],
   ])('REQ-HD-006.5 leaves text with %s unchanged', (_label, text) => {
     const history = [human(text), human(formatFileInclusion('a.ts', body('latest')))];
     expect(dedup(history).replacements.size).toBe(0);
   });
 
   it('REQ-HD-006.5 an opener followed by another opener is not an inclusion', () => {
-    const text = `--- a.ts ---\nnot closed\n--- b.ts ---\n${body('B')}--- End of content ---\n`;
+    const text = `${openA}\nnot closed\n${formatFileInclusion('b.ts', body('B'))}\n`;
     const history = [
       human(text),
       human(formatFileInclusion('a.ts', body('A'))),
@@ -140,7 +144,7 @@ describe('duplicate @ file inclusion dedup', () => {
     const result = dedup(history);
     expect(result.pruned).toBe(1);
     expect(textOf(result.replacements.get(0))).toBe(
-      `--- a.ts ---\nnot closed\n${staleInclusionNote('b.ts')}\n`,
+      `${openA}\nnot closed\n${staleInclusionNote('b.ts')}\n`,
     );
   });
 
@@ -191,8 +195,11 @@ describe('duplicate @ file inclusion dedup', () => {
     expect(result.replacements.size).toBe(0);
   });
 
-  it('leaves a block unchanged when cutting would make an unclosed header pair with a stray closer', () => {
-    const text = `--- H ---\n--- a.ts ---\n${body('A')}--- End of content ---\ntail\n--- End of content ---\n`;
+  it('leaves a block unchanged when cutting would make an unclosed opener pair with a stray closer', () => {
+    // The stray opener's tag is made for what would lie between it and the closer after the cut.
+    const tag = inclusionTag(`${staleInclusionNote('a.ts')}\ntail\n`);
+    const inclusion = formatFileInclusion('a.ts', body('A'));
+    const text = `--- H --- [${tag}]\n${inclusion}\ntail\n${INCLUSION_CLOSE} [${tag}]\n`;
     const history = [human(text), human(formatFileInclusion('a.ts', body('A2')))];
     expect(dedup(history).replacements.size).toBe(0);
     expect(cutSpans(text, findFileInclusions(text))).toBeUndefined();
@@ -222,11 +229,13 @@ describe('duplicate @ file inclusion dedup', () => {
   });
 
   it('handles CRLF text and a closer at the very end without a newline', () => {
-    const crlf = `--- a.ts ---\r\n${body('A').replaceAll('\n', '\r\n')}--- End of content ---\r\nafter`;
+    const crlfBody = body('A').replaceAll('\n', '\r\n');
+    const tag = inclusionTag(crlfBody);
+    const crlf = `--- a.ts --- [${tag}]\r\n${crlfBody}${INCLUSION_CLOSE} [${tag}]\r\nafter`;
     const result = dedup([human(crlf), human(formatFileInclusion('a.ts', body('new')))]);
     expect(textOf(result.replacements.get(0))).toBe(`${staleInclusionNote('a.ts')}\nafter`);
     const atEnd = dedup([
-      human(`x\n--- a.ts ---\n${body('A')}--- End of content ---`),
+      human(`x\n${formatFileInclusion('a.ts', body('A'))}`),
       human(formatFileInclusion('a.ts', body('n'))),
     ]);
     expect(textOf(atEnd.replacements.get(0))).toBe(`x\n${staleInclusionNote('a.ts')}`);
