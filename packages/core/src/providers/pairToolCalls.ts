@@ -18,6 +18,14 @@ export interface PairingReport {
   readonly droppedResponseIds: readonly string[];
 }
 
+export interface PairingOptions {
+  /**
+   * Rewrites an id into the form the API accepts (Anthropic allows `[a-zA-Z0-9_-]+`) BEFORE ids are
+   * made unique, so two ids that normalize alike still reach the wire distinct. Must be idempotent.
+   */
+  readonly normalizeId?: (id: string) => string;
+}
+
 /**
  * The id a repeated call carries on the wire: the first call with an id keeps it, the n-th
  * (n >= 2) becomes `<id>__<n>` (or the next free suffix when the history already uses that one).
@@ -37,16 +45,20 @@ export function wireToolCallId(id: string, occurrence: number, taken: ReadonlySe
  * directly after the AI entry that made it. Everything else tool-related is dropped; text,
  * thinking and media are never touched.
  */
-export function pairToolCalls(contents: readonly IContent[]): PairingReport {
+export function pairToolCalls(
+  contents: readonly IContent[],
+  options: PairingOptions = {},
+): PairingReport {
+  const normalize = options.normalizeId ?? ((id: string) => id);
   const kept = new Map<ContentBlock, string>();
   const taken = new Set<string>();
   const occurrences = new Map<string, number>();
   const keptCalls = pairToolCallsByPosition(contents).calls.filter((call) =>
     answeredInNextRun(contents, call),
   );
-  for (const call of keptCalls) taken.add(call.block.id);
+  for (const call of keptCalls) taken.add(normalize(call.block.id));
   for (const call of keptCalls) {
-    const id = call.block.id;
+    const id = normalize(call.block.id);
     const occurrence = (occurrences.get(id) ?? 0) + 1;
     occurrences.set(id, occurrence);
     const wireId = wireToolCallId(id, occurrence, taken);
