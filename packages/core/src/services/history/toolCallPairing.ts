@@ -44,33 +44,55 @@ interface MutableCallSite extends BlockSite {
   readonly responses: ResponseSite[];
 }
 
-/** Per id: the entries that still have unanswered calls with it, newest last; FIFO inside one. */
-type Pending = Map<string, MutableCallSite[][]>;
+/**
+ * The pairing rule for a history read one item at a time (importers): register calls as they
+ * come, ask which call a response answers. `entry` groups calls made in one reply (answered in
+ * call order); a later entry is nearer than an earlier one.
+ */
+export class ToolCallMatcher<T> {
+  /** Per id: entries that still have unanswered calls with it, newest last; FIFO inside one. */
+  private readonly pending = new Map<string, { entry: number; calls: T[] }[]>();
+  private readonly latest = new Map<string, T>();
 
-function takeCall(pending: Pending, id: string): MutableCallSite | undefined {
-  const entries = pending.get(id);
-  const newest = entries?.at(-1);
-  if (entries === undefined || newest === undefined) return undefined;
-  const call = newest.shift();
-  if (newest.length === 0) entries.pop();
-  if (entries.length === 0) pending.delete(id);
-  return call;
-}
+  call(id: string, entry: number, item: T): void {
+    const entries = this.pending.get(id) ?? [];
+    const newest = entries.at(-1);
+    if (newest?.entry === entry) newest.calls.push(item);
+    else entries.push({ entry, calls: [item] });
+    this.pending.set(id, entries);
+    this.latest.set(id, item);
+  }
 
-function addCall(pending: Pending, site: MutableCallSite): void {
-  const entries = pending.get(site.block.id) ?? [];
-  const newest = entries.at(-1);
-  if (newest?.[0]?.entryIndex === site.entryIndex) newest.push(site);
-  else entries.push([site]);
-  pending.set(site.block.id, entries);
+  /**
+   * The call a response with this id answers: the nearest preceding unanswered one, else (a
+   * repeated answer) the most recent call with the id; `undefined` when no call had the id.
+   */
+  answer(id: string): T | undefined {
+    const entries = this.pending.get(id);
+    const newest = entries?.at(-1);
+    if (entries === undefined || newest === undefined) return this.latest.get(id);
+    const call = newest.calls.shift();
+    if (newest.calls.length === 0) entries.pop();
+    if (entries.length === 0) this.pending.delete(id);
+    return call ?? this.latest.get(id);
+  }
+
+  /** Whether any call with this id was registered. */
+  has(id: string): boolean {
+    return this.latest.has(id);
+  }
+
+  /** The most recent call registered with this id. */
+  latestCall(id: string): T | undefined {
+    return this.latest.get(id);
+  }
 }
 
 /** Pairs every response of `history` with the call it answers, in one pass. Pure. */
 export function pairToolCallsByPosition(history: HistorySlots): ToolCallPairing {
   const calls: MutableCallSite[] = [];
   const responses: ResponseSite[] = [];
-  const pending: Pending = new Map();
-  const latestById = new Map<string, MutableCallSite>();
+  const matcher = new ToolCallMatcher<MutableCallSite>();
   for (let entryIndex = 0; entryIndex < history.length; entryIndex++) {
     const blocks = history[entryIndex]?.blocks ?? [];
     for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
@@ -78,10 +100,9 @@ export function pairToolCallsByPosition(history: HistorySlots): ToolCallPairing 
       if (block?.type === 'tool_call') {
         const site: MutableCallSite = { entryIndex, blockIndex, block, responses: [] };
         calls.push(site);
-        addCall(pending, site);
-        latestById.set(block.id, site);
+        matcher.call(block.id, entryIndex, site);
       } else if (block?.type === 'tool_response') {
-        const call = takeCall(pending, block.callId) ?? latestById.get(block.callId);
+        const call = matcher.answer(block.callId);
         const site: ResponseSite = { entryIndex, blockIndex, block, call };
         responses.push(site);
         call?.responses.push(site);
