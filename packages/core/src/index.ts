@@ -3,6 +3,7 @@ export * from './services/history/IContent.js';
 export * from './services/history/TokenCounter.js';
 export * from './services/history/HistoryService.js';
 export * from './services/history/validateDensityResult.js';
+export * from './services/history/toolCallPairing.js';
 export * from './core/compression/index.js';
 export * from './settings/settingSpec.js';
 export * from './settings/settingsRegistry.js';

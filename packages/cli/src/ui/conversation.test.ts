@@ -56,6 +56,24 @@ describe('conversation reducer', () => {
     });
   });
 
+  it('#12.3 a result settles only the first running call of two sharing an id', () => {
+    const second: ToolCallBlock = { ...call, parameters: { file_path: 'src/b.ts' } };
+    let c = fold(
+      EMPTY_CONVERSATION,
+      { type: 'tool_call', call },
+      { type: 'tool_call', call: second },
+    );
+    c = fold(c, {
+      type: 'tool_result',
+      call,
+      response: { type: 'tool_response', callId: 'c1', toolName: 'read_file', result: 'a' },
+    });
+    expect([...c.done, ...c.live].map((i) => (i.kind === 'tool' ? i.status : i.kind))).toEqual([
+      'done',
+      'running',
+    ]);
+  });
+
   it('a finished turn marks tools that never reported as cancelled', () => {
     const c = finishTurn(fold(EMPTY_CONVERSATION, { type: 'tool_call', call }));
     expect(c.live).toEqual([]);

@@ -132,16 +132,20 @@ export function applyChatEvent(conversation: Conversation, event: ChatEvent): Co
       return event.text === '' ? conversation : appendText(conversation, event.text);
     case 'tool_call':
       return startTool(conversation, event.call);
-    case 'tool_result':
-      return mapLive(conversation, (item) =>
-        item.kind === 'tool' && item.callId === event.call.id && item.status === 'running'
-          ? {
-              ...item,
-              status: toolOutcome(event.response),
-              detail: toolResultLine(event.response),
-            }
-          : item,
-      );
+    case 'tool_result': {
+      // Only the first running call with this id: a server may give parallel calls one id.
+      let pending = true;
+      return mapLive(conversation, (item) => {
+        if (!pending || item.kind !== 'tool' || item.callId !== event.call.id) return item;
+        if (item.status !== 'running') return item;
+        pending = false;
+        return {
+          ...item,
+          status: toolOutcome(event.response),
+          detail: toolResultLine(event.response),
+        };
+      });
+    }
     case 'ai_message':
       return closeReply(conversation);
     case 'user_message':

@@ -32,4 +32,17 @@ describe('historyItems', () => {
   it('keeps only the newest items', () => {
     expect(historyItems(history, 2).map((i) => i.kind)).toEqual(['tool', 'assistant']);
   });
+
+  it('#12.3 shows each call with its own outcome when the server reused the id', () => {
+    const reused = [
+      toolCall({ id: 'call_1', name: 'read_file', parameters: { file_path: 'a.ts' } }),
+      toolResult({ id: 'call_1', name: 'read_file', error: 'no such file' }),
+      toolCall({ id: 'call_1', name: 'read_file', parameters: { file_path: 'b.ts' } }),
+      toolResult({ id: 'call_1', name: 'read_file', result: 'const b = 2;' }),
+    ];
+    expect(historyItems(reused, 10).map((i) => (i.kind === 'tool' ? i.status : i.kind))).toEqual([
+      'error',
+      'done',
+    ]);
+  });
 });

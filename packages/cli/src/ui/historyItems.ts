@@ -2,7 +2,14 @@
  * A recap of recorded history as conversation items (for `--resume`): user messages without their
  * inlined files, reply text, and each tool call with how it ended.
  */
-import { findFileInclusions, getText, type IContent, type ToolResponseBlock } from '@dense/core';
+import {
+  findFileInclusions,
+  getText,
+  pairToolCallsByPosition,
+  type IContent,
+  type ToolCallBlock,
+  type ToolResponseBlock,
+} from '@dense/core';
 import { toolCallTarget, toolOutcome, toolResultLine } from '../format/describeToolCall.js';
 import type { NewItem } from './conversation.js';
 
@@ -13,17 +20,17 @@ function typedText(entry: IContent): string {
   return (first === undefined ? text : text.slice(0, first.start)).trim();
 }
 
-function responsesById(history: readonly IContent[]): Map<string, ToolResponseBlock> {
-  const byId = new Map<string, ToolResponseBlock>();
-  for (const entry of history) {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_response') byId.set(block.callId, block);
-    }
+/** The response answering each call, paired by position (servers may reuse ids). */
+function responsesByCall(history: readonly IContent[]): Map<ToolCallBlock, ToolResponseBlock> {
+  const byCall = new Map<ToolCallBlock, ToolResponseBlock>();
+  for (const call of pairToolCallsByPosition(history).calls) {
+    const response = call.responses[0];
+    if (response) byCall.set(call.block, response.block);
   }
-  return byId;
+  return byCall;
 }
 
-function entryItems(entry: IContent, responses: Map<string, ToolResponseBlock>): NewItem[] {
+function entryItems(entry: IContent, responses: Map<ToolCallBlock, ToolResponseBlock>): NewItem[] {
   if (entry.speaker === 'human') {
     const text = typedText(entry);
     return text === '' ? [] : [{ kind: 'user', text, included: [] }];
@@ -34,7 +41,7 @@ function entryItems(entry: IContent, responses: Map<string, ToolResponseBlock>):
   if (text !== '') items.push({ kind: 'assistant', text, done: true });
   for (const block of entry.blocks) {
     if (block.type !== 'tool_call') continue;
-    const response = responses.get(block.id);
+    const response = responses.get(block);
     items.push({
       kind: 'tool',
       callId: block.id,
@@ -49,7 +56,7 @@ function entryItems(entry: IContent, responses: Map<string, ToolResponseBlock>):
 
 /** Items for the last `maxItems` things that happened in `history`. */
 export function historyItems(history: readonly IContent[], maxItems: number): NewItem[] {
-  const responses = responsesById(history);
+  const responses = responsesByCall(history);
   const items = history.flatMap((entry) => entryItems(entry, responses));
   return items.slice(Math.max(0, items.length - maxItems));
 }

@@ -49,4 +49,36 @@ describe('attributeDensityTokens', () => {
     );
     expect(tokens.readWrite + tokens.dedup + tokens.recency).toBe(total);
   });
+
+  it('#12.3 tells apart tool blocks that share a reused id', async () => {
+    const history = [
+      toolResult([
+        { id: 'call_1', name: 'read_file', result: 'stale read content' },
+        { id: 'call_1', name: 'run_shell_command', result: 'long shell output' },
+      ]),
+    ];
+    const after: IContent = {
+      speaker: 'tool',
+      blocks: [
+        {
+          type: 'tool_response',
+          callId: 'call_1',
+          toolName: 'run_shell_command',
+          result: PRUNED_POINTER,
+        },
+      ],
+    };
+    const result = {
+      removals: [],
+      replacements: new Map([[0, after]]),
+      metadata: EMPTY_DENSITY_METADATA,
+    };
+    const tokens = await attributeDensityTokens(history, result, estimate);
+    expect(tokens.readWrite).toBe(
+      await estimate([{ speaker: 'tool', blocks: [history[0]!.blocks[0]!] }]),
+    );
+    expect(tokens.recency).toBe(
+      (await estimate(history)) - (await estimate([after])) - tokens.readWrite,
+    );
+  });
 });

@@ -28,17 +28,30 @@ export function addDensityTokens(
 export type EstimateTokens = (contents: readonly IContent[]) => Promise<number>;
 
 function blockKey(block: ContentBlock): string | undefined {
-  if (block.type === 'tool_call') return `call:${block.id}`;
-  if (block.type === 'tool_response') return `response:${block.callId}`;
+  if (block.type === 'tool_call') return `call:${block.id}:${block.name}`;
+  if (block.type === 'tool_response') return `response:${block.callId}:${block.toolName}`;
   return undefined;
 }
 
-/** Tool blocks of `before` that `after` no longer has (removed by read→write pruning). */
+/**
+ * Tool blocks of `before` that `after` no longer has (removed by read→write pruning): a block
+ * kept as is is matched by identity, a rewritten one by id and tool name, counted, so blocks that
+ * share an id (a server reusing ids) are told apart.
+ */
 function droppedToolBlocks(before: IContent, after: IContent): ContentBlock[] {
-  const kept = new Set(after.blocks.map(blockKey).filter((key) => key !== undefined));
+  const unchanged = new Set<ContentBlock>(before.blocks);
+  const kept = new Map<string, number>();
+  for (const block of after.blocks) {
+    const key = blockKey(block);
+    if (key !== undefined && !unchanged.has(block)) kept.set(key, (kept.get(key) ?? 0) + 1);
+  }
+  const same = new Set<ContentBlock>(after.blocks);
   return before.blocks.filter((block) => {
     const key = blockKey(block);
-    return key !== undefined && !kept.has(key);
+    if (key === undefined || same.has(block)) return false;
+    const left = kept.get(key) ?? 0;
+    if (left > 0) kept.set(key, left - 1);
+    return left === 0;
   });
 }
 

@@ -25,7 +25,7 @@ export function anthropicToolId(id: string): string {
 
 export function toAnthropicMessages(contents: readonly IContent[]): MessageParam[] {
   const messages: { role: Role; content: ContentBlockParam[] }[] = [];
-  for (const entry of pairToolCalls(contents).contents) {
+  for (const entry of pairToolCalls(contents, { normalizeId: anthropicToolId }).contents) {
     const role: Role = entry.speaker === 'ai' ? 'assistant' : 'user';
     const content = role === 'assistant' ? assistantBlocks(entry.blocks) : userBlocks(entry.blocks);
     if (content.length === 0) continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { textBlock, toolCallBlock } from '../services/history/IContent.js';
+import { textBlock, toolCallBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { ContentAccumulator } from './ContentAccumulator.js';
+import { toolLinkProblems } from './toolLinkProblems.js';
 
 describe('ContentAccumulator', () => {
   it('keeps thinking when asked', () => {
@@ -46,6 +47,46 @@ describe('ContentAccumulator', () => {
     const built = acc.build();
     expect(built[2]?.blocks[0]).toMatchObject({ type: 'tool_call', id: 'c#2' });
     expect(built[3]?.blocks[0]).toMatchObject({ callId: 'c#2', result: 'second' });
+  });
+
+  it('#12.3 answers parallel calls that share an id in call order, each result to its own call', () => {
+    const acc = new ContentAccumulator();
+    acc.ai([
+      toolCallBlock('c', 'run_shell_command', { command: 'ls' }),
+      toolCallBlock('c', 'run_shell_command', { command: 'pwd' }),
+    ]);
+    acc.toolResponse({ callId: 'c', result: 'first' });
+    acc.toolResponse({ callId: 'c', result: 'second' });
+    const built = acc.build();
+    expect(built[0]?.blocks.map((b) => (b.type === 'tool_call' ? b.id : ''))).toEqual(['c', 'c#2']);
+    expect(built[1]?.blocks).toMatchObject([
+      { callId: 'c', result: 'first' },
+      { callId: 'c#2', result: 'second' },
+    ]);
+  });
+
+  it('#12.3 gives own-format entries with a reused id unique ids; results follow by position', () => {
+    const acc = new ContentAccumulator();
+    const call = (command: string) => ({
+      speaker: 'ai' as const,
+      blocks: [toolCallBlock('call_1', 'run_shell_command', { command })],
+    });
+    const result = (text: string) => ({
+      speaker: 'tool' as const,
+      blocks: [
+        toolResponseBlock({ callId: 'call_1', toolName: 'run_shell_command', result: text }),
+      ],
+    });
+    for (const entry of [call('ls'), result('one'), call('pwd'), result('two')]) acc.append(entry);
+    const ids = acc
+      .build()
+      .flatMap((e) =>
+        e.blocks.map((b) =>
+          b.type === 'tool_call' ? b.id : b.type === 'tool_response' ? b.callId : '',
+        ),
+      );
+    expect(ids).toEqual(['call_1', 'call_1', 'call_1#2', 'call_1#2']);
+    expect(toolLinkProblems(acc.build())).toEqual([]);
   });
 
   it('refuses a result for a call it never saw', () => {

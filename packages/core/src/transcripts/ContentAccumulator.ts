@@ -3,7 +3,9 @@
  * reply that a format records separately (Claude Code lines sharing `message.id`, OpenHands actions
  * sharing a model response) into one AI entry, even when tool results were recorded between them,
  * and groups consecutive tool results into one tool entry. A call id used a second time is renamed
- * (`id#2`) so calls and responses stay linked one-to-one; a result for a call never recorded is refused.
+ * (`id#2`) so calls and responses stay linked one-to-one; a result is linked by position (the
+ * nearest earlier unanswered call with its recorded id, see `ToolCallMatcher`); a result for a
+ * call never recorded is refused.
  */
 import {
   textBlock,
@@ -14,6 +16,7 @@ import {
   type Speaker,
   type ToolCallBlock,
 } from '../services/history/IContent.js';
+import { ToolCallMatcher } from '../services/history/toolCallPairing.js';
 
 interface DraftEntry {
   readonly speaker: Speaker;
@@ -47,8 +50,8 @@ export class ContentAccumulator {
   private readonly drafts: DraftEntry[] = [];
   private openAi: number | undefined;
   private readonly callNames = new Map<string, string>();
-  /** Recorded call id → the id it was given here (differs only for reused ids). */
-  private readonly currentIds = new Map<string, string>();
+  /** Recorded call id → the id it was given here (differs only for reused ids), by position. */
+  private readonly matcher = new ToolCallMatcher<string>();
 
   constructor(private readonly includeThinking = false) {}
 
@@ -64,12 +67,15 @@ export class ContentAccumulator {
 
   /** AI blocks: a new entry, or more of the open entry with the same `groupKey`. */
   ai(blocks: readonly ContentBlock[], options: AiOptions = {}): void {
+    const open = this.openAi === undefined ? undefined : this.drafts[this.openAi];
+    const joins =
+      open !== undefined && options.groupKey !== undefined && open.groupKey === options.groupKey;
+    const entry = joins ? (this.openAi ?? this.drafts.length) : this.drafts.length;
     const list = blocks
       .filter((block) => !isBlank(block) && (this.includeThinking || block.type !== 'thinking'))
-      .map((block) => (block.type === 'tool_call' ? this.registerCall(block) : block));
+      .map((block) => (block.type === 'tool_call' ? this.registerCall(block, entry) : block));
     if (list.length === 0) return;
-    const open = this.openAi === undefined ? undefined : this.drafts[this.openAi];
-    if (open && options.groupKey !== undefined && open.groupKey === options.groupKey) {
+    if (open && joins) {
       open.blocks.push(...list);
       if (options.metadata) open.metadata = { ...open.metadata, ...options.metadata };
       return;
@@ -83,11 +89,11 @@ export class ContentAccumulator {
     this.openAi = this.drafts.length - 1;
   }
 
-  private registerCall(block: ToolCallBlock): ToolCallBlock {
+  private registerCall(block: ToolCallBlock, entry: number): ToolCallBlock {
     let id = block.id;
     for (let n = 2; this.callNames.has(id); n++) id = `${block.id}#${n}`;
     this.callNames.set(id, block.name);
-    this.currentIds.set(block.id, id);
+    this.matcher.call(block.id, entry, id);
     return id === block.id ? block : { ...block, id };
   }
 
@@ -96,7 +102,7 @@ export class ContentAccumulator {
    * when no call with this id was recorded before.
    */
   toolResponse(input: ToolResult): boolean {
-    const callId = this.currentIds.get(input.callId);
+    const callId = this.matcher.answer(input.callId);
     if (callId === undefined) return false;
     const block = toolResponseBlock({
       callId,
@@ -110,30 +116,42 @@ export class ContentAccumulator {
     return true;
   }
 
-  /** An entry exactly as recorded (our own session format): nothing merged, renamed or dropped. */
+  /**
+   * An entry as recorded (our own session format): nothing merged or dropped. A call id the
+   * session already used (a server that reuses ids) is renamed like in the other formats, and
+   * responses follow their call by position, so the imported history has unique ids.
+   */
   append(entry: IContent): void {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call') {
-        this.callNames.set(block.id, block.name);
-        this.currentIds.set(block.id, block.id);
-      }
-    }
+    const index = this.drafts.length;
+    let renamed = false;
+    const blocks = entry.blocks.map((block): ContentBlock => {
+      const linked = this.linkRecorded(block, index);
+      renamed ||= linked !== block;
+      return linked;
+    });
     this.openAi = undefined;
     this.drafts.push({
       speaker: entry.speaker,
-      blocks: [...entry.blocks],
+      blocks: renamed ? blocks : [...entry.blocks],
       ...(entry.metadata ? { metadata: entry.metadata } : {}),
     });
   }
 
+  private linkRecorded(block: ContentBlock, entry: number): ContentBlock {
+    if (block.type === 'tool_call') return this.registerCall(block, entry);
+    if (block.type !== 'tool_response') return block;
+    const callId = this.matcher.answer(block.callId) ?? block.callId;
+    return callId === block.callId ? block : { ...block, callId };
+  }
+
   /** Whether a call with this (recorded) id has been seen. */
   hasCall(callId: string): boolean {
-    return this.currentIds.has(callId);
+    return this.matcher.has(callId);
   }
 
   /** The canonical name of the latest call recorded with this id. */
   callName(callId: string): string | undefined {
-    const id = this.currentIds.get(callId);
+    const id = this.matcher.latestCall(callId);
     return id === undefined ? undefined : this.callNames.get(id);
   }
 

@@ -4,6 +4,7 @@
  * the directory away (`learnings.md` → "wrote to /home/u/proj/learnings.md" → `/home/u/proj`).
  */
 import type { IContent, ToolCallBlock } from '../services/history/IContent.js';
+import { pairToolCallsByPosition } from '../services/history/toolCallPairing.js';
 import { isParams } from './toolAliases.js';
 
 function isAbsolute(file: string): boolean {
@@ -36,12 +37,9 @@ function relativeFileOf(call: ToolCallBlock | undefined): string | undefined {
 
 /** The directory most calls agree on, or undefined when no call gives one away. */
 export function inferWorkspaceRoot(contents: readonly IContent[]): string | undefined {
-  const calls = new Map<string, ToolCallBlock>();
   const votes = new Map<string, number>();
-  for (const block of contents.flatMap((entry) => entry.blocks)) {
-    if (block.type === 'tool_call') calls.set(block.id, block);
-    if (block.type !== 'tool_response') continue;
-    const file = relativeFileOf(calls.get(block.callId));
+  for (const { block, call } of pairToolCallsByPosition(contents).responses) {
+    const file = relativeFileOf(call?.block);
     if (file === undefined) continue;
     const text = `${stringResult(block.result)}\n${block.error ?? ''}`;
     for (const root of rootsNamedIn(file, text)) votes.set(root, (votes.get(root) ?? 0) + 1);

@@ -5,6 +5,7 @@ import {
   isWriteTool,
 } from '../core/compression/densityVocabulary.js';
 import type { IContent, ToolCallBlock } from '../services/history/IContent.js';
+import { pairToolCallsByPosition } from '../services/history/toolCallPairing.js';
 import { classifyShellCommand } from '../shell/classifyShellCommand.js';
 import { DELETE_FILE_TOOL, isParams } from './toolAliases.js';
 import type { SessionStats } from './types.js';
@@ -21,22 +22,22 @@ function shellAccess(call: ToolCallBlock): { reads: boolean; writes: boolean } {
   return { reads: (access?.reads.length ?? 0) > 0, writes: (access?.writes.length ?? 0) > 0 };
 }
 
+/** Calls and responses are paired by position (`pairToolCallsByPosition`): ids may repeat. */
 export function computeSessionStats(contents: readonly IContent[]): SessionStats {
-  const failed = new Set<string>();
-  const answered = new Set<string>();
-  const calls: ToolCallBlock[] = [];
-  let toolResponses = 0;
+  const pairing = pairToolCallsByPosition(contents);
+  const calls: ToolCallBlock[] = pairing.calls.map((site) => site.block);
+  const answered = new Set(pairing.calls.filter((s) => s.responses.length > 0).map((s) => s.block));
+  const failed = new Set(
+    pairing.responses
+      .filter((r) => r.block.error !== undefined)
+      .map((r) => r.call?.block ?? r.block),
+  );
+  const toolResponses = pairing.responses.length;
   let inclusions = 0;
   for (const entry of contents) {
+    if (entry.speaker !== 'human') continue;
     for (const block of entry.blocks) {
-      if (block.type === 'tool_call') calls.push(block);
-      else if (block.type === 'tool_response') {
-        toolResponses += 1;
-        answered.add(block.callId);
-        if (block.error !== undefined) failed.add(block.callId);
-      } else if (block.type === 'text' && entry.speaker === 'human') {
-        inclusions += findFileInclusions(block.text).length;
-      }
+      if (block.type === 'text') inclusions += findFileInclusions(block.text).length;
     }
   }
   const writes = calls.filter((call) => isWrite(call.name));
@@ -51,10 +52,10 @@ export function computeSessionStats(contents: readonly IContent[]): SessionStats
     failedToolResponses: failed.size,
     reads: calls.filter((call) => isReadTool(call.name)).length,
     writes: writes.length,
-    failedWrites: writes.filter((call) => failed.has(call.id)).length,
+    failedWrites: writes.filter((call) => failed.has(call)).length,
     shellReads: shell.filter((access) => access.reads).length,
     shellWrites: shell.filter((access) => access.writes).length,
     inclusions,
-    unansweredCalls: calls.filter((call) => !answered.has(call.id)).length,
+    unansweredCalls: calls.filter((call) => !answered.has(call)).length,
   };
 }

@@ -1,32 +1,24 @@
 /**
- * Split points that never separate a tool call from its responses. Calls and responses are
- * matched by id, not by adjacency: a pair may have other entries between them.
+ * Split points that never separate a tool call from its response. Calls and responses are
+ * paired by position (`pairToolCallsByPosition`), not by adjacency and not by id alone: a pair
+ * may have other entries between them, and a server that reuses an id makes two separate pairs.
  */
 import type { IContent } from '../../services/history/IContent.js';
+import { pairToolCallsByPosition } from '../../services/history/toolCallPairing.js';
 
 /**
  * For each split point j in [0, n], whether cutting the history into [0, j) and [j, n) keeps every
- * call together with all of its responses. 0 and n are always safe.
+ * call together with its response. 0 and n are always safe.
  */
 export function safeSplitPoints(history: readonly IContent[]): boolean[] {
-  const span = new Map<string, { first: number; last: number }>();
-  history.forEach((entry, index) => {
-    for (const block of entry.blocks) {
-      const id =
-        block.type === 'tool_call'
-          ? block.id
-          : block.type === 'tool_response'
-            ? block.callId
-            : undefined;
-      if (id === undefined) continue;
-      const known = span.get(id);
-      if (known) known.last = index;
-      else span.set(id, { first: index, last: index });
-    }
-  });
-  // Split j is unsafe when some id has first < j <= last: mark (first, last] with a difference array.
+  const spans: { first: number; last: number }[] = [];
+  for (const call of pairToolCallsByPosition(history).calls) {
+    const last = call.responses.at(-1)?.entryIndex;
+    if (last !== undefined) spans.push({ first: call.entryIndex, last });
+  }
+  // Split j is unsafe when some pair has first < j <= last: mark (first, last] with a difference array.
   const delta = new Int32Array(history.length + 2);
-  for (const { first, last } of span.values()) {
+  for (const { first, last } of spans) {
     if (last > first) {
       delta[first + 1] = (delta[first + 1] ?? 0) + 1;
       delta[last + 1] = (delta[last + 1] ?? 0) - 1;

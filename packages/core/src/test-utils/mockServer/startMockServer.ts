@@ -40,6 +40,11 @@ export interface MockServerOptions {
   readonly script?: readonly MockReply[];
   /** Served whenever the queue is empty. */
   readonly fallback?: MockReply;
+  /**
+   * Consulted when the queue is empty, before `fallback`: a reply computed from the request, so a
+   * test can stand in for a model that reacts to what it is sent. `undefined` falls through.
+   */
+  readonly respond?: (request: MockRequest) => MockReply | undefined;
   /** Default 0: an ephemeral port. */
   readonly port?: number;
 }
@@ -84,14 +89,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const text = await readBody(req);
     const route = routeOf(req.method ?? 'GET', url.pathname);
-    requests.push(recordRequest(req, url, text, route?.provider ?? 'unknown'));
+    const request = recordRequest(req, url, text, route?.provider ?? 'unknown');
+    requests.push(request);
     if (!route) {
       sendJson(res, 404, {
         error: { message: `mock server: no route for ${req.method} ${url.pathname}` },
       });
       return;
     }
-    const reply = queue.shift() ?? fallback;
+    const computed = queue.length === 0 ? options.respond?.(request) : undefined;
+    const reply = queue.shift() ?? (computed && validateReply(computed)) ?? fallback;
     if (reply === undefined) {
       sendJson(res, 400, {
         error: { message: `mock server: script exhausted after ${requests.length - 1} replies` },

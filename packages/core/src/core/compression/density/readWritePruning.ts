@@ -13,23 +13,23 @@ import {
 import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdits.js';
 import { resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
-import type { BlockSite, HistorySlots } from './toolCallIndex.js';
+import { buildToolCallIndex, type BlockSite, type HistorySlots } from './toolCallIndex.js';
 
 export interface ReadWritePruningOptions extends FileEffectOptions {
   /** Relative paths resolve against this directory (REQ-HD-005.11). */
   readonly workspaceRoot: string;
 }
 
-/** A call that reads or writes files, with its responses (linked by id). */
+/** A call that reads or writes files, with its responses (paired by position). */
 interface FileCall extends BlockSite {
   readonly effect: FileEffect;
   /** A shell command classified as a file operation (its reads count only when it succeeded). */
   readonly shell: boolean;
   readonly responses: BlockSite[];
   /** Entry index of the last response; -1 while unanswered. */
-  lastResponse: number;
+  readonly lastResponse: number;
   /** Some response reported failure (tracked for writes and shell calls only). */
-  failed: boolean;
+  readonly failed: boolean;
 }
 
 /**
@@ -71,43 +71,25 @@ function successfulWriteIndex(calls: readonly FileCall[], keyOf: PathKeyer): Map
 }
 
 /**
- * One pass: every call with a file effect, and the responses that answer it (a response pairs
- * with the most recent earlier call carrying its id; a reused id forgets the earlier call).
+ * One pass: every call with a file effect, and the responses that answer it (paired by position,
+ * see `buildToolCallIndex`, so a reused id never merges two calls).
  */
 function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[] {
   const calls: FileCall[] = [];
-  const byId = new Map<string, FileCall>();
-  for (let entryIndex = 0; entryIndex < history.length; entryIndex++) {
-    const blocks = history[entryIndex]?.blocks ?? [];
-    for (let blockIndex = 0; blockIndex < blocks.length; blockIndex++) {
-      const block = blocks[blockIndex];
-      if (block?.type === 'tool_call') {
-        const effect = fileEffectOf(block, options);
-        if (effect === undefined) {
-          if (byId.has(block.id)) byId.delete(block.id);
-          continue;
-        }
-        const call: FileCall = {
-          entryIndex,
-          blockIndex,
-          effect,
-          shell: isShellTool(block.name),
-          responses: [],
-          lastResponse: -1,
-          failed: false,
-        };
-        calls.push(call);
-        byId.set(block.id, call);
-      } else if (block?.type === 'tool_response') {
-        const call = byId.get(block.callId);
-        if (call === undefined) continue;
-        call.responses.push({ entryIndex, blockIndex });
-        call.lastResponse = entryIndex;
-        if (!call.failed && (call.shell || call.effect.writes.length > 0)) {
-          call.failed = responseFailed(block);
-        }
-      }
-    }
+  for (const site of buildToolCallIndex(history).calls) {
+    const effect = fileEffectOf(site.block, options);
+    if (effect === undefined) continue;
+    const shell = isShellTool(site.block.name);
+    const tracksFailure = shell || effect.writes.length > 0;
+    calls.push({
+      entryIndex: site.entryIndex,
+      blockIndex: site.blockIndex,
+      effect,
+      shell,
+      responses: site.responses.map(({ entryIndex, blockIndex }) => ({ entryIndex, blockIndex })),
+      lastResponse: site.responses.at(-1)?.entryIndex ?? -1,
+      failed: tracksFailure && site.responses.some((response) => responseFailed(response.block)),
+    });
   }
   return calls;
 }
