@@ -8,6 +8,7 @@ import type { ContentBlock } from '../services/history/IContent.js';
 import { toolCallBlock } from '../services/history/IContent.js';
 import { DELETE_FILE_TOOL, mapToolCall } from '../transcripts/toolAliases.js';
 import { extractPatch, parseApplyPatch } from '../transcripts/applyPatch.js';
+import { shellCommandString } from '../transcripts/importers/codexRollout.js';
 
 function patchCalls(id: string, patchText: string): ContentBlock[] {
   const patch = extractPatch(patchText);
@@ -25,8 +26,29 @@ function patchCalls(id: string, patchText: string): ContentBlock[] {
   });
 }
 
+const SHELL_NAMES = new Set(['shell', 'shell_command', 'exec_command', 'local_shell']);
+
+/** Codex shell calls carry argv (`["bash", "-lc", X]`): the classifier wants one string. */
+function shellParameters(parameters: unknown): unknown {
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    return parameters;
+  }
+  const params = parameters as Readonly<Record<string, unknown>>;
+  const command = shellCommandString(params.command ?? params.cmd);
+  return command === undefined ? params : { ...params, command };
+}
+
 /** The canonical call block(s) for one client call (several for a multi-file patch). */
-export function canonicalCalls(id: string, name: string, parameters: unknown): ContentBlock[] {
+export function canonicalCalls(id: string, name: string, rawParameters: unknown): ContentBlock[] {
+  const parameters = SHELL_NAMES.has(name) ? shellParameters(rawParameters) : rawParameters;
+  const shellPatch =
+    SHELL_NAMES.has(name) && typeof parameters === 'object' && parameters !== null
+      ? (parameters as { command?: unknown }).command
+      : undefined;
+  if (typeof shellPatch === 'string' && /^\s*apply_patch\b/.test(shellPatch)) {
+    const calls = patchCalls(id, shellPatch);
+    if (calls.length > 0) return calls;
+  }
   if (name === 'apply_patch') {
     const input =
       typeof parameters === 'string'

@@ -70,8 +70,8 @@ export class ConversationStore {
   }
 
   /** The state for `id`, created when unknown; marks it most recently used. */
-  get(id: string): ConversationState {
-    this.expire();
+  get(id: string, now: number = this.now()): ConversationState {
+    this.expire(now);
     let state = this.states.get(id);
     if (state === undefined) {
       state = {
@@ -96,8 +96,7 @@ export class ConversationStore {
     return [...this.states.values()];
   }
 
-  private expire(): void {
-    const now = this.now();
+  private expire(now: number): void {
     for (const [id, state] of this.states) {
       if (state.lastRequestAt !== undefined && now - state.lastRequestAt > this.idleMs) {
         this.states.delete(id);

@@ -68,7 +68,7 @@ function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSi
 function passThrough(options: DensifyOptions, reason: string, id?: string): DensifyResult {
   let firstTimeReason = true;
   if (id !== undefined) {
-    const state = options.store.get(id);
+    const state = options.store.get(id, options.now);
     firstTimeReason = !state.loggedReasons.has(reason);
     state.loggedReasons.add(reason);
     state.lastRequestAt = options.now;
@@ -123,7 +123,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
 
 function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
   const id = conversationKey(options.sessionId, wire.identity);
-  const state = options.store.get(id);
+  const state = options.store.get(id, options.now);
   const prunable = planProxyEdits(wire);
   const sticky = [...state.applied].flatMap((callId) => {
     const site = wire.sites.get(callId);

@@ -201,7 +201,7 @@ function finish(
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
   };
   if (result.conversationId !== undefined) {
-    ctx.store.get(result.conversationId).totals.requests++;
+    ctx.store.get(result.conversationId, ctx.now()).totals.requests++;
   }
   ctx.stats.record(entry);
   ctx.options.log?.(formatRequestLine(entry, ctx.options.color === true));
