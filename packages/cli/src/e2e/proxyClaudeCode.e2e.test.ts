@@ -22,7 +22,7 @@ import {
   startClaudeCodeUpstream,
   type ClaudeCodeUpstream,
 } from '../test-utils/claudeCodeUpstream.js';
-import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installClaudeCode.js';
+import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installAgentCli.js';
 
 const install = await installClaudeCode();
 const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
@@ -39,8 +39,15 @@ interface Run {
   readonly stderr: string;
 }
 
-function runClaude(binary: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  const args = ['-p', 'Change line 7 of notes.txt to say edited.', '--allowedTools', 'Read,Edit'];
+function runClaude(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  const [binary = '', ...prefix] = command;
+  const args = [
+    ...prefix,
+    '-p',
+    'Change line 7 of notes.txt to say edited.',
+    '--allowedTools',
+    'Read,Edit',
+  ];
   return new Promise((resolve) => {
     const child = execFile(binary, args, { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
@@ -92,7 +99,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       answer: ANSWER,
     });
     proxy = await startProxyServer({ anthropicUpstream: upstream.url });
-    result = await runClaude(install.kind === 'installed' ? install.binary : '', workspace, {
+    result = await runClaude(install.kind === 'installed' ? install.command : [], workspace, {
       PATH: process.env.PATH,
       HOME: path.join(base, 'home'),
       ANTHROPIC_BASE_URL: proxy.url,

@@ -26,6 +26,7 @@ const OTHER_PARTS = new Set([
   'input_file',
 ]);
 const OPAQUE_ITEMS = new Set([
+  'additional_tools',
   'reasoning',
   'web_search_call',
   'file_search_call',
