@@ -18,7 +18,7 @@ type Op =
 const OP: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom('read', 'cat', 'write'), path: PATH }),
   fc.record({ kind: fc.constant('edit'), path: PATH, fails: fc.boolean() }),
-) as fc.Arbitrary<Op>;
+);
 
 function history(ops: readonly Op[]): IContent[] {
   const entries: IContent[] = [human('go')];
