@@ -56,10 +56,18 @@ function rulesFor(api: WireApi, text: string) {
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSite[]): string[] {
+  const byMessage = new Map<number, ResultSite[]>();
+  for (const site of sites) {
+    const list = byMessage.get(site.messageIndex) ?? [];
+    list.push(site);
+    byMessage.set(site.messageIndex, list);
+  }
   return wire.messageSpans.map((span, index) => {
-    const inside = sites
-      .filter((site) => site.messageIndex === index)
-      .map((site) => ({ ...site, start: site.start - span.start, end: site.end - span.start }));
+    const inside = (byMessage.get(index) ?? []).map((site) => ({
+      ...site,
+      start: site.start - span.start,
+      end: site.end - span.start,
+    }));
     const spliced = spliceEdits(text.slice(span.start, span.end), inside).text;
     return createHash('sha1').update(spliced).digest('base64');
   });
