@@ -13,7 +13,7 @@ import { bigSessionBody } from './test-utils/bigSession.js';
 
 const SIZES = [100_000, 1_000_000] as const;
 const bodies = new Map(SIZES.map((tokens) => [tokens, Buffer.from(bigSessionBody(tokens))]));
-const body = (tokens: number) => bodies.get(tokens) as Buffer;
+const body = (tokens: (typeof SIZES)[number]) => bodies.get(tokens) as Buffer;
 
 const upstream = createServer((request, response) => {
   request.resume();
