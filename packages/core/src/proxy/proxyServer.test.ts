@@ -179,6 +179,9 @@ describe('dense proxy server', () => {
     expect(reply.status).toBe(413);
     expect(reply.chunks.join('')).toMatch(/request body exceeds 1000 bytes/);
     expect(upstream.seen).toHaveLength(0);
+    const other = await send(proxy.url, { path: '/v1/files', body: 'y'.repeat(5000) });
+    expect(other.status).toBe(413);
+    expect(upstream.seen).toHaveLength(0);
   });
 
   it('#15.5 meters SSE usage and serves it at GET /dense/stats', async () => {

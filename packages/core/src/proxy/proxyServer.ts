@@ -83,6 +83,16 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer>
   });
 }
 
+function tooLarge(limit: number): unknown {
+  return {
+    type: 'error',
+    error: {
+      type: 'request_too_large',
+      message: `dense proxy: request body exceeds ${limit} bytes (raise it with --max-body-mb)`,
+    },
+  };
+}
+
 function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
@@ -140,13 +150,7 @@ async function handleChat(
     body = await readBody(request, limit);
   } catch (error) {
     if (!(error instanceof BodyTooLarge)) throw error;
-    sendJson(response, 413, {
-      type: 'error',
-      error: {
-        type: 'request_too_large',
-        message: `dense proxy: request body exceeds ${limit} bytes (raise it with --max-body-mb)`,
-      },
-    });
+    sendJson(response, 413, tooLarge(limit));
     return;
   }
   const result = densifyRequest({
@@ -219,6 +223,12 @@ async function handle(
   }
   const api = chatApi(request.method, url);
   if (api !== undefined) return handleChat(ctx, api, request, response);
+  const limit = ctx.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (Number(request.headers['content-length'] ?? 0) > limit) {
+    request.resume();
+    sendJson(response, 413, tooLarge(limit));
+    return;
+  }
   const upstream = isAnthropicRoute(request) ? ctx.anthropic : ctx.openai;
   await forwardRequest({
     upstream,
