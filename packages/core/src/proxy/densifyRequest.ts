@@ -7,11 +7,15 @@ import { createHash } from 'node:crypto';
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
-import { conversationKey, type ConversationStore } from './conversationStore.js';
+import {
+  conversationKey,
+  type ConversationState,
+  type ConversationStore,
+} from './conversationStore.js';
 import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
-import { scheduleEdits, type ScheduleReason } from './proxySchedule.js';
+import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
 import { spliceEdits } from './spliceEdits.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
@@ -24,6 +28,11 @@ export interface DensifyOptions {
   readonly now: number;
   /** Estimated prompt tokens at which every prunable result is sent at once. */
   readonly pressureTokens: number;
+  /**
+   * Only repeat the conversation's sticky pointers, change no state (token counting: the count
+   * the client gets matches what its next message will send).
+   */
+  readonly readOnly?: boolean;
 }
 
 export interface DensifyResult {
@@ -129,42 +138,50 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
 }
 
-function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
-  const id = conversationKey(options.sessionId, wire.identity);
-  const state = options.store.get(id, options.now);
-  const prunable = planProxyEdits(wire);
-  const sticky = [...state.applied].flatMap((callId) => {
-    const site = wire.sites.get(callId);
-    return site === undefined ? [] : [site];
-  });
-  const candidates = [...prunable]
+function decide(
+  options: DensifyOptions,
+  text: string,
+  wire: WireHistory,
+  state: ConversationState,
+): ScheduleDecision {
+  if (options.readOnly === true) return { apply: [], reason: 'none' };
+  const candidates = [...planProxyEdits(wire)]
     .filter((callId) => !state.applied.has(callId))
     .flatMap((callId) => wire.sites.get(callId) ?? []);
   const spans = wire.messageSpans;
   const messagesStart = spans[0]?.start ?? 0;
   const messagesChars = (spans.at(-1)?.end ?? messagesStart) - messagesStart;
   const prefixCharsAt = (offset: number) => text.length - messagesChars + (offset - messagesStart);
-  const gapMs = state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt;
-  const decision = scheduleEdits({
+  return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
     totalChars: text.length,
     newestPrefixChars: prefixCharsAt(spans.at(-1)?.start ?? messagesStart),
     prefixCharsAt,
-    gapMs,
+    gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
     requestsSoFar: state.totals.requests,
     rules: rulesFor(options.api, text),
     pressureTokens: options.pressureTokens,
   });
-  for (const site of decision.apply) state.applied.add(site.callId);
+}
+
+function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
+  const id = conversationKey(options.sessionId, wire.identity);
+  const state = options.store.get(id, options.now);
+  const sticky = [...state.applied].flatMap((callId) => wire.sites.get(callId) ?? []);
+  const decision = decide(options, text, wire, state);
   const sites = [...sticky, ...decision.apply];
   const splice = spliceEdits(text, sites);
-  const hashes = messageHashes(text, wire, sites);
-  const stable = prefixStable(state.lastMessageHashes, hashes);
-  state.lastMessageHashes = hashes;
-  state.lastRequestAt = options.now;
-  if (decision.apply.length > 0) state.totals.batches++;
+  let stable: boolean | undefined;
+  if (options.readOnly !== true) {
+    for (const site of decision.apply) state.applied.add(site.callId);
+    const hashes = messageHashes(text, wire, sites);
+    stable = prefixStable(state.lastMessageHashes, hashes);
+    state.lastMessageHashes = hashes;
+    state.lastRequestAt = options.now;
+    if (decision.apply.length > 0) state.totals.batches++;
+  }
   return {
     body: sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),
     conversationId: id,

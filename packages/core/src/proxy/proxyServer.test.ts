@@ -220,4 +220,20 @@ describe('dense proxy server', () => {
     expect(reply.status).toBe(502);
     expect(reply.chunks.join('')).toMatch(/upstream unreachable/);
   });
+
+  it('#15.1 count_tokens gets the sticky pointers, so the count matches what is sent', async () => {
+    const upstream = await stub((_, res) => res.end('{"input_tokens":5}'));
+    const proxy = await proxyTo(upstream.url);
+    const body = anthropicBody(claudeSession(2));
+    const headers = { 'x-claude-code-session-id': 'count' };
+    await send(proxy.url, { path: '/v1/messages/count_tokens', body, headers });
+    await send(proxy.url, { path: '/v1/messages', body, headers });
+    await send(proxy.url, { path: '/v1/messages/count_tokens', body, headers });
+    const [before, sent, after] = upstream.seen.map((seen) => seen.body.toString());
+    expect(before).toBe(body);
+    expect(sent).not.toBe(body);
+    expect(after).toBe(sent);
+    const routes = proxy.stats.toJSON().recent.map((entry) => entry.route);
+    expect(routes).toEqual(['anthropic count_tokens', 'anthropic', 'anthropic count_tokens']);
+  });
 });

@@ -52,10 +52,15 @@ const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 
 export function chatApi(method: string | undefined, url: string): WireApi | undefined {
   if (method !== 'POST') return undefined;
   const pathname = url.split('?')[0] ?? '';
-  if (pathname.endsWith('/v1/messages')) return 'anthropic';
+  if (pathname.endsWith('/v1/messages') || isCountTokens(url)) return 'anthropic';
   if (pathname.endsWith('/chat/completions')) return 'openai-chat';
   if (pathname.endsWith('/responses')) return 'openai-responses';
   return undefined;
+}
+
+/** Token counting gets the conversation's sticky pointers, so the count matches what is sent. */
+function isCountTokens(url: string): boolean {
+  return (url.split('?')[0] ?? '').endsWith('/v1/messages/count_tokens');
 }
 
 function isAnthropicRoute(request: http.IncomingMessage): boolean {
@@ -160,6 +165,7 @@ async function handleChat(
     store: ctx.store,
     now: started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
+    readOnly: isCountTokens(request.url ?? ''),
   });
   logUnsupported(ctx, result);
   await record(ctx, request, body, result.body);
@@ -170,7 +176,8 @@ async function handleChat(
     clientResponse: response,
     body: result.body,
   });
-  finish(ctx, { api, started, result, ...outcome });
+  const counting = isCountTokens(request.url ?? '');
+  finish(ctx, { route: counting ? 'anthropic count_tokens' : api, started, result, ...outcome });
 }
 
 function logUnsupported(ctx: Context, result: DensifyResult): void {
@@ -182,7 +189,7 @@ function logUnsupported(ctx: Context, result: DensifyResult): void {
 function finish(
   ctx: Context,
   input: {
-    api: WireApi;
+    route: string;
     started: number;
     result: DensifyResult;
     status: number;
@@ -192,7 +199,7 @@ function finish(
   const { result } = input;
   const entry: ProxyRequestRecord = {
     at: input.started,
-    route: input.api,
+    route: input.route,
     status: input.status,
     conversationId: result.conversationId,
     durationMs: Math.max(0, Math.round(ctx.now() - input.started)),
@@ -204,7 +211,7 @@ function finish(
     prefixStable: result.prefixStable,
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
   };
-  if (result.conversationId !== undefined) {
+  if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
     ctx.store.get(result.conversationId, ctx.now()).totals.requests++;
   }
   ctx.stats.record(entry);
