@@ -8,7 +8,12 @@ import type { ContentBlock, IContent, Speaker } from '../services/history/IConte
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
 import { member, nodeValue, stringMember, type JsonNode } from './jsonSpans.js';
-import { unsupported, type ReadOutcome, type ResultSite } from './wireHistory.js';
+import {
+  conversationIdentity,
+  unsupported,
+  type ReadOutcome,
+  type ResultSite,
+} from './wireHistory.js';
 
 /** Block types the proxy passes through without looking inside. */
 const OPAQUE = new Set([
@@ -151,11 +156,10 @@ export function readAnthropicRequest(text: string, root: JsonNode): ReadOutcome 
     history.push(entry);
   }
   const system = member(root, 'system');
-  const first = messages.items[0];
-  const identity =
-    (system === undefined ? '' : text.slice(system.start, system.end)) +
-    '\u0000' +
-    (first === undefined ? '' : text.slice(first.start, first.end));
+  const identity = conversationIdentity(
+    system === undefined ? '' : text.slice(system.start, system.end),
+    history[0],
+  );
   return {
     kind: 'history',
     wire: {

@@ -47,10 +47,16 @@ export function emptyTotals(): ConversationTotals {
   };
 }
 
-/** A short stable id for a conversation without a session header. */
+/**
+ * A short stable id for a conversation: the client's session header when it sends one, plus a
+ * hash of the conversation's identity (side requests of one session, e.g. title generation, have
+ * their own system prompt and so their own state).
+ */
 export function conversationKey(sessionHeader: string | undefined, identity: string): string {
-  if (sessionHeader !== undefined && sessionHeader !== '') return `session:${sessionHeader}`;
-  return `hash:${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`;
+  const hash = createHash('sha256').update(identity).digest('hex').slice(0, 16);
+  return sessionHeader !== undefined && sessionHeader !== ''
+    ? `session:${sessionHeader}:${hash}`
+    : `hash:${hash}`;
 }
 
 export class ConversationStore {

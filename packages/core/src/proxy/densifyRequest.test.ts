@@ -50,6 +50,21 @@ describe('densifyRequest (Anthropic)', () => {
     expect(later).toMatchObject({ pointers: 1, newEdits: 0, prefixStable: true });
   });
 
+  it('#15.3 without a session header, a moved cache breakpoint keeps the same conversation', () => {
+    const store = new ConversationStore();
+    const first = claudeSession(2);
+    first[0] = {
+      role: 'user',
+      content: [{ type: 'text', text: 'edit a.ts', cache_control: { type: 'ephemeral' } }],
+    };
+    const a = densifyRequest(options(anthropicBody(first), { store, sessionId: undefined }));
+    const b = densifyRequest(
+      options(anthropicBody(claudeSession(3)), { store, sessionId: undefined, now: 1000 }),
+    );
+    expect(b.conversationId).toBe(a.conversationId);
+    expect(b).toMatchObject({ pointers: 1, newEdits: 0 });
+  });
+
   it('#15.3 a small stale result waits while the cache is warm and goes out once it is cold', () => {
     const store = new ConversationStore();
     const small = { readContent: 'short file content, a few dozen characters long' };

@@ -8,7 +8,13 @@ import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
-import { unsupported, type ReadOutcome, type ResultSite, type WireApi } from './wireHistory.js';
+import {
+  conversationIdentity,
+  unsupported,
+  type ReadOutcome,
+  type ResultSite,
+  type WireApi,
+} from './wireHistory.js';
 
 interface Reader {
   readonly text: string;
@@ -153,12 +159,6 @@ function responsesItem(reader: Reader, item: JsonNode, index: number): IContent 
   return OPAQUE_ITEMS.has(type) ? { speaker: 'ai', blocks: [] } : `unknown input item '${type}'`;
 }
 
-function identityOf(text: string, system: JsonNode | undefined, first: JsonNode | undefined) {
-  const slice = (node: JsonNode | undefined) =>
-    node === undefined ? '' : text.slice(node.start, node.end);
-  return `${slice(system)}\u0000${slice(first)}`;
-}
-
 /** Chat Completions or Responses request body (parsed with spans). Never throws on odd shapes. */
 export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): ReadOutcome {
   const isChat = api === 'openai-chat';
@@ -173,7 +173,9 @@ export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): R
     if (typeof entry === 'string') return unsupported(entry);
     history.push(entry);
   }
-  const identity = identityOf(text, member(root, 'instructions'), list.items[0]);
+  const instructions = member(root, 'instructions');
+  const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
+  const identity = conversationIdentity(system, history[0]);
   return {
     kind: 'history',
     wire: {

@@ -67,8 +67,9 @@ describe('ConversationStore', () => {
     store.get('b', 1500);
     expect(store.all().map((state) => state.id)).toEqual(['b']);
   });
-  it('#15.3 a session header wins over the content hash', () => {
-    expect(conversationKey('abc', 'x')).toBe('session:abc');
+  it('#15.3 a session header and the content hash name a conversation', () => {
+    expect(conversationKey('abc', 'x')).toMatch(/^session:abc:[0-9a-f]{16}$/);
+    expect(conversationKey('abc', 'x')).not.toBe(conversationKey('abc', 'side request'));
     expect(conversationKey(undefined, 'x')).toBe(conversationKey(undefined, 'x'));
     expect(conversationKey(undefined, 'x')).not.toBe(conversationKey(undefined, 'y'));
   });

@@ -38,6 +38,15 @@ export type ReadOutcome =
   | { readonly kind: 'history'; readonly wire: WireHistory }
   | { readonly kind: 'unsupported'; readonly reason: string };
 
+/**
+ * What identifies a conversation without a session header: the system text and the first entry's
+ * text (not its raw bytes: clients move cache breakpoints on and off it between requests).
+ */
+export function conversationIdentity(system: string, first: IContent | undefined): string {
+  const text = (first?.blocks ?? []).map((block) => (block.type === 'text' ? block.text : ''));
+  return `${system}\u0000${text.join('\u0000')}`;
+}
+
 export function unsupported(reason: string): ReadOutcome {
   return { kind: 'unsupported', reason };
 }
