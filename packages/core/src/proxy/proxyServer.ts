@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../utils/atomicWrite.js';
+import { errorMessage } from '../utils/errors.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest } from './forwardRequest.js';
@@ -168,7 +169,9 @@ async function handleChat(
     readOnly: isCountTokens(request.url ?? ''),
   });
   logUnsupported(ctx, result);
-  await record(ctx, request, body, result.body);
+  await record(ctx, request, body, result.body).catch((error: unknown) => {
+    ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
+  });
   const upstream = api === 'anthropic' ? ctx.anthropic : ctx.openai;
   const outcome = await forwardRequest({
     upstream,
