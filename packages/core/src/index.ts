@@ -41,3 +41,4 @@ export * from './replay/index.js';
 export * from './core/densityStep.js';
 export * from './core/densitySchedule.js';
 export * from './cache/index.js';
+export * from './proxy/index.js';

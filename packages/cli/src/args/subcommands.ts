@@ -4,6 +4,7 @@
  */
 import type { CliSubcommand } from './CliSubcommand.js';
 import { demoCommand } from '../commands/demo.js';
+import { proxyCommand } from '../commands/proxy.js';
 import { replayCommand } from '../commands/replay.js';
 
-export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand, demoCommand];
+export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand, demoCommand, proxyCommand];

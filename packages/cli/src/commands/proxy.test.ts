@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { captureIO } from '../test-utils/captureIO.js';
+import { parseProxyArgs, proxyCommand, runProxy } from './proxy.js';
+
+describe('dense proxy (command)', () => {
+  it('#15.1 defaults to 127.0.0.1 and the public APIs; NO_COLOR turns colour off', () => {
+    expect(parseProxyArgs({}, {})).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      anthropicUpstream: 'https://api.anthropic.com',
+      openaiUpstream: 'https://api.openai.com',
+      color: true,
+    });
+    expect(parseProxyArgs({}, { NO_COLOR: '1' }).color).toBe(false);
+  });
+
+  it('#15.6 a bad upstream or port is a one-line usage error (exit 2)', async () => {
+    const { io, out } = captureIO('/');
+    expect(await proxyCommand.run({ 'anthropic-upstream': 'ftp://x' }, io)).toBe(2);
+    expect(out.stderr).toBe(
+      "dense proxy: --anthropic-upstream must be an http(s) URL, got 'ftp://x'.\n",
+    );
+    expect(await proxyCommand.run({ port: 70000 }, io)).toBe(2);
+  });
+
+  it('#15.1 prints the env var to use, warns on a non-loopback host, summary at exit', async () => {
+    const upstream = createServer((_, res) =>
+      res.end('{"usage":{"input_tokens":3,"output_tokens":2}}'),
+    );
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const { io, out } = captureIO('/');
+    let stop: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const running = runProxy(
+      { host: '0.0.0.0', port: 0, anthropicUpstream: upstreamUrl },
+      io,
+      stopped,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const url = /listening on (\S+)/.exec(out.stdout)?.[1]?.replace('0.0.0.0', '127.0.0.1');
+    const reply = await fetch(`${url}/v1/messages`, {
+      method: 'POST',
+      body: '{"model":"m","messages":[{"role":"user","content":"hi"}]}',
+    });
+    expect(await reply.text()).toContain('input_tokens');
+    stop();
+    expect(await running).toBe(0);
+    upstream.close();
+    expect(out.stdout).toContain('ANTHROPIC_BASE_URL=');
+    expect(out.stderr).toContain('WARNING listening on 0.0.0.0');
+    expect(out.stderr).toMatch(/dense proxy 200 anthropic .*in 3 .* out 2/);
+    expect(out.stderr).toMatch(/requests\s+1/);
+  });
+});

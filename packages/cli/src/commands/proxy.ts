@@ -1,0 +1,143 @@
+/**
+ * `dense proxy`: runs the density proxy in front of Claude Code, Codex or any OpenAI-compatible
+ * agent until SIGINT/SIGTERM, then prints the summary table. One line per request on stderr.
+ */
+import type { Argv } from 'yargs';
+import {
+  DEFAULT_ANTHROPIC_UPSTREAM,
+  DEFAULT_OPENAI_UPSTREAM,
+  DEFAULT_PRESSURE_TOKENS,
+  formatSummary,
+  startProxyServer,
+  type ProxyServerOptions,
+} from '@dense/core';
+import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
+import { EXIT } from '../cliErrors.js';
+
+export const DEFAULT_PROXY_PORT = 8787;
+
+class ProxyUsageError extends Error {}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+const shown = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+
+function upstream(value: unknown, flag: string, fallback: string): string {
+  const text = value === undefined ? fallback : shown(value);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ProxyUsageError(`${flag} must be an http(s) URL, got '${text}'.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProxyUsageError(`${flag} must be an http(s) URL, got '${text}'.`);
+  }
+  return text;
+}
+
+function positiveNumber(value: unknown, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0) {
+    throw new ProxyUsageError(`${flag} must be a non-negative number, got '${shown(value)}'.`);
+  }
+  return number;
+}
+
+export function parseProxyArgs(
+  args: Readonly<Record<string, unknown>>,
+  env: NodeJS.ProcessEnv,
+): ProxyServerOptions {
+  const port = positiveNumber(args.port, '--port', DEFAULT_PROXY_PORT);
+  if (!Number.isInteger(port) || port > 65_535) {
+    throw new ProxyUsageError(`--port must be an integer from 0 to 65535, got '${port}'.`);
+  }
+  const maxBodyMb = positiveNumber(args['max-body-mb'], '--max-body-mb', 32);
+  return {
+    host: typeof args.host === 'string' ? args.host : '127.0.0.1',
+    port,
+    anthropicUpstream: upstream(
+      args['anthropic-upstream'],
+      '--anthropic-upstream',
+      DEFAULT_ANTHROPIC_UPSTREAM,
+    ),
+    openaiUpstream: upstream(args['openai-upstream'], '--openai-upstream', DEFAULT_OPENAI_UPSTREAM),
+    maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
+    pressureTokens: positiveNumber(
+      args['pressure-tokens'],
+      '--pressure-tokens',
+      DEFAULT_PRESSURE_TOKENS,
+    ),
+    ...(typeof args.record === 'string' ? { recordDir: args.record } : {}),
+    color: env.NO_COLOR === undefined || env.NO_COLOR === '',
+  };
+}
+
+/** Runs until `stop` resolves; the summary goes to stderr. */
+export async function runProxy(
+  options: ProxyServerOptions,
+  io: CliIO,
+  stop: Promise<unknown>,
+): Promise<number> {
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+  const color = options.color === true && io.stderr.isTTY === true;
+  const server = await startProxyServer({ ...options, log, color });
+  if (!LOOPBACK.has(options.host ?? '127.0.0.1')) {
+    log(
+      `dense proxy: WARNING listening on ${options.host ?? ''}: anyone who can reach it can use it.`,
+    );
+  }
+  if (options.recordDir !== undefined) {
+    log(`dense proxy: recording requests (API keys redacted) to ${options.recordDir}`);
+  }
+  io.stdout.write(
+    `dense proxy listening on ${server.url}\n` +
+      `  Claude Code: ANTHROPIC_BASE_URL=${server.url} claude\n` +
+      `  Codex:       OPENAI_BASE_URL=${server.url}/v1 codex\n`,
+  );
+  await stop;
+  await server.close();
+  log(formatSummary(server.stats.toJSON()));
+  return EXIT.ok;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+export const proxyCommand: CliSubcommand = {
+  command: 'proxy',
+  describe: 'Run a local proxy that gives Claude Code / Codex high-density context',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('port', { type: 'number', describe: `Port (default ${DEFAULT_PROXY_PORT})` })
+      .option('host', {
+        type: 'string',
+        describe: 'Address to listen on (default 127.0.0.1; anything else is reachable by others)',
+      })
+      .option('anthropic-upstream', { type: 'string', describe: 'Anthropic API base URL' })
+      .option('openai-upstream', { type: 'string', describe: 'OpenAI API base URL' })
+      .option('record', {
+        type: 'string',
+        describe: 'Write each request (API keys redacted) into this directory',
+      })
+      .option('max-body-mb', { type: 'number', describe: 'Largest request body (default 32)' })
+      .option('pressure-tokens', {
+        type: 'number',
+        describe: `Send every prunable edit at once above this many tokens (default ${DEFAULT_PRESSURE_TOKENS})`,
+      }),
+  async run(args, io) {
+    try {
+      return await runProxy(parseProxyArgs(args, io.env), io, untilSignal());
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      io.stderr.write(`dense proxy: ${error.message.split('\n')[0] ?? ''}\n`);
+      return error instanceof ProxyUsageError ? EXIT.usage : EXIT.failed;
+    }
+  },
+};

@@ -1,0 +1,150 @@
+/**
+ * Issue #15 done-when: the real Claude Code binary (pinned) runs `claude -p` against `dense proxy`,
+ * which forwards to an upstream scripted as Read → Edit → Read → answer. The stale first Read goes
+ * upstream as the pointer once the edit succeeded, the second Read stays intact, and every later
+ * request repeats the edit byte for byte.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  member,
+  parseJsonSpans,
+  PRUNED_POINTER,
+  startProxyServer,
+  stringMember,
+  type JsonNode,
+  type ProxyServer,
+} from '@dense/core';
+import {
+  startClaudeCodeUpstream,
+  type ClaudeCodeUpstream,
+} from '../test-utils/claudeCodeUpstream.js';
+import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installAgentCli.js';
+
+const install = await installClaudeCode();
+const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
+const title =
+  skipReason === undefined
+    ? `dense proxy with the real Claude Code ${CLAUDE_CODE_VERSION}`
+    : `dense proxy with the real Claude Code (skipped: @anthropic-ai/claude-code could not be installed: ${skipReason})`;
+
+const ANSWER = 'DENSE-E2E-DONE: line 7 is edited.';
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runClaude(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  const [binary = '', ...prefix] = command;
+  const args = [
+    ...prefix,
+    '-p',
+    'Change line 7 of notes.txt to say edited.',
+    '--allowedTools',
+    'Read,Edit',
+  ];
+  return new Promise((resolve) => {
+    const child = execFile(binary, args, { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** Raw text of each message and, per tool_use_id, the raw content of its tool_result. */
+function messagesOf(raw: string): { messages: string[]; results: Map<string, string> } {
+  const root = parseJsonSpans(raw);
+  const list = member(root, 'messages');
+  const items: readonly JsonNode[] = list?.kind === 'array' ? list.items : [];
+  const results = new Map<string, string>();
+  for (const message of items) {
+    const content = member(message, 'content');
+    for (const block of content?.kind === 'array' ? content.items : []) {
+      const id = stringMember(block, 'tool_use_id');
+      const value = member(block, 'content');
+      if (id !== undefined && value !== undefined)
+        results.set(id, raw.slice(value.start, value.end));
+    }
+  }
+  return { messages: items.map((item) => raw.slice(item.start, item.end)), results };
+}
+
+describe.skipIf(skipReason !== undefined)(title, () => {
+  let base: string;
+  let upstream: ClaudeCodeUpstream;
+  let proxy: ProxyServer;
+  let result: Run;
+  const fileLines = Array.from(
+    { length: 400 },
+    (_, i) =>
+      `line ${i + 1}: ${i === 6 ? 'original' : 'the quick brown fox jumps over the lazy dog'}`,
+  );
+
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(tmpdir(), 'dense-proxy-cc-'));
+    const workspace = path.join(base, 'ws');
+    await mkdir(workspace);
+    await mkdir(path.join(base, 'home'));
+    const filePath = path.join(workspace, 'notes.txt');
+    await writeFile(filePath, `${fileLines.join('\n')}\n`);
+    upstream = await startClaudeCodeUpstream({
+      filePath,
+      oldString: 'line 7: original',
+      newString: 'line 7: edited',
+      answer: ANSWER,
+    });
+    proxy = await startProxyServer({ anthropicUpstream: upstream.url });
+    result = await runClaude(install.kind === 'installed' ? install.command : [], workspace, {
+      PATH: process.env.PATH,
+      HOME: path.join(base, 'home'),
+      ANTHROPIC_BASE_URL: proxy.url,
+      ANTHROPIC_API_KEY: 'dummy',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.close();
+    if (base !== undefined) await rm(base, { recursive: true, force: true });
+  });
+
+  it('#15 Claude Code exits 0 with the scripted answer through the proxy', () => {
+    expect(result).toMatchObject({ code: 0 });
+    expect(result.stdout).toContain(ANSWER);
+    expect(upstream.mainBodies.length).toBe(4);
+  });
+
+  it('#15 after the edit the first Read goes upstream as the pointer, the second Read intact', () => {
+    const [, , afterEdit, last] = upstream.mainBodies.map(messagesOf);
+    expect(afterEdit?.results.get('toolu_dense_read_1')).toBe(JSON.stringify(PRUNED_POINTER));
+    expect(last?.results.get('toolu_dense_read_1')).toBe(JSON.stringify(PRUNED_POINTER));
+    const secondRead = last?.results.get('toolu_dense_read_2') ?? '';
+    expect(secondRead).toContain('line 7: edited');
+    expect(secondRead).toContain('line 400:');
+    expect(secondRead).not.toContain(PRUNED_POINTER);
+  });
+
+  it('#15 every later request repeats the edit byte for byte, and the metering says so', () => {
+    const bodies = upstream.mainBodies.map(messagesOf);
+    for (let index = 1; index < bodies.length; index++) {
+      const previous = bodies[index - 1]?.messages ?? [];
+      const current = bodies[index]?.messages ?? [];
+      // The client moves its cache breakpoint off the previous newest message; all before it match.
+      expect(current.slice(0, previous.length - 1)).toEqual(previous.slice(0, previous.length - 1));
+    }
+    const main = proxy.stats.toJSON().recent.filter((entry) => entry.route === 'anthropic');
+    expect(main.filter((entry) => entry.newEdits > 0)).toHaveLength(1);
+    expect(main.some((entry) => entry.prefixStable === false)).toBe(false);
+    expect(main.at(-1)?.pointers).toBe(1);
+    expect(main.every((entry) => entry.usage?.cacheRead === 1000)).toBe(true);
+  });
+});

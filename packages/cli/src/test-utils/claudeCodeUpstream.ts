@@ -1,0 +1,180 @@
+/**
+ * A loopback Anthropic Messages upstream scripted as one Claude Code session: Read a file, Edit
+ * it, Read it again, answer. It routes by inspecting each request (side requests without the Read
+ * tool get a short text reply; count_tokens gets a count) and keeps the raw body of every main
+ * request so tests can compare bytes.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ScriptedSession {
+  readonly filePath: string;
+  readonly oldString: string;
+  readonly newString: string;
+  readonly answer: string;
+}
+
+export interface ClaudeCodeUpstream {
+  readonly url: string;
+  /** Raw bodies of the main-loop requests (those offering the Read tool), in order. */
+  readonly mainBodies: readonly string[];
+  /** Method and path of every request. */
+  readonly routes: readonly string[];
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+type Block = Json & { type: string };
+
+const READ_1 = 'toolu_dense_read_1';
+const EDIT_1 = 'toolu_dense_edit_1';
+const READ_2 = 'toolu_dense_read_2';
+
+function toolResultIds(body: Json): string[] {
+  const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
+  return messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? (message.content as Block[])
+          .filter((block) => block.type === 'tool_result')
+          .map((block) => String(block.tool_use_id))
+      : [],
+  );
+}
+
+function nextStep(session: ScriptedSession, body: Json): Block {
+  const done = new Set(toolResultIds(body));
+  const tool = (id: string, name: string, input: Json): Block => ({
+    type: 'tool_use',
+    id,
+    name,
+    input,
+  });
+  if (!done.has(READ_1)) return tool(READ_1, 'Read', { file_path: session.filePath });
+  if (!done.has(EDIT_1)) {
+    return tool(EDIT_1, 'Edit', {
+      file_path: session.filePath,
+      old_string: session.oldString,
+      new_string: session.newString,
+    });
+  }
+  if (!done.has(READ_2)) return tool(READ_2, 'Read', { file_path: session.filePath });
+  return { type: 'text', text: session.answer };
+}
+
+function offersRead(body: Json): boolean {
+  return Array.isArray(body.tools) && (body.tools as Json[]).some((tool) => tool.name === 'Read');
+}
+
+const USAGE = {
+  input_tokens: 100,
+  cache_creation_input_tokens: 50,
+  cache_read_input_tokens: 1000,
+  output_tokens: 1,
+};
+
+function sse(response: ServerResponse, model: unknown, block: Block): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (type: string, data: Json) =>
+    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', {
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: USAGE,
+    },
+  });
+  if (block.type === 'tool_use') {
+    send('content_block_start', { index: 0, content_block: { ...block, input: {} } });
+    send('content_block_delta', {
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+    });
+  } else {
+    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: block.text } });
+  }
+  send('content_block_stop', { index: 0 });
+  send('message_delta', {
+    delta: {
+      stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+    },
+    usage: { output_tokens: 12 },
+  });
+  send('message_stop', {});
+  response.end();
+}
+
+function reply(session: ScriptedSession, bodies: string[], raw: string, response: ServerResponse) {
+  let body: Json = {};
+  try {
+    body = JSON.parse(raw) as Json;
+  } catch {
+    // Not JSON: answered like a side request.
+  }
+  const main = offersRead(body);
+  if (main) bodies.push(raw);
+  const block: Block = main ? nextStep(session, body) : { type: 'text', text: 'Side reply' };
+  if (body.stream === true) return sse(response, body.model, block);
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      id: 'msg_side',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [block],
+      stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: USAGE,
+    }),
+  );
+}
+
+export function startClaudeCodeUpstream(session: ScriptedSession): Promise<ClaudeCodeUpstream> {
+  const mainBodies: string[] = [];
+  const routes: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = request.url ?? '/';
+      routes.push(`${request.method ?? ''} ${url}`);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      if (request.method === 'POST' && url.startsWith('/v1/messages/count_tokens')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ input_tokens: 1000 }));
+      } else if (request.method === 'POST' && url.startsWith('/v1/messages')) {
+        reply(session, mainBodies, raw, response);
+      } else {
+        response.writeHead(404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error' } }));
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        mainBodies,
+        routes,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Client tool calls in the proxy's request, as the density passes know them: Claude Code and Codex
+ * names go through the transcript alias table; a Codex `apply_patch` becomes one write per file it
+ * touches; anything else keeps its name (generic function tools never read or write files, so
+ * density never prunes them).
+ */
+import type { ContentBlock } from '../services/history/IContent.js';
+import { toolCallBlock } from '../services/history/IContent.js';
+import { DELETE_FILE_TOOL, mapToolCall } from '../transcripts/toolAliases.js';
+import { extractPatch, parseApplyPatch } from '../transcripts/applyPatch.js';
+import { shellCommandString } from '../transcripts/importers/codexRollout.js';
+
+function patchCalls(id: string, patchText: string): ContentBlock[] {
+  const patch = extractPatch(patchText);
+  if (patch === undefined) return [];
+  return parseApplyPatch(patch).map((file, index) => {
+    const callId = index === 0 ? id : `${id}#${index}`;
+    switch (file.kind) {
+      case 'add':
+        return toolCallBlock(callId, 'write_file', { file_path: file.path, content: file.content });
+      case 'update':
+        return toolCallBlock(callId, 'write_file', { file_path: file.moveTo ?? file.path });
+      case 'delete':
+        return toolCallBlock(callId, DELETE_FILE_TOOL, { file_path: file.path });
+    }
+  });
+}
+
+const SHELL_NAMES = new Set(['shell', 'shell_command', 'exec_command', 'local_shell']);
+
+/** Codex shell calls carry argv (`["bash", "-lc", X]`): the classifier wants one string. */
+function shellParameters(parameters: unknown): unknown {
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    return parameters;
+  }
+  const params = parameters as Readonly<Record<string, unknown>>;
+  const command = shellCommandString(params.command ?? params.cmd);
+  return command === undefined ? params : { ...params, command };
+}
+
+/** The canonical call block(s) for one client call (several for a multi-file patch). */
+export function canonicalCalls(id: string, name: string, rawParameters: unknown): ContentBlock[] {
+  const parameters = SHELL_NAMES.has(name) ? shellParameters(rawParameters) : rawParameters;
+  const shellPatch =
+    SHELL_NAMES.has(name) && typeof parameters === 'object' && parameters !== null
+      ? (parameters as { command?: unknown }).command
+      : undefined;
+  if (typeof shellPatch === 'string' && /^\s*apply_patch\b/.test(shellPatch)) {
+    const calls = patchCalls(id, shellPatch);
+    if (calls.length > 0) return calls;
+  }
+  if (name === 'apply_patch') {
+    const input =
+      typeof parameters === 'string'
+        ? parameters
+        : typeof parameters === 'object' && parameters !== null && 'input' in parameters
+          ? String(parameters.input)
+          : '';
+    const calls = patchCalls(id, input);
+    if (calls.length > 0) return calls;
+  }
+  const claude = mapToolCall('claude-code', name, parameters);
+  const mapped = claude.name === name ? mapToolCall('codex', name, parameters) : claude;
+  return [toolCallBlock(id, mapped.name, mapped.parameters)];
+}
+
+export interface CanonicalRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** The calls `canonicalCalls` made for one client call (a response answers each of them). */
+export function canonicalIds(blocks: readonly ContentBlock[]): CanonicalRef[] {
+  return blocks.flatMap((block) =>
+    block.type === 'tool_call' ? [{ id: block.id, name: block.name }] : [],
+  );
+}

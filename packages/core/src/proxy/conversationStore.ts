@@ -1,0 +1,112 @@
+/**
+ * Per-conversation proxy state: the sticky set of results already sent as pointers (so the same
+ * history yields the same bytes on every later request), the time of the last request, the
+ * message hashes of the last forwarded request (prefix stability), and running totals. Bounded:
+ * least-recently-used conversations beyond `maxConversations` and conversations idle longer than
+ * `idleMs` are forgotten.
+ */
+import { createHash } from 'node:crypto';
+
+export interface ConversationTotals {
+  requests: number;
+  inputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  outputTokens: number;
+  removedChars: number;
+  batches: number;
+}
+
+export interface ConversationState {
+  readonly id: string;
+  /** Call ids whose results were sent as the pointer: repeated on every later request. */
+  readonly applied: Set<string>;
+  lastRequestAt: number | undefined;
+  /** Hash of each forwarded message of the previous request. */
+  lastMessageHashes: readonly string[];
+  /** Reasons already logged for requests forwarded unchanged (logged once each). */
+  readonly loggedReasons: Set<string>;
+  readonly totals: ConversationTotals;
+}
+
+export interface ConversationStoreOptions {
+  readonly maxConversations?: number;
+  readonly idleMs?: number;
+  readonly now?: () => number;
+}
+
+export function emptyTotals(): ConversationTotals {
+  return {
+    requests: 0,
+    inputTokens: 0,
+    cacheCreationTokens: 0,
+    cacheReadTokens: 0,
+    outputTokens: 0,
+    removedChars: 0,
+    batches: 0,
+  };
+}
+
+/**
+ * A short stable id for a conversation: the client's session header when it sends one, plus a
+ * hash of the conversation's identity (side requests of one session, e.g. title generation, have
+ * their own system prompt and so their own state).
+ */
+export function conversationKey(sessionHeader: string | undefined, identity: string): string {
+  const hash = createHash('sha256').update(identity).digest('hex').slice(0, 16);
+  return sessionHeader !== undefined && sessionHeader !== ''
+    ? `session:${sessionHeader}:${hash}`
+    : `hash:${hash}`;
+}
+
+export class ConversationStore {
+  private readonly states = new Map<string, ConversationState>();
+  private readonly maxConversations: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+
+  constructor(options: ConversationStoreOptions = {}) {
+    this.maxConversations = options.maxConversations ?? 256;
+    this.idleMs = options.idleMs ?? 6 * 60 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  /** The state for `id`, created when unknown; marks it most recently used. */
+  get(id: string, now: number = this.now()): ConversationState {
+    this.expire(now);
+    let state = this.states.get(id);
+    if (state === undefined) {
+      state = {
+        id,
+        applied: new Set(),
+        lastRequestAt: undefined,
+        lastMessageHashes: [],
+        loggedReasons: new Set(),
+        totals: emptyTotals(),
+      };
+    } else this.states.delete(id);
+    this.states.set(id, state);
+    while (this.states.size > this.maxConversations) {
+      const oldest = this.states.keys().next().value;
+      if (oldest === undefined) break;
+      this.states.delete(oldest);
+    }
+    return state;
+  }
+
+  all(): readonly ConversationState[] {
+    return [...this.states.values()];
+  }
+
+  private expire(now: number): void {
+    for (const [id, state] of this.states) {
+      if (state.lastRequestAt !== undefined && now - state.lastRequestAt > this.idleMs) {
+        this.states.delete(id);
+      }
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
+import { ConversationStore } from './conversationStore.js';
+import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { anthropicBody, claudeSession, codexBody, FILE_TEXT } from './test-utils/wireRequests.js';
+
+const POINTER_JSON = JSON.stringify(PRUNED_POINTER);
+
+function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
+  return {
+    api: 'anthropic',
+    body: Buffer.from(body),
+    sessionId: 'S1',
+    store: new ConversationStore(),
+    now: 0,
+    pressureTokens: 1_000_000,
+    ...extra,
+  };
+}
+
+describe('densifyRequest (Anthropic)', () => {
+  it('#15.2 a Read made stale by a successful Edit goes out as the pointer; nothing else changes', () => {
+    const body = anthropicBody(claudeSession(2));
+    const result = densifyRequest(options(body));
+    const sent = result.body.toString();
+    expect(result.pointers).toBe(1);
+    expect(sent).toContain(`"tool_use_id":"r1","content":${POINTER_JSON}`);
+    expect(sent.replace(POINTER_JSON, JSON.stringify(FILE_TEXT))).toBe(body);
+  });
+
+  it('#15.2 a failed Edit makes nothing stale', () => {
+    const body = anthropicBody(claudeSession(2, { editFails: true }));
+    expect(densifyRequest(options(body)).body.toString()).toBe(body);
+  });
+
+  it('#15.2 the second Read stays intact and the pointer is kept (sticky) on later requests', () => {
+    const store = new ConversationStore();
+    const first = densifyRequest(options(anthropicBody(claudeSession(2)), { store, now: 0 }));
+    const later = densifyRequest(options(anthropicBody(claudeSession(3)), { store, now: 1000 }));
+    const a = first.body.toString();
+    const b = later.body.toString();
+    const prefix = a.slice(
+      0,
+      a.indexOf('{"role":"assistant","content":[{"type":"tool_use","id":"e1"'),
+    );
+    expect(b.startsWith(prefix)).toBe(true);
+    expect(b).toContain(
+      `"tool_use_id":"r2","content":${JSON.stringify(`${FILE_TEXT}\n// edited`)}`,
+    );
+    expect(later).toMatchObject({ pointers: 1, newEdits: 0, prefixStable: true });
+  });
+
+  it('#15.3 without a session header, a moved cache breakpoint keeps the same conversation', () => {
+    const store = new ConversationStore();
+    const first = claudeSession(2);
+    first[0] = {
+      role: 'user',
+      content: [{ type: 'text', text: 'edit a.ts', cache_control: { type: 'ephemeral' } }],
+    };
+    const a = densifyRequest(options(anthropicBody(first), { store, sessionId: undefined }));
+    const b = densifyRequest(
+      options(anthropicBody(claudeSession(3)), { store, sessionId: undefined, now: 1000 }),
+    );
+    expect(b.conversationId).toBe(a.conversationId);
+    expect(b).toMatchObject({ pointers: 1, newEdits: 0 });
+  });
+
+  it('#15.3 a small stale result waits while the cache is warm and goes out once it is cold', () => {
+    const store = new ConversationStore();
+    const small = { readContent: 'short file content, a few dozen characters long' };
+    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price.
+    const system = [{ type: 'text', text: 'x'.repeat(20_000) }];
+    const messages = (steps: number) => anthropicBody(claudeSession(steps, small), { system });
+    densifyRequest(options(messages(1), { store, now: 0 }));
+    const warm = densifyRequest(options(messages(2), { store, now: 10_000 }));
+    expect(warm).toMatchObject({ pointers: 0, schedule: 'wait' });
+    const cold = densifyRequest(options(messages(2), { store, now: 10_000 + 6 * 60_000 }));
+    expect(cold).toMatchObject({ pointers: 1, newEdits: 1, schedule: 'cold' });
+  });
+
+  it('#15.4 an unknown block type is forwarded untouched, the reason reported once', () => {
+    const messages = claudeSession(2);
+    messages.push({ role: 'user', content: [{ type: 'mystery_block', x: 1 }] });
+    const body = anthropicBody(messages);
+    const store = new ConversationStore();
+    const first = densifyRequest(options(body, { store }));
+    const second = densifyRequest(options(body, { store }));
+    expect(first.body.equals(Buffer.from(body))).toBe(true);
+    expect(first.unsupported).toContain('mystery_block');
+    expect([first.firstTimeReason, second.firstTimeReason]).toEqual([true, false]);
+  });
+
+  it('#15.4 a body that is not JSON is forwarded as the same bytes', () => {
+    const body = '{"messages": [';
+    const result = densifyRequest(options(body));
+    expect(result.body.toString()).toBe(body);
+    expect(result.unsupported).toMatch(/not parsed/);
+  });
+
+  it('#15.2 thinking signatures, images and cache_control inside a pruned result survive', () => {
+    const messages = claudeSession(2, {
+      readContent: [{ type: 'text', text: FILE_TEXT, cache_control: { type: 'ephemeral' } }],
+    });
+    messages.splice(1, 0, {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'hmm', signature: 'c2lnbmF0dXJl' },
+        { type: 'text', text: 'ok' },
+      ],
+    });
+    messages.splice(2, 0, {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAA=' } },
+      ],
+    });
+    const body = anthropicBody(messages);
+    const sent = densifyRequest(options(body)).body.toString();
+    expect(sent).toContain('{"type":"thinking","thinking":"hmm","signature":"c2lnbmF0dXJl"}');
+    expect(sent).toContain('"data":"AAA="');
+    expect(sent).toContain(
+      `"content":[{"type":"text","text":${POINTER_JSON},"cache_control":{"type":"ephemeral"}}]`,
+    );
+  });
+});
+
+describe('densifyRequest (OpenAI Responses, Codex)', () => {
+  it('#15.2 a cat made stale by apply_patch goes out as the pointer; the later cat stays', () => {
+    const body = codexBody(3);
+    const result = densifyRequest(options(body, { api: 'openai-responses', sessionId: undefined }));
+    const sent = result.body.toString();
+    expect(result.pointers).toBe(1);
+    expect(sent).toContain(`"call_id":"c1","output":${POINTER_JSON}`);
+    expect(sent).toContain(`"call_id":"c2","output":${JSON.stringify(`${FILE_TEXT}\n// edited`)}`);
+  });
+});

@@ -1,0 +1,9 @@
+/** `dense proxy`: request-side high density in front of any agent's model API. */
+export * from './conversationStore.js';
+export * from './densifyRequest.js';
+export * from './jsonSpans.js';
+export * from './proxySchedule.js';
+export * from './proxyServer.js';
+export * from './proxyStats.js';
+export * from './usageMeter.js';
+export type { WireApi } from './wireHistory.js';

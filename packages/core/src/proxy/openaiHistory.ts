@@ -1,0 +1,190 @@
+/**
+ * Reads OpenAI requests into a WireHistory: Chat Completions (`messages`, assistant `tool_calls`,
+ * `tool` messages) and Responses (`input` items: message, function_call, function_call_output,
+ * custom_tool_call(_output), local_shell_call(_output)). Item types it does not know make the
+ * request unsupported (forwarded unchanged).
+ */
+import type { ContentBlock, IContent } from '../services/history/IContent.js';
+import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
+import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
+import { member, stringMember, type JsonNode } from './jsonSpans.js';
+import {
+  conversationIdentity,
+  unsupported,
+  type ReadOutcome,
+  type ResultSite,
+  type WireApi,
+} from './wireHistory.js';
+
+interface Reader {
+  readonly text: string;
+  readonly sites: Map<string, ResultSite>;
+  readonly callIds: Map<string, CanonicalRef[]>;
+}
+
+const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
+const OTHER_PARTS = new Set([
+  'image_url',
+  'input_audio',
+  'file',
+  'refusal',
+  'input_image',
+  'input_file',
+]);
+const OPAQUE_ITEMS = new Set([
+  'additional_tools',
+  'reasoning',
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'image_generation_call',
+  'code_interpreter_call',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'item_reference',
+  'compaction',
+]);
+
+/** Plain text of a content value: a string, or parts of which only text ones are read. */
+function contentText(node: JsonNode | undefined): { text: string; textOnly: boolean } | string {
+  if (node === undefined || node.kind === 'null') return { text: '', textOnly: true };
+  if (node.kind === 'string') return { text: node.value, textOnly: true };
+  if (node.kind !== 'array') return 'content is neither text nor parts';
+  const parts: string[] = [];
+  let textOnly = true;
+  for (const part of node.items) {
+    const type = stringMember(part, 'type') ?? '';
+    if (TEXT_PARTS.has(type)) parts.push(stringMember(part, 'text') ?? '');
+    else if (OTHER_PARTS.has(type)) textOnly = false;
+    else return `unknown content part type '${type}'`;
+  }
+  return { text: parts.join('\n'), textOnly };
+}
+
+function parseArguments(raw: string | undefined): unknown {
+  if (raw === undefined) return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function call(reader: Reader, id: string, name: string, parameters: unknown): ContentBlock[] {
+  const calls = canonicalCalls(id, name, parameters);
+  reader.callIds.set(id, canonicalIds(calls));
+  return calls;
+}
+
+function result(
+  reader: Reader,
+  input: { callId: string; node: JsonNode | undefined; messageIndex: number },
+): ContentBlock[] | string {
+  const content = contentText(input.node);
+  if (typeof content === 'string') return content;
+  if (content.textOnly && input.node !== undefined && input.node.kind !== 'null') {
+    reader.sites.set(input.callId, {
+      callId: input.callId,
+      messageIndex: input.messageIndex,
+      start: input.node.start,
+      end: input.node.end,
+    });
+  }
+  return (reader.callIds.get(input.callId) ?? [{ id: input.callId, name: '' }]).map((ref) =>
+    toolResponseBlock({ callId: ref.id, toolName: ref.name, result: content.text }),
+  );
+}
+
+function chatMessage(reader: Reader, message: JsonNode, index: number): IContent | string {
+  const role = stringMember(message, 'role');
+  if (role === undefined) return `message ${index} has no role`;
+  if (role === 'tool') {
+    const callId = stringMember(message, 'tool_call_id');
+    if (callId === undefined) return 'tool message without tool_call_id';
+    const blocks = result(reader, {
+      callId,
+      node: member(message, 'content'),
+      messageIndex: index,
+    });
+    return typeof blocks === 'string' ? blocks : { speaker: 'tool', blocks };
+  }
+  const content = contentText(member(message, 'content'));
+  if (typeof content === 'string') return content;
+  const blocks: ContentBlock[] = [textBlock(content.text)];
+  const toolCalls = member(message, 'tool_calls');
+  for (const toolCall of toolCalls?.kind === 'array' ? toolCalls.items : []) {
+    const id = stringMember(toolCall, 'id');
+    const fn = member(toolCall, 'function');
+    const name = stringMember(fn, 'name');
+    if (id === undefined || name === undefined) return 'tool call without id or name';
+    blocks.push(...call(reader, id, name, parseArguments(stringMember(fn, 'arguments'))));
+  }
+  return { speaker: role === 'assistant' ? 'ai' : 'human', blocks };
+}
+
+function callParameters(item: JsonNode, type: string): unknown {
+  if (type === 'function_call') return parseArguments(stringMember(item, 'arguments'));
+  if (type === 'custom_tool_call') return stringMember(item, 'input');
+  return { command: '' };
+}
+
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const OUTPUT_ITEMS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+]);
+
+function responsesItem(reader: Reader, item: JsonNode, index: number): IContent | string {
+  const type = stringMember(item, 'type') ?? (member(item, 'role') ? 'message' : '');
+  const callId = stringMember(item, 'call_id');
+  if (type === 'message') {
+    const content = contentText(member(item, 'content'));
+    if (typeof content === 'string') return content;
+    const speaker = stringMember(item, 'role') === 'assistant' ? 'ai' : 'human';
+    return { speaker, blocks: [textBlock(content.text)] };
+  }
+  if (CALL_ITEMS.has(type) || OUTPUT_ITEMS.has(type)) {
+    if (callId === undefined) return `${type} without call_id`;
+    if (CALL_ITEMS.has(type)) {
+      const name = stringMember(item, 'name') ?? 'shell';
+      return { speaker: 'ai', blocks: call(reader, callId, name, callParameters(item, type)) };
+    }
+    const blocks = result(reader, { callId, node: member(item, 'output'), messageIndex: index });
+    return typeof blocks === 'string' ? blocks : { speaker: 'tool', blocks };
+  }
+  return OPAQUE_ITEMS.has(type) ? { speaker: 'ai', blocks: [] } : `unknown input item '${type}'`;
+}
+
+/** Chat Completions or Responses request body (parsed with spans). Never throws on odd shapes. */
+export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): ReadOutcome {
+  const isChat = api === 'openai-chat';
+  const list = member(root, isChat ? 'messages' : 'input');
+  if (list?.kind !== 'array')
+    return unsupported(isChat ? 'no messages array' : 'input is not a list');
+  const reader: Reader = { text, sites: new Map(), callIds: new Map() };
+  const history: IContent[] = [];
+  for (let index = 0; index < list.items.length; index++) {
+    const node = list.items[index] as JsonNode;
+    const entry = isChat ? chatMessage(reader, node, index) : responsesItem(reader, node, index);
+    if (typeof entry === 'string') return unsupported(entry);
+    history.push(entry);
+  }
+  const instructions = member(root, 'instructions');
+  const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
+  const identity = conversationIdentity(system, history[0]);
+  return {
+    kind: 'history',
+    wire: {
+      api,
+      history,
+      sites: reader.sites,
+      messageCount: list.items.length,
+      messageSpans: list.items.map(({ start, end }) => ({ start, end })),
+      identity,
+    },
+  };
+}

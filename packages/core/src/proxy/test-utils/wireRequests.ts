@@ -1,0 +1,91 @@
+/**
+ * Builders for the proxy's tests: a Claude Code-shaped Anthropic session (Read, Edit, Read) and a
+ * Codex-shaped Responses session, as request bodies whose bytes the tests compare.
+ */
+
+type Json = Record<string, unknown>;
+
+export const FILE_TEXT = Array.from(
+  { length: 120 },
+  (_, i) => `${i + 1}\tconst v${i} = ${i};`,
+).join('\n');
+
+export function anthropicBody(messages: readonly Json[], extra: Json = {}): string {
+  return JSON.stringify({
+    model: 'claude-test',
+    messages,
+    system: [{ type: 'text', text: 'You are a test.', cache_control: { type: 'ephemeral' } }],
+    tools: [{ name: 'Read' }, { name: 'Edit' }],
+    max_tokens: 100,
+    stream: true,
+    ...extra,
+  });
+}
+
+const user = (text: string): Json => ({ role: 'user', content: [{ type: 'text', text }] });
+const toolUse = (id: string, name: string, input: Json): Json => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name, input }],
+});
+const toolResult = (id: string, content: unknown, isError = false): Json => ({
+  role: 'user',
+  content: [
+    { type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) },
+  ],
+});
+
+export interface SessionOptions {
+  readonly editFails?: boolean;
+  readonly readContent?: unknown;
+}
+
+/** Messages of a Read → Edit → Read session cut after `steps` tool results (0–3). */
+export function claudeSession(steps: number, options: SessionOptions = {}): Json[] {
+  const messages: Json[] = [user('edit a.ts')];
+  const read = options.readContent ?? FILE_TEXT;
+  const script: [Json, Json][] = [
+    [toolUse('r1', 'Read', { file_path: '/w/a.ts' }), toolResult('r1', read)],
+    [
+      toolUse('e1', 'Edit', { file_path: '/w/a.ts', old_string: 'v1', new_string: 'w1' }),
+      toolResult('e1', 'The file /w/a.ts has been updated.', options.editFails === true),
+    ],
+    [toolUse('r2', 'Read', { file_path: '/w/a.ts' }), toolResult('r2', `${FILE_TEXT}\n// edited`)],
+  ];
+  for (const [call, result] of script.slice(0, steps)) messages.push(call, result);
+  return messages;
+}
+
+/** A Codex Responses request: `cat` a file, patch it, `cat` it again (cut after `steps`). */
+export function codexBody(steps: number): string {
+  const items: Json[] = [
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix a.ts' }] },
+  ];
+  const call = (id: string, name: string, args: unknown): Json =>
+    name === 'apply_patch'
+      ? { type: 'custom_tool_call', call_id: id, name, input: args }
+      : { type: 'function_call', call_id: id, name, arguments: JSON.stringify(args) };
+  const out = (id: string, output: string, type = 'function_call_output'): Json => ({
+    type,
+    call_id: id,
+    output,
+  });
+  const script: [Json, Json][] = [
+    [call('c1', 'shell', { command: ['cat', '/w/a.ts'] }), out('c1', FILE_TEXT)],
+    [
+      call(
+        'p1',
+        'apply_patch',
+        '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch',
+      ),
+      out('p1', 'Done!', 'custom_tool_call_output'),
+    ],
+    [call('c2', 'shell', { command: ['cat', '/w/a.ts'] }), out('c2', `${FILE_TEXT}\n// edited`)],
+  ];
+  for (const [c, o] of script.slice(0, steps)) items.push(c, o);
+  return JSON.stringify({
+    model: 'gpt-test',
+    instructions: 'be brief',
+    input: items,
+    stream: true,
+  });
+}
