@@ -23,4 +23,8 @@ export {
   type ExposureLoss,
   type LossCause,
 } from './oracle/ExposureTracker.js';
-export { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER } from './metrics/CallMetrics.js';
+export {
+  sumCacheCosts,
+  type CacheCostByProvider,
+  type CacheCostTotals,
+} from './metrics/cacheCost.js';

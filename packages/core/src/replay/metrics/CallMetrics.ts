@@ -1,13 +1,17 @@
 /**
  * What each model call of a replay costs: its context tokens, the prefix unchanged (by entry
  * identity) since the previous call, and the history rewrites that break a provider's prompt
- * cache. Entries are immutable, so an identical object is an identical prompt segment.
+ * cache. Entries are immutable, so an identical object is an identical prompt segment. Each call
+ * is priced under every provider's cache rules (`priceCall`), with the gap between the recorded
+ * times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
  */
 import type { IContent } from '../../services/history/IContent.js';
-
-/** Cache-read and cache-write price multipliers (Anthropic's published figures). */
-export const CACHE_READ_MULTIPLIER = 0.1;
-export const CACHE_WRITE_MULTIPLIER = 1.25;
+import {
+  addCallCost,
+  roundCacheCosts,
+  zeroCacheCosts,
+  type CacheCostByProvider,
+} from './cacheCost.js';
 
 export interface CallSample {
   /** The entries sent (the curated history). */
@@ -16,13 +20,22 @@ export interface CallSample {
   readonly contextTokens: number;
   /** Cached token count of one entry (0 if unknown). */
   readonly tokensOf: (entry: IContent) => number;
+  /** When the call was made in the recording (ms since the epoch); unknown → assumed warm. */
+  readonly timeMs?: number | undefined;
 }
 
 export interface CallTotals {
   readonly modelCalls: number;
   readonly cumulativeInputTokens: number;
   readonly peakContextTokens: number;
+  /** Anthropic 5-minute pricing with the recorded gaps (`cacheCost.anthropic.weightedTokens`). */
   readonly cacheWeightedInputTokens: number;
+  /** Every provider's pricing, with the gaps between the recorded call times. */
+  readonly cacheCost: CacheCostByProvider;
+  /** The same assuming the cache was always warm (recorded times ignored). */
+  readonly cacheCostAssumedWarm: CacheCostByProvider;
+  /** Calls with a recorded time. */
+  readonly timedCalls: number;
   /** Calls whose history changed before its newest entry since the previous call. */
   readonly historyRewrites: number;
   /** Mean of the entries and tokens (of the previous call) from the first changed entry on. */
@@ -37,7 +50,10 @@ export class CallMetrics {
   private previousPrefix: number[] = [0];
   private cumulative = 0;
   private peak = 0;
-  private weighted = 0;
+  private previousTime: number | undefined;
+  private cost = zeroCacheCosts();
+  private costWarm = zeroCacheCosts();
+  private timed = 0;
   private rewrites = 0;
   private depthEntries = 0;
   private depthTokens = 0;
@@ -57,14 +73,25 @@ export class CallMetrics {
     }
     this.cumulative += contextTokens;
     this.peak = Math.max(this.peak, contextTokens);
-    this.weighted +=
-      CACHE_READ_MULTIPLIER * cachedTokens +
-      CACHE_WRITE_MULTIPLIER * Math.max(0, contextTokens - cachedTokens);
+    this.price(contextTokens, cachedTokens, sample.timeMs);
     this.contextSeries.push(contextTokens);
     const prefix = [0];
     for (const entry of contents) prefix.push((prefix.at(-1) as number) + tokensOf(entry));
     this.previous = contents;
     this.previousPrefix = prefix;
+  }
+
+  private price(contextTokens: number, cachedTokens: number, timeMs: number | undefined): void {
+    const hasPrevious = this.contextSeries.length > 0;
+    const gapMs =
+      timeMs === undefined || this.previousTime === undefined
+        ? undefined
+        : Math.max(0, timeMs - this.previousTime);
+    const call = { promptTokens: contextTokens, reusablePrefixTokens: cachedTokens, hasPrevious };
+    this.cost = addCallCost(this.cost, { ...call, gapMs });
+    this.costWarm = addCallCost(this.costWarm, { ...call, gapMs: undefined });
+    if (timeMs !== undefined) this.timed++;
+    this.previousTime = timeMs;
   }
 
   totals(): CallTotals {
@@ -73,7 +100,10 @@ export class CallMetrics {
       modelCalls: this.contextSeries.length,
       cumulativeInputTokens: this.cumulative,
       peakContextTokens: this.peak,
-      cacheWeightedInputTokens: Math.round(this.weighted),
+      cacheWeightedInputTokens: Math.round(this.cost.anthropic.weightedTokens),
+      cacheCost: roundCacheCosts(this.cost),
+      cacheCostAssumedWarm: roundCacheCosts(this.costWarm),
+      timedCalls: this.timed,
       historyRewrites: this.rewrites,
       historyRewriteDepth: {
         meanEntries: mean(this.depthEntries),
