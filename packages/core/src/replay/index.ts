@@ -23,8 +23,10 @@ export {
   type ExposureLoss,
   type LossCause,
 } from './oracle/ExposureTracker.js';
+export { cacheEffectVsNone, type CacheEffect, type ProviderEffect } from './metrics/cacheEffect.js';
 export {
   sumCacheCosts,
+  zeroCacheCosts,
   type CacheCostByProvider,
   type CacheCostTotals,
 } from './metrics/cacheCost.js';
