@@ -88,3 +88,14 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
 export function cacheRulesFor(provider: CacheProviderName): CacheRules {
   return CACHE_RULES[provider];
 }
+
+/**
+ * The cache rules a provider adapter is priced with: Dense's `anthropic`, `openai` and `gemini`
+ * adapters by name; anything else (an OpenAI-compatible endpoint, a test double) as Anthropic's
+ * 5-minute cache, the rules under which a history rewrite costs most.
+ */
+export function cacheProviderFor(providerName: string): CacheProviderName {
+  const name = providerName.toLowerCase();
+  if (name === 'openai' || name === 'gemini') return name;
+  return 'anthropic';
+}

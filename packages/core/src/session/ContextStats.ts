@@ -11,6 +11,7 @@ import type {
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
+import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
 
 export interface DensityPassTotals {
   /** Items the pass pruned: stale read pairs, inclusion spans, or results replaced. */
@@ -61,8 +62,13 @@ export class ContextStats {
   };
   private readonly records: CompressionRecord[] = [];
   private readonly unsubscribe: (() => void)[];
+  private readonly cache = new DensityCacheLedger();
 
-  constructor(handler: CompressionHandler) {
+  /** `history` lets the stats measure the cached suffix each density edit rewrites. */
+  constructor(
+    handler: CompressionHandler,
+    private readonly history?: HistoryService,
+  ) {
     this.unsubscribe = [
       handler.events.on('densityApplied', (event) => this.onDensity(event)),
       handler.events.on('densityDeferred', (event) => {
@@ -86,6 +92,16 @@ export class ContextStats {
     return this.records;
   }
 
+  /** A model call was made (at `atMs`, ms since the epoch): prices density's cache effect. */
+  modelCall(atMs?: number): void {
+    this.cache.modelCall(atMs);
+  }
+
+  /** What density's edits did to the prompt cache so far (issue 14). */
+  densityCache(): DensityCacheTotals {
+    return this.cache.totals();
+  }
+
   dispose(): void {
     for (const off of this.unsubscribe) off();
   }
@@ -103,10 +119,24 @@ export class ContextStats {
       edits: this.density.edits + 1,
       deferredTokens: 0,
     };
+    this.cache.edit(event.tokensBefore - event.tokensAfter, this.suffixTokens(event));
+  }
+
+  /** History tokens from the edit's first edited entry on (entries before it are unchanged). */
+  private suffixTokens(event: DensityAppliedEvent): number {
+    if (this.history === undefined) return 0;
+    const raw = this.history.getRawHistory();
+    let prefix = 0;
+    for (let i = 0; i < Math.min(event.firstEditedIndex, raw.length); i++) {
+      const entry = raw[i];
+      prefix += entry === undefined ? 0 : (this.history.tokensOf(entry) ?? 0);
+    }
+    return Math.max(0, event.tokensAfter - prefix);
   }
 
   private onCompression(event: CompressionEvent): void {
     const { result } = event;
+    if (result.kind === 'applied') this.cache.compressed();
     this.records.push({
       at: event.at,
       strategy: event.strategy,
