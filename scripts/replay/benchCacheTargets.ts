@@ -175,7 +175,7 @@ export function cacheTargetsSection(runs: readonly BenchRun[]): string {
     '### Replay: cache-stable density (issue 14)',
     '',
     `Priced per call with \`priceCall\` (packages/core/src/cache): Anthropic 5-minute cache (read 0.1×, ` +
-      'write 1.25×, minimum 1,024 tokens) and OpenAI automatic prefix caching (read 0.1×, no write ' +
+      'write 1.25×, minimum 1,024 tokens, one breakpoint per request, 20-block lookback) and OpenAI automatic prefix caching (read 0.1×, no write ' +
       'premium). Gaps between calls are the recorded times of the replies (Claude Code, Codex, ' +
       `gemini-cli recordings, OpenHands): ${timed} of ${calls} model calls (${none.filter((r) => r.timedModelCalls > 0).length} of ` +
       `${none.length} sessions) carry one; a gap over the TTL is a cold cache; calls without a time ` +

@@ -11,6 +11,7 @@ import type {
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
+import { CACHE_RULES } from '../cache/index.js';
 import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
 
 export interface DensityPassTotals {
@@ -119,19 +120,26 @@ export class ContextStats {
       edits: this.density.edits + 1,
       deferredTokens: 0,
     };
-    this.cache.edit(event.tokensBefore - event.tokensAfter, this.suffixTokens(event));
+    const { suffix, blocksAfter } = this.suffixOf(event);
+    const deep = blocksAfter > (CACHE_RULES.anthropic.lookbackBlocks ?? Infinity);
+    this.cache.edit(
+      event.tokensBefore - event.tokensAfter,
+      suffix,
+      deep ? event.tokensAfter : suffix,
+    );
   }
 
-  /** History tokens from the edit's first edited entry on (entries before it are unchanged). */
-  private suffixTokens(event: DensityAppliedEvent): number {
-    if (this.history === undefined) return 0;
+  /** History tokens and blocks from the edit's first edited entry on (those before are unchanged). */
+  private suffixOf(event: DensityAppliedEvent): { suffix: number; blocksAfter: number } {
+    if (this.history === undefined) return { suffix: 0, blocksAfter: 0 };
     const raw = this.history.getRawHistory();
     let prefix = 0;
-    for (let i = 0; i < Math.min(event.firstEditedIndex, raw.length); i++) {
-      const entry = raw[i];
-      prefix += entry === undefined ? 0 : (this.history.tokensOf(entry) ?? 0);
-    }
-    return Math.max(0, event.tokensAfter - prefix);
+    let blocksAfter = 0;
+    raw.forEach((entry, i) => {
+      if (i < event.firstEditedIndex) prefix += this.history?.tokensOf(entry) ?? 0;
+      else blocksAfter += Math.max(1, entry.blocks.length);
+    });
+    return { suffix: Math.max(0, event.tokensAfter - prefix), blocksAfter };
   }
 
   private onCompression(event: CompressionEvent): void {

@@ -22,6 +22,16 @@ describe('#14.5 DensityCacheLedger: density’s cache effect in a live session',
     expect(totals.netWeightedTokens['anthropic-1h']).toBeCloseTo(3_000 * 1.9 - 300, 6);
   });
 
+  it('a deep edit (past the lookback) loses the whole prompt under Anthropic, the suffix under OpenAI', () => {
+    const ledger = new DensityCacheLedger();
+    ledger.modelCall(0);
+    ledger.edit(1_000, 3_000, 50_000);
+    ledger.modelCall(MIN);
+    const net = ledger.totals().netWeightedTokens;
+    expect(net.anthropic).toBeCloseTo(50_000 * 1.15 - 100, 6);
+    expect(net.openai).toBeCloseTo(3_000 * 0.9 - 100, 6);
+  });
+
   it('an edit right before a cold call costs no rewrite; after a compression nothing counts', () => {
     const ledger = new DensityCacheLedger();
     ledger.modelCall(0);

@@ -7,7 +7,9 @@
  * - every model call after an edit sends the removed tokens less: on a warm call they would have
  *   been cache reads (saved × read price), on a cold call (gap over the TTL) writes (× write price);
  * - an edit loses the cached prefix from its first edited entry on: on the next warm call that
- *   suffix is written instead of read (× (write − read)); a cold call would write it anyway;
+ *   suffix is written instead of read (× (write − read)); a cold call would write it anyway; with
+ *   explicit caching (Anthropic) an edit more than `lookbackBlocks` blocks before the end loses
+ *   the whole prompt;
  * - an applied compression rewrites everything: what density removed before it stops counting.
  */
 import {
@@ -31,6 +33,7 @@ export interface DensityCacheTotals {
 export class DensityCacheLedger {
   private removed = 0;
   private pendingRewrite = 0;
+  private pendingExplicit = 0;
   private lastCallAt: number | undefined;
   private notSent = 0;
   private rewritten = 0;
@@ -42,10 +45,15 @@ export class DensityCacheLedger {
     gemini: 0,
   };
 
-  /** A density edit removed `removedTokens`; `suffixTokens` follow its first edited entry. */
-  edit(removedTokens: number, suffixTokens: number): void {
+  /**
+   * A density edit removed `removedTokens`; `suffixTokens` follow its first edited entry;
+   * `explicitTokens` is what explicit caching loses (the whole prompt when the edit is further
+   * back than the lookback; default the suffix).
+   */
+  edit(removedTokens: number, suffixTokens: number, explicitTokens = suffixTokens): void {
     this.removed += Math.max(0, removedTokens);
     this.pendingRewrite += Math.max(0, suffixTokens);
+    this.pendingExplicit += Math.max(0, explicitTokens);
     this.rewritten += Math.max(0, suffixTokens);
   }
 
@@ -53,6 +61,7 @@ export class DensityCacheLedger {
   compressed(): void {
     this.removed = 0;
     this.pendingRewrite = 0;
+    this.pendingExplicit = 0;
   }
 
   /** A model call was made at `atMs`. */
@@ -64,14 +73,16 @@ export class DensityCacheLedger {
       if (this.calls > 0 && isCacheCold(rules, gapMs)) {
         this.net[provider] -= this.removed * rules.writeMultiplier;
       } else {
-        const write = rules.mode === 'explicit' ? rules.writeMultiplier : 1;
+        const explicit = rules.mode === 'explicit';
+        const lost = explicit ? this.pendingExplicit : this.pendingRewrite;
         this.net[provider] +=
-          this.pendingRewrite * (write - rules.readMultiplier) -
+          lost * ((explicit ? rules.writeMultiplier : 1) - rules.readMultiplier) -
           this.removed * rules.readMultiplier;
       }
     }
     this.notSent += this.removed;
     this.pendingRewrite = 0;
+    this.pendingExplicit = 0;
     this.calls++;
     this.lastCallAt = atMs;
   }

@@ -41,8 +41,32 @@ describe('CallMetrics', () => {
     const totals = metrics.totals();
     expect(totals.historyRewrites).toBe(1);
     expect(totals.historyRewriteDepth).toEqual({ meanEntries: 2, meanTokens: 2 * TOKENS });
-    // call 2: only `a` is cached
-    expect(totals.cacheWeightedInputTokens).toBe(3 * 2_500 + 200 + 2 * 2_500);
+    // #14.1 call 2: no request ever ended at `a`, so Anthropic has no cached prefix to serve
+    expect(totals.cacheWeightedInputTokens).toBe(3 * 2_500 + 3 * 2_500);
+    // OpenAI caches every prefix it processed: `a` is read
+    expect(totals.cacheCost.openai.weightedTokens).toBe(3 * 2_000 + 200 + 2 * 2_000);
+  });
+
+  it('#14.1 Anthropic: an edit reads the longest earlier request still a prefix, within 20 blocks', () => {
+    const [a, b, c, d, e] = entries(5) as [IContent, IContent, IContent, IContent, IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([a]));
+    metrics.record(sample([a, b, c]));
+    metrics.record(sample([a, c, d, e])); // b cut: call 1's prompt [a] is still a prefix
+    // 2,500 | 200 + 5,000 | 200 + 3 × 2,500
+    expect(metrics.totals().cacheWeightedInputTokens).toBe(2_500 + 5_200 + 7_700);
+  });
+
+  it('#14.1 Anthropic: an edit more than 20 blocks before the breakpoint finds no cached prefix', () => {
+    const all = entries(30);
+    const [first] = all as [IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([first]));
+    metrics.record(sample(all.slice(0, 15))); // 14 blocks after [first]: read
+    metrics.record(sample([first, ...all.slice(2, 26)])); // entry 1 cut; [first] is 24 blocks back
+    const t = metrics.totals();
+    expect(t.cacheCost.anthropic.cacheReadTokens).toBe(2_000); // call 2 read [first]; call 3 none
+    expect(t.cacheCost.openai.cacheReadTokens).toBe(2 * 2_000); // OpenAI: [first] both times
   });
 
   it('#14.1 hand-computed: a rewrite then a 6-minute gap, priced per provider', () => {
@@ -53,15 +77,15 @@ describe('CallMetrics', () => {
     metrics.record(sample([a, c, d, e], 7 * MIN)); // 8k, 6k reusable, but 6 min later
     const t = metrics.totals();
     expect(t.timedCalls).toBe(3);
-    // anthropic 5m: 4k×1.25 | 2k×0.1 + 4k×1.25 | cold: 8k×1.25
+    // anthropic 5m: 4k×1.25 | no request ended at `a`: 6k×1.25 | cold: 8k×1.25
     expect(t.cacheCost.anthropic).toEqual({
-      cacheReadTokens: 2_000,
-      cacheWriteTokens: 16_000,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 18_000,
       uncachedTokens: 0,
-      weightedTokens: 5_000 + 5_200 + 10_000,
+      weightedTokens: 5_000 + 7_500 + 10_000,
       coldCalls: 1,
     });
-    expect(t.cacheWeightedInputTokens).toBe(20_200);
+    expect(t.cacheWeightedInputTokens).toBe(22_500);
     // openai: no write premium | 2k×0.1 + 4k | cold: 8k
     expect(t.cacheCost.openai).toEqual({
       cacheReadTokens: 2_000,
@@ -70,13 +94,13 @@ describe('CallMetrics', () => {
       weightedTokens: 4_000 + 4_200 + 8_000,
       coldCalls: 1,
     });
-    // anthropic 1h: the gap is warm; writes 2× → 8,000 | 200 + 8,000 | 600 + 4,000
-    expect(t.cacheCost['anthropic-1h'].weightedTokens).toBe(8_000 + 8_200 + 4_600);
+    // anthropic 1h: the gap is warm; writes 2× → 8,000 | 12,000 | 600 + 4,000
+    expect(t.cacheCost['anthropic-1h'].weightedTokens).toBe(8_000 + 12_000 + 4_600);
     expect(t.cacheCost['anthropic-1h'].coldCalls).toBe(0);
     // gemini: 2k reusable is under its 4,096 minimum; call 3 is cold
     expect(t.cacheCost.gemini.weightedTokens).toBe(4_000 + 6_000 + 8_000);
     // assumed warm: call 3 reads 6k
-    expect(t.cacheCostAssumedWarm.anthropic.weightedTokens).toBe(5_000 + 5_200 + 600 + 2_500);
+    expect(t.cacheCostAssumedWarm.anthropic.weightedTokens).toBe(5_000 + 7_500 + 600 + 2_500);
     expect(t.cacheCostAssumedWarm.openai.weightedTokens).toBe(4_000 + 4_200 + 600 + 2_000);
     expect(t.cacheCostAssumedWarm.gemini.weightedTokens).toBe(4_000 + 6_000 + 600 + 2_000);
   });

@@ -6,6 +6,8 @@
  * times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
  */
 import type { IContent } from '../../services/history/IContent.js';
+import { CACHE_PROVIDERS, CACHE_RULES, type CacheProviderName } from '../../cache/index.js';
+import { BreakpointCache } from './breakpointCache.js';
 import {
   addCallCost,
   roundCacheCosts,
@@ -44,6 +46,32 @@ export interface CallTotals {
   readonly series: readonly number[];
 }
 
+type Reusable = Partial<Record<CacheProviderName, number>>;
+type ExplicitCaches = ReadonlyMap<CacheProviderName, BreakpointCache>;
+
+function explicitCaches(): ExplicitCaches {
+  return new Map(
+    CACHE_PROVIDERS.filter((p) => CACHE_RULES[p].mode === 'explicit').map((p) => [
+      p,
+      new BreakpointCache(CACHE_RULES[p]),
+    ]),
+  );
+}
+
+/** Tokens and content blocks of each prefix: prefix[k], blocks[k] for the first k entries. */
+function prefixSums(
+  contents: readonly IContent[],
+  tokensOf: (entry: IContent) => number,
+): { prefix: number[]; blocks: number[] } {
+  const prefix = [0];
+  const blocks = [0];
+  for (const entry of contents) {
+    prefix.push((prefix.at(-1) as number) + tokensOf(entry));
+    blocks.push((blocks.at(-1) as number) + Math.max(1, entry.blocks.length));
+  }
+  return { prefix, blocks };
+}
+
 export class CallMetrics {
   private previous: readonly IContent[] = [];
   /** previousPrefix[k] = tokens of previous[0, k). */
@@ -54,6 +82,9 @@ export class CallMetrics {
   private cost = zeroCacheCosts();
   private costWarm = zeroCacheCosts();
   private timed = 0;
+  /** Explicit-caching providers: what their breakpoints cached, with and without recorded gaps. */
+  private readonly breakpoints = explicitCaches();
+  private readonly breakpointsWarm = explicitCaches();
   private rewrites = 0;
   private depthEntries = 0;
   private depthTokens = 0;
@@ -73,23 +104,42 @@ export class CallMetrics {
     }
     this.cumulative += contextTokens;
     this.peak = Math.max(this.peak, contextTokens);
-    this.price(contextTokens, cachedTokens, sample.timeMs);
+    const { prefix, blocks } = prefixSums(contents, tokensOf);
+    const shape = {
+      unchangedEntries: common,
+      entries: contents.length,
+      blocksBefore: (k: number) => blocks[k] ?? 0,
+    };
+    const read = (caches: ExplicitCaches, timeMs: number | undefined): Reusable =>
+      Object.fromEntries(
+        [...caches].map(([provider, cache]) => [
+          provider,
+          prefix[cache.lookup({ ...shape, timeMs })] ?? 0,
+        ]),
+      );
+    this.price(contextTokens, cachedTokens, sample.timeMs, {
+      recorded: read(this.breakpoints, sample.timeMs),
+      warm: read(this.breakpointsWarm, undefined),
+    });
     this.contextSeries.push(contextTokens);
-    const prefix = [0];
-    for (const entry of contents) prefix.push((prefix.at(-1) as number) + tokensOf(entry));
     this.previous = contents;
     this.previousPrefix = prefix;
   }
 
-  private price(contextTokens: number, cachedTokens: number, timeMs: number | undefined): void {
+  private price(
+    contextTokens: number,
+    cachedTokens: number,
+    timeMs: number | undefined,
+    explicit: { readonly recorded: Reusable; readonly warm: Reusable },
+  ): void {
     const hasPrevious = this.contextSeries.length > 0;
     const gapMs =
       timeMs === undefined || this.previousTime === undefined
         ? undefined
         : Math.max(0, timeMs - this.previousTime);
     const call = { promptTokens: contextTokens, reusablePrefixTokens: cachedTokens, hasPrevious };
-    this.cost = addCallCost(this.cost, { ...call, gapMs });
-    this.costWarm = addCallCost(this.costWarm, { ...call, gapMs: undefined });
+    this.cost = addCallCost(this.cost, { ...call, gapMs }, explicit.recorded);
+    this.costWarm = addCallCost(this.costWarm, { ...call, gapMs: undefined }, explicit.warm);
     if (timeMs !== undefined) this.timed++;
     this.previousTime = timeMs;
   }

@@ -38,15 +38,23 @@ export function zeroCacheCosts(): CacheCostByProvider {
   ) as Record<CacheProviderName, CacheCostTotals>;
 }
 
-/** Adds one call, priced under every provider's rules, to running totals. */
+/**
+ * Adds one call, priced under every provider's rules, to running totals; `reusableFor` overrides
+ * the reusable prefix for a provider (explicit caching: what its breakpoints can serve).
+ */
 export function addCallCost(
   totals: CacheCostByProvider,
   call: CallCacheInput,
+  reusableFor: Partial<Record<CacheProviderName, number>> = {},
 ): CacheCostByProvider {
   const next: Partial<Record<CacheProviderName, CacheCostTotals>> = {};
   for (const provider of CACHE_PROVIDERS) {
     const rules = CACHE_RULES[provider];
-    const cost = priceCall(rules, call);
+    const reusable = reusableFor[provider];
+    const cost = priceCall(
+      rules,
+      reusable === undefined ? call : { ...call, reusablePrefixTokens: reusable },
+    );
     const sum = totals[provider];
     next[provider] = {
       cacheReadTokens: sum.cacheReadTokens + cost.cacheReadTokens,
