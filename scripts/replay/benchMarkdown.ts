@@ -16,6 +16,7 @@ import {
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 import { compareWithPriorArt } from './benchCompare.js';
 import { targetsSection } from './benchTargets.js';
+import { cacheTargetsSection } from './benchCacheTargets.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
 export const REPLAY_END = '<!-- replay-bench:end -->';
@@ -182,8 +183,9 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
       'summarizer** (deterministic, no LLM: first line of each user message, each tool call). ' +
       '"Stale", "live" and "duplicate" are the oracle\'s verdicts (docs/replay.md); "live lost" is file ' +
       'content neither stale nor superseded that a policy removed, in tokens (and % of all file content ' +
-      "that entered the context). Cache-weighted: each call's prefix unchanged since the previous call " +
-      'at 0.1×, the rest at 1.25×.',
+      "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `priceCall`: each call's " +
+      'prefix unchanged since the previous call at 0.1×, the rest written at 1.25×, prompts under ' +
+      '1,024 tokens uncached, a recorded gap over 5 minutes cold (issue 14 section).',
   ].join('\n');
 }
 
@@ -205,6 +207,8 @@ export function replayMarkdown(runs: readonly BenchRun[], meta: BenchMeta): stri
     '',
     ...sources.flatMap((source) => [sourceTable(runs, source), '']),
     targetsSection(runs),
+    '',
+    cacheTargetsSection(runs),
     '',
     compareWithPriorArt(runs),
     '',

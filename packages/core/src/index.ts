@@ -33,6 +33,7 @@ export * from './core/densityAccounting.js';
 export * from './core/CompressionHandler.js';
 export * from './core/geminiChat.js';
 export * from './session/ContextStats.js';
+export * from './session/densityCacheLedger.js';
 export * from './session/AgentSession.js';
 export * from './session/registryToolExecutor.js';
 export * from './transcripts/index.js';

@@ -89,6 +89,9 @@ describe('dense replay', () => {
       'liveLostTokens',
       'historyRewrites',
       'cacheWeightedInputTokens',
+      'cacheCost',
+      'timedModelCalls',
+      'vsNone',
       'densityOverheadMs',
     ]) {
       expect(session).toHaveProperty(key);

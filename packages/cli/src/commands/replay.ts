@@ -6,6 +6,7 @@
  */
 import type { Argv } from 'yargs';
 import {
+  cacheEffectVsNone,
   DenseError,
   getReplayPolicy,
   importTranscriptSessions,
@@ -19,6 +20,7 @@ import {
   SettingError,
   totalReplayReports,
   TranscriptError,
+  type CacheEffect,
   type EphemeralSettings,
   type ReplayPolicy,
   type ReplaySessionReport,
@@ -28,6 +30,7 @@ import {
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
 import {
+  formatCacheEffect,
   formatProgressBar,
   formatSessionReport,
   formatSessionRows,
@@ -141,13 +144,19 @@ function skippedWarning(file: string, skipped: readonly SkippedRecord[]): string
   );
 }
 
+/** A session's report under the policy, and under `none` (the reference for the cache effect). */
+interface ReplayedSession {
+  readonly report: ReplaySessionReport;
+  readonly none: ReplaySessionReport;
+}
+
 async function replayFile(
   file: string,
   options: ReplayCliOptions,
   tokenCounter: TokenCounter,
   warn: (line: string) => void,
-): Promise<ReplaySessionReport[]> {
-  const reports: ReplaySessionReport[] = [];
+): Promise<ReplayedSession[]> {
+  const out: ReplayedSession[] = [];
   for (const session of await importTranscriptSessions(file)) {
     const warning = skippedWarning(file, session.skipped);
     if (warning !== undefined) warn(warning);
@@ -158,23 +167,47 @@ async function replayFile(
       settings: options.settings,
       tokenCounter,
     });
-    reports.push(run.report);
+    const none =
+      options.policy.id === 'none'
+        ? run
+        : await replaySession(prepared, {
+            policy: getReplayPolicy('none'),
+            contextLimit: options.contextLimit,
+            tokenCounter,
+          });
+    out.push({ report: run.report, none: none.report });
   }
-  return reports;
+  return out;
 }
 
-function writeResults(io: CliIO, options: ReplayCliOptions, reports: ReplaySessionReport[]): void {
+/** Each report with `vsNone`: what the policy saved or cost against `none`, per provider. */
+function withEffect(
+  report: ReplaySessionReport,
+  none: ReplaySessionReport,
+): ReplaySessionReport & { readonly vsNone: CacheEffect } {
+  return { ...report, vsNone: cacheEffectVsNone(report, none) };
+}
+
+function writeResults(io: CliIO, options: ReplayCliOptions, replayed: ReplayedSession[]): void {
+  const reports = replayed.map((r) => r.report);
   const totals = totalReplayReports(reports);
+  const totalEffect = cacheEffectVsNone(totals, totalReplayReports(replayed.map((r) => r.none)));
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ sessions: reports, totals }, null, 2)}\n`);
+    const sessions = replayed.map((r) => withEffect(r.report, r.none));
+    io.stdout.write(
+      `${JSON.stringify({ sessions, totals: { ...totals, vsNone: totalEffect } }, null, 2)}\n`,
+    );
     return;
   }
-  const [only] = reports;
-  if (reports.length === 1 && only !== undefined) {
-    io.stdout.write(`${formatSessionReport(only)}\n`);
+  const [only] = replayed;
+  if (replayed.length === 1 && only !== undefined) {
+    const effect = cacheEffectVsNone(only.report, only.none);
+    io.stdout.write(`${formatSessionReport(only.report)}\n${formatCacheEffect(effect)}\n`);
     return;
   }
-  io.stdout.write(`${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n`);
+  io.stdout.write(
+    `${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n${formatCacheEffect(totalEffect)}\n`,
+  );
   const summarizer = reports.find((report) => report.summarizer !== null)?.summarizer;
   if (summarizer) io.stdout.write(`\nSummaries written by the ${summarizer}.\n`);
 }
@@ -185,7 +218,7 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   const directory = !(files.length === 1 && files[0] === options.target);
   const progress = progressBar(io, files.length, directory);
   const tokenCounter = memoTokenCounter();
-  const reports: ReplaySessionReport[] = [];
+  const reports: ReplayedSession[] = [];
   const skipped: string[] = [];
   for (const [index, file] of files.entries()) {
     progress.update(index, file);

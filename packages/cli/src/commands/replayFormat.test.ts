@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { totalReplayReports, type ReplaySessionReport } from '@dense/core';
 import {
+  cacheEffectVsNone,
+  totalReplayReports,
+  zeroCacheCosts,
+  type ReplaySessionReport,
+} from '@dense/core';
+import {
+  formatCacheEffect,
   formatProgressBar,
   formatSessionReport,
   formatSessionRows,
@@ -35,6 +41,9 @@ const report: ReplaySessionReport = {
   historyRewrites: 2,
   historyRewriteDepth: { meanEntries: 4.5, meanTokens: 1800 },
   cacheWeightedInputTokens: 40_000,
+  cacheCost: zeroCacheCosts(),
+  cacheCostAssumedWarm: zeroCacheCosts(),
+  timedModelCalls: 0,
   densityOverheadMs: { median: 0.12, p99: 1.5, samples: 10 },
 };
 
@@ -63,6 +72,36 @@ describe('replay formatting', () => {
     expect(lines[2]).toMatch(/^session\.jsonl#1\s+claude-code\s+10\s+1\s/);
     expect(lines[3]).toMatch(/^total\s+20\s+123,457\s/);
     expect(formatTotals(totals)).toMatch(/sessions \(compressed\)\s+2 \(0\)/);
+  });
+
+  it('#14.5 the cache effect vs none: input saved, reads/writes gained or lost, cost per provider', () => {
+    const costs = zeroCacheCosts();
+    const priced = (read: number, write: number, weighted: number) => ({
+      ...costs.anthropic,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      weightedTokens: weighted,
+    });
+    const mine = {
+      cumulativeInputTokens: 90_000,
+      cacheCost: {
+        ...costs,
+        anthropic: priced(70_000, 20_000, 32_000),
+        openai: priced(70_000, 0, 27_000),
+      },
+    };
+    const none = {
+      cumulativeInputTokens: 100_000,
+      cacheCost: {
+        ...costs,
+        anthropic: priced(90_000, 10_000, 21_500),
+        openai: priced(90_000, 0, 19_000),
+      },
+    };
+    const text = formatCacheEffect(cacheEffectVsNone(mine, none));
+    expect(text).toMatch(/input tokens saved\s+10,000$/m);
+    expect(text).toMatch(/cache reads \/ writes \(Anthropic\)\s+-20,000 \/ \+10,000$/m);
+    expect(text).toMatch(/Anthropic 5m \/ OpenAI\s+148\.8% \(\+10,500\) \/ 142\.1% \(\+8,000\)$/m);
   });
 
   it('the progress bar fills in proportion and is cut to the width', () => {

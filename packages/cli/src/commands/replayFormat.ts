@@ -2,7 +2,7 @@
  * How `dense replay` shows its results to a person: one table for a single session, a row per
  * session plus a total row for several, the totals as a table, and the progress bar. Pure.
  */
-import type { ReplaySessionReport, ReplayTotals } from '@dense/core';
+import type { CacheEffect, ReplaySessionReport, ReplayTotals } from '@dense/core';
 
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -150,4 +150,28 @@ export function formatProgressBar(done: number, total: number, label: string, wi
   const filled = total === 0 ? slots : Math.round((slots * done) / total);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(slots - filled)}] ${done}/${total} ${label}`;
   return bar.length <= width ? bar : `${bar.slice(0, width - 1)}…`;
+}
+
+const signed = (value: number) => `${value > 0 ? '+' : ''}${int(value)}`;
+const ratio = (value: number | null) => (value === null ? '–' : `${(100 * value).toFixed(1)}%`);
+
+/**
+ * What the policy did against `none` on the same sessions once prompt caching is priced (issue
+ * 14): input saved, cache reads and writes gained or lost, and the cost per provider.
+ */
+export function formatCacheEffect(effect: CacheEffect): string {
+  const { anthropic, openai } = effect.byProvider;
+  const rows: [string, string][] = [
+    ['vs none: input tokens saved', int(effect.inputTokensSaved)],
+    [
+      'vs none: cache reads / writes (Anthropic)',
+      `${signed(anthropic.cacheReadTokens)} / ${signed(anthropic.cacheWriteTokens)}`,
+    ],
+    [
+      'vs none: cost, Anthropic 5m / OpenAI',
+      `${ratio(anthropic.ratioToNone)} (${signed(anthropic.weightedTokens)}) / ` +
+        `${ratio(openai.ratioToNone)} (${signed(openai.weightedTokens)})`,
+    ],
+  ];
+  return pad(rows, () => false).join('\n');
 }

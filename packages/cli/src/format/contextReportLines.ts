@@ -3,7 +3,7 @@
  * speaker and by tool, what each density pass removed this session (counts and tokens), and every
  * compression (when, strategy, before → after). Pure; ContextView renders it.
  */
-import type { ContextReport, DensityPassTotals } from '@dense/core';
+import { CACHE_RULES, type ContextReport, type DensityPassTotals } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
@@ -101,6 +101,23 @@ function densityLines(
   ];
 }
 
+/** One line: density's prompt-cache effect under the session provider's rules (issue 14). */
+function cacheLine(report: ContextReport): OutputLine[] {
+  const cache = report.densityCache;
+  if (cache === undefined || (cache.notSentTokens === 0 && cache.rewrittenTokens === 0)) return [];
+  const net = Math.round(cache.net);
+  const verdict = net <= 0 ? `saved ${formatCount(-net)}` : `cost ${formatCount(net)} more`;
+  return [
+    {
+      text:
+        `  cache (${CACHE_RULES[cache.provider].label}): ${formatCount(cache.notSentTokens)} tokens ` +
+        `not re-sent · ${formatCount(cache.rewrittenTokens)} re-written after edits · net ${verdict} ` +
+        'input-token units',
+      tone: net <= 0 ? 'success' : 'warning',
+    },
+  ];
+}
+
 function compressionLines(report: ContextReport, clock: (at: number) => string): OutputLine[] {
   if (report.compressions.length === 0) {
     return [{ text: 'Compressions: none yet', tone: 'heading' }];
@@ -123,6 +140,7 @@ export function contextReportLines(
     ...usageLines(report, options.barWidth ?? 20),
     ...toolLines(report),
     ...densityLines(report, options.switches, (options.width ?? 100) < 64),
+    ...cacheLine(report),
     ...compressionLines(report, options.clock ?? defaultClock),
   ];
 }

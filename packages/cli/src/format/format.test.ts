@@ -103,4 +103,23 @@ describe('formatting', () => {
     expect(lines).toContain('  READ→WRITE: 1 stale read, 412 tokens');
     expect(lines).toContain('  total: 512 tokens reclaimed');
   });
+
+  it('#14.5 /context shows density’s cache effect under the session provider’s rules', () => {
+    const densityCache = {
+      provider: 'openai' as const,
+      notSentTokens: 4_000,
+      rewrittenTokens: 1_500,
+      modelCalls: 5,
+      netWeightedTokens: { anthropic: 900, 'anthropic-1h': 1_500, openai: -250, gemini: -250 },
+      net: -250,
+    };
+    const lines = contextReportLines({ ...report, densityCache }).map((l) => l.text);
+    expect(lines).toContain(
+      '  cache (OpenAI (automatic prefix caching)): 4,000 tokens not re-sent · 1,500 re-written after edits · net saved 250 input-token units',
+    );
+    const costly = { ...densityCache, provider: 'anthropic' as const, net: 900 };
+    expect(contextReportLines({ ...report, densityCache: costly }).map((l) => l.text)).toContain(
+      '  cache (Anthropic (5-minute cache)): 4,000 tokens not re-sent · 1,500 re-written after edits · net cost 900 more input-token units',
+    );
+  });
 });

@@ -27,6 +27,12 @@ export interface CacheRules {
    * provider caches every prompt prefix by itself (OpenAI, Gemini implicit caching).
    */
   readonly mode: 'explicit' | 'automatic';
+  /**
+   * Explicit caching only: how many content blocks before the request's breakpoint the provider
+   * looks back for an earlier cached prefix. An edit further back than that, with no breakpoint
+   * of its own nearer, finds no cached prefix at all (the whole prompt is written again).
+   */
+  readonly lookbackBlocks?: number;
   /** Where the figures come from. */
   readonly source: string;
 }
@@ -42,9 +48,11 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     ttlMs: 5 * MINUTE,
     minCacheableTokens: 1024,
     mode: 'explicit',
+    lookbackBlocks: 20,
     source:
       'Anthropic prompt-caching docs: 5-minute writes 1.25× base input, 1-hour writes 2×, reads 0.1×; ' +
-      'TTL refreshed on every hit; cached only up to the last cache_control breakpoint; ' +
+      'TTL refreshed on every hit; cached only up to the last cache_control breakpoint; a hit is ' +
+      'looked for at block boundaries up to about 20 blocks before the breakpoint; ' +
       'minimum 1,024 tokens (Sonnet/Opus).',
   },
   'anthropic-1h': {
@@ -55,7 +63,10 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     ttlMs: 60 * MINUTE,
     minCacheableTokens: 1024,
     mode: 'explicit',
-    source: 'Anthropic prompt-caching docs: cache_control ttl "1h" writes at 2× base input.',
+    lookbackBlocks: 20,
+    source:
+      'Anthropic prompt-caching docs: cache_control ttl "1h" writes at 2× base input; ' +
+      'the same 20-block lookback.',
   },
   openai: {
     provider: 'openai',
@@ -87,4 +98,15 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
 
 export function cacheRulesFor(provider: CacheProviderName): CacheRules {
   return CACHE_RULES[provider];
+}
+
+/**
+ * The cache rules a provider adapter is priced with: Dense's `anthropic`, `openai` and `gemini`
+ * adapters by name; anything else (an OpenAI-compatible endpoint, a test double) as Anthropic's
+ * 5-minute cache, the rules under which a history rewrite costs most.
+ */
+export function cacheProviderFor(providerName: string): CacheProviderName {
+  const name = providerName.toLowerCase();
+  if (name === 'openai' || name === 'gemini') return name;
+  return 'anthropic';
 }

@@ -69,12 +69,13 @@ export class ReplayRecorder implements StrategyObserver {
   }
 
   /** A model call is about to be answered with the reply at recording `position`. */
-  async modelCall(contents: readonly IContent[], position: number): Promise<void> {
+  async modelCall(contents: readonly IContent[], position: number, timeMs?: number): Promise<void> {
     await this.history.waitForTokenUpdates();
     this.calls.record({
       contents,
       contextTokens: this.history.getTotalTokens(),
       tokensOf: (entry) => this.history.tokensOf(entry) ?? 0,
+      timeMs,
     });
     this.tracker.advance(position);
   }
@@ -162,6 +163,9 @@ export class ReplayRecorder implements StrategyObserver {
       historyRewrites: calls.historyRewrites,
       historyRewriteDepth: calls.historyRewriteDepth,
       cacheWeightedInputTokens: calls.cacheWeightedInputTokens,
+      cacheCost: calls.cacheCost,
+      cacheCostAssumedWarm: calls.cacheCostAssumedWarm,
+      timedModelCalls: calls.timedCalls,
       densityOverheadMs: { median: median(ms), p99: percentile(ms, 99), samples: ms.length },
     };
   }

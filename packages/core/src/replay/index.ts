@@ -23,4 +23,10 @@ export {
   type ExposureLoss,
   type LossCause,
 } from './oracle/ExposureTracker.js';
-export { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER } from './metrics/CallMetrics.js';
+export { cacheEffectVsNone, type CacheEffect, type ProviderEffect } from './metrics/cacheEffect.js';
+export {
+  sumCacheCosts,
+  zeroCacheCosts,
+  type CacheCostByProvider,
+  type CacheCostTotals,
+} from './metrics/cacheCost.js';

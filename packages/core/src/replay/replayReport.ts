@@ -6,6 +6,7 @@ import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
 import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
+import { roundCacheCosts, sumCacheCosts, type CacheCostByProvider } from './metrics/cacheCost.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
 
 export interface OverheadSummary {
@@ -56,8 +57,17 @@ export interface ReplaySessionReport {
   readonly duplicateReclaimedTokens: number;
   readonly historyRewrites: number;
   readonly historyRewriteDepth: { readonly meanEntries: number; readonly meanTokens: number };
-  /** Σ per call: unchanged prefix since the previous call × 0.1 + the rest × 1.25. */
+  /**
+   * Σ per call under Anthropic's 5-minute cache rules (`priceCall`): unchanged prefix since the
+   * previous call × 0.1, the rest written × 1.25, cold after a recorded gap over 5 minutes.
+   */
   readonly cacheWeightedInputTokens: number;
+  /** Every provider's cache pricing, with the gaps between the recorded call times. */
+  readonly cacheCost: CacheCostByProvider;
+  /** The same with every gap assumed warm (recorded times ignored). */
+  readonly cacheCostAssumedWarm: CacheCostByProvider;
+  /** Model calls whose recorded reply carries a time (the rest are assumed warm). */
+  readonly timedModelCalls: number;
   readonly densityOverheadMs: OverheadSummary;
 }
 
@@ -136,6 +146,11 @@ export function totalReplayReports(
       meanTokens: weighted((r) => r.historyRewriteDepth.meanTokens),
     },
     cacheWeightedInputTokens: sumBy(reports, (r) => r.cacheWeightedInputTokens),
+    cacheCost: roundCacheCosts(sumCacheCosts(reports.map((r) => r.cacheCost))),
+    cacheCostAssumedWarm: roundCacheCosts(
+      sumCacheCosts(reports.map((r) => r.cacheCostAssumedWarm)),
+    ),
+    timedModelCalls: sumBy(reports, (r) => r.timedModelCalls),
     densityOverheadMs: {
       median: median(samples),
       p99: percentile(samples, 99),

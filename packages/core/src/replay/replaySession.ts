@@ -48,6 +48,15 @@ export interface ReplayRun {
   readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
 
+/**
+ * When a replayed model call was made in the recording: the recorded time of the reply that
+ * answers it (importers set `metadata.timestamp` where the format records one); unknown otherwise.
+ */
+export function recordedCallTime(reply: RecordedEntry): number | undefined {
+  const time = reply.entry.metadata?.timestamp;
+  return typeof time === 'number' && Number.isFinite(time) ? time : undefined;
+}
+
 /** The summarizer's prompt is not read by the offline summarizer; any text will do. */
 const REPLAY_PROMPTS: PromptResolver = {
   resolveFile: () => Promise.resolve('Summarize the conversation as a <state_snapshot>.'),
@@ -77,7 +86,7 @@ class SessionReplayer {
   ) {
     const now = options.now ?? (() => performance.now());
     this.provider = new ReplayProvider((request, reply) =>
-      this.recorder.modelCall(request.contents, reply.position),
+      this.recorder.modelCall(request.contents, reply.position, recordedCallTime(reply)),
     );
     this.tools = new ReplayToolExecutor(prepared.plan.responses, (position) =>
       this.recorder.tracker.advance(position),
@@ -177,7 +186,11 @@ class SessionReplayer {
     const reply = this.provider.take();
     if (reply === undefined) return false;
     this.overflowCalls++;
-    await this.recorder.modelCall(this.session.history.getCurated(), reply.position);
+    await this.recorder.modelCall(
+      this.session.history.getCurated(),
+      reply.position,
+      recordedCallTime(reply),
+    );
     this.recordDirect(reply);
     const calls = reply.entry.blocks.filter((block) => block.type === 'tool_call');
     if (calls.length === 0) return false;

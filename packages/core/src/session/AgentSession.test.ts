@@ -98,6 +98,12 @@ describe('AgentSession', () => {
     expect(report.density.readWrite.tokens).toBeGreaterThan(20);
     expect(report.reclaimedTokens).toBe(report.density.readWrite.tokens);
     expect(report.density.edits).toBe(1);
+    // #14.5 the model calls after the edit did not re-send what it removed
+    const cache = report.densityCache;
+    expect(cache?.modelCalls).toBe(3);
+    expect(cache?.notSentTokens).toBeGreaterThanOrEqual(report.reclaimedTokens);
+    expect(cache?.provider).toBe('anthropic');
+    expect(cache?.net).toBe(cache?.netWeightedTokens.anthropic);
   });
 
   it('continueStream runs the model without a new user message', async () => {

@@ -18,6 +18,8 @@ import type { SettingsService } from '../settings/SettingsService.js';
 import type { CompressionStrategy, CompressionStrategyName } from '../core/compression/types.js';
 import { CompressionHandler, type CompressionEvent } from '../core/CompressionHandler.js';
 import { GeminiChat } from '../core/geminiChat.js';
+import { cacheProviderFor, type CacheProviderName } from '../cache/index.js';
+import type { DensityCacheTotals } from './densityCacheLedger.js';
 import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/chatTypes.js';
 import {
   breakdownHistory,
@@ -60,6 +62,15 @@ export interface ContextReport {
   readonly density: DensityTotals;
   readonly reclaimedTokens: number;
   readonly compressions: readonly CompressionRecord[];
+  /** Density's prompt-cache effect so far, priced under the session provider's rules. */
+  readonly densityCache?: DensityCacheReport;
+}
+
+export interface DensityCacheReport extends DensityCacheTotals {
+  /** The cache rules the net below is priced with (the session's provider). */
+  readonly provider: CacheProviderName;
+  /** `netWeightedTokens` under those rules (negative: density saved). */
+  readonly net: number;
 }
 
 export class AgentSession {
@@ -71,7 +82,10 @@ export class AgentSession {
   readonly chat: GeminiChat;
   readonly stats: ContextStats;
 
+  private readonly currentProvider: () => IProvider;
+
   constructor(options: AgentSessionOptions) {
+    this.currentProvider = options.provider;
     this.sessionId = options.sessionId ?? randomUUID();
     this.history = new HistoryService(
       options.tokenCounter ? { tokenCounter: options.tokenCounter } : {},
@@ -84,7 +98,7 @@ export class AgentSession {
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
     });
     this.compression = this.createCompressionHandler(options);
-    this.stats = new ContextStats(this.compression);
+    this.stats = new ContextStats(this.compression, this.history);
     this.chat = new GeminiChat({
       history: this.history,
       compression: this.compression,
@@ -94,6 +108,10 @@ export class AgentSession {
       ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
       ...(options.maxModelCalls === undefined ? {} : { maxModelCalls: options.maxModelCalls }),
       ...(options.now ? { now: options.now } : {}),
+    });
+    const clock = options.now ?? Date.now;
+    this.chat.events.on('contentRecorded', ({ content }) => {
+      if (content.speaker === 'ai') this.stats.modelCall(clock());
     });
   }
 
@@ -132,7 +150,14 @@ export class AgentSession {
       density: this.stats.densityTotals(),
       reclaimedTokens: this.stats.reclaimedTokens(),
       compressions: this.stats.compressions(),
+      densityCache: this.densityCacheReport(),
     };
+  }
+
+  private densityCacheReport(): DensityCacheReport {
+    const totals = this.stats.densityCache();
+    const provider = cacheProviderFor(this.currentProvider().name);
+    return { ...totals, provider, net: totals.netWeightedTokens[provider] };
   }
 
   private createCompressionHandler(options: AgentSessionOptions): CompressionHandler {

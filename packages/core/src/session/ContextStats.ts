@@ -11,6 +11,8 @@ import type {
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
+import { CACHE_RULES } from '../cache/index.js';
+import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
 
 export interface DensityPassTotals {
   /** Items the pass pruned: stale read pairs, inclusion spans, or results replaced. */
@@ -61,8 +63,13 @@ export class ContextStats {
   };
   private readonly records: CompressionRecord[] = [];
   private readonly unsubscribe: (() => void)[];
+  private readonly cache = new DensityCacheLedger();
 
-  constructor(handler: CompressionHandler) {
+  /** `history` lets the stats measure the cached suffix each density edit rewrites. */
+  constructor(
+    handler: CompressionHandler,
+    private readonly history?: HistoryService,
+  ) {
     this.unsubscribe = [
       handler.events.on('densityApplied', (event) => this.onDensity(event)),
       handler.events.on('densityDeferred', (event) => {
@@ -86,6 +93,16 @@ export class ContextStats {
     return this.records;
   }
 
+  /** A model call was made (at `atMs`, ms since the epoch): prices density's cache effect. */
+  modelCall(atMs?: number): void {
+    this.cache.modelCall(atMs);
+  }
+
+  /** What density's edits did to the prompt cache so far (issue 14). */
+  densityCache(): DensityCacheTotals {
+    return this.cache.totals();
+  }
+
   dispose(): void {
     for (const off of this.unsubscribe) off();
   }
@@ -103,10 +120,31 @@ export class ContextStats {
       edits: this.density.edits + 1,
       deferredTokens: 0,
     };
+    const { suffix, blocksAfter } = this.suffixOf(event);
+    const deep = blocksAfter > (CACHE_RULES.anthropic.lookbackBlocks ?? Infinity);
+    this.cache.edit(
+      event.tokensBefore - event.tokensAfter,
+      suffix,
+      deep ? event.tokensAfter : suffix,
+    );
+  }
+
+  /** History tokens and blocks from the edit's first edited entry on (those before are unchanged). */
+  private suffixOf(event: DensityAppliedEvent): { suffix: number; blocksAfter: number } {
+    if (this.history === undefined) return { suffix: 0, blocksAfter: 0 };
+    const raw = this.history.getRawHistory();
+    let prefix = 0;
+    let blocksAfter = 0;
+    raw.forEach((entry, i) => {
+      if (i < event.firstEditedIndex) prefix += this.history?.tokensOf(entry) ?? 0;
+      else blocksAfter += Math.max(1, entry.blocks.length);
+    });
+    return { suffix: Math.max(0, event.tokensAfter - prefix), blocksAfter };
   }
 
   private onCompression(event: CompressionEvent): void {
     const { result } = event;
+    if (result.kind === 'applied') this.cache.compressed();
     this.records.push({
       at: event.at,
       strategy: event.strategy,

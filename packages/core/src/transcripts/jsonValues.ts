@@ -45,3 +45,15 @@ export function parseObject(text: unknown): Json | undefined {
     return undefined;
   }
 }
+
+/**
+ * A recorded ISO-8601 time as ms since the epoch, else undefined. A time without a zone (OpenHands
+ * writes `2025-01-27T22:44:56.900854`) is read as UTC, so gaps never depend on the host's zone.
+ */
+export function recordedTime(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const text = value.trim();
+  const zoned = /(?:Z|[+-]\d\d:?\d\d)$/i.test(text) || !/T\d/.test(text) ? text : `${text}Z`;
+  const ms = Date.parse(zoned);
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -6,7 +6,16 @@
  * codes carry an error. System prompts, recalls and agent-state changes are ignored.
  */
 import { textBlock, toolCallBlock, type ContentBlock } from '../services/history/IContent.js';
-import { joinedText, list, num, obj, parseObject, str, type Json } from './jsonValues.js';
+import {
+  joinedText,
+  list,
+  num,
+  obj,
+  parseObject,
+  recordedTime,
+  str,
+  type Json,
+} from './jsonValues.js';
 import { mapIpythonCell } from './openHandsIpython.js';
 import type { SessionBuilder } from './SessionBuilder.js';
 import { isParams, mapToolCall, type CanonicalCall } from './toolAliases.js';
@@ -21,6 +30,12 @@ const IGNORED_ACTIONS = new Set(['system', 'recall', 'change_agent_state', 'null
 const TEXT_ACTIONS = new Set(['message', 'finish', 'reject']);
 const FAILED_CONTENT =
   /^(ERROR:|\[No exact match found|\[Your proposed edit has introduced new syntax error|\[Error)/;
+
+/** The event's recorded time as AI-entry metadata (none when it has no usable timestamp). */
+function timeMetadata(event: Json): { metadata?: { timestamp: number } } {
+  const timestamp = recordedTime(event.timestamp);
+  return timestamp === undefined ? {} : { metadata: { timestamp } };
+}
 
 interface RecordedCall {
   readonly id: string;
@@ -173,7 +188,10 @@ export class OpenHandsConverter {
     blocks.push(
       toolCallBlock(recorded.id, recorded.call.name, recorded.call.parameters, recorded.original),
     );
-    this.builder.content.ai(blocks, key === undefined ? {} : { groupKey: key });
+    this.builder.content.ai(blocks, {
+      ...(key === undefined ? {} : { groupKey: key }),
+      ...timeMetadata(event),
+    });
     this.callByAction.set(event.id ?? `#${index}`, recorded.id);
     this.lastCall = recorded.id;
   }
@@ -192,7 +210,7 @@ export class OpenHandsConverter {
       this.builder.noteFacts({ workspaceRoot: root?.trim() });
       return;
     }
-    if (TEXT_ACTIONS.has(action)) this.builder.content.ai([textBlock(text)]);
+    if (TEXT_ACTIONS.has(action)) this.builder.content.ai([textBlock(text)], timeMetadata(event));
     else this.toolAction(event, action, index);
     this.agentActed = true;
   }

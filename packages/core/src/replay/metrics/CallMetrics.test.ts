@@ -5,11 +5,14 @@ import type { IContent } from '../../services/history/IContent.js';
 import { CallMetrics } from './CallMetrics.js';
 
 const entries = (n: number) => Array.from({ length: n }, (_, i) => human(`entry ${i}`));
-const TOKENS = 10;
-const sample = (contents: readonly IContent[]) => ({
+/** Above every provider's minimum cacheable length once two entries are sent. */
+const TOKENS = 2_000;
+const MIN = 60_000;
+const sample = (contents: readonly IContent[], timeMs?: number) => ({
   contents,
   contextTokens: contents.length * TOKENS,
   tokensOf: () => TOKENS,
+  timeMs,
 });
 
 describe('CallMetrics', () => {
@@ -21,13 +24,13 @@ describe('CallMetrics', () => {
     const totals = metrics.totals();
     expect(totals).toMatchObject({
       modelCalls: 2,
-      cumulativeInputTokens: 40,
-      peakContextTokens: 30,
+      cumulativeInputTokens: 4 * TOKENS,
+      peakContextTokens: 3 * TOKENS,
       historyRewrites: 0,
-      series: [10, 30],
+      series: [TOKENS, 3 * TOKENS],
     });
-    // call 1: 10 × 1.25; call 2: 10 × 0.1 + 20 × 1.25
-    expect(totals.cacheWeightedInputTokens).toBe(Math.round(12.5 + 1 + 25));
+    // call 1: 2,000 × 1.25; call 2: 2,000 × 0.1 + 4,000 × 1.25
+    expect(totals.cacheWeightedInputTokens).toBe(2_500 + 200 + 5_000);
   });
 
   it('an edit before the newest entry is a rewrite, deep by what followed it', () => {
@@ -37,9 +40,80 @@ describe('CallMetrics', () => {
     metrics.record(sample([a, c, d]));
     const totals = metrics.totals();
     expect(totals.historyRewrites).toBe(1);
-    expect(totals.historyRewriteDepth).toEqual({ meanEntries: 2, meanTokens: 20 });
-    // call 2: only `a` is cached
-    expect(totals.cacheWeightedInputTokens).toBe(Math.round(3 * 12.5 + 1 + 2 * 12.5));
+    expect(totals.historyRewriteDepth).toEqual({ meanEntries: 2, meanTokens: 2 * TOKENS });
+    // #14.1 call 2: no request ever ended at `a`, so Anthropic has no cached prefix to serve
+    expect(totals.cacheWeightedInputTokens).toBe(3 * 2_500 + 3 * 2_500);
+    // OpenAI caches every prefix it processed: `a` is read
+    expect(totals.cacheCost.openai.weightedTokens).toBe(3 * 2_000 + 200 + 2 * 2_000);
+  });
+
+  it('#14.1 Anthropic: an edit reads the longest earlier request still a prefix, within 20 blocks', () => {
+    const [a, b, c, d, e] = entries(5) as [IContent, IContent, IContent, IContent, IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([a]));
+    metrics.record(sample([a, b, c]));
+    metrics.record(sample([a, c, d, e])); // b cut: call 1's prompt [a] is still a prefix
+    // 2,500 | 200 + 5,000 | 200 + 3 × 2,500
+    expect(metrics.totals().cacheWeightedInputTokens).toBe(2_500 + 5_200 + 7_700);
+  });
+
+  it('#14.1 Anthropic: an edit more than 20 blocks before the breakpoint finds no cached prefix', () => {
+    const all = entries(30);
+    const [first] = all as [IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([first]));
+    metrics.record(sample(all.slice(0, 15))); // 14 blocks after [first]: read
+    metrics.record(sample([first, ...all.slice(2, 26)])); // entry 1 cut; [first] is 24 blocks back
+    const t = metrics.totals();
+    expect(t.cacheCost.anthropic.cacheReadTokens).toBe(2_000); // call 2 read [first]; call 3 none
+    expect(t.cacheCost.openai.cacheReadTokens).toBe(2 * 2_000); // OpenAI: [first] both times
+  });
+
+  it('#14.1 hand-computed: a rewrite then a 6-minute gap, priced per provider', () => {
+    const [a, b, c, d, e] = entries(5) as [IContent, IContent, IContent, IContent, IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([a, b], 0)); // 4k, first call
+    metrics.record(sample([a, c, d], MIN)); // 6k, b cut: only a (2k) reusable
+    metrics.record(sample([a, c, d, e], 7 * MIN)); // 8k, 6k reusable, but 6 min later
+    const t = metrics.totals();
+    expect(t.timedCalls).toBe(3);
+    // anthropic 5m: 4k×1.25 | no request ended at `a`: 6k×1.25 | cold: 8k×1.25
+    expect(t.cacheCost.anthropic).toEqual({
+      cacheReadTokens: 0,
+      cacheWriteTokens: 18_000,
+      uncachedTokens: 0,
+      weightedTokens: 5_000 + 7_500 + 10_000,
+      coldCalls: 1,
+    });
+    expect(t.cacheWeightedInputTokens).toBe(22_500);
+    // openai: no write premium | 2k×0.1 + 4k | cold: 8k
+    expect(t.cacheCost.openai).toEqual({
+      cacheReadTokens: 2_000,
+      cacheWriteTokens: 0,
+      uncachedTokens: 16_000,
+      weightedTokens: 4_000 + 4_200 + 8_000,
+      coldCalls: 1,
+    });
+    // anthropic 1h: the gap is warm; writes 2× → 8,000 | 12,000 | 600 + 4,000
+    expect(t.cacheCost['anthropic-1h'].weightedTokens).toBe(8_000 + 12_000 + 4_600);
+    expect(t.cacheCost['anthropic-1h'].coldCalls).toBe(0);
+    // gemini: 2k reusable is under its 4,096 minimum; call 3 is cold
+    expect(t.cacheCost.gemini.weightedTokens).toBe(4_000 + 6_000 + 8_000);
+    // assumed warm: call 3 reads 6k
+    expect(t.cacheCostAssumedWarm.anthropic.weightedTokens).toBe(5_000 + 7_500 + 600 + 2_500);
+    expect(t.cacheCostAssumedWarm.openai.weightedTokens).toBe(4_000 + 4_200 + 600 + 2_000);
+    expect(t.cacheCostAssumedWarm.gemini.weightedTokens).toBe(4_000 + 6_000 + 600 + 2_000);
+  });
+
+  it('#14.1 a call without a recorded time is assumed warm, and so is the call after it', () => {
+    const [a, b, c] = entries(3) as [IContent, IContent, IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([a], 0));
+    metrics.record(sample([a, b]));
+    metrics.record(sample([a, b, c], 60 * MIN));
+    const t = metrics.totals();
+    expect(t.timedCalls).toBe(2);
+    expect(t.cacheCost).toEqual(t.cacheCostAssumedWarm);
   });
 
   test.prop([fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 30 })], {
@@ -57,6 +131,7 @@ describe('CallMetrics', () => {
     expect(totals.cacheWeightedInputTokens).toBeLessThanOrEqual(
       Math.round(1.25 * totals.cumulativeInputTokens),
     );
+    // every entry is 2,000 tokens, above the minimum: written once, read on every later call
     expect(totals.cacheWeightedInputTokens).toBe(
       Math.round(1.25 * length * TOKENS + 0.1 * (totals.cumulativeInputTokens - length * TOKENS)),
     );

@@ -1,13 +1,19 @@
 /**
  * What each model call of a replay costs: its context tokens, the prefix unchanged (by entry
  * identity) since the previous call, and the history rewrites that break a provider's prompt
- * cache. Entries are immutable, so an identical object is an identical prompt segment.
+ * cache. Entries are immutable, so an identical object is an identical prompt segment. Each call
+ * is priced under every provider's cache rules (`priceCall`), with the gap between the recorded
+ * times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
  */
 import type { IContent } from '../../services/history/IContent.js';
-
-/** Cache-read and cache-write price multipliers (Anthropic's published figures). */
-export const CACHE_READ_MULTIPLIER = 0.1;
-export const CACHE_WRITE_MULTIPLIER = 1.25;
+import { CACHE_PROVIDERS, CACHE_RULES, type CacheProviderName } from '../../cache/index.js';
+import { BreakpointCache } from './breakpointCache.js';
+import {
+  addCallCost,
+  roundCacheCosts,
+  zeroCacheCosts,
+  type CacheCostByProvider,
+} from './cacheCost.js';
 
 export interface CallSample {
   /** The entries sent (the curated history). */
@@ -16,13 +22,22 @@ export interface CallSample {
   readonly contextTokens: number;
   /** Cached token count of one entry (0 if unknown). */
   readonly tokensOf: (entry: IContent) => number;
+  /** When the call was made in the recording (ms since the epoch); unknown → assumed warm. */
+  readonly timeMs?: number | undefined;
 }
 
 export interface CallTotals {
   readonly modelCalls: number;
   readonly cumulativeInputTokens: number;
   readonly peakContextTokens: number;
+  /** Anthropic 5-minute pricing with the recorded gaps (`cacheCost.anthropic.weightedTokens`). */
   readonly cacheWeightedInputTokens: number;
+  /** Every provider's pricing, with the gaps between the recorded call times. */
+  readonly cacheCost: CacheCostByProvider;
+  /** The same assuming the cache was always warm (recorded times ignored). */
+  readonly cacheCostAssumedWarm: CacheCostByProvider;
+  /** Calls with a recorded time. */
+  readonly timedCalls: number;
   /** Calls whose history changed before its newest entry since the previous call. */
   readonly historyRewrites: number;
   /** Mean of the entries and tokens (of the previous call) from the first changed entry on. */
@@ -31,13 +46,45 @@ export interface CallTotals {
   readonly series: readonly number[];
 }
 
+type Reusable = Partial<Record<CacheProviderName, number>>;
+type ExplicitCaches = ReadonlyMap<CacheProviderName, BreakpointCache>;
+
+function explicitCaches(): ExplicitCaches {
+  return new Map(
+    CACHE_PROVIDERS.filter((p) => CACHE_RULES[p].mode === 'explicit').map((p) => [
+      p,
+      new BreakpointCache(CACHE_RULES[p]),
+    ]),
+  );
+}
+
+/** Tokens and content blocks of each prefix: prefix[k], blocks[k] for the first k entries. */
+function prefixSums(
+  contents: readonly IContent[],
+  tokensOf: (entry: IContent) => number,
+): { prefix: number[]; blocks: number[] } {
+  const prefix = [0];
+  const blocks = [0];
+  for (const entry of contents) {
+    prefix.push((prefix.at(-1) as number) + tokensOf(entry));
+    blocks.push((blocks.at(-1) as number) + Math.max(1, entry.blocks.length));
+  }
+  return { prefix, blocks };
+}
+
 export class CallMetrics {
   private previous: readonly IContent[] = [];
   /** previousPrefix[k] = tokens of previous[0, k). */
   private previousPrefix: number[] = [0];
   private cumulative = 0;
   private peak = 0;
-  private weighted = 0;
+  private previousTime: number | undefined;
+  private cost = zeroCacheCosts();
+  private costWarm = zeroCacheCosts();
+  private timed = 0;
+  /** Explicit-caching providers: what their breakpoints cached, with and without recorded gaps. */
+  private readonly breakpoints = explicitCaches();
+  private readonly breakpointsWarm = explicitCaches();
   private rewrites = 0;
   private depthEntries = 0;
   private depthTokens = 0;
@@ -57,14 +104,44 @@ export class CallMetrics {
     }
     this.cumulative += contextTokens;
     this.peak = Math.max(this.peak, contextTokens);
-    this.weighted +=
-      CACHE_READ_MULTIPLIER * cachedTokens +
-      CACHE_WRITE_MULTIPLIER * Math.max(0, contextTokens - cachedTokens);
+    const { prefix, blocks } = prefixSums(contents, tokensOf);
+    const shape = {
+      unchangedEntries: common,
+      entries: contents.length,
+      blocksBefore: (k: number) => blocks[k] ?? 0,
+    };
+    const read = (caches: ExplicitCaches, timeMs: number | undefined): Reusable =>
+      Object.fromEntries(
+        [...caches].map(([provider, cache]) => [
+          provider,
+          prefix[cache.lookup({ ...shape, timeMs })] ?? 0,
+        ]),
+      );
+    this.price(contextTokens, cachedTokens, sample.timeMs, {
+      recorded: read(this.breakpoints, sample.timeMs),
+      warm: read(this.breakpointsWarm, undefined),
+    });
     this.contextSeries.push(contextTokens);
-    const prefix = [0];
-    for (const entry of contents) prefix.push((prefix.at(-1) as number) + tokensOf(entry));
     this.previous = contents;
     this.previousPrefix = prefix;
+  }
+
+  private price(
+    contextTokens: number,
+    cachedTokens: number,
+    timeMs: number | undefined,
+    explicit: { readonly recorded: Reusable; readonly warm: Reusable },
+  ): void {
+    const hasPrevious = this.contextSeries.length > 0;
+    const gapMs =
+      timeMs === undefined || this.previousTime === undefined
+        ? undefined
+        : Math.max(0, timeMs - this.previousTime);
+    const call = { promptTokens: contextTokens, reusablePrefixTokens: cachedTokens, hasPrevious };
+    this.cost = addCallCost(this.cost, { ...call, gapMs }, explicit.recorded);
+    this.costWarm = addCallCost(this.costWarm, { ...call, gapMs: undefined }, explicit.warm);
+    if (timeMs !== undefined) this.timed++;
+    this.previousTime = timeMs;
   }
 
   totals(): CallTotals {
@@ -73,7 +150,10 @@ export class CallMetrics {
       modelCalls: this.contextSeries.length,
       cumulativeInputTokens: this.cumulative,
       peakContextTokens: this.peak,
-      cacheWeightedInputTokens: Math.round(this.weighted),
+      cacheWeightedInputTokens: Math.round(this.cost.anthropic.weightedTokens),
+      cacheCost: roundCacheCosts(this.cost),
+      cacheCostAssumedWarm: roundCacheCosts(this.costWarm),
+      timedCalls: this.timed,
       historyRewrites: this.rewrites,
       historyRewriteDepth: {
         meanEntries: mean(this.depthEntries),

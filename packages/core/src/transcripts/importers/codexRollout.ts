@@ -8,7 +8,7 @@ import { textBlock, toolCallBlock, type ContentBlock } from '../../services/hist
 import { extractPatch, parseApplyPatch, type FilePatch } from '../applyPatch.js';
 import { jsonObjectLines, type LineSource } from '../lineSource.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
-import { joinedText, num, obj, str, type Json } from '../jsonValues.js';
+import { joinedText, num, obj, recordedTime, str, type Json } from '../jsonValues.js';
 import { DELETE_FILE_TOOL, isParams, mapToolCall, type CanonicalCall } from '../toolAliases.js';
 import type { ImportedSession } from '../types.js';
 
@@ -81,13 +81,18 @@ class CodexSession {
   /** Recorded call id → the ids of the calls it became (several for a multi-file patch). */
   private readonly expanded = new Map<string, string[]>();
   private turn = 0;
+  /** The recorded time of the line being read (set on every line that has one). */
+  time: number | undefined;
 
   constructor(source: ImportSource) {
     this.builder = new SessionBuilder(source, 'codex');
   }
 
   private ai(blocks: ContentBlock[]): void {
-    this.builder.content.ai(blocks, { groupKey: `turn-${this.turn}` });
+    this.builder.content.ai(blocks, {
+      groupKey: `turn-${this.turn}`,
+      ...(this.time === undefined ? {} : { metadata: { timestamp: this.time } }),
+    });
   }
 
   /** One AI call, or one per file for a patch; unparseable patches stay one call. */
@@ -226,6 +231,7 @@ function onRecord(session: CodexSession, record: Json, line: number): void {
   const { builder } = session;
   const payload = obj(record.payload);
   const type = str(record.type) ?? '';
+  session.time = recordedTime(record.timestamp) ?? recordedTime(payload.timestamp);
   switch (type) {
     case 'session_meta':
       builder.noteFacts({ sessionId: payload.id, workspaceRoot: payload.cwd });

@@ -4,7 +4,11 @@
  * (status `error`/`cancelled` or an `error` response → error). Thought summaries become thinking
  * blocks; info/error/warning messages are UI notices and are ignored.
  */
-import { textBlock, type ContentBlock } from '../../services/history/IContent.js';
+import {
+  textBlock,
+  type ContentBlock,
+  type ContentMetadata,
+} from '../../services/history/IContent.js';
 import {
   geminiCallBlock,
   asCall,
@@ -16,6 +20,7 @@ import { inferWorkspaceRoot } from '../inferWorkspaceRoot.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { isParams } from '../toolAliases.js';
+import { recordedTime } from '../jsonValues.js';
 import type { ImportedSession } from '../types.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -43,6 +48,16 @@ function toolCallsOf(
   });
 }
 
+/** The reply's model and recorded time (the replay prices cache gaps with it). */
+function aiMetadata(message: Json): { metadata?: ContentMetadata } {
+  const timestamp = recordedTime(message.timestamp);
+  const metadata = {
+    ...(typeof message.model === 'string' ? { model: message.model } : {}),
+    ...(timestamp === undefined ? {} : { timestamp }),
+  };
+  return Object.keys(metadata).length === 0 ? {} : { metadata };
+}
+
 function onGemini(message: Json, path: string, builder: SessionBuilder): void {
   builder.noteFacts({ model: message.model });
   const calls = toolCallsOf(message, path, builder);
@@ -54,10 +69,7 @@ function onGemini(message: Json, path: string, builder: SessionBuilder): void {
     const parsed = asCall({ name: call.name, args: call.args ?? {} });
     if (parsed) blocks.push(geminiCallBlock(parsed, id));
   }
-  builder.content.ai(
-    blocks,
-    typeof message.model === 'string' ? { metadata: { model: message.model } } : {},
-  );
+  builder.content.ai(blocks, aiMetadata(message));
   for (const { call, id } of calls) {
     const parts = Array.isArray(call.result) ? call.result : [];
     const response = responsesFromParts(parts).responses[0];
