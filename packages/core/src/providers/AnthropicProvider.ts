@@ -1,7 +1,8 @@
 /**
  * IProvider over the Anthropic Messages streaming API, through the official SDK (SDK retries off;
  * streamWithRetry applies Dense's policy). Requires an output limit: the request's, else
- * DEFAULT_ANTHROPIC_MAX_OUTPUT capped by the model's known maximum.
+ * DEFAULT_ANTHROPIC_MAX_OUTPUT capped by the model's known maximum. Marks the prompt for caching
+ * (see cache/cacheRules.ts for how that is priced).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
@@ -13,6 +14,7 @@ import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from './ProviderOptions.js';
 import { SdkProvider } from './SdkProvider.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Output limit when the request sets none (the API requires one). */
 export const DEFAULT_ANTHROPIC_MAX_OUTPUT = 16_384;
 
@@ -47,7 +49,12 @@ export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming,
       max_tokens: maxTokens,
       messages: toAnthropicMessages(request.contents),
       stream: true,
-      ...(request.systemPrompt ? { system: request.systemPrompt } : {}),
+      // Prompt caching: one breakpoint after the system prompt (tools and system stay cached
+      // whatever happens to the history) and the automatic one on the last cacheable block.
+      cache_control: EPHEMERAL,
+      ...(request.systemPrompt
+        ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }] }
+        : {}),
       ...(tools.length > 0 ? { tools } : {}),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     };

@@ -56,14 +56,16 @@ describe('AnthropicProvider.buildParams', () => {
     );
   });
 
-  it('sends the system prompt as `system` and tools with input_schema', () => {
+  it('sends the system prompt as `system` and tools with input_schema; marks the prompt for caching', () => {
     const body = new AnthropicProvider({ model: 'claude-opus-5', apiKey: 'k' }).buildParams({
       contents: [human('hi')],
       systemPrompt: 'You are Dense.',
       tools,
     });
     expect(body).toMatchObject({
-      system: 'You are Dense.',
+      // A breakpoint after tools + system, and the automatic one on the last block (#14).
+      system: [{ type: 'text', text: 'You are Dense.', cache_control: { type: 'ephemeral' } }],
+      cache_control: { type: 'ephemeral' },
       stream: true,
       tools: [{ name: 'ls', input_schema: { type: 'object' } }],
     });
