@@ -7,7 +7,7 @@
  * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing).
  */
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,35 +16,9 @@ import type { BenchRun, MainMessage, WorkerMessage } from './replay/benchTypes.j
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
+import { BenchUsageError, parseBenchArgs } from './replay/benchArgs.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-interface BenchArgs {
-  readonly corpus: string;
-  readonly workers: number;
-  readonly only?: string;
-  readonly json?: string;
-  readonly docs: boolean;
-}
-
-function parseArgs(argv: readonly string[]): BenchArgs {
-  const value = (flag: string) => {
-    const at = argv.indexOf(flag);
-    return at === -1 ? undefined : argv[at + 1];
-  };
-  const workers = Number(value('--workers') ?? Math.min(2, os.cpus().length));
-  const only = value('--only');
-  const json = value('--json');
-  return {
-    corpus: path.resolve(
-      value('--corpus') ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
-    ),
-    workers: Number.isInteger(workers) && workers > 0 ? workers : 1,
-    ...(only === undefined ? {} : { only }),
-    ...(json === undefined ? {} : { json: path.resolve(json) }),
-    docs: !argv.includes('--no-docs'),
-  };
-}
 
 interface Failure {
   readonly file: string;
@@ -96,6 +70,13 @@ function runWorkers(
   });
 }
 
+/** The docs as `prettier --write` would leave them (the repo's prettier config applies). */
+async function formatMarkdown(text: string, file: string): Promise<string> {
+  const prettier = await import('prettier');
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(text, { ...options, filepath: file });
+}
+
 function machine(): string {
   const cpus = os.cpus();
   const gib = Math.round(os.totalmem() / 2 ** 30);
@@ -103,7 +84,10 @@ function machine(): string {
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseBenchArgs(process.argv.slice(2), {
+    corpus: process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
+    workers: Math.min(2, os.cpus().length),
+  });
   if (!existsSync(args.corpus)) {
     console.log(
       `bench:replay: no corpus at ${args.corpus}; nothing to replay (set DENSE_CORPUS or --corpus).`,
@@ -118,7 +102,10 @@ async function main(): Promise<number> {
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
-  if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ runs, failures }));
+  if (args.json !== undefined) {
+    await writeFileAtomic(args.json, JSON.stringify({ runs, failures }));
+    console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);
+  }
   const meta = {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
@@ -133,10 +120,8 @@ async function main(): Promise<number> {
     return failures.length === 0 ? 0 : 1;
   }
   const benchmarks = path.join(REPO_ROOT, 'docs/benchmarks.md');
-  await writeFileAtomic(
-    benchmarks,
-    replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown),
-  );
+  const updated = replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown);
+  await writeFileAtomic(benchmarks, await formatMarkdown(updated, benchmarks));
   for (const chart of benchCharts(runs)) {
     await writeFileAtomic(path.join(REPO_ROOT, 'docs', chart.file), chart.svg);
   }
@@ -149,7 +134,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error);
-    process.exit(1);
+    console.error(error instanceof BenchUsageError ? error.message : error);
+    process.exit(error instanceof BenchUsageError ? 2 : 1);
   },
 );
