@@ -20,13 +20,13 @@ export class BenchUsageError extends Error {
   readonly code = 'BENCH_USAGE';
 }
 
-const VALUE_FLAGS = ['--corpus', '--workers', '--only', '--json'] as const;
+type ValueFlag = '--corpus' | '--workers' | '--only' | '--json';
 
 export function parseBenchArgs(
   argv: readonly string[],
   defaults: { readonly corpus: string; readonly workers: number },
 ): BenchArgs {
-  const value = (flag: (typeof VALUE_FLAGS)[number]) => {
+  const value = (flag: ValueFlag) => {
     const at = argv.indexOf(flag);
     if (at === -1) return undefined;
     const given = argv[at + 1];
