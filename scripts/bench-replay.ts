@@ -12,7 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '@dense/core';
-import type { BenchRun, MainMessage, WorkerMessage } from './replay/benchTypes.js';
+import type {
+  BenchRun,
+  MainMessage,
+  SessionCrossCheck,
+  WorkerMessage,
+} from './replay/benchTypes.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
@@ -29,16 +34,17 @@ interface Failure {
 function runWorkers(
   files: readonly CorpusFile[],
   workers: number,
-): Promise<{ runs: BenchRun[]; failures: Failure[] }> {
+): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[]; failures: Failure[] }> {
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   const runs: BenchRun[] = [];
+  const crossChecks: SessionCrossCheck[] = [];
   const failures: Failure[] = [];
   let finished = 0;
   const workerPath = path.join(REPO_ROOT, 'scripts/replay/benchWorker.ts');
   const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json') };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
-    if (alive === 0) resolve({ runs, failures });
+    if (alive === 0) resolve({ runs, crossChecks, failures });
     for (let i = 0; i < Math.min(workers, queue.length); i++) {
       const child = fork(workerPath, [], { execArgv: process.execArgv, env });
       const next = () => {
@@ -50,7 +56,10 @@ function runWorkers(
         child.send(message);
       };
       child.on('message', (message: WorkerMessage) => {
-        if (message.kind === 'result') runs.push(...message.runs);
+        if (message.kind === 'result') {
+          runs.push(...message.runs);
+          crossChecks.push(...message.crossChecks);
+        }
         if (message.kind === 'failed') failures.push({ file: message.file, error: message.error });
         if (message.kind !== 'ready') {
           finished++;
@@ -63,7 +72,7 @@ function runWorkers(
         alive--;
         if (alive === 0) {
           process.stderr.write('\n');
-          resolve({ runs, failures });
+          resolve({ runs, crossChecks, failures });
         }
       });
     }
@@ -98,12 +107,12 @@ async function main(): Promise<number> {
     (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
   );
   const start = performance.now();
-  const { runs, failures } = await runWorkers(files, args.workers);
+  const { runs, crossChecks, failures } = await runWorkers(files, args.workers);
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
   if (args.json !== undefined) {
-    await writeFileAtomic(args.json, JSON.stringify({ runs, failures }));
+    await writeFileAtomic(args.json, JSON.stringify({ runs, crossChecks, failures }));
     console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);
   }
   const meta = {
@@ -114,7 +123,7 @@ async function main(): Promise<number> {
     files: files.length,
     failures: failures.map((f) => f.file),
   };
-  const markdown = replayMarkdown(runs, meta);
+  const markdown = replayMarkdown(runs, meta, crossChecks);
   if (!args.docs) {
     console.log(markdown);
     return failures.length === 0 ? 0 : 1;
@@ -122,7 +131,7 @@ async function main(): Promise<number> {
   const benchmarks = path.join(REPO_ROOT, 'docs/benchmarks.md');
   const updated = replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown);
   await writeFileAtomic(benchmarks, await formatMarkdown(updated, benchmarks));
-  for (const chart of benchCharts(runs)) {
+  for (const chart of benchCharts(runs.filter((run) => run.recordedCompactions === 0))) {
     await writeFileAtomic(path.join(REPO_ROOT, 'docs', chart.file), chart.svg);
   }
   console.log(

@@ -24,3 +24,5 @@ export {
   type LossCause,
 } from './oracle/ExposureTracker.js';
 export { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER } from './metrics/CallMetrics.js';
+export * from './crossCheckOracle.js';
+export * from './recordedCompactions.js';
