@@ -68,19 +68,7 @@ class CrossCheck {
 
   response(call: ToolCallBlock, response: ToolResponseBlock): void {
     const subject = subjectOf(call);
-    const oracleOk = responseSucceeded(response);
-    const strategyOk = !responseFailed(response);
-    if (oracleOk !== strategyOk) {
-      const verdict = (ok: boolean) => (ok ? 'succeeded' : 'failed');
-      this.found.push({
-        at: call.id,
-        subject,
-        aspect: 'success',
-        oracle: verdict(oracleOk),
-        strategy: verdict(strategyOk),
-      });
-    }
-    if (!oracleOk && !strategyOk) return;
+    if (!this.success(call, subject, response)) return;
     const oracle = fileAccessOf(call, { shell: true });
     const strategy = fileEffectOf(call, { shellFileOps: true });
     this.differ(call.id, subject, 'writes', oracle?.writes ?? [], strategy?.writes ?? []);
@@ -93,6 +81,23 @@ class CrossCheck {
     if (call.name === 'read_many_files' && typeof response.result === 'string') {
       this.inclusions(call.id, subject, response.result, requestedFiles(call));
     }
+  }
+
+  /** Records a disagreement on success; whether either side saw the call succeed. */
+  private success(call: ToolCallBlock, subject: string, response: ToolResponseBlock): boolean {
+    const oracleOk = responseSucceeded(response);
+    const strategyOk = !responseFailed(response);
+    if (oracleOk !== strategyOk) {
+      const verdict = (ok: boolean) => (ok ? 'succeeded' : 'failed');
+      this.found.push({
+        at: call.id,
+        subject,
+        aspect: 'success',
+        oracle: verdict(oracleOk),
+        strategy: verdict(strategyOk),
+      });
+    }
+    return oracleOk || strategyOk;
   }
 
   inclusions(at: string, subject: string, text: string, expected?: readonly string[]): void {
