@@ -25,6 +25,23 @@ export interface ClassificationDisagreement {
   readonly strategy: string;
 }
 
+/** The strategies' classifiers the oracle is compared with (replaceable in tests). */
+export interface StrategyClassifiers {
+  readonly fileEffect: (
+    call: ToolCallBlock,
+  ) => { readonly reads: readonly string[]; readonly writes: readonly string[] } | undefined;
+  readonly failed: (response: ToolResponseBlock) => boolean;
+  readonly inclusions: (
+    text: string,
+  ) => readonly { readonly filePath: string; readonly start: number; readonly end: number }[];
+}
+
+export const STRATEGY_CLASSIFIERS: StrategyClassifiers = {
+  fileEffect: (call) => fileEffectOf(call, { shellFileOps: true }),
+  failed: responseFailed,
+  inclusions: findFileInclusions,
+};
+
 const NONE = '—';
 const SUBJECT_CHARS = 80;
 
@@ -48,7 +65,10 @@ function listed(paths: readonly string[]): string {
 class CrossCheck {
   readonly found: ClassificationDisagreement[] = [];
 
-  constructor(private readonly workspaceRoot: string) {}
+  constructor(
+    private readonly workspaceRoot: string,
+    private readonly strategy: StrategyClassifiers,
+  ) {}
 
   private keys(paths: readonly string[]): string[] {
     return paths.map((p) => resolvePathKey(p, this.workspaceRoot));
@@ -70,7 +90,7 @@ class CrossCheck {
     const subject = subjectOf(call);
     if (!this.success(call, subject, response)) return;
     const oracle = fileAccessOf(call, { shell: true });
-    const strategy = fileEffectOf(call, { shellFileOps: true });
+    const strategy = this.strategy.fileEffect(call);
     this.differ(call.id, subject, 'writes', oracle?.writes ?? [], strategy?.writes ?? []);
     // The strategy counts a shell read only when the result is nothing else (by design); the
     // oracle counts every file shown. Compare where the strategy claims a read.
@@ -86,7 +106,7 @@ class CrossCheck {
   /** Records a disagreement on success; whether either side saw the call succeed. */
   private success(call: ToolCallBlock, subject: string, response: ToolResponseBlock): boolean {
     const oracleOk = responseSucceeded(response);
-    const strategyOk = !responseFailed(response);
+    const strategyOk = !this.strategy.failed(response);
     if (oracleOk !== strategyOk) {
       const verdict = (ok: boolean) => (ok ? 'succeeded' : 'failed');
       this.found.push({
@@ -102,7 +122,7 @@ class CrossCheck {
 
   inclusions(at: string, subject: string, text: string, expected?: readonly string[]): void {
     const oracle = inlinedFiles(text, expected).map((s) => `${s.filePath}@${s.start}-${s.end}`);
-    const strategy = findFileInclusions(text).map((s) => `${s.filePath}@${s.start}-${s.end}`);
+    const strategy = this.strategy.inclusions(text).map((s) => `${s.filePath}@${s.start}-${s.end}`);
     const a = oracle.length === 0 ? NONE : oracle.join(', ');
     const b = strategy.length === 0 ? NONE : strategy.join(', ');
     if (a !== b) this.found.push({ at, subject, aspect: 'inclusions', oracle: a, strategy: b });
@@ -113,8 +133,9 @@ class CrossCheck {
 export function crossCheckOracle(
   contents: readonly IContent[],
   workspaceRoot: string,
+  strategy: StrategyClassifiers = STRATEGY_CLASSIFIERS,
 ): ClassificationDisagreement[] {
-  const check = new CrossCheck(workspaceRoot);
+  const check = new CrossCheck(workspaceRoot, strategy);
   const calls = new Map<string, ToolCallBlock>();
   contents.forEach((entry, index) => {
     for (const block of entry.blocks) {
