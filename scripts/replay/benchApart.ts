@@ -62,9 +62,13 @@ export function crossCheckSection(crossChecks: readonly SessionCrossCheck[]): st
     'disagree: what it showed (reads), what it changed (writes), whether it succeeded, which files a ' +
     'text inlines. Paths resolved against the workspace; "—" = none. The strategy counts a shell read ' +
     'only when the output is nothing but the file, so shell reads are compared only where it claims one.';
-  const all = crossChecks.flatMap((check) =>
-    check.disagreements.map((d) => ({ ...d, source: check.source, session: check.session })),
-  );
+  // Verdict-changing aspects first: what was read, whether it succeeded, inlined files; then writes.
+  const order = ['reads', 'success', 'inclusions', 'writes'];
+  const all = crossChecks
+    .flatMap((check) =>
+      check.disagreements.map((d) => ({ ...d, source: check.source, session: check.session })),
+    )
+    .sort((a, b) => order.indexOf(a.aspect) - order.indexOf(b.aspect));
   if (all.length === 0) return [title, '', lead, '', 'No disagreement in this corpus.'].join('\n');
   const counts = new Map<string, number>();
   for (const d of all)
