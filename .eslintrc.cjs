@@ -66,6 +66,33 @@ module.exports = {
       },
     },
     {
+      // #12: the replay oracle grades the strategies' classifiers, so it must not use them.
+      files: ['packages/core/src/replay/oracle/**/*.ts'],
+      excludedFiles: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['@dense/cli', '@dense/cli/*', '**/cli/src/**'],
+                message: 'core is headless: it never imports the CLI.',
+              },
+              {
+                group: ['ink', 'ink-*', 'react', 'react/*'],
+                message: 'core is headless: no UI libraries.',
+              },
+              {
+                group: ['**/core/compression', '**/core/compression/**', '**/shell', '**/shell/**'],
+                message:
+                  'the replay oracle is independent of the classifiers it grades: no core/compression/ or shell/.',
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
       files: ['**/*.test.ts', '**/*.test.tsx', '**/*.bench.ts', '**/test-utils/**/*.ts'],
       rules: {
         'max-lines': ['error', { max: 800, skipBlankLines: true, skipComments: true }],

@@ -1,3 +1,3 @@
 import { defineWorkspace } from 'vitest/config';
 
-export default defineWorkspace(['packages/core', 'packages/cli']);
+export default defineWorkspace(['packages/core', 'packages/cli', 'scripts']);

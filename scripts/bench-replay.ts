@@ -7,44 +7,23 @@
  * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing).
  */
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '@dense/core';
-import type { BenchRun, MainMessage, WorkerMessage } from './replay/benchTypes.js';
+import type {
+  BenchRun,
+  MainMessage,
+  SessionCrossCheck,
+  WorkerMessage,
+} from './replay/benchTypes.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
+import { BenchUsageError, parseBenchArgs } from './replay/benchArgs.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-interface BenchArgs {
-  readonly corpus: string;
-  readonly workers: number;
-  readonly only?: string;
-  readonly json?: string;
-  readonly docs: boolean;
-}
-
-function parseArgs(argv: readonly string[]): BenchArgs {
-  const value = (flag: string) => {
-    const at = argv.indexOf(flag);
-    return at === -1 ? undefined : argv[at + 1];
-  };
-  const workers = Number(value('--workers') ?? Math.min(2, os.cpus().length));
-  const only = value('--only');
-  const json = value('--json');
-  return {
-    corpus: path.resolve(
-      value('--corpus') ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
-    ),
-    workers: Number.isInteger(workers) && workers > 0 ? workers : 1,
-    ...(only === undefined ? {} : { only }),
-    ...(json === undefined ? {} : { json: path.resolve(json) }),
-    docs: !argv.includes('--no-docs'),
-  };
-}
 
 interface Failure {
   readonly file: string;
@@ -55,16 +34,17 @@ interface Failure {
 function runWorkers(
   files: readonly CorpusFile[],
   workers: number,
-): Promise<{ runs: BenchRun[]; failures: Failure[] }> {
+): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[]; failures: Failure[] }> {
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   const runs: BenchRun[] = [];
+  const crossChecks: SessionCrossCheck[] = [];
   const failures: Failure[] = [];
   let finished = 0;
   const workerPath = path.join(REPO_ROOT, 'scripts/replay/benchWorker.ts');
   const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json') };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
-    if (alive === 0) resolve({ runs, failures });
+    if (alive === 0) resolve({ runs, crossChecks, failures });
     for (let i = 0; i < Math.min(workers, queue.length); i++) {
       const child = fork(workerPath, [], { execArgv: process.execArgv, env });
       const next = () => {
@@ -76,7 +56,10 @@ function runWorkers(
         child.send(message);
       };
       child.on('message', (message: WorkerMessage) => {
-        if (message.kind === 'result') runs.push(...message.runs);
+        if (message.kind === 'result') {
+          runs.push(...message.runs);
+          crossChecks.push(...message.crossChecks);
+        }
         if (message.kind === 'failed') failures.push({ file: message.file, error: message.error });
         if (message.kind !== 'ready') {
           finished++;
@@ -89,11 +72,18 @@ function runWorkers(
         alive--;
         if (alive === 0) {
           process.stderr.write('\n');
-          resolve({ runs, failures });
+          resolve({ runs, crossChecks, failures });
         }
       });
     }
   });
+}
+
+/** The docs as `prettier --write` would leave them (the repo's prettier config applies). */
+async function formatMarkdown(text: string, file: string): Promise<string> {
+  const prettier = await import('prettier');
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(text, { ...options, filepath: file });
 }
 
 function machine(): string {
@@ -103,7 +93,10 @@ function machine(): string {
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseBenchArgs(process.argv.slice(2), {
+    corpus: process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
+    workers: Math.min(2, os.cpus().length),
+  });
   if (!existsSync(args.corpus)) {
     console.log(
       `bench:replay: no corpus at ${args.corpus}; nothing to replay (set DENSE_CORPUS or --corpus).`,
@@ -114,11 +107,14 @@ async function main(): Promise<number> {
     (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
   );
   const start = performance.now();
-  const { runs, failures } = await runWorkers(files, args.workers);
+  const { runs, crossChecks, failures } = await runWorkers(files, args.workers);
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
-  if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ runs, failures }));
+  if (args.json !== undefined) {
+    await writeFileAtomic(args.json, JSON.stringify({ runs, crossChecks, failures }));
+    console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);
+  }
   const meta = {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
@@ -127,17 +123,15 @@ async function main(): Promise<number> {
     files: files.length,
     failures: failures.map((f) => f.file),
   };
-  const markdown = replayMarkdown(runs, meta);
+  const markdown = replayMarkdown(runs, meta, crossChecks);
   if (!args.docs) {
     console.log(markdown);
     return failures.length === 0 ? 0 : 1;
   }
   const benchmarks = path.join(REPO_ROOT, 'docs/benchmarks.md');
-  await writeFileAtomic(
-    benchmarks,
-    replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown),
-  );
-  for (const chart of benchCharts(runs)) {
+  const updated = replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown);
+  await writeFileAtomic(benchmarks, await formatMarkdown(updated, benchmarks));
+  for (const chart of benchCharts(runs.filter((run) => run.recordedCompactions === 0))) {
     await writeFileAtomic(path.join(REPO_ROOT, 'docs', chart.file), chart.svg);
   }
   console.log(
@@ -149,7 +143,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error);
-    process.exit(1);
+    console.error(error instanceof BenchUsageError ? error.message : error);
+    process.exit(error instanceof BenchUsageError ? 2 : 1);
   },
 );

@@ -13,7 +13,8 @@ import {
   stalePct,
   type Group,
 } from './benchAggregate.js';
-import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
+import { BENCH_LIMITS, type BenchRun, type SessionCrossCheck } from './benchTypes.js';
+import { crossCheckSection, selfCompactedSection } from './benchApart.js';
 import { compareWithPriorArt } from './benchCompare.js';
 import { targetsSection } from './benchTargets.js';
 import { cacheTargetsSection } from './benchCacheTargets.js';
@@ -189,7 +190,13 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
   ].join('\n');
 }
 
-export function replayMarkdown(runs: readonly BenchRun[], meta: BenchMeta): string {
+export function replayMarkdown(
+  allRuns: readonly BenchRun[],
+  meta: BenchMeta,
+  crossChecks: readonly SessionCrossCheck[] = [],
+): string {
+  // Sessions that compacted themselves are reported apart (see selfCompactedSection).
+  const runs = allRuns.filter((run) => run.recordedCompactions === 0);
   const sources = [...new Set(runs.map((run) => run.source))].sort();
   return [
     header(runs, meta),
@@ -220,6 +227,10 @@ export function replayMarkdown(runs: readonly BenchRun[], meta: BenchMeta): stri
       'running in parallel on the two cores, so p99 includes garbage collection and scheduling noise.',
     '',
     overheadTable(runs),
+    '',
+    selfCompactedSection(allRuns),
+    '',
+    crossCheckSection(crossChecks),
     '',
     '### Replay: context per model call',
     '',

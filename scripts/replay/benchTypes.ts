@@ -1,5 +1,5 @@
 /** The messages between the replay bench and its worker processes, and what one run yields. */
-import type { ReplayPolicyId, ReplaySessionReport } from '@dense/core';
+import type { ClassificationDisagreement, ReplayPolicyId, ReplaySessionReport } from '@dense/core';
 
 /** The context limits the bench runs (the `none` policy ignores them and runs once). */
 export const BENCH_LIMITS = [128_000, 32_000] as const;
@@ -36,11 +36,25 @@ export interface BenchRun {
   /** Stale dedicated-tool reads the policy did not remove while stale. */
   readonly staleReadsLeft: readonly StaleLeft[];
   readonly wallMs: number;
+  /** Compactions the recorded agent made itself (reported apart: replay crosses them). */
+  readonly recordedCompactions: number;
+}
+
+/** Where the oracle and the strategies' classifiers disagree in one session. */
+export interface SessionCrossCheck {
+  readonly source: string;
+  readonly session: string;
+  readonly disagreements: readonly ClassificationDisagreement[];
 }
 
 export type WorkerMessage =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'result'; readonly file: string; readonly runs: readonly BenchRun[] }
+  | {
+      readonly kind: 'result';
+      readonly file: string;
+      readonly runs: readonly BenchRun[];
+      readonly crossChecks: readonly SessionCrossCheck[];
+    }
   | { readonly kind: 'failed'; readonly file: string; readonly error: string };
 
 export type MainMessage = BenchJob | { readonly kind: 'stop' };

@@ -3,7 +3,10 @@
  * it under every policy and context limit, then sends the runs back. Holds one memoizing token
  * counter for its lifetime, so the entries shared by all policies are tokenized once.
  */
+import path from 'node:path';
 import {
+  countRecordedCompactions,
+  crossCheckOracle,
   getReplayPolicy,
   importTranscriptSessions,
   memoTokenCounter,
@@ -18,6 +21,7 @@ import {
   type BenchJob,
   type BenchRun,
   type MainMessage,
+  type SessionCrossCheck,
   type WorkerMessage,
 } from './benchTypes.js';
 
@@ -32,6 +36,7 @@ async function runOne(
   source: string,
   policy: ReplayPolicyId,
   limit: number | null,
+  recordedCompactions: number,
 ): Promise<BenchRun> {
   const start = performance.now();
   const run = await replaySession(prepared, {
@@ -58,19 +63,32 @@ async function runOne(
       .filter((left) => left.exposure.category === 'reads')
       .map((left) => ({ filePath: left.exposure.filePath, tokens: left.tokens, fate: left.fate })),
     wallMs: performance.now() - start,
+    recordedCompactions,
   };
 }
 
-async function runJob(job: BenchJob): Promise<BenchRun[]> {
+async function runJob(
+  job: BenchJob,
+): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[] }> {
   const runs: BenchRun[] = [];
-  for (const session of await importTranscriptSessions(job.file)) {
+  const crossChecks: SessionCrossCheck[] = [];
+  const sessions = await importTranscriptSessions(job.file);
+  for (const [index, session] of sessions.entries()) {
     const prepared = await prepareReplay(session, { tokenCounter });
+    const compactions = countRecordedCompactions(prepared.plan.contents);
+    const disagreements = crossCheckOracle(prepared.plan.contents, prepared.workspaceRoot);
+    const name = `${path.basename(job.file)}${index === 0 ? '' : `#${index}`}`;
+    if (disagreements.length > 0) {
+      crossChecks.push({ source: job.source, session: name, disagreements });
+    }
     for (const policy of REPLAY_POLICY_IDS) {
       const limits = policy === 'none' ? [null] : BENCH_LIMITS;
-      for (const limit of limits) runs.push(await runOne(prepared, job.source, policy, limit));
+      for (const limit of limits) {
+        runs.push(await runOne(prepared, job.source, policy, limit, compactions));
+      }
     }
   }
-  return runs;
+  return { runs, crossChecks };
 }
 
 process.on('message', (message: MainMessage) => {
@@ -78,7 +96,7 @@ process.on('message', (message: MainMessage) => {
     process.exit(0);
   }
   runJob(message).then(
-    (runs) => send({ kind: 'result', file: message.file, runs }),
+    ({ runs, crossChecks }) => send({ kind: 'result', file: message.file, runs, crossChecks }),
     (error: unknown) =>
       send({
         kind: 'failed',

@@ -1,8 +1,9 @@
 /**
  * The whole pre-send step (`ensureCompressionBeforeSend`) per turn, with high-density active, on
- * histories of 10k to 1M tokens; one new entry arrives per turn. New entries are tokenized in
- * setup, so the figures exclude tokenizing them (the issue's measure). The context limit is set
- * high so only density and the threshold check run.
+ * histories of 10k to 1M tokens; one new entry arrives per turn. Two cases: the new entry already
+ * tokenized (density and the threshold check alone, issue 5's measure) and — what a real turn
+ * costs — the new entry a fresh object the step must tokenize first (o200k, as the history
+ * counts). The context limit is set high so only density and the threshold check run.
  */
 import { bench, describe } from 'vitest';
 import { HistoryService } from '../services/history/HistoryService.js';
@@ -52,18 +53,35 @@ async function preparedSession(targetTokens: number) {
   };
 }
 
+const ITERATIONS = 200;
+const RUN = { iterations: ITERATIONS, time: 0, warmupIterations: 5, warmupTime: 0 } as const;
+
 for (const size of [10_000, 100_000, 1_000_000]) {
   const { history, handler, upcoming, label } = await preparedSession(size);
+  // Fresh objects: token counts are cached by entry identity, so these are tokenized in the step.
+  const fresh = Array.from({ length: ITERATIONS + RUN.warmupIterations }, (_, i) =>
+    structuredClone(upcoming[i % upcoming.length] as IContent),
+  );
   let turn = 0;
+  let freshTurn = 0;
   describe(`pre-send per turn, history of ${label}`, () => {
     bench(
-      'add one entry + ensureCompressionBeforeSend (high-density)',
+      'add one entry (already tokenized) + ensureCompressionBeforeSend (high-density)',
       async () => {
         history.add(upcoming[turn++ % upcoming.length] as IContent);
         handler.markDirty();
         await handler.ensureCompressionBeforeSend('bench');
       },
-      { iterations: 200, time: 0, warmupIterations: 5, warmupTime: 0 },
+      RUN,
+    );
+    bench(
+      'whole step: add one new entry, tokenize it, ensureCompressionBeforeSend (high-density)',
+      async () => {
+        history.add(fresh[freshTurn++ % fresh.length] as IContent);
+        handler.markDirty();
+        await handler.ensureCompressionBeforeSend('bench');
+      },
+      RUN,
     );
   });
 }

@@ -30,3 +30,5 @@ export {
   type CacheCostByProvider,
   type CacheCostTotals,
 } from './metrics/cacheCost.js';
+export * from './crossCheckOracle.js';
+export * from './recordedCompactions.js';

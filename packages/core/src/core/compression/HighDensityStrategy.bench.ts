@@ -76,6 +76,55 @@ describe('optimize() — fresh history (every stale read still present)', () => 
   }
 });
 
+/**
+ * Cold: every call, file effect and inclusion is seen for the first time. Per-block caches make
+ * the fresh-history case above warm after its first iteration, so each iteration here gets its own
+ * newly generated history (same content, new objects), made in the task's setup (not timed) and
+ * dropped after it.
+ */
+const COLD_SIZES = [10_000, 50_000, 100_000] as const;
+const COLD_RUNS = 3;
+
+function coldBench(n: number, densityConfig: DensityConfig): void {
+  let pool: IContent[][] = [];
+  let next = 0;
+  bench(
+    `${n} entries`,
+    () => {
+      strategy.optimize(pool[next++ % pool.length] as IContent[], densityConfig);
+    },
+    {
+      iterations: COLD_RUNS,
+      time: 0,
+      warmupIterations: 1,
+      warmupTime: 0,
+      setup: (_task, mode) => {
+        pool = Array.from({ length: mode === 'warmup' ? 1 : COLD_RUNS }, () => syntheticHistory(n));
+        next = 0;
+      },
+      teardown: () => {
+        pool = [];
+      },
+    },
+  );
+}
+
+describe('optimize() — cold: a history never seen before (no per-block caches)', () => {
+  for (const n of COLD_SIZES) coldBench(n, config);
+});
+
+describe('optimize() — shellFileOps on (shell reads/writes join READ→WRITE)', () => {
+  for (const n of SIZES) {
+    bench(`${n} entries`, () => {
+      strategy.optimize(history(n), { ...config, shellFileOps: true });
+    });
+  }
+});
+
+describe('optimize() — shellFileOps on, cold', () => {
+  for (const n of COLD_SIZES) coldBench(n, { ...config, shellFileOps: true });
+});
+
 describe('optimize() — steady state (earlier turns already pruned)', () => {
   for (const n of SIZES) {
     bench(`${n} entries`, () => {

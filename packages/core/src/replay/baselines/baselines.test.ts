@@ -161,6 +161,25 @@ describe('peer baselines', () => {
     expect(withShellFileOps(plain).optimize?.(history, config).removals).toEqual([0, 1]);
   });
 
+  it("#12 fair baselines: output stored in a failed call's error field is cleared too", () => {
+    // A failing shell run (mini-swe-agent style): the output is in `error`, the result is empty.
+    const failing = (i: number) =>
+      toolRoundTrip(`e${i}`, 'run_shell_command', { command: 'pytest' }, '', sized(i, 10_000));
+    const history = Array.from({ length: 30 }, (_, i) => failing(i)).flat();
+    const errors = (h: readonly IContent[]) =>
+      h.flatMap((e) => e.blocks.flatMap((b) => (b.type === 'tool_response' ? [b.error] : [])));
+    const masked = errors(apply(history, maskOldObservations(history)));
+    expect(masked.filter((e) => e === PRUNED_POINTER)).toHaveLength(20);
+    const kept = errors(apply(history, keepRecentToolResults(history, 100_001)));
+    expect(kept.filter((e) => e === PRUNED_POINTER)).toHaveLength(27);
+    const prunedEdit = apply(history, pruneOldToolOutput(history));
+    expect(errors(prunedEdit).filter((e) => e === PRUNED_POINTER)).toHaveLength(14);
+    // Cleared responses still read as failures, and nothing is cleared twice.
+    expect(results(prunedEdit).filter((r) => r === '')).toHaveLength(30);
+    expect(pruneOldToolOutput(prunedEdit).size).toBe(0);
+    expect(maskOldObservations(apply(history, maskOldObservations(history))).size).toBe(0);
+  });
+
   it('none never compresses', async () => {
     const strategy = new NoContextManagement();
     expect('optimize' in strategy).toBe(false);

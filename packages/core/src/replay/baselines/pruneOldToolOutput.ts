@@ -6,8 +6,13 @@
  */
 import type { IContent } from '../../services/history/IContent.js';
 import { PRUNED_POINTER } from '../../core/compression/densityVocabulary.js';
-import { payloadChars } from '../../core/compression/density/toolResultText.js';
-import { replaceResults, resultSitesNewestFirst, type ResultSite } from './replaceResults.js';
+import {
+  isCleared,
+  outputChars,
+  replaceResults,
+  resultSitesNewestFirst,
+  type ResultSite,
+} from './replaceResults.js';
 
 export interface PruneOptions {
   readonly protectTokens: number;
@@ -27,11 +32,11 @@ export function pruneOldToolOutput(
   let prunable = 0;
   const candidates: ResultSite[] = [];
   for (const site of resultSitesNewestFirst(history)) {
-    if (site.block.result === PRUNED_POINTER) break;
-    const estimate = Math.ceil(payloadChars(site.block.result) / 4);
+    if (isCleared(site.block)) break;
+    const estimate = Math.ceil(outputChars(site.block) / 4);
     seen += estimate;
     if (seen <= options.protectTokens) continue;
-    if (payloadChars(site.block.result) <= PRUNED_POINTER.length) continue;
+    if (outputChars(site.block) <= PRUNED_POINTER.length) continue;
     candidates.push(site);
     prunable += estimate;
   }

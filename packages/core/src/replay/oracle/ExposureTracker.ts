@@ -4,7 +4,7 @@
  * oracle's verdict at that moment. Totals are in tokens (each exposure's count × its share).
  */
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
-import { resultText } from '../../core/compression/density/toolResultText.js';
+import { oracleResultText } from './oracleFacts.js';
 import {
   classifyLoss,
   indexLedger,
@@ -229,7 +229,7 @@ class SurvivorIndex {
       const blocks = this.responses.get(locator.callId) ?? [];
       const original = recordedBlock(locator.callId);
       const shows = (block: ToolResponseBlock) =>
-        block === original || resultText(block.result).includes(exposure.text);
+        block === original || oracleResultText(block.result).includes(exposure.text);
       // A response holds each file once; several files share one response's text.
       return blocks.some(shows) ? Number.POSITIVE_INFINITY : 0;
     }

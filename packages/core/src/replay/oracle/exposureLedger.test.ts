@@ -108,6 +108,32 @@ describe('buildExposureLedger', () => {
     ]);
   });
 
+  it('#12 judges by its own reading: rm/mv change files, `~` is never a path, windows from the result', () => {
+    const ledger = ledgerOf([
+      ...readFile('r1', 'a.py', 'x\n'),
+      ...toolRoundTrip('s1', 'run_shell_command', { command: 'rm a.py && mv b.py c.py' }, ''),
+      ...toolRoundTrip('s2', 'run_shell_command', { command: 'cat ~/notes.txt' }, 'n\n'),
+      ...toolRoundTrip('r2', 'read_file', { file_path: 'd.py' }, 'showing lines 1-200; …\nx\n'),
+    ]);
+    expect(ledger.writes.map((w) => w.pathKey)).toEqual(['/work/a.py', '/work/b.py', '/work/c.py']);
+    expect(ledger.exposures.map((e) => [e.filePath, e.partial])).toEqual([
+      ['a.py', false],
+      ['d.py', true],
+    ]);
+  });
+
+  it('#12 a read_many_files file whose content has marker-shaped lines is one whole exposure', () => {
+    const notes = '--- notes.md ---\ntodo\n--- src/b.ts ---\nmore\n--- End of content ---';
+    const b = '--- src/b.ts ---\nexport const b = 1;\n--- End of content ---';
+    const ledger = ledgerOf(
+      toolRoundTrip('m1', 'read_many_files', { paths: ['notes.md', 'src/b.ts'] }, `${notes}\n${b}`),
+    );
+    expect(ledger.exposures.map((e) => [e.filePath, e.text])).toEqual([
+      ['notes.md', `${notes}\n`],
+      ['src/b.ts', b],
+    ]);
+  });
+
   it('resolves Windows paths by Windows rules: relative, absolute and translated forms agree', () => {
     const ledger = buildExposureLedger(
       [

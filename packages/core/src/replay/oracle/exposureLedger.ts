@@ -5,9 +5,9 @@
  * recording. Pure.
  */
 import type { ContentBlock, IContent, ToolCallBlock } from '../../services/history/IContent.js';
-import { findFileInclusions } from '../../core/compression/densityVocabulary.js';
-import { resultText } from '../../core/compression/density/toolResultText.js';
 import { fileAccessOf, responseSucceeded, type FileAccess } from './fileAccess.js';
+import { oracleResultText, requestedFiles, showsWindow } from './oracleFacts.js';
+import { inlinedFiles } from './oracleInclusions.js';
 import { resolvePathKey } from './pathKey.js';
 
 export const EXPOSURE_CATEGORIES = ['reads', 'inclusions', 'shellReads'] as const;
@@ -102,6 +102,12 @@ export function buildExposureLedger(
   return builder.ledger();
 }
 
+/** Only part of the file is shown: the call asked for a window, or its result says it shows one. */
+function isPartial(call: ToolCallBlock, access: FileAccess | undefined, text: string): boolean {
+  if (access === undefined) return false;
+  return access.partial || (access.via === 'tool' && showsWindow(call, text));
+}
+
 class LedgerBuilder {
   private readonly exposures: Exposure[] = [];
   private readonly writes: FileWrite[] = [];
@@ -122,21 +128,30 @@ class LedgerBuilder {
     for (const target of access?.writes ?? []) {
       this.writes.push({ pathKey: this.key(target), position });
     }
-    const text = resultText(block.result);
+    const text = oracleResultText(block.result);
     if (text.trim() === '') return;
     const locator: ExposureLocator = { kind: 'response', callId: block.callId };
-    if (call.name === 'read_many_files' && this.addSpans(text, locator, position)) return;
+    if (call.name === 'read_many_files' && this.addSpans(call, text, locator, position)) return;
     const reads = access?.reads ?? [];
     const category = access?.via === 'shell' ? 'shellReads' : 'reads';
+    const partial = isPartial(call, access, text);
     for (const filePath of reads) {
-      const shown = { text, share: 1 / reads.length, partial: access?.partial ?? false };
+      const shown = { text, share: 1 / reads.length, partial };
       this.add(category, filePath, shown, locator, position);
     }
   }
 
-  /** One exposure per file of a multi-file result; false when it holds no inclusion markers. */
-  private addSpans(text: string, locator: ExposureLocator, position: number): boolean {
-    const spans = findFileInclusions(text);
+  /**
+   * One exposure per file of a multi-file result (only the files the call asked for, when it named
+   * them); false when it holds no inlined file.
+   */
+  private addSpans(
+    call: ToolCallBlock,
+    text: string,
+    locator: ExposureLocator,
+    position: number,
+  ): boolean {
+    const spans = inlinedFiles(text, requestedFiles(call));
     for (const span of spans) {
       const shown = { text: text.slice(span.start, span.end), share: 1, partial: false };
       this.add('reads', span.filePath, shown, locator, position);
@@ -145,7 +160,7 @@ class LedgerBuilder {
   }
 
   addHumanText(text: string, locator: ExposureLocator, position: number): void {
-    for (const span of findFileInclusions(text)) {
+    for (const span of inlinedFiles(text)) {
       const shown = { text: text.slice(span.start, span.end), share: 1, partial: false };
       this.add('inclusions', span.filePath, shown, locator, position);
     }

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ORACLE_DIR = import.meta.dirname;
+const SRC = path.resolve(ORACLE_DIR, '../..');
+/** Folders holding the classifiers the oracle grades. */
+const FORBIDDEN = ['core/compression', 'shell'].map((dir) => path.join(SRC, dir));
+
+/** Every module specifier in `source`: static imports and re-exports, `import()`, `require()`. */
+function moduleSpecifiers(source: string): string[] {
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1] ?? ''));
+}
+
+function forbiddenImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  return moduleSpecifiers(source).filter((specifier) => {
+    if (!specifier.startsWith('.')) return /(^|\/)(core\/compression|shell)(\/|$)/.test(specifier);
+    const target = path.resolve(path.dirname(file), specifier);
+    return FORBIDDEN.some((dir) => target === dir || target.startsWith(`${dir}${path.sep}`));
+  });
+}
+
+describe('#12 independent oracle', () => {
+  const modules = readdirSync(ORACLE_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => path.join(ORACLE_DIR, file));
+
+  it('#12 no module under replay/oracle/ imports from core/compression/ or shell/', () => {
+    expect(modules.length).toBeGreaterThan(5);
+    const offending = modules.flatMap((file) =>
+      forbiddenImports(file).map((specifier) => `${path.basename(file)} → ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('#12 the scan sees every form of import', () => {
+    const source = [
+      "import { a } from '../../core/compression/densityVocabulary.js';",
+      "import type { B } from '../../shell/classifyShellCommand.js';",
+      "export { c } from '../../core/compression/density/x.js';",
+      "import '../../shell/side.js';",
+      "const d = await import('../../core/compression/y.js');",
+    ].join('\n');
+    expect(moduleSpecifiers(source)).toHaveLength(5);
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { human, readFile } from '../test-utils/historyBuilders.js';
+import type { IContent } from '../services/history/IContent.js';
+import { countRecordedCompactions } from './recordedCompactions.js';
+
+const summary = (text: string): IContent => ({ ...human(text), metadata: { isSummary: true } });
+
+describe('countRecordedCompactions', () => {
+  it('#12 counts summaries the agent wrote mid-session, not one a session starts from', () => {
+    expect(countRecordedCompactions([human('go'), ...readFile('r', 'a.ts', 'x')])).toBe(0);
+    expect(countRecordedCompactions([summary('earlier work'), human('go')])).toBe(0);
+    expect(
+      countRecordedCompactions([human('go'), summary('s1'), human('more'), summary('s2')]),
+    ).toBe(2);
+  });
+});
