@@ -29,6 +29,17 @@ describe('#12 the oracle finds inlined files on its own', () => {
     expect(spanTexts(tricky)).toEqual([['doc.md', tricky]]);
   });
 
+  it("Dense's tagged layout: a file ends only at its own tagged close, whatever its content holds", () => {
+    const first = 'a\n--- End of content --- [00000000]\n--- x.ts --- [11111111]\nb\n';
+    const text =
+      `--- a.md --- [abcdef01]\n${first}--- End of content --- [abcdef01]\n` +
+      `--- b.ts --- [12345678]\nbee\n--- End of content --- [12345678]`;
+    const spans = inlinedFiles(text);
+    expect(spans.map((s) => s.filePath)).toEqual(['a.md', 'b.ts']);
+    expect(text.slice(spans[0]?.start, spans[0]?.end)).toContain(first);
+    expect(spans[1]?.end).toBe(text.length);
+  });
+
   it('the header, unclosed files and files the call did not ask for are no files', () => {
     expect(inlinedFiles('--- Content from referenced files ---\n--- a ---\nx\n')).toEqual([]);
     const text = `--- Content from referenced files ---\n${block('a.ts', 'x')}`;

@@ -10,6 +10,8 @@
  * - when the call says which files it read (`read_many_files` paths), only openers naming one of
  *   them start a file.
  *
+ * Dense itself writes a tagged form of the same layout (issue 12.1); the oracle reads it too.
+ *
  * Pure.
  */
 
@@ -88,10 +90,44 @@ function closeOf(
   return candidate;
 }
 
-/** The files inlined in `text`, in order; `expected` limits them to the files a call asked for. */
+const TAGGED_OPEN_LINE = /^--- (.+) --- \[([0-9a-f]{8})\]$/;
+
+/**
+ * Files in Dense's tagged layout (`--- <path> --- [tag]` … `--- End of content --- [tag]`): a
+ * file runs from its opener to the next line that is its own close. The oracle checks no hash;
+ * it only trusts that a file's content does not contain the closing line with its own tag.
+ */
+function taggedFiles(
+  lines: readonly Line[],
+  expected: readonly string[] | undefined,
+): InlinedSpan[] {
+  const spans: InlinedSpan[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = TAGGED_OPEN_LINE.exec((lines[i] as Line).text);
+    const filePath = match?.[1]?.trim();
+    if (match === null || filePath === undefined || !isExpected(filePath, expected)) continue;
+    const closeText = `${ORACLE_CLOSE_LINE} [${match[2] ?? ''}]`;
+    let close = i + 1;
+    while (close < lines.length && (lines[close] as Line).text !== closeText) close++;
+    if (close >= lines.length) continue;
+    spans.push({ filePath, start: (lines[i] as Line).start, end: (lines[close] as Line).next });
+    i = close;
+  }
+  return spans;
+}
+
+/**
+ * The files inlined in `text`, in order; `expected` limits them to the files a call asked for.
+ * Dense's own tagged layout when the text has it; else the untagged layout of imported
+ * transcripts, read with the rules above.
+ */
 export function inlinedFiles(text: string, expected?: readonly string[]): InlinedSpan[] {
   if (!text.includes(ORACLE_CLOSE_LINE)) return [];
   const lines = linesOf(text);
+  const tagged = taggedFiles(lines, expected);
+  if (tagged.length > 0) {
+    return tagged.map((span) => ({ ...span, end: Math.min(span.end, text.length) }));
+  }
   const spans: InlinedSpan[] = [];
   for (let i = 0; i < lines.length; i++) {
     const filePath = openerPath(lines[i]);
