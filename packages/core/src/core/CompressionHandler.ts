@@ -224,6 +224,7 @@ export class CompressionHandler {
       recencyPruning: ephemerals.densityRecencyPruning(),
       recencyRetention: ephemerals.densityRecencyRetention(),
       shellFileOps: ephemerals.densityShellFileOps(),
+      pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',
       workspaceRoot: config.getWorkspaceRoot(),
     };
   }

@@ -9,9 +9,11 @@ import { safeSplitPoints } from './toolCallBoundary.js';
 import {
   compressionTarget,
   planHeadDrop,
+  applySummaries,
   planTailStart,
-  summarizeHead,
 } from './density/compressionPlan.js';
+import { orderedSummaryCandidates } from './density/summaryOrder.js';
+import { summariesNeeded } from './density/summariesNeeded.js';
 import { optimizeDensity } from './density/optimizeDensity.js';
 import type {
   CompressionContext,
@@ -55,7 +57,8 @@ export class HighDensityStrategy implements CompressionStrategy {
 
   /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
-   * replaces each older tool result by a one-line summary, then drops the oldest entries (a call
+   * replaces older tool results by one-line summaries — only as many as the target needs, stale
+   * and superseded content first, the live latest copy of a file last (issue #11) — then drops the oldest entries (a call
    * with its responses, never one without the other) until the estimate is at most
    * threshold × context limit × `densityCompressHeadroom`. Never calls an LLM; errors from
    * `estimateTokens` propagate.
@@ -72,11 +75,20 @@ export class HighDensityStrategy implements CompressionStrategy {
       contextLimit: ephemerals.contextLimit(),
       headroom: ephemerals.densityCompressHeadroom(),
     });
-    const workspaceRoot = runtimeContext.config.getWorkspaceRoot();
-    const { head, summarized, summarizedPerEntry } = summarizeHead(
-      history,
-      tailStart,
-      workspaceRoot,
+    const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
+    const candidates = orderedSummaryCandidates(history, tailStart, {
+      workspaceRoot: runtimeContext.config.getWorkspaceRoot(),
+      pointerStyle,
+      shellFileOps: ephemerals.densityShellFileOps(),
+    });
+    // Spec-literal mode summarizes every result outside the tail (REQ-HD-008.3).
+    const chosen =
+      pointerStyle === 'spec'
+        ? candidates
+        : await summariesNeeded(context, candidates, targetTokens);
+    const { head, summarized, summarizedPerEntry } = applySummaries(
+      history.slice(0, tailStart),
+      chosen,
     );
     const tail = history.slice(tailStart);
     const dropped = await this.entriesToDrop(context, head, tail, targetTokens);
