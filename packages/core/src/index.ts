@@ -26,6 +26,8 @@ export * from './prompt-config/PromptFileError.js';
 export * from './providers/index.js';
 export * from './tools/index.js';
 export * from './services/todo/TodoStore.js';
+export * from './services/recall/RecallStore.js';
+export * from './services/recall/RecordingRecallStore.js';
 export * from './core/chatTypes.js';
 export * from './core/assembleReply.js';
 export * from './core/densityAccounting.js';

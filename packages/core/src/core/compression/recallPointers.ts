@@ -41,7 +41,7 @@ export function originalResponseText(block: ToolResponseBlock): string {
   try {
     return JSON.stringify(result) ?? '';
   } catch {
-    return String(result);
+    return '';
   }
 }
 
@@ -76,9 +76,7 @@ export function prunedPointer(
 
 /** Whether a result already is a pruned pointer of either style (passes leave those alone). */
 export function isPrunedPointer(result: unknown): boolean {
-  return (
-    typeof result === 'string' && (result === PRUNED_POINTER || POINTER_SHAPE.test(result))
-  );
+  return typeof result === 'string' && (result === PRUNED_POINTER || POINTER_SHAPE.test(result));
 }
 
 /** Whether a result is the pointer recency pruning leaves (either style). */

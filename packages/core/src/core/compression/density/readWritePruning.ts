@@ -3,7 +3,7 @@
  * stale is removed — the read call block and its response blocks, block by block, so other calls
  * and text in the same entries survive.
  */
-import type { IContent } from '../../../services/history/IContent.js';
+import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
 import {
   fileEffectOf,
   responseFailed,
@@ -115,17 +115,21 @@ function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[
         byId.set(block.id, call);
       } else if (block?.type === 'tool_response') {
         const call = byId.get(block.callId);
-        if (call === undefined) continue;
-        call.responses.push({ entryIndex, blockIndex });
-        call.lastResponse = entryIndex;
-        if (isPrunedPointer(block.result)) call.pointered++;
-        if (!call.failed && (call.shell || call.effect.writes.length > 0)) {
-          call.failed = responseFailed(block);
-        }
+        if (call !== undefined) answer(call, block, { entryIndex, blockIndex });
       }
     }
   }
   return calls;
+}
+
+/** Records one response to `call`. */
+function answer(call: FileCall, block: ToolResponseBlock, site: BlockSite): void {
+  call.responses.push(site);
+  call.lastResponse = site.entryIndex;
+  if (isPrunedPointer(block.result)) call.pointered++;
+  if (!call.failed && (call.shell || call.effect.writes.length > 0)) {
+    call.failed = responseFailed(block);
+  }
 }
 
 type PathKeyer = (filePath: string) => string;

@@ -44,7 +44,8 @@ export function pruneByRecency(
   options: RecencyPruningOptions,
 ): DensityPassResult {
   const keep = effectiveRetention(options.recencyRetention);
-  const pointerChars = options.pointerStyle === 'recall' ? RECALL_POINTER_CHARS : PRUNED_POINTER.length;
+  const pointerChars =
+    options.pointerStyle === 'recall' ? RECALL_POINTER_CHARS : PRUNED_POINTER.length;
   const seen = new Map<string, number>();
   const groups = new Map<number, Set<number>>();
   let pruned = 0;

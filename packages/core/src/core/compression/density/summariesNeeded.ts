@@ -30,6 +30,9 @@ async function savingOf(
   const block = entry?.blocks[candidate.blockIndex];
   if (entry === undefined || block?.type !== 'tool_response') return 0;
   const before: IContent = { speaker: entry.speaker, blocks: [block] };
-  const after: IContent = { speaker: entry.speaker, blocks: [{ ...block, result: candidate.line }] };
+  const after: IContent = {
+    speaker: entry.speaker,
+    blocks: [{ ...block, result: candidate.line }],
+  };
   return (await context.estimateTokens([before])) - (await context.estimateTokens([after]));
 }
