@@ -139,6 +139,7 @@ export class ReplayRecorder implements StrategyObserver {
     const calls = this.calls.totals();
     const exposures = this.tracker.totals();
     const { density, compression } = exposures.lostTokens;
+    const recallable = exposures.recallableLostTokens;
     const ms = this.overhead.map((sample) => sample.ms);
     return {
       ...identity,
@@ -158,6 +159,7 @@ export class ReplayRecorder implements StrategyObserver {
       staleReclaimedTokens: exposures.staleReclaimedTokens,
       liveLostTokens: density.live + compression.live,
       liveLostTokensBy: { density: density.live, compression: compression.live },
+      liveLostRecallableTokens: recallable.density.live + recallable.compression.live,
       duplicateReclaimedTokens: density.duplicate + compression.duplicate,
       historyRewrites: calls.historyRewrites,
       historyRewriteDepth: calls.historyRewriteDepth,

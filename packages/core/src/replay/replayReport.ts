@@ -52,6 +52,11 @@ export interface ReplaySessionReport {
   /** Live file content (neither stale nor duplicate) removed or replaced. */
   readonly liveLostTokens: number;
   readonly liveLostTokensBy: { readonly density: number; readonly compression: number };
+  /**
+   * Of `liveLostTokens`, what the agent can still get back: the edit left a line naming the
+   * original's recall id (issue #11). The rest is lost for good.
+   */
+  readonly liveLostRecallableTokens?: number;
   /** Superseded copies removed while a newer copy of the unchanged file was in context. */
   readonly duplicateReclaimedTokens: number;
   readonly historyRewrites: number;
@@ -129,6 +134,7 @@ export function totalReplayReports(
       density: sumBy(reports, (r) => r.liveLostTokensBy.density),
       compression: sumBy(reports, (r) => r.liveLostTokensBy.compression),
     },
+    liveLostRecallableTokens: sumBy(reports, (r) => r.liveLostRecallableTokens ?? 0),
     duplicateReclaimedTokens: sumBy(reports, (r) => r.duplicateReclaimedTokens),
     historyRewrites: rewrites,
     historyRewriteDepth: {

@@ -5,6 +5,7 @@
  */
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
 import { resultText } from '../../core/compression/density/toolResultText.js';
+import { recallIdOfInclusion, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import {
   classifyLoss,
   indexLedger,
@@ -26,6 +27,8 @@ export interface ExposureLoss {
   readonly cause: LossCause;
   /** Recording position when it was removed. */
   readonly at: number;
+  /** The edit left a pointer or summary naming the original's recall id (issue #11). */
+  readonly recallable: boolean;
 }
 
 /** A stale exposure the policy did not remove while stale, and what became of it. */
@@ -45,6 +48,8 @@ export interface ExposureTotals {
   readonly staleReclaimedTokens: CategoryTokens;
   /** Tokens removed per cause and verdict. */
   readonly lostTokens: Record<LossCause, Record<LossVerdict, number>>;
+  /** Of `lostTokens`, what stays recallable by an id the context still names (issue #11). */
+  readonly recallableLostTokens: Record<LossCause, Record<LossVerdict, number>>;
   readonly losses: readonly ExposureLoss[];
   readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
@@ -119,9 +124,12 @@ export class ExposureTracker {
       }
     }
     for (const exposure of lost) this.present.delete(exposure.id);
+    const named = lost.length === 0 ? new Set<string>() : namedRecallIds(added);
     for (const exposure of lost) {
       const verdict = classifyLoss(this.index, exposure, this.now, (id) => this.present.has(id));
-      this.losses.push({ exposure, tokens: this.tokens(exposure), verdict, cause, at: this.now });
+      const recallable = named.has(this.recallIdOf(exposure) ?? '');
+      const tokens = this.tokens(exposure);
+      this.losses.push({ exposure, tokens, verdict, cause, at: this.now, recallable });
     }
   }
 
@@ -147,8 +155,13 @@ export class ExposureTracker {
       density: { stale: 0, duplicate: 0, live: 0 },
       compression: { stale: 0, duplicate: 0, live: 0 },
     };
+    const recallableLostTokens: ExposureTotals['recallableLostTokens'] = {
+      density: { stale: 0, duplicate: 0, live: 0 },
+      compression: { stale: 0, duplicate: 0, live: 0 },
+    };
     for (const loss of this.losses) {
       lostTokens[loss.cause][loss.verdict] += loss.tokens;
+      if (loss.recallable) recallableLostTokens[loss.cause][loss.verdict] += loss.tokens;
       if (loss.verdict === 'stale') staleReclaimedTokens[loss.exposure.category] += loss.tokens;
     }
     return {
@@ -156,9 +169,18 @@ export class ExposureTracker {
       staleTokens,
       staleReclaimedTokens,
       lostTokens,
+      recallableLostTokens,
       losses: this.losses,
       unreclaimedStale,
     };
+  }
+
+  /** The recall id of an exposure's original (its whole response, or its inclusion span). */
+  private recallIdOf(exposure: Exposure): string | undefined {
+    const { locator } = exposure;
+    if (locator.kind === 'human') return recallIdOfInclusion(exposure.text);
+    const block = this.recordedBlocks.get(locator.callId);
+    return block === undefined ? undefined : recallIdOfResponse(block);
   }
 
   /** An entry's exposures that pass `keep`, grouped by the response or human entry holding them. */
@@ -179,6 +201,26 @@ export class ExposureTracker {
     return groups;
   }
 }
+
+/** Recall ids that pointers, summaries or trails in `entries` name. */
+function namedRecallIds(entries: readonly IContent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    for (const block of entry.blocks) {
+      const text =
+        block.type === 'text'
+          ? block.text
+          : block.type === 'tool_response' && typeof block.result === 'string'
+            ? block.result
+            : '';
+      if (!text.includes('recall id')) continue;
+      for (const match of text.matchAll(RECALL_ID_MENTION)) ids.add(match[1] as string);
+    }
+  }
+  return ids;
+}
+
+const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
 
 /** The new entries of an edit, indexed for "is this exposure still there, unchanged?". */
 class SurvivorIndex {
