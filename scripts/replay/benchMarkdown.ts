@@ -16,6 +16,7 @@ import {
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 import { compareWithPriorArt } from './benchCompare.js';
 import { targetsSection } from './benchTargets.js';
+import { losslessTable } from './benchLossless.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
 export const REPLAY_END = '<!-- replay-bench:end -->';
@@ -205,6 +206,8 @@ export function replayMarkdown(runs: readonly BenchRun[], meta: BenchMeta): stri
     '',
     ...sources.flatMap((source) => [sourceTable(runs, source), '']),
     targetsSection(runs),
+    '',
+    losslessTable(runs),
     '',
     compareWithPriorArt(runs),
     '',

@@ -255,12 +255,15 @@ export class CompressionHandler {
     history.startCompression();
     let result: CompressionResult;
     try {
-      result = this.aftercare.anchor(await strategy.compress(context), {
-        before: context.history,
-        todos: this.options.todos?.() ?? [],
-        workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
-        contextLimit: this.options.runtime.ephemerals.contextLimit(),
-      });
+      result = await strategy.compress(context);
+      if (this.options.runtime.ephemerals.artifactTrail?.() === true) {
+        result = this.aftercare.anchor(result, {
+          before: context.history,
+          todos: this.options.todos?.() ?? [],
+          workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
+          contextLimit: this.options.runtime.ephemerals.contextLimit(),
+        });
+      }
       this.aftercare.onCompressed(result);
       if (result.kind === 'applied') history.replaceHistory(result.newHistory);
     } catch (error) {

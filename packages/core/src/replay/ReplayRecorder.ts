@@ -13,6 +13,7 @@ import {
 } from '../core/densityAccounting.js';
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics } from './metrics/CallMetrics.js';
+import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
@@ -55,6 +56,7 @@ export class ReplayRecorder implements StrategyObserver {
   private compressionCount = 0;
   private firstCompressionTurn: number | null = null;
   private currentTurn = 0;
+  private readonly survival: ArtifactSurvival;
 
   constructor(
     prepared: PreparedReplay,
@@ -62,6 +64,7 @@ export class ReplayRecorder implements StrategyObserver {
     private readonly now: () => number,
   ) {
     this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared));
+    this.survival = new ArtifactSurvival(prepared.workspaceRoot);
   }
 
   startTurn(turn: number): void {
@@ -117,8 +120,9 @@ export class ReplayRecorder implements StrategyObserver {
     if (event.result.kind !== 'applied') return;
     this.compressionCount++;
     this.firstCompressionTurn ??= this.currentTurn;
-    if (before !== undefined)
-      this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
+    if (before === undefined) return;
+    this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
+    this.survival.onCompressed(before, this.history.getRawHistory());
   }
 
   overheadSamples(): readonly OverheadSample[] {
@@ -160,6 +164,7 @@ export class ReplayRecorder implements StrategyObserver {
       liveLostTokens: density.live + compression.live,
       liveLostTokensBy: { density: density.live, compression: compression.live },
       liveLostRecallableTokens: recallable.density.live + recallable.compression.live,
+      artifactSurvival: this.survival.totals(),
       duplicateReclaimedTokens: density.duplicate + compression.duplicate,
       historyRewrites: calls.historyRewrites,
       historyRewriteDepth: calls.historyRewriteDepth,

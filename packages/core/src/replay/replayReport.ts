@@ -6,6 +6,7 @@ import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
 import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
+import type { SurvivalCount } from './metrics/artifactSurvival.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
 
 export interface OverheadSummary {
@@ -57,6 +58,8 @@ export interface ReplaySessionReport {
    * original's recall id (issue #11). The rest is lost for good.
    */
   readonly liveLostRecallableTokens?: number;
+  /** Σ over compressions: touched paths and commands, and those still named after it (#11.3). */
+  readonly artifactSurvival?: SurvivalCount;
   /** Superseded copies removed while a newer copy of the unchanged file was in context. */
   readonly duplicateReclaimedTokens: number;
   readonly historyRewrites: number;
@@ -135,6 +138,10 @@ export function totalReplayReports(
       compression: sumBy(reports, (r) => r.liveLostTokensBy.compression),
     },
     liveLostRecallableTokens: sumBy(reports, (r) => r.liveLostRecallableTokens ?? 0),
+    artifactSurvival: {
+      touched: sumBy(reports, (r) => r.artifactSurvival?.touched ?? 0),
+      present: sumBy(reports, (r) => r.artifactSurvival?.present ?? 0),
+    },
     duplicateReclaimedTokens: sumBy(reports, (r) => r.duplicateReclaimedTokens),
     historyRewrites: rewrites,
     historyRewriteDepth: {

@@ -26,6 +26,8 @@ export interface EphemeralAccessors {
   densityCompressHeadroom(): number;
   /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */
   densityPointerStyle?(): PointerStyle;
+  /** `compression.artifactTrail` (issue #11.3); absent in older fakes means off. */
+  artifactTrail?(): boolean;
 }
 
 export interface RuntimeConfig {

@@ -37,6 +37,7 @@ export function createAgentRuntimeContext(
     densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
     densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),
+    artifactTrail: () => settings.getDefaulted('compression.artifactTrail'),
   };
   return {
     ephemerals,

@@ -139,4 +139,13 @@ export const COMPRESSION_SETTINGS = [
     default: 'recall',
     persistToProfile: true,
   },
+  {
+    key: 'compression.artifactTrail',
+    category: 'cli-behavior',
+    description:
+      'After every compression, put back the files and commands the session touched and the todo list',
+    type: 'boolean',
+    default: true,
+    persistToProfile: true,
+  },
 ] as const;
