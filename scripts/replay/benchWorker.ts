@@ -77,6 +77,7 @@ async function runOne(
         filePath: loss.exposure.filePath,
         tokens: loss.tokens,
         cause: loss.cause,
+        recallable: loss.recallable,
       })),
     staleReadsLeft: run.unreclaimedStale
       .filter((left) => left.exposure.category === 'reads')

@@ -14,6 +14,7 @@ import {
 } from './density/compressionPlan.js';
 import { orderedSummaryCandidates } from './density/summaryOrder.js';
 import { summariesNeeded } from './density/summariesNeeded.js';
+import { TRAIL_SHARE } from './artifactTrail/contextAnchor.js';
 import { optimizeDensity } from './density/optimizeDensity.js';
 import type {
   CompressionContext,
@@ -40,6 +41,13 @@ function sum(values: readonly number[]): number {
   let total = 0;
   for (const value of values) total += value;
   return total;
+}
+
+/** Room the artifact trail will take after this compression (issue #11.3). */
+function trailReserve(ephemerals: CompressionContext['runtimeContext']['ephemerals']): number {
+  return ephemerals.artifactTrail?.() === true
+    ? Math.floor(ephemerals.contextLimit() * TRAIL_SHARE * 2)
+    : 0;
 }
 
 export class HighDensityStrategy implements CompressionStrategy {
@@ -76,6 +84,8 @@ export class HighDensityStrategy implements CompressionStrategy {
       headroom: ephemerals.densityCompressHeadroom(),
     });
     const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
+    // The target less the room the artifact trail takes once this compression is done.
+    const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));
     const candidates = orderedSummaryCandidates(history, tailStart, {
       workspaceRoot: runtimeContext.config.getWorkspaceRoot(),
       pointerStyle,
@@ -83,15 +93,13 @@ export class HighDensityStrategy implements CompressionStrategy {
     });
     // Spec-literal mode summarizes every result outside the tail (REQ-HD-008.3).
     const chosen =
-      pointerStyle === 'spec'
-        ? candidates
-        : await summariesNeeded(context, candidates, targetTokens);
+      pointerStyle === 'spec' ? candidates : await summariesNeeded(context, candidates, roomy);
     const { head, summarized, summarizedPerEntry } = applySummaries(
       history.slice(0, tailStart),
       chosen,
     );
     const tail = history.slice(tailStart);
-    const dropped = await this.entriesToDrop(context, head, tail, targetTokens);
+    const dropped = await this.entriesToDrop(context, head, tail, roomy);
     context.logger.debug('high-density compress', {
       entries: history.length,
       tailStart,

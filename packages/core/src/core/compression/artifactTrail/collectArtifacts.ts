@@ -14,10 +14,13 @@ import { clip } from '../density/summaryText.js';
 import { displayPath, stringParameter } from '../density/toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from '../density/toolResultText.js';
 import { isDeleteTool } from '../densityVocabulary.js';
-import { isPrunedPointer, recallIdOfResponse } from '../recallPointers.js';
+import { isPrunedPointer, recallIdOfInclusion, recallIdOfResponse } from '../recallPointers.js';
+import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/toolResponseSummary.js';
 
 export const COMMAND_MAX_CHARS = 100;
+/** Shell outputs longer than this get their recall id in the trail. */
+const RECALLABLE_OUTPUT_CHARS = 400;
 const ERROR_LINE_MAX = 160;
 const ERRORS_KEPT = 8;
 const NUMBERS_KEPT = 24;
@@ -29,8 +32,8 @@ export interface FileArtifact {
   deleted: boolean;
   /** The last successful edit: tool and what it changed, one short line. */
   lastEdit?: string;
-  /** Recall id of the latest read of the file (its exact content then). */
-  recallId?: string;
+  /** Recall ids of the reads since the last write (newest last; the content the agent saw). */
+  recallIds: string[];
 }
 
 export interface Artifacts {
@@ -62,7 +65,10 @@ export function collectArtifacts(
   const calls = new Map<string, ToolCallBlock>();
   for (const entry of history) {
     if (isDenseEntry(entry)) continue;
-    if (entry.speaker === 'human') collectNumbers(entry, into.numbers);
+    if (entry.speaker === 'human') {
+      collectNumbers(entry, into.numbers);
+      collectInclusions(entry, workspaceRoot, into);
+    }
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') calls.set(block.id, block);
       else if (block.type === 'tool_response') {
@@ -90,7 +96,7 @@ function collectResponse(
   for (const target of effect.reads) {
     const file = fileOf(into, displayPath(target, workspaceRoot));
     file.read = true;
-    if (!failed) file.recallId = recallIdOfResponse(response);
+    if (!failed) addRecallId(file, recallIdOfResponse(response));
   }
   if (failed) return;
   for (const target of effect.writes) {
@@ -107,9 +113,14 @@ function collectCommand(
   const command = stringParameter(call.parameters, 'command');
   if (command === undefined) return;
   const key = commandKey(command);
-  const exit = shellExitCode(resultText(response.result));
+  const text = resultText(response.result);
+  const exit = shellExitCode(text);
+  const status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
+  // A long output (a file printed, a test log) is worth getting back exactly.
+  const recall =
+    text.length > RECALLABLE_OUTPUT_CHARS ? `; recall id ${recallIdOfResponse(response)}` : '';
   into.commands.delete(key);
-  into.commands.set(key, exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok');
+  into.commands.set(key, `${status}${recall}`);
 }
 
 /** How a command is shown (and matched by the replay's survival metric). */
@@ -124,6 +135,16 @@ function recordWrite(file: FileArtifact, call: ToolCallBlock): void {
   else file.changed = true;
   if (!deletes) file.deleted = false;
   file.lastEdit = editLine(call);
+  file.recallIds = [];
+}
+
+/** Copies of one file kept by id; a file re-read in parts keeps the last few. */
+const RECALL_IDS_PER_FILE = 6;
+
+function addRecallId(file: FileArtifact, id: string): void {
+  if (file.recallIds.includes(id)) return;
+  file.recallIds.push(id);
+  if (file.recallIds.length > RECALL_IDS_PER_FILE) file.recallIds.shift();
 }
 
 /** A `compress()` one-liner standing in for a result: its facts were collected before. */
@@ -134,7 +155,7 @@ function isSummaryLine(result: unknown): boolean {
 function fileOf(into: Artifacts, key: string): FileArtifact {
   let file = into.files.get(key);
   if (file === undefined) {
-    file = { read: false, created: false, changed: false, deleted: false };
+    file = { read: false, created: false, changed: false, deleted: false, recallIds: [] };
     into.files.set(key, file);
   }
   return file;
@@ -164,6 +185,19 @@ function addErrors(response: ToolResponseBlock, errors: string[]): void {
     errors.push(shown);
   }
   if (errors.length > ERRORS_KEPT) errors.splice(0, errors.length - ERRORS_KEPT);
+}
+
+/** `@` inclusions: the file was read, and the span is recallable by its id. */
+function collectInclusions(entry: IContent, workspaceRoot: string, into: Artifacts): void {
+  for (const { blockIndex, spans } of humanInclusions(entry)) {
+    const block = entry.blocks[blockIndex];
+    if (block?.type !== 'text') continue;
+    for (const span of spans) {
+      const file = fileOf(into, displayPath(span.filePath, workspaceRoot));
+      file.read = true;
+      addRecallId(file, recallIdOfInclusion(block.text.slice(span.start, span.end)));
+    }
+  }
 }
 
 const NUMBER = /(?<![\w.])\d+(?:[.,]\d+)*(?:%|k|K|M|ms|s|px)?(?![\w])/g;

@@ -7,6 +7,9 @@ import type { Todo } from '../../../tools/todo-schemas.js';
 import { formatTodoList } from '../../../tools/todo/formatTodoList.js';
 import type { Artifacts, FileArtifact } from './collectArtifacts.js';
 
+/** Files come first: at least this share of the budget when commands need the rest. */
+const FILES_SHARE = 0.75;
+
 export const TRAIL_HEADER =
   '[Artifact trail kept through compression; recall ids return exact content]';
 
@@ -18,7 +21,7 @@ function fileLine(filePath: string, file: FileArtifact): string {
     file.read ? 'read' : '',
   ].filter((s) => s !== '');
   const edit = file.lastEdit === undefined ? '' : `; last edit ${file.lastEdit}`;
-  const recall = file.recallId === undefined ? '' : `; recall id ${file.recallId}`;
+  const recall = file.recallIds.map((id) => `; recall id ${id}`).join('');
   return `- ${filePath}: ${states.join(', ')}${edit}${recall}`;
 }
 
@@ -60,7 +63,7 @@ export function renderArtifactTrail(
   // Files and commands share the budget: neither may starve the other.
   const filesChars = files.reduce((n, line) => n + line.length + 1, 0);
   const commandsChars = commands.reduce((n, line) => n + line.length + 1, 0);
-  const fileShare = Math.max(Math.floor(left / 2), left - commandsChars - 64);
+  const fileShare = Math.max(Math.floor(left * FILES_SHARE), left - commandsChars - 64);
   // 64: the section title and its "(n older omitted)" note.
   const reserved = Math.max(0, left - Math.min(fileShare, filesChars + 64));
   left -= reserved;
