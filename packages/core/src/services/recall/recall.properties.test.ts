@@ -153,3 +153,16 @@ describe('recall (issue #11.1)', () => {
     expect(await store.lookup(id as string)).toEqual({ kind: 'found', content: 'old body\nx0' });
   });
 });
+
+describe('recallableTotals (issue #11, for /context)', () => {
+  it('#11.1 counts distinct recall ids the history names, and the entries naming them', async () => {
+    const { recallableTotals } = await import('../../session/ContextStats.js');
+    const history = build([
+      { kind: 'read', file: 1, body: 'old' },
+      { kind: 'write', file: 1 },
+      { kind: 'read', file: 1, body: 'new' },
+    ]);
+    expect(recallableTotals(history)).toEqual({ ids: 0, entries: 0 });
+    expect(recallableTotals(prunedView(history)).ids).toBeGreaterThan(0);
+  });
+});
