@@ -34,7 +34,7 @@ function recallFromPointer(request: GenerateRequest) {
     : { toolCalls: [{ id: 'rc', name: 'recall', parameters: { id } }] };
 }
 
-const settings = [{ key: 'compression.strategy', raw: 'high-density' }];
+const settings = [{ key: 'compression.strategy' as const, raw: 'high-density' }];
 
 describe('recall in a CLI session (issue #11.1 end to end)', () => {
   it('#11.1 prune, recall, and the original content reaches the model; again after --resume', async () => {
