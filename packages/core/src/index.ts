@@ -32,6 +32,7 @@ export * from './core/chatTypes.js';
 export * from './core/assembleReply.js';
 export * from './core/densityAccounting.js';
 export * from './core/CompressionHandler.js';
+export * from './core/compressionAftercare.js';
 export * from './core/geminiChat.js';
 export * from './session/ContextStats.js';
 export * from './session/AgentSession.js';
