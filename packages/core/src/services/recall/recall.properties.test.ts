@@ -130,7 +130,7 @@ describe('recall (issue #11.1)', () => {
           expect(inText).toBe(true);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
     // Every kind of pointer was exercised.
     expect(Math.min(...Object.values(kinds))).toBeGreaterThan(0);
