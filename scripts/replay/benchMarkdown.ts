@@ -18,6 +18,7 @@ import { crossCheckSection, selfCompactedSection } from './benchApart.js';
 import { compareWithPriorArt } from './benchCompare.js';
 import { targetsSection } from './benchTargets.js';
 import { cacheTargetsSection } from './benchCacheTargets.js';
+import { losslessTable } from './benchLossless.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
 export const REPLAY_END = '<!-- replay-bench:end -->';
@@ -216,6 +217,7 @@ export function replayMarkdown(
     targetsSection(runs),
     '',
     cacheTargetsSection(runs),
+    losslessTable(runs),
     '',
     compareWithPriorArt(runs),
     '',

@@ -15,6 +15,8 @@ export interface LiveLoss {
   readonly filePath: string;
   readonly tokens: number;
   readonly cause: 'density' | 'compression';
+  /** The context still names its recall id (issue #11). */
+  readonly recallable?: boolean;
 }
 
 export interface StaleLeft {

@@ -27,6 +27,29 @@ import {
 
 const tokenCounter = memoTokenCounter();
 
+/**
+ * Optional overrides for comparisons (e.g. the behaviour before issue #11):
+ * DENSE_BENCH_SET='key=value,key=value' (settings), DENSE_BENCH_POLICIES='id,id' (a subset).
+ */
+const benchSettings: Record<string, string | number | boolean> = Object.fromEntries(
+  (process.env.DENSE_BENCH_SET ?? '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => {
+      const [key = '', raw = ''] = pair.split('=');
+      const value =
+        raw === 'true'
+          ? true
+          : raw === 'false'
+            ? false
+            : Number.isNaN(Number(raw))
+              ? raw
+              : Number(raw);
+      return [key.trim(), value];
+    }),
+);
+const policyFilter = (process.env.DENSE_BENCH_POLICIES ?? '').split(',').filter((id) => id !== '');
+
 function send(message: WorkerMessage): void {
   process.send?.(message);
 }
@@ -43,6 +66,7 @@ async function runOne(
     policy: getReplayPolicy(policy),
     contextLimit: limit ?? BENCH_LIMITS[0],
     tokenCounter,
+    ...(Object.keys(benchSettings).length === 0 ? {} : { settings: benchSettings }),
   });
   return {
     source,
@@ -58,6 +82,7 @@ async function runOne(
         filePath: loss.exposure.filePath,
         tokens: loss.tokens,
         cause: loss.cause,
+        recallable: loss.recallable,
       })),
     staleReadsLeft: run.unreclaimedStale
       .filter((left) => left.exposure.category === 'reads')
@@ -82,6 +107,7 @@ async function runJob(
       crossChecks.push({ source: job.source, session: name, disagreements });
     }
     for (const policy of REPLAY_POLICY_IDS) {
+      if (policyFilter.length > 0 && !policyFilter.includes(policy)) continue;
       const limits = policy === 'none' ? [null] : BENCH_LIMITS;
       for (const limit of limits) {
         runs.push(await runOne(prepared, job.source, policy, limit, compactions));

@@ -105,6 +105,13 @@ export class SessionRecorder {
           tokensAfter: event.tokensAfter,
         }),
       ),
+      session.compression.events.on('compactionLoop', (event) =>
+        this.recordEvent('compactionLoop', {
+          sendsSinceCompression: event.sendsSinceCompression,
+          tokens: event.tokens,
+          thresholdTokens: event.thresholdTokens,
+        }),
+      ),
       session.compression.events.on('densityApplied', (event) =>
         this.recordEvent('density', {
           strategy: event.strategy,

@@ -35,6 +35,7 @@ import { loadSystemPrompt } from './loadSystemPrompt.js';
 import { chooseProvider, ProviderHolder } from './ProviderHolder.js';
 import { findSessionFile, newSessionId, sessionFileFor } from './sessionFiles.js';
 import { SessionRecorder } from './SessionRecorder.js';
+import { createSessionRecall, type SessionRecall } from './sessionRecall.js';
 import { SummaryProviders } from './SummaryProviders.js';
 
 export interface BuildSessionDeps {
@@ -85,11 +86,13 @@ function toolExecutor(
   deps: BuildSessionDeps,
   approvals: ApprovalBroker,
   todoStore: TodoStore,
+  recall: SessionRecall,
 ): { registry: ToolRegistry; executor: ToolExecutor } {
   const registry = createDefaultToolRegistry();
   const context = createToolContext({
     workspaceRoot: config.workspace,
     todoStore,
+    recallStore: recall.store,
     autoApprove: config.yolo,
     ...(deps.interactive ? { approve: approvals.approve } : {}),
   });
@@ -122,9 +125,11 @@ interface SessionParts {
   readonly sessionId: string;
 }
 
-async function createAgentSession(
-  parts: SessionParts,
-): Promise<{ readonly session: AgentSession; readonly registry: ToolRegistry }> {
+async function createAgentSession(parts: SessionParts): Promise<{
+  readonly session: AgentSession;
+  readonly registry: ToolRegistry;
+  readonly recall: SessionRecall;
+}> {
   const { config, deps, paths, providers, recorder } = parts;
   const now = deps.now ?? Date.now;
   const promptsDir = deps.promptsDir ?? DEFAULT_PROMPTS_DIR;
@@ -135,7 +140,8 @@ async function createAgentSession(
     promptsDir,
   );
   const todoStore = new TodoStore();
-  const { registry, executor } = toolExecutor(config, deps, parts.approvals, todoStore);
+  const recall = createSessionRecall(recorder);
+  const { registry, executor } = toolExecutor(config, deps, parts.approvals, todoStore, recall);
   const session = new AgentSession({
     settings: parts.settings,
     workspaceRoot: config.workspace,
@@ -151,7 +157,7 @@ async function createAgentSession(
     sessionId: parts.sessionId,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { session, registry };
+  return { session, registry, recall };
 }
 
 /**
@@ -184,7 +190,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   });
   const approvals = new ApprovalBroker();
   const summaries = new SummaryProviders({ settings, profiles, providers, onNotice });
-  const { session, registry } = await createAgentSession({
+  const { session, registry, recall } = await createAgentSession({
     config,
     deps,
     paths,
@@ -196,7 +202,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     sessionId: recording.sessionId,
   });
   const resumed = restore(session, recording, recorder);
-  const detach = recorder.attach(session);
+  const detach = [recorder.attach(session), recall.attach(session)];
   await summaries.prepareCurrent();
   return {
     session,
@@ -212,7 +218,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
     dispose: () => {
-      detach();
+      for (const off of detach) off();
       summaries.dispose();
       session.stats.dispose();
     },

@@ -320,6 +320,7 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
       recencyPruning: true,
       recencyRetention: 5,
       shellFileOps: true,
+      pointerStyle: 'recall',
       workspaceRoot: '/ws',
     });
   });

@@ -27,6 +27,7 @@ import {
   type DensityConfig,
 } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
+import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
 import {
   runDensityStep,
   type DensityAppliedEvent,
@@ -51,6 +52,8 @@ export interface CompressionHandlerEvents {
   /** A cache-aware schedule left an edit for later (it is re-evaluated before the next call). */
   densityDeferred: DensityDeferredEvent;
   compressed: CompressionEvent;
+  /** The pre-send check would compress again right after a compression (issue #11.5). */
+  compactionLoop: CompactionLoopEvent;
 }
 
 export interface CompressionHandlerOptions {
@@ -62,6 +65,8 @@ export interface CompressionHandlerOptions {
   readonly promptResolver: PromptResolver;
   readonly promptBaseDir: string;
   readonly activeTodos?: () => readonly Todo[];
+  /** The whole todo list, re-injected after every compression (issue #11.4). */
+  readonly todos?: () => readonly Todo[];
   /** Tokens kept free for the model's reply in the hard-limit check. */
   readonly completionReserve?: () => number;
   readonly resolveStrategy?: (name: CompressionStrategyName) => CompressionStrategy;
@@ -81,6 +86,7 @@ export class CompressionHandler {
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
+  private readonly aftercare = new CompressionAftercare();
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
@@ -127,7 +133,7 @@ export class CompressionHandler {
     if (this.cannotEverFit(pendingTokens)) throw this.overflowError(pendingTokens, true);
     await this.ensureDensityOptimized({ underPressure: this.shouldCompress(pendingTokens) });
     let compressed = false;
-    if (this.shouldCompress(pendingTokens)) {
+    if (this.shouldCompress(pendingTokens) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId);
       compressed = true;
     }
@@ -141,6 +147,18 @@ export class CompressionHandler {
       if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
     }
     this.lastSend = { entries: this.options.history.length, at: this.now() };
+    this.aftercare.onSend();
+  }
+
+  /** Whether compressing now would loop (issue #11.5); if so, says so through `compactionLoop`. */
+  private reportedLoop(pendingTokens: number): boolean {
+    const threshold = Math.floor(
+      this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit(),
+    );
+    const tokens = this.options.history.getTotalTokens() + pendingTokens;
+    const loop = this.aftercare.loopCheck(tokens, threshold);
+    if (loop !== undefined) this.events.emit('compactionLoop', loop);
+    return loop !== undefined;
   }
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
@@ -229,6 +247,7 @@ export class CompressionHandler {
       recencyPruning: ephemerals.densityRecencyPruning(),
       recencyRetention: ephemerals.densityRecencyRetention(),
       shellFileOps: ephemerals.densityShellFileOps(),
+      pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',
       workspaceRoot: config.getWorkspaceRoot(),
     };
   }
@@ -242,6 +261,15 @@ export class CompressionHandler {
     let result: CompressionResult;
     try {
       result = await strategy.compress(context);
+      if (this.options.runtime.ephemerals.artifactTrail?.() === true) {
+        result = this.aftercare.anchor(result, {
+          before: context.history,
+          todos: this.options.todos?.() ?? [],
+          workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
+          contextLimit: this.options.runtime.ephemerals.contextLimit(),
+        });
+      }
+      this.aftercare.onCompressed(result);
       if (result.kind === 'applied') history.replaceHistory(result.newHistory);
     } catch (error) {
       this.logger.error('compression failed', {

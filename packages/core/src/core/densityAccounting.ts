@@ -3,7 +3,7 @@
  * CLI's `/context` and the replay benchmark can report what each pass reclaimed.
  */
 import type { DensityResult } from './compression/types.js';
-import { PRUNED_POINTER } from './compression/densityVocabulary.js';
+import { isRecencyPointer } from './compression/recallPointers.js';
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 
 export interface DensityTokenBreakdown {
@@ -82,7 +82,7 @@ export async function attributeDensityTokens(
     const droppedTokens =
       dropped.length === 0 ? 0 : await estimate([{ speaker: before.speaker, blocks: dropped }]);
     const pointered = after.blocks.some(
-      (block) => block.type === 'tool_response' && block.result === PRUNED_POINTER,
+      (block) => block.type === 'tool_response' && isRecencyPointer(block.result),
     );
     readWrite += pointered ? droppedTokens : saved;
     if (pointered) recency += saved - droppedTokens;

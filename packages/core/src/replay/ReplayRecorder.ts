@@ -3,6 +3,7 @@
  * per-call context and cache figures, exposures lost to density edits and compressions, density
  * time per pre-send, compressions and density savings. Turns the measurements into the report.
  */
+import { recallIdOfInclusion, recallIdOfResponse } from '../core/compression/recallPointers.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { CompressionEvent, DensityAppliedEvent } from '../core/CompressionHandler.js';
@@ -13,6 +14,7 @@ import {
 } from '../core/densityAccounting.js';
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics } from './metrics/CallMetrics.js';
+import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
@@ -55,13 +57,18 @@ export class ReplayRecorder implements StrategyObserver {
   private compressionCount = 0;
   private firstCompressionTurn: number | null = null;
   private currentTurn = 0;
+  private readonly survival: ArtifactSurvival;
 
   constructor(
     prepared: PreparedReplay,
     private readonly history: HistoryService,
     private readonly now: () => number,
   ) {
-    this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared));
+    this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared), {
+      ofResponse: recallIdOfResponse,
+      ofInclusion: recallIdOfInclusion,
+    });
+    this.survival = new ArtifactSurvival(prepared.workspaceRoot);
   }
 
   startTurn(turn: number): void {
@@ -118,8 +125,9 @@ export class ReplayRecorder implements StrategyObserver {
     if (event.result.kind !== 'applied') return;
     this.compressionCount++;
     this.firstCompressionTurn ??= this.currentTurn;
-    if (before !== undefined)
-      this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
+    if (before === undefined) return;
+    this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
+    this.survival.onCompressed(before, this.history.getRawHistory());
   }
 
   overheadSamples(): readonly OverheadSample[] {
@@ -140,6 +148,7 @@ export class ReplayRecorder implements StrategyObserver {
     const calls = this.calls.totals();
     const exposures = this.tracker.totals();
     const { density, compression } = exposures.lostTokens;
+    const recallable = exposures.recallableLostTokens;
     const ms = this.overhead.map((sample) => sample.ms);
     return {
       ...identity,
@@ -159,6 +168,8 @@ export class ReplayRecorder implements StrategyObserver {
       staleReclaimedTokens: exposures.staleReclaimedTokens,
       liveLostTokens: density.live + compression.live,
       liveLostTokensBy: { density: density.live, compression: compression.live },
+      liveLostRecallableTokens: recallable.density.live + recallable.compression.live,
+      artifactSurvival: this.survival.totals(),
       duplicateReclaimedTokens: density.duplicate + compression.duplicate,
       historyRewrites: calls.historyRewrites,
       historyRewriteDepth: calls.historyRewriteDepth,

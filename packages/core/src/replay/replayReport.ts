@@ -7,6 +7,7 @@ import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
 import { roundCacheCosts, sumCacheCosts, type CacheCostByProvider } from './metrics/cacheCost.js';
+import type { SurvivalCount } from './metrics/artifactSurvival.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
 
 export interface OverheadSummary {
@@ -53,6 +54,13 @@ export interface ReplaySessionReport {
   /** Live file content (neither stale nor duplicate) removed or replaced. */
   readonly liveLostTokens: number;
   readonly liveLostTokensBy: { readonly density: number; readonly compression: number };
+  /**
+   * Of `liveLostTokens`, what the agent can still get back: the edit left a line naming the
+   * original's recall id (issue #11). The rest is lost for good.
+   */
+  readonly liveLostRecallableTokens?: number;
+  /** Σ over compressions: touched paths and commands, and those still named after it (#11.3). */
+  readonly artifactSurvival?: SurvivalCount;
   /** Superseded copies removed while a newer copy of the unchanged file was in context. */
   readonly duplicateReclaimedTokens: number;
   readonly historyRewrites: number;
@@ -138,6 +146,11 @@ export function totalReplayReports(
     liveLostTokensBy: {
       density: sumBy(reports, (r) => r.liveLostTokensBy.density),
       compression: sumBy(reports, (r) => r.liveLostTokensBy.compression),
+    },
+    liveLostRecallableTokens: sumBy(reports, (r) => r.liveLostRecallableTokens ?? 0),
+    artifactSurvival: {
+      touched: sumBy(reports, (r) => r.artifactSurvival?.touched ?? 0),
+      present: sumBy(reports, (r) => r.artifactSurvival?.present ?? 0),
     },
     duplicateReclaimedTokens: sumBy(reports, (r) => r.duplicateReclaimedTokens),
     historyRewrites: rewrites,

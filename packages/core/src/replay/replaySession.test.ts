@@ -1,3 +1,4 @@
+import { prunedPointer } from '../core/compression/recallPointers.js';
 import { describe, expect, it } from 'vitest';
 import {
   ai,
@@ -92,7 +93,15 @@ describe('replaySession', () => {
   it('REQ-HD-005 high-density: the stale read goes before the next call; nothing live is lost', async () => {
     const none = (await replay(READ_EDIT_READ, 'none')).report;
     const { report, losses } = await replay(READ_EDIT_READ, 'high-density');
-    const removed = tokens(READ_EDIT_READ.slice(1, 3));
+    // Issue #11: by default the stale read keeps its call; its result becomes a recall pointer.
+    const [readCall, readResult] = READ_EDIT_READ.slice(1, 3) as [IContent, IContent];
+    const pointed: IContent = {
+      ...readResult,
+      blocks: readResult.blocks.map((b) =>
+        b.type === 'tool_response' ? { ...b, result: prunedPointer(b, 'stale', 'recall') } : b,
+      ),
+    };
+    const removed = tokens([readCall, readResult]) - tokens([readCall, pointed]);
     expect(report.densityRemovedTokens).toEqual({ readWrite: removed, dedup: 0, recency: 0 });
     expect(report.cumulativeInputTokens).toBe(none.cumulativeInputTokens - 2 * removed);
     expect(report.staleReclaimedTokens).toEqual({
@@ -105,8 +114,8 @@ describe('replaySession', () => {
       ['a.ts', 'stale', 'density'],
     ]);
     expect(report.historyRewrites).toBe(1);
-    expect(report.historyRewriteDepth.meanEntries).toBe(2);
-    expect(report.historyRewriteDepth.meanTokens).toBe(removed);
+    // Only the result entry changed: the rewrite starts there.
+    expect(report.historyRewriteDepth.meanEntries).toBe(1);
     expect(report.densityOverheadMs.samples).toBeGreaterThanOrEqual(4);
     expect(report.finalContextTokens).toBe(tokens(READ_EDIT_READ) - removed);
   });

@@ -2,6 +2,7 @@
  * What the agent's components may know about the running session: typed accessors over the live
  * settings (`ephemerals`) and a few facts about the session (`config`).
  */
+import type { PointerStyle } from '../core/compression/recallPointers.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 
@@ -23,6 +24,10 @@ export interface EphemeralAccessors {
   densityCacheAware(): boolean;
   densityCachePaybackCalls(): number;
   densityCompressHeadroom(): number;
+  /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */
+  densityPointerStyle?(): PointerStyle;
+  /** `compression.artifactTrail` (issue #11.3); absent in older fakes means off. */
+  artifactTrail?(): boolean;
 }
 
 export interface RuntimeConfig {

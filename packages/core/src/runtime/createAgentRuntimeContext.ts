@@ -36,6 +36,8 @@ export function createAgentRuntimeContext(
     densityCacheAware: () => settings.getDefaulted('compression.density.cacheAware'),
     densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
+    densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),
+    artifactTrail: () => settings.getDefaulted('compression.artifactTrail'),
   };
   return {
     ephemerals,

@@ -173,6 +173,7 @@ export class AgentSession {
       promptResolver: options.promptResolver,
       promptBaseDir: options.promptBaseDir,
       activeTodos: () => this.todoStore.active(),
+      todos: () => this.todoStore.get(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
       ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),
       ...(options.logger ? { logger: options.logger } : {}),

@@ -187,3 +187,37 @@ export function breakdownHistory(history: HistoryService): HistoryBreakdown {
   }
   return { totalTokens: history.getTotalTokens(), entries: history.length, bySpeaker, byTool };
 }
+
+/** What the context names for `recall` (issue #11): distinct recall ids in pointers and trails. */
+export interface RecallableTotals {
+  /** Distinct recall ids the history names (pruned results, cut inclusions, summaries, trail). */
+  readonly ids: number;
+  /** Entries naming at least one. */
+  readonly entries: number;
+}
+
+const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
+
+/** Counts the recall ids `history` names; for `/context` and reports. */
+export function recallableTotals(history: readonly IContent[]): RecallableTotals {
+  const ids = new Set<string>();
+  let entries = 0;
+  for (const entry of history) {
+    let named = false;
+    for (const block of entry.blocks) {
+      const text =
+        block.type === 'text'
+          ? block.text
+          : block.type === 'tool_response' && typeof block.result === 'string'
+            ? block.result
+            : '';
+      if (!text.includes('recall id')) continue;
+      for (const match of text.matchAll(RECALL_ID_MENTION)) {
+        ids.add(match[1] as string);
+        named = true;
+      }
+    }
+    if (named) entries++;
+  }
+  return { ids: ids.size, entries };
+}

@@ -96,7 +96,11 @@ describe('density in a live session (issue 5 end to end)', () => {
     const { session, density, lastRequest } = await run('high-density');
     expect(await readFile(path.join(workspace, 'src', 'a.ts'), 'utf8')).toContain('value0 = 100');
 
-    expect(lastRequest).not.toContain('read-1');
+    // Issue #11 (recall pointers, the default): the stale read keeps its call, its content is
+    // replaced by a pointer naming its recall id.
+    expect(lastRequest).toMatch(
+      /Result pruned \(stale: file rewritten later\) — recall id r[0-9a-f]{10}/,
+    );
     expect(lastRequest).toContain('read-2');
     expect(lastRequest).toContain('edit-1');
     expect(lastRequest).toContain('value0 = 100');

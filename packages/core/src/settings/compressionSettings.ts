@@ -1,5 +1,6 @@
 /** Settings of the compression domain: which strategy runs, when, and what density does. */
 import { COMPRESSION_STRATEGIES } from '../core/compression/types.js';
+import { POINTER_STYLES } from '../core/compression/recallPointers.js';
 import type { NumericRange } from './settingSpec.js';
 
 const FRACTION: NumericRange = { min: 0, minExclusive: true, max: 1 };
@@ -126,6 +127,25 @@ export const COMPRESSION_SETTINGS = [
     type: 'number',
     range: FRACTION,
     default: 0.6,
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.density.pointerStyle',
+    category: 'cli-behavior',
+    description:
+      "What a pruned or summarized result leaves behind: 'recall' names an id the recall tool returns the original for; 'spec' is the spec's 're-run tool' pointer",
+    type: 'enum',
+    enumValues: POINTER_STYLES,
+    default: 'recall',
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.artifactTrail',
+    category: 'cli-behavior',
+    description:
+      'After every compression, put back the files and commands the session touched and the todo list',
+    type: 'boolean',
+    default: true,
     persistToProfile: true,
   },
 ] as const;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ToolSchema } from '../providers/IProvider.js';
+import type { RecallStore } from '../services/recall/RecallStore.js';
 import type { TodoStore } from '../services/todo/TodoStore.js';
 import type { FileSystem } from './ports/FileSystem.js';
 import type { ShellRunner } from './ports/ShellRunner.js';
@@ -51,6 +52,8 @@ export interface ToolContext {
   readonly fs: FileSystem;
   readonly shell: ShellRunner;
   readonly todoStore: TodoStore;
+  /** Where `recall` finds originals of pruned or summarized results (issue #11). */
+  readonly recallStore?: RecallStore;
   /** Asked before write and shell tools run, unless `autoApprove`. Without it they are denied. */
   readonly approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   readonly autoApprove?: boolean;

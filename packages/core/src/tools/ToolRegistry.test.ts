@@ -36,6 +36,7 @@ const ALL_TOOLS = [
   'list_directory',
   'todo_write',
   'todo_read',
+  'recall',
 ];
 
 describe('the default registry', () => {

@@ -12,6 +12,7 @@ import { nodeShellRunner } from './ports/nodeShellRunner.js';
 import { globTool } from './search/globTool.js';
 import { grepTool } from './search/grepTool.js';
 import { listDirectoryTool } from './search/listDirectoryTool.js';
+import { recallTool } from './recall/recallTool.js';
 import { runShellCommandTool } from './shell/runShellCommandTool.js';
 import type { ToolContext } from './Tool.js';
 import { todoReadTool } from './todo/todoReadTool.js';
@@ -33,7 +34,8 @@ export function createDefaultToolRegistry(): ToolRegistry {
     .register(globTool)
     .register(listDirectoryTool)
     .register(todoWriteTool)
-    .register(todoReadTool);
+    .register(todoReadTool)
+    .register(recallTool);
 }
 
 /**

@@ -27,4 +27,5 @@ export { globTool } from './search/globTool.js';
 export { listDirectoryTool } from './search/listDirectoryTool.js';
 export { todoWriteTool } from './todo/todoWriteTool.js';
 export { todoReadTool } from './todo/todoReadTool.js';
+export { recallTool } from './recall/recallTool.js';
 export { formatTodoList } from './todo/formatTodoList.js';

@@ -36,6 +36,12 @@ export const TOOL_ERROR_CODES = [
   'SHELL_KILLED',
   /** bash could not be started. */
   'SHELL_SPAWN_FAILED',
+  /** recall: no original with that id in this session's store. */
+  'RECALL_UNKNOWN_ID',
+  /** recall: the session has no store of originals (not recorded, or unreadable). */
+  'RECALL_UNAVAILABLE',
+  /** recall: the session recording has unreadable lines and the id is not in the rest. */
+  'RECALL_STORE_CORRUPT',
 ] as const;
 
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];

@@ -28,7 +28,14 @@ async function context(
 ): Promise<CompressionContext> {
   return makeCompressionContext({
     history: deepFreeze(history),
-    settings: { 'context-limit': 100_000, 'compression.preserveThreshold': 0.4, ...settings },
+    settings: {
+      'context-limit': 100_000,
+      'compression.preserveThreshold': 0.4,
+      // REQ-HD-008.3 as specified: summarize every result outside the tail (issue #11 keeps it
+      // behind the spec-literal pointer style).
+      'compression.density.pointerStyle': 'spec',
+      ...settings,
+    },
     tokenCounter: charEstimateTokenCounter,
     resolveProvider: noLlm,
   });

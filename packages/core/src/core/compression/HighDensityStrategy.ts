@@ -9,9 +9,12 @@ import { safeSplitPoints } from './toolCallBoundary.js';
 import {
   compressionTarget,
   planHeadDrop,
+  applySummaries,
   planTailStart,
-  summarizeHead,
 } from './density/compressionPlan.js';
+import { orderedSummaryCandidates } from './density/summaryOrder.js';
+import { summariesNeeded } from './density/summariesNeeded.js';
+import { TRAIL_SHARE } from './artifactTrail/contextAnchor.js';
 import { optimizeDensity } from './density/optimizeDensity.js';
 import type {
   CompressionContext,
@@ -40,6 +43,13 @@ function sum(values: readonly number[]): number {
   return total;
 }
 
+/** Room the artifact trail will take after this compression (issue #11.3). */
+function trailReserve(ephemerals: CompressionContext['runtimeContext']['ephemerals']): number {
+  return ephemerals.artifactTrail?.() === true
+    ? Math.floor(ephemerals.contextLimit() * TRAIL_SHARE * 2)
+    : 0;
+}
+
 export class HighDensityStrategy implements CompressionStrategy {
   readonly name = 'high-density' as const;
   readonly requiresLLM = false;
@@ -55,7 +65,8 @@ export class HighDensityStrategy implements CompressionStrategy {
 
   /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
-   * replaces each older tool result by a one-line summary, then drops the oldest entries (a call
+   * replaces older tool results by one-line summaries — only as many as the target needs, stale
+   * and superseded content first, the live latest copy of a file last (issue #11) — then drops the oldest entries (a call
    * with its responses, never one without the other) until the estimate is at most
    * threshold × context limit × `densityCompressHeadroom`. Never calls an LLM; errors from
    * `estimateTokens` propagate.
@@ -72,14 +83,23 @@ export class HighDensityStrategy implements CompressionStrategy {
       contextLimit: ephemerals.contextLimit(),
       headroom: ephemerals.densityCompressHeadroom(),
     });
-    const workspaceRoot = runtimeContext.config.getWorkspaceRoot();
-    const { head, summarized, summarizedPerEntry } = summarizeHead(
-      history,
-      tailStart,
-      workspaceRoot,
+    const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
+    // The target less the room the artifact trail takes once this compression is done.
+    const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));
+    const candidates = orderedSummaryCandidates(history, tailStart, {
+      workspaceRoot: runtimeContext.config.getWorkspaceRoot(),
+      pointerStyle,
+      shellFileOps: ephemerals.densityShellFileOps(),
+    });
+    // Spec-literal mode summarizes every result outside the tail (REQ-HD-008.3).
+    const chosen =
+      pointerStyle === 'spec' ? candidates : await summariesNeeded(context, candidates, roomy);
+    const { head, summarized, summarizedPerEntry } = applySummaries(
+      history.slice(0, tailStart),
+      chosen,
     );
     const tail = history.slice(tailStart);
-    const dropped = await this.entriesToDrop(context, head, tail, targetTokens);
+    const dropped = await this.entriesToDrop(context, head, tail, roomy);
     context.logger.debug('high-density compress', {
       entries: history.length,
       tailStart,

@@ -3,6 +3,7 @@
  * of work live here — `optimize()` (continuous, deterministic, surgical edits) and `compress()`
  * (threshold-triggered replacement of the history).
  */
+import type { PointerStyle } from './recallPointers.js';
 import type { DebugLogger } from '../../utils/logger.js';
 import type { IContent } from '../../services/history/IContent.js';
 import type { IProvider } from '../../providers/IProvider.js';
@@ -42,6 +43,11 @@ export interface DensityConfig {
    * `sed -i … f`, `cat > f <<EOF`, …) as reads and writes. Beyond the spec; off when absent.
    */
   readonly shellFileOps?: boolean;
+  /**
+   * `recall` (issue #11): every pruned result or cut inclusion leaves a pointer naming its recall
+   * id; `spec` or absent: the spec's pointers (REQ-HD-007.2) and removal of stale reads.
+   */
+  readonly pointerStyle?: PointerStyle;
 }
 
 export interface DensityResultMetadata {

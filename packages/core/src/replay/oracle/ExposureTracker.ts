@@ -16,6 +16,12 @@ import type { Exposure, ExposureCategory, ExposureLedger } from './exposureLedge
 
 export type LossCause = 'density' | 'compression';
 
+/** The recall ids a policy gives removed content: of a whole tool response, of an `@` span. */
+export interface RecallIdResolver {
+  ofResponse(block: ToolResponseBlock): string;
+  ofInclusion(spanText: string): string;
+}
+
 export type CategoryTokens = Record<ExposureCategory, number>;
 
 /** One exposure a policy removed, with the verdict and what caused it. */
@@ -26,6 +32,8 @@ export interface ExposureLoss {
   readonly cause: LossCause;
   /** Recording position when it was removed. */
   readonly at: number;
+  /** The edit left a pointer or summary naming the original's recall id (issue #11). */
+  readonly recallable: boolean;
 }
 
 /** A stale exposure the policy did not remove while stale, and what became of it. */
@@ -45,6 +53,8 @@ export interface ExposureTotals {
   readonly staleReclaimedTokens: CategoryTokens;
   /** Tokens removed per cause and verdict. */
   readonly lostTokens: Record<LossCause, Record<LossVerdict, number>>;
+  /** Of `lostTokens`, what stays recallable by an id the context still names (issue #11). */
+  readonly recallableLostTokens: Record<LossCause, Record<LossVerdict, number>>;
   readonly losses: readonly ExposureLoss[];
   readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
@@ -72,6 +82,11 @@ export class ExposureTracker {
     ledger: ExposureLedger,
     /** Tokens of each exposure, by id (its text's count × its share). */
     private readonly tokens: (exposure: Exposure) => number,
+    /**
+     * How the policy names removed content for `recall` (issue #11). Given by the replay, not
+     * imported: the oracle never uses the strategies' code. Without it nothing counts as recallable.
+     */
+    private readonly recallIds?: RecallIdResolver,
   ) {
     this.index = indexLedger(ledger);
     for (const exposure of ledger.exposures) {
@@ -119,9 +134,12 @@ export class ExposureTracker {
       }
     }
     for (const exposure of lost) this.present.delete(exposure.id);
+    const named = lost.length === 0 ? new Set<string>() : namedRecallIds(added);
     for (const exposure of lost) {
       const verdict = classifyLoss(this.index, exposure, this.now, (id) => this.present.has(id));
-      this.losses.push({ exposure, tokens: this.tokens(exposure), verdict, cause, at: this.now });
+      const recallable = named.has(this.recallIdOf(exposure) ?? '');
+      const tokens = this.tokens(exposure);
+      this.losses.push({ exposure, tokens, verdict, cause, at: this.now, recallable });
     }
   }
 
@@ -147,8 +165,13 @@ export class ExposureTracker {
       density: { stale: 0, duplicate: 0, live: 0 },
       compression: { stale: 0, duplicate: 0, live: 0 },
     };
+    const recallableLostTokens: ExposureTotals['recallableLostTokens'] = {
+      density: { stale: 0, duplicate: 0, live: 0 },
+      compression: { stale: 0, duplicate: 0, live: 0 },
+    };
     for (const loss of this.losses) {
       lostTokens[loss.cause][loss.verdict] += loss.tokens;
+      if (loss.recallable) recallableLostTokens[loss.cause][loss.verdict] += loss.tokens;
       if (loss.verdict === 'stale') staleReclaimedTokens[loss.exposure.category] += loss.tokens;
     }
     return {
@@ -156,9 +179,19 @@ export class ExposureTracker {
       staleTokens,
       staleReclaimedTokens,
       lostTokens,
+      recallableLostTokens,
       losses: this.losses,
       unreclaimedStale,
     };
+  }
+
+  /** The recall id of an exposure's original (its whole response, or its inclusion span). */
+  private recallIdOf(exposure: Exposure): string | undefined {
+    const { locator } = exposure;
+    if (this.recallIds === undefined) return undefined;
+    if (locator.kind === 'human') return this.recallIds.ofInclusion(exposure.text);
+    const block = this.recordedBlocks.get(locator.callId);
+    return block === undefined ? undefined : this.recallIds.ofResponse(block);
   }
 
   /** An entry's exposures that pass `keep`, grouped by the response or human entry holding them. */
@@ -179,6 +212,26 @@ export class ExposureTracker {
     return groups;
   }
 }
+
+/** Recall ids that pointers, summaries or trails in `entries` name. */
+function namedRecallIds(entries: readonly IContent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    for (const block of entry.blocks) {
+      const text =
+        block.type === 'text'
+          ? block.text
+          : block.type === 'tool_response' && typeof block.result === 'string'
+            ? block.result
+            : '';
+      if (!text.includes('recall id')) continue;
+      for (const match of text.matchAll(RECALL_ID_MENTION)) ids.add(match[1] as string);
+    }
+  }
+  return ids;
+}
+
+const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
 
 /** The new entries of an edit, indexed for "is this exposure still there, unchanged?". */
 class SurvivorIndex {

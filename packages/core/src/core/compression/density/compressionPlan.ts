@@ -5,8 +5,8 @@
  */
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
 import { adjustForToolCallBoundary } from '../toolCallBoundary.js';
-import { buildToolCallIndex } from './toolCallIndex.js';
-import { isCompactSummary, summarizeToolResponse } from './toolResponseSummary.js';
+import type { PointerStyle } from '../recallPointers.js';
+import { orderedSummaryCandidates, type SummaryCandidate } from './summaryOrder.js';
 
 /**
  * First index of the preserved tail: the newest `ceil(n × preserveThreshold)` entries, moved
@@ -50,22 +50,30 @@ export interface SummarizedHead {
  * Summarizes every tool response in `history[0, tailStart)` in place of its result, with the key
  * parameter taken from the matching call (one index, built once). Results that already are a
  * compact one-liner are left alone. Entries without responses, and every other block, are kept
- * as the same objects.
+ * as the same objects. With `pointerStyle: 'recall'` each line names its recall id.
  */
 export function summarizeHead(
   history: readonly IContent[],
   tailStart: number,
   workspaceRoot: string,
+  pointerStyle?: PointerStyle,
 ): SummarizedHead {
-  const head = history.slice(0, tailStart);
+  const candidates = orderedSummaryCandidates(history, tailStart, {
+    workspaceRoot,
+    ...(pointerStyle === undefined ? {} : { pointerStyle }),
+  });
+  return applySummaries(history.slice(0, tailStart), candidates);
+}
+
+/** `head` with each chosen candidate's result replaced by its line; other entries unchanged. */
+export function applySummaries(
+  head: readonly IContent[],
+  chosen: readonly SummaryCandidate[],
+): SummarizedHead {
   const summaries = new Map<number, Map<number, string>>();
-  let summarized = 0;
-  for (const response of buildToolCallIndex(head).responses) {
-    if (isCompactSummary(response.block.result)) continue;
-    const line = summarizeToolResponse(response.block, response.call?.block, workspaceRoot);
-    const forEntry = summaries.get(response.entryIndex) ?? new Map<number, string>();
-    summaries.set(response.entryIndex, forEntry.set(response.blockIndex, line));
-    summarized++;
+  for (const candidate of chosen) {
+    const forEntry = summaries.get(candidate.entryIndex) ?? new Map<number, string>();
+    summaries.set(candidate.entryIndex, forEntry.set(candidate.blockIndex, candidate.line));
   }
   const summarizedPerEntry = head.map((_, entryIndex) => summaries.get(entryIndex)?.size ?? 0);
   const next = head.map((entry, entryIndex) => {
@@ -79,7 +87,7 @@ export function summarizeHead(
     });
     return { ...entry, blocks };
   });
-  return { head: next, summarizedPerEntry, summarized };
+  return { head: next, summarizedPerEntry, summarized: chosen.length };
 }
 
 export interface HeadDropInput {

@@ -10,6 +10,7 @@ import type { DensityPassResult } from './densityEdits.js';
 import { humanInclusions } from './humanInclusions.js';
 import { resolveToolPath } from './toolParameters.js';
 import type { HistorySlots } from './toolCallIndex.js';
+import { recallIdOfInclusion, type PointerStyle } from '../recallPointers.js';
 
 export interface InclusionDedupOptions {
   /** Relative paths in markers resolve against this directory. */
@@ -18,6 +19,8 @@ export interface InclusionDedupOptions {
   readonly dedupe?: boolean;
   /** Latest successful write per resolved path (entry index): earlier inclusions are stale. */
   readonly latestWrites?: ReadonlyMap<string, number>;
+  /** `recall`: each note names the recall id of the copy it replaces (issue #11). */
+  readonly pointerStyle?: PointerStyle;
 }
 
 export type StaleInclusionReason = 'duplicate' | 'written';
@@ -32,12 +35,25 @@ const NOTE_PATH_MAX = 120;
 export function staleInclusionNote(
   filePath: string,
   reason: StaleInclusionReason = 'duplicate',
+  recallId?: string,
 ): string {
   const shown =
     filePath.length > NOTE_PATH_MAX ? `…${filePath.slice(-(NOTE_PATH_MAX - 1))}` : filePath;
+  const recall = recallId === undefined ? '' : ` — recall id ${recallId} to see the original`;
   return reason === 'duplicate'
-    ? `[Earlier copy of ${shown} removed: a newer copy is included later in the conversation]`
-    : `[Earlier copy of ${shown} removed: the file was changed later in the conversation; read it again for its current content]`;
+    ? `[Earlier copy of ${shown} removed: a newer copy is included later in the conversation${recall}]`
+    : `[Earlier copy of ${shown} removed: the file was changed later in the conversation; read it again for its current content${recall}]`;
+}
+
+/** The note for `span` of `text`, naming its recall id when `style` is `recall`. */
+function noteFor(
+  text: string,
+  span: FileInclusionSpan,
+  reason: StaleInclusionReason | undefined,
+  style: PointerStyle | undefined,
+): string {
+  const id = style === 'recall' ? recallIdOfInclusion(text.slice(span.start, span.end)) : undefined;
+  return staleInclusionNote(span.filePath, reason, id);
 }
 
 interface Inclusion {
@@ -88,7 +104,7 @@ export function deduplicateFileInclusions(
     if (spans) spans.push(stale);
     else blocks.set(inclusion.blockIndex, [stale]);
   });
-  return cutStaleSpans(history, byBlock);
+  return cutStaleSpans(history, byBlock, options.pointerStyle);
 }
 
 /**
@@ -123,6 +139,7 @@ function forEachInclusion(history: HistorySlots, visit: (inclusion: Inclusion) =
 function cutStaleSpans(
   history: HistorySlots,
   byBlock: ReadonlyMap<number, ReadonlyMap<number, readonly StaleSpan[]>>,
+  style: PointerStyle | undefined,
 ): DensityPassResult {
   const replacements = new Map<number, IContent>();
   let pruned = 0;
@@ -138,7 +155,7 @@ function cutStaleSpans(
       const text = cutSpans(
         block.text,
         spans.map((stale) => stale.span),
-        (span) => staleInclusionNote(span.filePath, reasons.get(span.start)),
+        (span) => noteFor(block.text, span, reasons.get(span.start), style),
       );
       if (text === undefined) continue;
       nextBlocks[blockIndex] = { ...block, text };

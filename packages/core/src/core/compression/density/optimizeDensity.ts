@@ -30,6 +30,7 @@ export function optimizeDensity(
   const readWriteOptions = {
     workspaceRoot: config.workspaceRoot,
     shellFileOps: config.shellFileOps === true,
+    ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
   };
   if (config.readWritePruning) {
     counts.readWritePairsPruned = run((slots) => pruneReadWritePairs(slots, readWriteOptions));
@@ -39,6 +40,7 @@ export function optimizeDensity(
       deduplicateFileInclusions(slots, {
         workspaceRoot: config.workspaceRoot,
         dedupe: config.fileDedupe,
+        ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
         ...(config.readWritePruning
           ? { latestWrites: latestSuccessfulWrites(slots, readWriteOptions) }
           : {}),
@@ -47,7 +49,10 @@ export function optimizeDensity(
   }
   if (config.recencyPruning) {
     counts.recencyPruned = run((slots) =>
-      pruneByRecency(slots, { recencyRetention: config.recencyRetention }),
+      pruneByRecency(slots, {
+        recencyRetention: config.recencyRetention,
+        ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
+      }),
     );
   }
   const metadata: DensityResultMetadata = counts;

@@ -14,10 +14,16 @@ import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdit
 import { resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
 import { buildToolCallIndex, type BlockSite, type HistorySlots } from './toolCallIndex.js';
+import { isPrunedPointer, prunedPointer, type PointerStyle } from '../recallPointers.js';
 
 export interface ReadWritePruningOptions extends FileEffectOptions {
   /** Relative paths resolve against this directory (REQ-HD-005.11). */
   readonly workspaceRoot: string;
+  /**
+   * `recall` (issue #11): a stale read keeps its call and gets a pointer naming its recall id in
+   * place of its result; `spec` or absent: the call and its responses are removed (REQ-HD-005).
+   */
+  readonly pointerStyle?: PointerStyle;
 }
 
 /** A call that reads or writes files, with its responses (paired by position). */
@@ -30,6 +36,8 @@ interface FileCall extends BlockSite {
   readonly lastResponse: number;
   /** Some response reported failure (tracked for writes and shell calls only). */
   readonly failed: boolean;
+  /** Responses that already are a pruned pointer. */
+  readonly pointered: number;
 }
 
 /**
@@ -46,8 +54,14 @@ export function pruneReadWritePairs(
   const calls = fileCalls(history, options);
   const keyOf = pathKeyer(options.workspaceRoot);
   const latestWrite = successfulWriteIndex(calls, keyOf);
-  const stale = calls.filter((call) => isStaleRead(call, latestWrite, keyOf));
-  return { ...removeCalls(history, stale), pruned: stale.length };
+  const recall = options.pointerStyle === 'recall';
+  const stale = calls.filter(
+    (call) =>
+      isStaleRead(call, latestWrite, keyOf) &&
+      !(recall && call.pointered === call.responses.length),
+  );
+  const edits = recall ? pointStaleReads(history, stale) : removeCalls(history, stale);
+  return { ...edits, pruned: stale.length };
 }
 
 /**
@@ -89,6 +103,7 @@ function fileCalls(history: HistorySlots, options: FileEffectOptions): FileCall[
       responses: site.responses.map(({ entryIndex, blockIndex }) => ({ entryIndex, blockIndex })),
       lastResponse: site.responses.at(-1)?.entryIndex ?? -1,
       failed: tracksFailure && site.responses.some((response) => responseFailed(response.block)),
+      pointered: site.responses.filter((response) => isPrunedPointer(response.block.result)).length,
     });
   }
   return calls;
@@ -142,4 +157,29 @@ function removeCalls(
     else replacements.set(entryIndex, next);
   }
   return { removals, replacements };
+}
+
+/** Recall mode: each stale read keeps its call; its responses become the stale pointer. */
+function pointStaleReads(
+  history: HistorySlots,
+  calls: readonly FileCall[],
+): Pick<DensityPassResult, 'removals' | 'replacements'> {
+  const groups = new Map<number, Set<number>>();
+  for (const call of calls) {
+    for (const response of call.responses) {
+      addToGroup(groups, response.entryIndex, response.blockIndex);
+    }
+  }
+  const replacements = new Map<number, IContent>();
+  for (const [entryIndex, doomed] of groups) {
+    const entry = history[entryIndex];
+    if (entry === undefined) continue;
+    const blocks = entry.blocks.map((block, index) =>
+      doomed.has(index) && block.type === 'tool_response' && !isPrunedPointer(block.result)
+        ? { ...block, result: prunedPointer(block, 'stale', 'recall') }
+        : block,
+    );
+    replacements.set(entryIndex, { ...entry, blocks });
+  }
+  return { removals: new Set(), replacements };
 }

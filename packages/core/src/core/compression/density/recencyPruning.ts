@@ -4,6 +4,7 @@
  * the call/response structure stays whole.
  */
 import { PRUNED_POINTER } from '../densityVocabulary.js';
+import { isPrunedPointer, prunedPointer, type PointerStyle } from '../recallPointers.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
 import { addToGroup, type DensityPassResult } from './densityEdits.js';
 import { payloadChars } from './toolResultText.js';
@@ -12,9 +13,14 @@ import type { HistorySlots } from './toolCallIndex.js';
 
 export const DEFAULT_RECENCY_RETENTION = 3;
 
+/** About the length of a recall-style pointer: shorter results are not worth replacing. */
+const RECALL_POINTER_CHARS = 90;
+
 export interface RecencyPruningOptions {
   /** Results kept per tool name; see `effectiveRetention`. */
   readonly recencyRetention: number;
+  /** `recall` names the recall id in the pointer (issue #11); default `spec` (PRUNED_POINTER). */
+  readonly pointerStyle?: PointerStyle;
 }
 
 /**
@@ -39,6 +45,8 @@ export function pruneByRecency(
   options: RecencyPruningOptions,
 ): DensityPassResult {
   const keep = effectiveRetention(options.recencyRetention);
+  const pointerChars =
+    options.pointerStyle === 'recall' ? RECALL_POINTER_CHARS : PRUNED_POINTER.length;
   const seen = new Map<string, number>();
   const groups = new Map<number, Set<number>>();
   let pruned = 0;
@@ -47,10 +55,10 @@ export function pruneByRecency(
     if (entry === undefined) continue;
     for (let blockIndex = entry.blocks.length - 1; blockIndex >= 0; blockIndex--) {
       const block = entry.blocks[blockIndex];
-      if (block?.type !== 'tool_response' || block.result === PRUNED_POINTER) continue;
+      if (block?.type !== 'tool_response' || isPrunedPointer(block.result)) continue;
       const count = (seen.get(block.toolName) ?? 0) + 1;
       seen.set(block.toolName, count);
-      if (count <= keep || payloadChars(block.result) <= PRUNED_POINTER.length) continue;
+      if (count <= keep || payloadChars(block.result) <= pointerChars) continue;
       // compress()'s one-line summary already is the compact form, and says more than the pointer.
       if (isCompactSummary(block.result)) continue;
       addToGroup(groups, entryIndex, blockIndex);
@@ -62,7 +70,7 @@ export function pruneByRecency(
     const entry = history[entryIndex] as IContent;
     const blocks = entry.blocks.map((block, index): ContentBlock =>
       doomed.has(index) && block.type === 'tool_response'
-        ? { ...block, result: PRUNED_POINTER }
+        ? { ...block, result: prunedPointer(block, 'old', options.pointerStyle) }
         : block,
     );
     replacements.set(entryIndex, { ...entry, blocks });

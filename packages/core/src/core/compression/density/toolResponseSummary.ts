@@ -4,6 +4,7 @@
  * 245 lines]` or `[run_shell_command npm test — error: exit 1, "3 failed"]`.
  */
 import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
+import { recallSuffix } from '../recallPointers.js';
 import { clip } from './summaryText.js';
 import { summaryFacts, summarySubject, toolKindOf } from './toolSummaryFacts.js';
 import { resultText, shellExitCode } from './toolResultText.js';
@@ -14,12 +15,13 @@ const ERROR_MAX = 80;
 
 /**
  * Summarizes `response` (answering `call`, when known) in one line of at most
- * `SUMMARY_MAX_CHARS`. Display paths are relative to `workspaceRoot` when inside it.
+ * `SUMMARY_MAX_CHARS`; with `recallId`, the line ends by naming it (issue #11). Display paths are relative to `workspaceRoot` when inside it.
  */
 export function summarizeToolResponse(
   response: ToolResponseBlock,
   call: ToolCallBlock | undefined,
   workspaceRoot: string,
+  recallId?: string,
 ): string {
   const toolName = clip(call?.name ?? response.toolName, 40);
   const kind = toolKindOf(toolName, call?.parameters);
@@ -29,8 +31,11 @@ export function summarizeToolResponse(
   const facts = summaryFacts(kind, call, text);
   const head = subject === undefined ? toolName : `${toolName} ${subject}`;
   const tail = [outcome, ...facts].join(', ');
-  const line = `[${head} — ${tail}]`;
-  return line.length <= SUMMARY_MAX_CHARS ? line : `${line.slice(0, SUMMARY_MAX_CHARS - 2)}…]`;
+  const suffix = recallId === undefined ? '' : recallSuffix(recallId);
+  const max = SUMMARY_MAX_CHARS - suffix.length;
+  const body = `[${head} — ${tail}`;
+  const clipped = body.length + 1 <= max ? body : `${body.slice(0, max - 2)}…`;
+  return `${clipped}${suffix}]`;
 }
 
 function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): string {
