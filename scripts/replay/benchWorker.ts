@@ -12,6 +12,7 @@ import {
   replaySession,
   type PreparedReplay,
   type ReplayPolicyId,
+  type EphemeralSettings,
 } from '@dense/core';
 import {
   BENCH_LIMITS,
@@ -22,6 +23,10 @@ import {
 } from './benchTypes.js';
 
 const tokenCounter = memoTokenCounter();
+
+/** `--policies a,b` and `--set k=v` of bench-replay reach the workers through the environment. */
+const onlyPolicies = process.env.DENSE_BENCH_POLICIES?.split(',').filter((p) => p !== '');
+const extraSettings = JSON.parse(process.env.DENSE_BENCH_SETTINGS ?? '{}') as EphemeralSettings;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -38,6 +43,7 @@ async function runOne(
     policy: getReplayPolicy(policy),
     contextLimit: limit ?? BENCH_LIMITS[0],
     tokenCounter,
+    settings: extraSettings,
   });
   return {
     source,
@@ -66,6 +72,7 @@ async function runJob(job: BenchJob): Promise<BenchRun[]> {
   for (const session of await importTranscriptSessions(job.file)) {
     const prepared = await prepareReplay(session, { tokenCounter });
     for (const policy of REPLAY_POLICY_IDS) {
+      if (onlyPolicies !== undefined && !onlyPolicies.includes(policy)) continue;
       const limits = policy === 'none' ? [null] : BENCH_LIMITS;
       for (const limit of limits) runs.push(await runOne(prepared, job.source, policy, limit));
     }

@@ -3,6 +3,7 @@
  * settings (`ephemerals`) and a few facts about the session (`config`).
  */
 import type { CompressionStrategyName } from '../core/compression/types.js';
+import type { DensityScheduleMode } from '../core/densitySchedule.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 
 export interface EphemeralAccessors {
@@ -21,6 +22,10 @@ export interface EphemeralAccessors {
   densityRecencyRetention(): number;
   densityShellFileOps(): boolean;
   densityCacheAware(): boolean;
+  /** Issue 14: `batched` (default) or `immediate` (every density edit at once, the spec's). */
+  densitySchedule(): DensityScheduleMode;
+  /** Issue 14.2: identical re-reads of a file still in context get a short reply. */
+  densityUnchangedReads(): boolean;
   densityCachePaybackCalls(): number;
   densityCompressHeadroom(): number;
 }

@@ -3,7 +3,8 @@
  * and leaves when a density edit or a compression removes or changes it; each loss gets the
  * oracle's verdict at that moment. Totals are in tokens (each exposure's count × its share).
  */
-import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
+import type { ContentBlock, IContent, ToolResponseBlock } from '../../services/history/IContent.js';
+import { isUnchangedReadReply } from '../../core/compression/density/unchangedRead.js';
 import { resultText } from '../../core/compression/density/toolResultText.js';
 import {
   classifyLoss,
@@ -49,6 +50,10 @@ export interface ExposureTotals {
   readonly unreclaimedStale: readonly UnreclaimedStale[];
 }
 
+function isUnchangedReadReplyBlock(block: ContentBlock): boolean {
+  return block.type === 'tool_response' && isUnchangedReadReply(block.result);
+}
+
 const zeroCategories = (): CategoryTokens => ({ reads: 0, inclusions: 0, shellReads: 0 });
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -92,7 +97,13 @@ export class ExposureTracker {
 
   /** An entry entered the history: its exposures are in context from now on. */
   onRecorded(entry: IContent): void {
-    for (const exposure of this.groupsIn(entry, (e) => !this.seen.has(e.id)).flat()) {
+    // A re-read answered "unchanged since call X" shows no content itself (issue 14.2): its
+    // exposures never enter; the earlier copy it names is what the model sees.
+    const shown =
+      entry.speaker !== 'tool'
+        ? entry
+        : { ...entry, blocks: entry.blocks.filter((b) => !isUnchangedReadReplyBlock(b)) };
+    for (const exposure of this.groupsIn(shown, (e) => !this.seen.has(e.id)).flat()) {
       this.seen.add(exposure.id);
       this.present.add(exposure.id);
     }
