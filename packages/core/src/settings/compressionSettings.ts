@@ -134,7 +134,7 @@ export const COMPRESSION_SETTINGS = [
       'Batched schedule: edits are applied when they pay for their cache misses within max(this, calls so far) calls',
     type: 'number',
     range: { integer: true, min: 0 },
-    default: 10,
+    default: 30,
     persistToProfile: true,
   },
   {
