@@ -97,7 +97,7 @@ export const COMPRESSION_SETTINGS = [
     description:
       'READ→WRITE pruning also understands plain shell reads and writes (cat, sed -n, sed -i, > file)',
     type: 'boolean',
-    default: false,
+    default: true,
     persistToProfile: true,
   },
   {
@@ -134,7 +134,7 @@ export const COMPRESSION_SETTINGS = [
       'Batched schedule: edits are applied when they pay for their cache misses within max(this, calls so far) calls',
     type: 'number',
     range: { integer: true, min: 0 },
-    default: 30,
+    default: 10,
     persistToProfile: true,
   },
   {
