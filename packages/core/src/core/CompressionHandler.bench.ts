@@ -16,12 +16,16 @@ import { CompressionHandler } from './CompressionHandler.js';
 
 const TURNS = 300;
 
-async function preparedSession(targetTokens: number) {
+async function preparedSession(targetTokens: number, schedule: 'batched' | 'immediate') {
   const history = new HistoryService();
   const provider = new ScriptedProvider();
   const runtime = createAgentRuntimeContext({
     settings: new SettingsService({
-      session: { 'compression.strategy': 'high-density', 'context-limit': 100_000_000 },
+      session: {
+        'compression.strategy': 'high-density',
+        'context-limit': 100_000_000,
+        'compression.density.schedule': schedule,
+      },
     }),
     workspaceRoot: '/workspace',
   });
@@ -52,10 +56,15 @@ async function preparedSession(targetTokens: number) {
   };
 }
 
-for (const size of [10_000, 100_000, 1_000_000]) {
-  const { history, handler, upcoming, label } = await preparedSession(size);
+for (const [size, schedule] of [
+  [10_000, 'batched'],
+  [100_000, 'batched'],
+  [1_000_000, 'batched'],
+  [1_000_000, 'immediate'],
+] as const) {
+  const { history, handler, upcoming, label } = await preparedSession(size, schedule);
   let turn = 0;
-  describe(`pre-send per turn, history of ${label}`, () => {
+  describe(`pre-send per turn, history of ${label}, schedule ${schedule}`, () => {
     bench(
       'add one entry + ensureCompressionBeforeSend (high-density)',
       async () => {

@@ -34,6 +34,16 @@ function touchedCallIds(before: IContent, after: IContent | undefined): string[]
   return touched;
 }
 
+/**
+ * What replacing an entry saves, by the original entry (immutable): a pending edit is found again
+ * by every optimize() as a new replacement object, which would be tokenized afresh every turn.
+ * Recomputed when the replacement's block count changes (a later pass refined it).
+ */
+const REPLACEMENT_SAVINGS = new WeakMap<
+  IContent,
+  { readonly blocks: number; readonly saved: number }
+>();
+
 /** Edited indices, ascending, each with what it saves. */
 export async function editSavings(
   history: readonly IContent[],
@@ -43,7 +53,15 @@ export async function editSavings(
   const savings = new Map<number, number>();
   for (const index of result.removals) savings.set(index, await tokensOf(history[index]!));
   for (const [index, after] of result.replacements) {
-    savings.set(index, (await tokensOf(history[index]!)) - (await tokensOf(after)));
+    const before = history[index]!;
+    const known = REPLACEMENT_SAVINGS.get(before);
+    if (known?.blocks === after.blocks.length) {
+      savings.set(index, known.saved);
+      continue;
+    }
+    const saved = (await tokensOf(before)) - (await tokensOf(after));
+    REPLACEMENT_SAVINGS.set(before, { blocks: after.blocks.length, saved });
+    savings.set(index, saved);
   }
   return new Map([...savings].sort((a, b) => a[0] - b[0]));
 }

@@ -99,10 +99,6 @@ function sentTokensFrom(
   return (from) => (from >= end ? 0 : (suffix[Math.max(from, start) - start] ?? 0));
 }
 
-function sum(tokens: DensityTokenBreakdown): number {
-  return tokens.readWrite + tokens.dedup + tokens.recency;
-}
-
 /** What the batched schedule says about `result`: its decision and the part to apply now. */
 async function schedulePart(
   history: HistoryService,
@@ -112,6 +108,7 @@ async function schedulePart(
   decision: DensityScheduleDecision;
   part: DensityResult | undefined;
   invalidated: number;
+  removed: number;
 }> {
   const raw = history.getRawHistory();
   const tokensOf = async (entry: IContent) =>
@@ -131,7 +128,12 @@ async function schedulePart(
     decision.applyFrom === undefined
       ? undefined
       : densityResultFrom(raw, result, decision.applyFrom);
-  return { decision, part, invalidated: cuts[0]?.invalidatedTokens ?? 0 };
+  return {
+    decision,
+    part,
+    invalidated: cuts[0]?.invalidatedTokens ?? 0,
+    removed: cuts[0]?.removedTokens ?? 0,
+  };
 }
 
 export async function runDensityStep(input: DensityStepInput): Promise<DensityStepOutcome> {
@@ -148,15 +150,10 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
     const scheduled = await schedulePart(history, found, schedule);
     decision = scheduled.decision;
     if (scheduled.part === undefined) {
-      const removed = await attributeDensityTokens(
-        raw,
-        found,
-        history.estimateTokensForContents.bind(history),
-      );
       const event = {
         strategy: input.strategy,
         metadata: found.metadata,
-        removedTokens: sum(removed),
+        removedTokens: scheduled.removed,
         invalidatedTokens: scheduled.invalidated,
         schedule: decision,
       };
