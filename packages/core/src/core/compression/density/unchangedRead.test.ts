@@ -155,18 +155,16 @@ describe('unchangedReadReply (issue 14.2)', () => {
           } else {
             // A compression: the oldest entries go, older results become one-line summaries.
             const cut = Math.min(step.cut, history.length - 1);
-            history = history
-              .slice(cut)
-              .map((e, i) =>
-                i % 2 === 0 && e.speaker === 'tool'
-                  ? {
-                      ...e,
-                      blocks: e.blocks.map((b) =>
-                        b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
-                      ),
-                    }
-                  : e,
-              );
+            history = history.slice(cut).map((e, i) =>
+              i % 2 === 0 && e.speaker === 'tool'
+                ? {
+                    ...e,
+                    blocks: e.blocks.map((b) =>
+                      b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
+                    ),
+                  }
+                : e,
+            );
           }
         }
       }),
