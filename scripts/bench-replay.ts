@@ -4,7 +4,9 @@
  * docs/benchmarks.md and the context charts. Skips with a message when the corpus is absent.
  *
  * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --workers <n>, --only <text>
- * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing).
+ * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing),
+ * --policies <id,id> (only these policies), --set key=value (a setting for every run, repeatable;
+ * values parsed as JSON when they are, else strings).
  */
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,7 +43,11 @@ function runWorkers(
   const failures: Failure[] = [];
   let finished = 0;
   const workerPath = path.join(REPO_ROOT, 'scripts/replay/benchWorker.ts');
-  const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json') };
+  const env = {
+    ...process.env,
+    TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json'),
+    ...benchEnv(process.argv.slice(2)),
+  };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
     if (alive === 0) resolve({ runs, crossChecks, failures });
@@ -84,6 +90,29 @@ async function formatMarkdown(text: string, file: string): Promise<string> {
   const prettier = await import('prettier');
   const options = await prettier.resolveConfig(file);
   return prettier.format(text, { ...options, filepath: file });
+}
+
+/** `--policies` and `--set` for the workers. */
+function benchEnv(argv: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  const policies = argv.indexOf('--policies');
+  if (policies !== -1) env.DENSE_BENCH_POLICIES = argv[policies + 1] ?? '';
+  const settings: Record<string, unknown> = {};
+  argv.forEach((arg, i) => {
+    const pair = arg === '--set' ? argv[i + 1] : undefined;
+    const eq = pair?.indexOf('=') ?? -1;
+    if (pair === undefined || eq <= 0) return;
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    settings[pair.slice(0, eq)] = value;
+  });
+  env.DENSE_BENCH_SETTINGS = JSON.stringify(settings);
+  return env;
 }
 
 function machine(): string {

@@ -15,6 +15,7 @@ import {
   replaySession,
   type PreparedReplay,
   type ReplayPolicyId,
+  type EphemeralSettings,
 } from '@dense/core';
 import {
   BENCH_LIMITS,
@@ -27,28 +28,9 @@ import {
 
 const tokenCounter = memoTokenCounter();
 
-/**
- * Optional overrides for comparisons (e.g. the behaviour before issue #11):
- * DENSE_BENCH_SET='key=value,key=value' (settings), DENSE_BENCH_POLICIES='id,id' (a subset).
- */
-const benchSettings: Record<string, string | number | boolean> = Object.fromEntries(
-  (process.env.DENSE_BENCH_SET ?? '')
-    .split(',')
-    .filter((pair) => pair.includes('='))
-    .map((pair) => {
-      const [key = '', raw = ''] = pair.split('=');
-      const value =
-        raw === 'true'
-          ? true
-          : raw === 'false'
-            ? false
-            : Number.isNaN(Number(raw))
-              ? raw
-              : Number(raw);
-      return [key.trim(), value];
-    }),
-);
-const policyFilter = (process.env.DENSE_BENCH_POLICIES ?? '').split(',').filter((id) => id !== '');
+/** `--policies a,b` and `--set k=v` of bench-replay reach the workers through the environment. */
+const onlyPolicies = process.env.DENSE_BENCH_POLICIES?.split(',').filter((p) => p !== '');
+const extraSettings = JSON.parse(process.env.DENSE_BENCH_SETTINGS ?? '{}') as EphemeralSettings;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -66,7 +48,7 @@ async function runOne(
     policy: getReplayPolicy(policy),
     contextLimit: limit ?? BENCH_LIMITS[0],
     tokenCounter,
-    ...(Object.keys(benchSettings).length === 0 ? {} : { settings: benchSettings }),
+    settings: extraSettings,
   });
   return {
     source,
@@ -107,7 +89,7 @@ async function runJob(
       crossChecks.push({ source: job.source, session: name, disagreements });
     }
     for (const policy of REPLAY_POLICY_IDS) {
-      if (policyFilter.length > 0 && !policyFilter.includes(policy)) continue;
+      if (onlyPolicies !== undefined && !onlyPolicies.includes(policy)) continue;
       const limits = policy === 'none' ? [null] : BENCH_LIMITS;
       for (const limit of limits) {
         runs.push(await runOne(prepared, job.source, policy, limit, compactions));

@@ -17,12 +17,16 @@ import { CompressionHandler } from './CompressionHandler.js';
 
 const TURNS = 300;
 
-async function preparedSession(targetTokens: number) {
+async function preparedSession(targetTokens: number, schedule: 'batched' | 'immediate') {
   const history = new HistoryService();
   const provider = new ScriptedProvider();
   const runtime = createAgentRuntimeContext({
     settings: new SettingsService({
-      session: { 'compression.strategy': 'high-density', 'context-limit': 100_000_000 },
+      session: {
+        'compression.strategy': 'high-density',
+        'context-limit': 100_000_000,
+        'compression.density.schedule': schedule,
+      },
     }),
     workspaceRoot: '/workspace',
   });
@@ -56,15 +60,20 @@ async function preparedSession(targetTokens: number) {
 const ITERATIONS = 200;
 const RUN = { iterations: ITERATIONS, time: 0, warmupIterations: 5, warmupTime: 0 } as const;
 
-for (const size of [10_000, 100_000, 1_000_000]) {
-  const { history, handler, upcoming, label } = await preparedSession(size);
+for (const [size, schedule] of [
+  [10_000, 'batched'],
+  [100_000, 'batched'],
+  [1_000_000, 'batched'],
+  [1_000_000, 'immediate'],
+] as const) {
+  const { history, handler, upcoming, label } = await preparedSession(size, schedule);
   // Fresh objects: token counts are cached by entry identity, so these are tokenized in the step.
   const fresh = Array.from({ length: ITERATIONS + RUN.warmupIterations }, (_, i) =>
     structuredClone(upcoming[i % upcoming.length] as IContent),
   );
   let turn = 0;
   let freshTurn = 0;
-  describe(`pre-send per turn, history of ${label}`, () => {
+  describe(`pre-send per turn, history of ${label}, schedule ${schedule}`, () => {
     bench(
       'add one entry (already tokenized) + ensureCompressionBeforeSend (high-density)',
       async () => {

@@ -507,7 +507,7 @@ describe('CompressionHandler compression', () => {
   });
 });
 
-describe('CompressionHandler cache-aware density (compression.density.cacheAware)', () => {
+describe('CompressionHandler batched density schedule (issue 14.3, compression.density.schedule)', () => {
   /** Removes the entry at index 1 (a deep, small edit in a long history). */
   const removeSecond = () =>
     fakeStrategy({
@@ -517,7 +517,7 @@ describe('CompressionHandler cache-aware density (compression.density.cacheAware
         metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: 1 },
       }),
     });
-  const cacheAware = { 'compression.density.cacheAware': true, 'context-limit': 100_000 } as const;
+  const cacheAware = { 'context-limit': 100_000 } as const;
 
   async function afterOneSend(
     strategy: CompressionStrategy,
@@ -574,7 +574,7 @@ describe('CompressionHandler cache-aware density (compression.density.cacheAware
       }),
     });
     const now = { t: 0 };
-    const settings = { 'compression.density.cacheAware': true, 'context-limit': 4000 } as const;
+    const settings = { 'context-limit': 4000 } as const;
     const { handler, history } = await afterOneSend(strategy, now, settings);
     now.t = 1000;
     // 10 + 5 + 3000 + 3000 = 6015 ≥ 0.85 × 4000: under pressure, so the edit is applied → 3015.
@@ -621,10 +621,11 @@ describe('CompressionHandler cache-aware density (compression.density.cacheAware
     expect(log.filter((l) => l.startsWith('compress'))).toEqual([]);
   });
 
-  it('without cacheAware every non-empty result is applied at once (REQ-HD-002.4)', async () => {
+  it('#14.4 with schedule immediate every non-empty result is applied at once (REQ-HD-002.4)', async () => {
     const now = { t: 0 };
     const { handler, history } = await afterOneSend(removeSecond(), now, {
       'context-limit': 100_000,
+      'compression.density.schedule': 'immediate',
     });
     const lengthBefore = history.length;
     now.t = 1000;

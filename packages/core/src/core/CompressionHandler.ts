@@ -34,6 +34,7 @@ import {
   type DensityDeferredEvent,
   type LastSend,
 } from './densityStep.js';
+import { cacheRulesForProvider } from './densitySchedule.js';
 
 /** The events this handler emits carry these payloads. */
 export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
@@ -49,7 +50,7 @@ export interface CompressionEvent {
 
 export interface CompressionHandlerEvents {
   densityApplied: DensityAppliedEvent;
-  /** A cache-aware schedule left an edit for later (it is re-evaluated before the next call). */
+  /** The batched schedule left edits for later (they are re-evaluated before the next call). */
   densityDeferred: DensityDeferredEvent;
   compressed: CompressionEvent;
   /** The pre-send check would compress again right after a compression (issue #11.5). */
@@ -83,6 +84,7 @@ export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
   private densityDirty = true;
   private lastSend: LastSend | undefined;
+  private sends = 0;
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
@@ -148,6 +150,7 @@ export class CompressionHandler {
     }
     this.lastSend = { entries: this.options.history.length, at: this.now() };
     this.aftercare.onSend();
+    this.sends++;
   }
 
   /** Whether compressing now would loop (issue #11.5); if so, says so through `compactionLoop`. */
@@ -171,8 +174,9 @@ export class CompressionHandler {
   /**
    * Runs the strategy's optimize() on the raw history when content was added since the last run,
    * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
-   * `compression.density.cacheAware`, an edit that would cost more in prompt-cache misses than it
-   * saves is deferred (the flag stays set) unless the context is `underPressure`.
+   * `compression.density.schedule` `batched` (the default), edits that would cost more in
+   * prompt-cache misses than they save wait (the flag stays set) unless the context is
+   * `underPressure`; the edits near the end may go alone (issue 14).
    */
   async ensureDensityOptimized(options: { readonly underPressure?: boolean } = {}): Promise<void> {
     if (!this.densityDirty) return;
@@ -184,10 +188,12 @@ export class CompressionHandler {
         optimize: strategy.optimize.bind(strategy),
         history: this.options.history,
         config: this.densityConfig(),
-        ...(ephemerals.densityCacheAware()
+        ...(this.densityBatched()
           ? {
               schedule: {
+                rules: cacheRulesForProvider(this.options.runtimeState().provider),
                 paybackCalls: ephemerals.densityCachePaybackCalls(),
+                callsSoFar: this.sends,
                 lastSend: this.lastSend,
                 now: this.now(),
                 underPressure: options.underPressure ?? true,
@@ -200,6 +206,7 @@ export class CompressionHandler {
         return;
       }
       if (outcome.kind === 'applied') this.events.emit('densityApplied', outcome.event);
+      if (outcome.kind === 'applied' && outcome.partial === true) return;
     }
     this.densityDirty = false;
   }
@@ -237,6 +244,12 @@ export class CompressionHandler {
       ...(todos.length === 0 ? {} : { activeTodos: todos }),
       ...(transcriptPath === undefined ? {} : { transcriptPath }),
     };
+  }
+
+  /** Issue 14: density edits wait for a cheap moment unless `schedule` is `immediate`. */
+  private densityBatched(): boolean {
+    const { ephemerals } = this.options.runtime;
+    return ephemerals.densitySchedule() === 'batched' || ephemerals.densityCacheAware();
   }
 
   densityConfig(): DensityConfig {

@@ -1,39 +1,45 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CACHE_RULES } from '../cache/cacheRules.js';
 import {
-  CACHE_READ_PRICE,
-  CACHE_WRITE_PRICE,
+  cacheRulesForProvider,
   callsToPayBack,
   decideDensityApplication,
-  PROMPT_CACHE_TTL_MS,
+  expectedRemainingCalls,
+  type BatchCut,
 } from './densitySchedule.js';
 
-/** Cost of the next `calls` calls with and without the edit, by the benchmark's price model. */
+const anthropic = CACHE_RULES.anthropic;
+
+/** Cost of the next `calls` calls with and without the edit, priced by `priceCall`'s rules. */
 function simulate(
   removed: number,
   invalidated: number,
   calls: number,
 ): { apply: number; skip: number } {
+  const { readMultiplier: r, writeMultiplier: w } = anthropic;
   // Without the edit every later call reads the cached suffix; with it the first call rewrites
   // the suffix minus what was removed, then reads the smaller suffix.
-  const skip = calls * CACHE_READ_PRICE * invalidated;
-  const apply =
-    CACHE_WRITE_PRICE * (invalidated - removed) +
-    (calls - 1) * CACHE_READ_PRICE * (invalidated - removed);
+  const skip = calls * r * invalidated;
+  const apply = w * (invalidated - removed) + (calls - 1) * r * (invalidated - removed);
   return { apply, skip };
 }
 
-describe('callsToPayBack', () => {
+describe('callsToPayBack (issue 14.3, priced with the cache model)', () => {
   it('an edit at the very end of history pays at once', () => {
-    expect(callsToPayBack(500, 500)).toBe(0);
+    expect(callsToPayBack(anthropic, 500, 500)).toBe(0);
   });
 
-  it('a small edit deep in history takes many calls', () => {
-    expect(callsToPayBack(100, 10_000)).toBeCloseTo(1137.5, 5);
+  it('a small edit deep in history takes many calls (Anthropic 5m: 11.5·S/R − 12.5)', () => {
+    expect(callsToPayBack(anthropic, 100, 10_000)).toBeCloseTo(1137.5, 5);
+  });
+
+  it('without a write premium (OpenAI) deep edits pay back sooner', () => {
+    expect(callsToPayBack(CACHE_RULES.openai, 100, 10_000)).toBeCloseTo(890, 5);
   });
 
   it('removing nothing never pays', () => {
-    expect(callsToPayBack(0, 100)).toBe(Number.POSITIVE_INFINITY);
+    expect(callsToPayBack(anthropic, 0, 100)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('matches a direct simulation of the price model: after the payback point, applying is no dearer', () => {
@@ -43,7 +49,7 @@ describe('callsToPayBack', () => {
         fc.integer({ min: 0, max: 50_000 }),
         (removed, extra) => {
           const invalidated = removed + extra;
-          const calls = Math.ceil(callsToPayBack(removed, invalidated)) + 1;
+          const calls = Math.ceil(callsToPayBack(anthropic, removed, invalidated)) + 1;
           const { apply, skip } = simulate(removed, invalidated, calls);
           expect(apply).toBeLessThanOrEqual(skip + 1e-6);
         },
@@ -53,29 +59,70 @@ describe('callsToPayBack', () => {
   });
 });
 
-describe('decideDensityApplication', () => {
+describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
+  const deep: BatchCut = { index: 2, removedTokens: 100, invalidatedTokens: 10_000 };
+  const nearEnd: BatchCut = { index: 40, removedTokens: 60, invalidatedTokens: 60 };
   const base = {
-    removedTokens: 100,
-    invalidatedTokens: 10_000,
+    rules: anthropic,
+    cuts: [deep],
     msSinceLastSend: 1000,
-    paybackCalls: 10,
+    expectedRemainingCalls: 10,
     underPressure: false,
   };
 
-  it('defers an edit that does not pay back within the budget', () => {
-    expect(decideDensityApplication(base)).toMatchObject({ apply: false, reason: 'deferred' });
+  it('defers a batch that does not pay back within the expected remaining calls', () => {
+    expect(decideDensityApplication(base)).toMatchObject({
+      applyFrom: undefined,
+      reason: 'deferred',
+    });
   });
 
-  it('applies under pressure, before the first call, with a cold cache, or when it pays back', () => {
-    expect(decideDensityApplication({ ...base, underPressure: true }).reason).toBe(
-      'under-pressure',
-    );
-    expect(decideDensityApplication({ ...base, msSinceLastSend: undefined }).reason).toBe(
-      'no-cache-yet',
-    );
-    expect(decideDensityApplication({ ...base, msSinceLastSend: PROMPT_CACHE_TTL_MS }).reason).toBe(
-      'cache-cold',
-    );
-    expect(decideDensityApplication({ ...base, removedTokens: 6000 }).reason).toBe('pays-back');
+  it('applies everything under pressure, before the first call, with a cold cache, or when it pays back', () => {
+    const all = (over: Partial<typeof base>) => decideDensityApplication({ ...base, ...over });
+    expect(all({ underPressure: true })).toMatchObject({ applyFrom: 2, reason: 'under-pressure' });
+    expect(all({ msSinceLastSend: undefined })).toMatchObject({
+      applyFrom: 2,
+      reason: 'no-cache-yet',
+    });
+    expect(all({ msSinceLastSend: anthropic.ttlMs + 1 })).toMatchObject({
+      applyFrom: 2,
+      reason: 'cache-cold',
+    });
+    // Exactly the TTL is still warm (isCacheCold: strictly longer).
+    expect(all({ msSinceLastSend: anthropic.ttlMs }).reason).toBe('deferred');
+    expect(all({ expectedRemainingCalls: 2000 }).reason).toBe('pays-back');
+  });
+
+  it('the 1-hour cache stays warm over a 10-minute gap', () => {
+    const decision = decideDensityApplication({
+      ...base,
+      rules: CACHE_RULES['anthropic-1h'],
+      msSinceLastSend: 10 * 60_000,
+    });
+    expect(decision.reason).toBe('deferred');
+  });
+
+  it('applies the edits near the end at once while the deep ones wait', () => {
+    const decision = decideDensityApplication({
+      ...base,
+      cuts: [{ ...deep, removedTokens: 160 }, nearEnd],
+    });
+    expect(decision).toMatchObject({ applyFrom: 40, reason: 'tail-pays-back' });
+  });
+
+  it('applies nothing when there is nothing to apply', () => {
+    expect(decideDensityApplication({ ...base, cuts: [] }).applyFrom).toBeUndefined();
+  });
+
+  it('the horizon is the calls so far, at least the minimum', () => {
+    expect(expectedRemainingCalls(3, 10)).toBe(10);
+    expect(expectedRemainingCalls(40, 10)).toBe(40);
+  });
+
+  it('providers map to their cache rules, Anthropic 5m when unknown', () => {
+    expect(cacheRulesForProvider('openai').provider).toBe('openai');
+    expect(cacheRulesForProvider('gemini').provider).toBe('gemini');
+    expect(cacheRulesForProvider('anthropic').provider).toBe('anthropic');
+    expect(cacheRulesForProvider('replay').provider).toBe('anthropic');
   });
 });

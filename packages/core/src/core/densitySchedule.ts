@@ -1,27 +1,70 @@
 /**
- * When a density edit is worth applying, priced as a provider with prompt caching charges: the
- * prefix unchanged since the previous call at 0.1×, everything after the first edit at 1.25×.
+ * When density edits are worth applying, priced with the provider's prompt-cache rules
+ * (`cache/cacheRules.ts`, the one cost model): the prefix unchanged since the previous call is
+ * read at `readMultiplier`, everything from the first edited entry on is written again at
+ * `writeMultiplier`.
  *
- * Applying an edit that removes R tokens when S cached tokens follow its first edited entry costs
- * 1.15·S − 1.25·R more on the next call than leaving history alone, and saves 0.1·R on every call
- * after it. It pays for itself after 11.5·S/R − 12.5 calls. An edit at the end of history pays at
- * once; a small edit deep in a long history may never pay.
+ * Applying edits that remove R tokens when S cached tokens follow the first edited entry costs
+ * (w − r)·S − w·R more on the next call than leaving the history alone, and saves r·R on every
+ * call after it (r, w: read and write multipliers). It pays for itself after ((w − r)·S − w·R)/(r·R)
+ * calls. An edit at the end of history pays at once; a small edit deep in a long history may
+ * never pay on its own, but a batch of them can.
+ *
+ * Issue 14, the batched schedule: pending edits wait (they are found again by every later
+ * optimize(), which only ever finds more, so a decision is never undone) and are applied
+ * together when it costs least: the cache is cold, a compression is about to rewrite the history,
+ * the batch pays back within the expected remaining calls, or the context is under pressure.
+ * A suffix of the batch (the edits near the end of the history) may go at once while the deep
+ * edits wait.
  */
+import { CACHE_RULES, type CacheRules } from '../cache/cacheRules.js';
+import { isCacheCold } from '../cache/priceCall.js';
 
-export const CACHE_READ_PRICE = 0.1;
-export const CACHE_WRITE_PRICE = 1.25;
-/** Prompt caches expire after about five minutes without a request (Anthropic's default TTL). */
-export const PROMPT_CACHE_TTL_MS = 5 * 60 * 1000;
+export const DENSITY_SCHEDULE_MODES = ['batched', 'immediate'] as const;
+export type DensityScheduleMode = (typeof DENSITY_SCHEDULE_MODES)[number];
+
+/** The cache rules a provider name is priced with (Anthropic's 5-minute cache when unknown). */
+export function cacheRulesForProvider(provider: string): CacheRules {
+  const name = provider.toLowerCase();
+  if (name.includes('openai') || name.includes('codex')) return CACHE_RULES.openai;
+  if (name.includes('gemini') || name.includes('google')) return CACHE_RULES.gemini;
+  return CACHE_RULES.anthropic;
+}
+
+/** Calls until applying costs less than not applying (the module comment derives it). */
+export function callsToPayBack(
+  rules: CacheRules,
+  removedTokens: number,
+  invalidatedTokens: number,
+): number {
+  if (removedTokens <= 0) return Number.POSITIVE_INFINITY;
+  const r = rules.readMultiplier;
+  const w = rules.writeMultiplier;
+  const extra = (w - r) * invalidatedTokens - w * removedTokens;
+  return Math.max(0, extra / (r * removedTokens));
+}
+
+/** One place the batch may be cut: apply the edits at `index` and after, leave the rest. */
+export interface BatchCut {
+  /** Lowest edited index of the suffix. */
+  readonly index: number;
+  /** Tokens the edits from `index` on remove. */
+  readonly removedTokens: number;
+  /** Tokens sent in the previous call that follow `index` (their cached prefix is lost). */
+  readonly invalidatedTokens: number;
+}
 
 export interface DensityScheduleInput {
-  /** Tokens the edit removes. */
-  readonly removedTokens: number;
-  /** Tokens sent in the previous call that follow the first edited entry (their cache is lost). */
-  readonly invalidatedTokens: number;
+  readonly rules: CacheRules;
+  /**
+   * Where the pending edits can be cut, lowest index first; the first cut is the whole batch.
+   * Non-empty.
+   */
+  readonly cuts: readonly BatchCut[];
   /** Milliseconds since the previous call; undefined before the first call. */
   readonly msSinceLastSend: number | undefined;
-  /** Apply when the edit pays for itself within this many calls. */
-  readonly paybackCalls: number;
+  /** How many more calls the session is expected to make (the payback horizon). */
+  readonly expectedRemainingCalls: number;
   /** The context is at the compression threshold: density must run before compression. */
   readonly underPressure: boolean;
 }
@@ -31,36 +74,45 @@ export const DENSITY_SCHEDULE_REASONS = [
   'no-cache-yet',
   'cache-cold',
   'pays-back',
+  'tail-pays-back',
   'deferred',
 ] as const;
 
 export type DensityScheduleReason = (typeof DENSITY_SCHEDULE_REASONS)[number];
 
 export interface DensityScheduleDecision {
-  readonly apply: boolean;
+  /** Apply the pending edits at this index and after; `undefined`: apply nothing now. */
+  readonly applyFrom: number | undefined;
   readonly reason: DensityScheduleReason;
-  /** Calls after which the edit has paid for itself (0: at once; Infinity: never). */
+  /** Calls after which the whole batch has paid for itself (0: at once; Infinity: never). */
   readonly paybackCalls: number;
 }
 
-/** Calls until applying costs less than not applying (the module comment derives it). */
-export function callsToPayBack(removedTokens: number, invalidatedTokens: number): number {
-  if (removedTokens <= 0) return Number.POSITIVE_INFINITY;
-  const extra =
-    (CACHE_WRITE_PRICE - CACHE_READ_PRICE) * invalidatedTokens - CACHE_WRITE_PRICE * removedTokens;
-  return Math.max(0, extra / (CACHE_READ_PRICE * removedTokens));
-}
-
 export function decideDensityApplication(input: DensityScheduleInput): DensityScheduleDecision {
-  const payback = callsToPayBack(input.removedTokens, input.invalidatedTokens);
-  const decide = (apply: boolean, reason: DensityScheduleReason): DensityScheduleDecision => ({
-    apply,
+  const whole = input.cuts[0];
+  if (whole === undefined) return { applyFrom: undefined, reason: 'deferred', paybackCalls: 0 };
+  const payback = callsToPayBack(input.rules, whole.removedTokens, whole.invalidatedTokens);
+  const all = (reason: DensityScheduleReason): DensityScheduleDecision => ({
+    applyFrom: whole.index,
     reason,
     paybackCalls: payback,
   });
-  if (input.underPressure) return decide(true, 'under-pressure');
-  if (input.msSinceLastSend === undefined) return decide(true, 'no-cache-yet');
-  if (input.msSinceLastSend >= PROMPT_CACHE_TTL_MS) return decide(true, 'cache-cold');
-  if (payback <= input.paybackCalls) return decide(true, 'pays-back');
-  return decide(false, 'deferred');
+  if (input.underPressure) return all('under-pressure');
+  if (input.msSinceLastSend === undefined) return all('no-cache-yet');
+  if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
+  if (payback <= input.expectedRemainingCalls) return all('pays-back');
+  for (const cut of input.cuts.slice(1)) {
+    const tail = callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens);
+    if (tail <= input.expectedRemainingCalls)
+      return { applyFrom: cut.index, reason: 'tail-pays-back', paybackCalls: payback };
+  }
+  return { applyFrom: undefined, reason: 'deferred', paybackCalls: payback };
+}
+
+/**
+ * The payback horizon: a session that has made `callsSoFar` calls is expected to make about as
+ * many more (no better estimate is known in advance), and at least `minimumCalls`.
+ */
+export function expectedRemainingCalls(callsSoFar: number, minimumCalls: number): number {
+  return Math.max(minimumCalls, callsSoFar);
 }

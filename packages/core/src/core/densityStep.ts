@@ -1,7 +1,7 @@
 /**
  * One density step: run the strategy's optimize() on the raw history, validate the result, decide
- * whether to apply it now (always, unless a cache-aware schedule is given), and apply it. Called by
- * CompressionHandler in the pre-send window only.
+ * whether to apply it now (always, unless a batched schedule is given: then the part that is worth
+ * it, issue 14), and apply it. Called by CompressionHandler in the pre-send window only.
  */
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
@@ -15,7 +15,13 @@ import {
 } from './compression/types.js';
 import { densityCacheImpact } from './compression/density/cacheImpact.js';
 import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
-import { decideDensityApplication, type DensityScheduleDecision } from './densitySchedule.js';
+import type { CacheRules } from '../cache/cacheRules.js';
+import {
+  decideDensityApplication,
+  expectedRemainingCalls,
+  type DensityScheduleDecision,
+} from './densitySchedule.js';
+import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
 
 export interface DensityAppliedEvent {
   readonly strategy: CompressionStrategyName;
@@ -26,7 +32,7 @@ export interface DensityAppliedEvent {
   /** Lowest edited index: the provider's cached prompt prefix is lost from here on. */
   readonly firstEditedIndex: number;
   readonly entriesBefore: number;
-  /** Why it was applied now, when a cache-aware schedule decided. */
+  /** Why it was applied now, when a batched schedule decided. */
   readonly schedule?: DensityScheduleDecision;
 }
 
@@ -45,7 +51,11 @@ export interface LastSend {
 }
 
 export interface DensitySchedule {
+  readonly rules: CacheRules;
+  /** The payback horizon is at least this many calls. */
   readonly paybackCalls: number;
+  /** Provider calls made so far in the session. */
+  readonly callsSoFar: number;
   readonly lastSend: LastSend | undefined;
   readonly now: number;
   readonly underPressure: boolean;
@@ -62,33 +72,96 @@ export interface DensityStepInput {
 
 export type DensityStepOutcome =
   | { readonly kind: 'nothing' }
-  | { readonly kind: 'applied'; readonly event: DensityAppliedEvent }
+  | {
+      readonly kind: 'applied';
+      readonly event: DensityAppliedEvent;
+      /** Only the edits near the end were applied; the deeper ones are still pending. */
+      readonly partial?: boolean;
+    }
   | { readonly kind: 'deferred'; readonly event: DensityDeferredEvent };
 
-/** Tokens of the entries sent last time that follow `from` (their cached prefix would be lost). */
-function invalidatedTokens(
+/**
+ * Tokens of the entries sent last time from index `from` on (their cached prefix would be lost),
+ * for any `from` ≥ `lowest`.
+ */
+function sentTokensFrom(
   history: HistoryService,
-  from: number,
   lastSend: LastSend | undefined,
-): number {
+  lowest: number,
+): (from: number) => number {
   const raw = history.getRawHistory();
   const end = Math.min(lastSend?.entries ?? 0, raw.length);
-  let total = 0;
-  for (let i = from; i < end; i++) total += history.tokensOf(raw[i] as IContent) ?? 0;
-  return total;
+  const start = Math.max(0, lowest);
+  const suffix: number[] = new Array<number>(Math.max(0, end - start) + 1).fill(0);
+  for (let i = end - 1; i >= start; i--) {
+    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(raw[i] as IContent) ?? 0);
+  }
+  return (from) => (from >= end ? 0 : (suffix[Math.max(from, start) - start] ?? 0));
 }
 
-function sum(tokens: DensityTokenBreakdown): number {
-  return tokens.readWrite + tokens.dedup + tokens.recency;
+/** What the batched schedule says about `result`: its decision and the part to apply now. */
+async function schedulePart(
+  history: HistoryService,
+  result: DensityResult,
+  schedule: DensitySchedule,
+): Promise<{
+  decision: DensityScheduleDecision;
+  part: DensityResult | undefined;
+  invalidated: number;
+  removed: number;
+}> {
+  const raw = history.getRawHistory();
+  const tokensOf = async (entry: IContent) =>
+    history.tokensOf(entry) ?? (await history.estimateTokensForContents([entry]));
+  const savings = await editSavings(raw, result, tokensOf);
+  const lowest = savings.keys().next().value ?? 0;
+  const sent = sentTokensFrom(history, schedule.lastSend, lowest);
+  const cuts = batchCuts(raw, result, savings, sent);
+  const decision = decideDensityApplication({
+    rules: schedule.rules,
+    cuts,
+    msSinceLastSend: schedule.lastSend ? schedule.now - schedule.lastSend.at : undefined,
+    expectedRemainingCalls: expectedRemainingCalls(schedule.callsSoFar, schedule.paybackCalls),
+    underPressure: schedule.underPressure,
+  });
+  const part =
+    decision.applyFrom === undefined
+      ? undefined
+      : densityResultFrom(raw, result, decision.applyFrom);
+  return {
+    decision,
+    part,
+    invalidated: cuts[0]?.invalidatedTokens ?? 0,
+    removed: cuts[0]?.removedTokens ?? 0,
+  };
 }
 
 export async function runDensityStep(input: DensityStepInput): Promise<DensityStepOutcome> {
   const { history, schedule } = input;
   const raw = history.getRawHistory();
-  const result = input.optimize(raw, input.config);
-  if (isEmptyDensityResult(result)) return { kind: 'nothing' };
+  const found = input.optimize(raw, input.config);
+  if (isEmptyDensityResult(found)) return { kind: 'nothing' };
   // Validate before reading entries by index, so a bad result fails with its typed error.
-  validateDensityResult(result, raw.length);
+  validateDensityResult(found, raw.length);
+  let result = found;
+  let decision: DensityScheduleDecision | undefined;
+  let deferred = false;
+  if (schedule) {
+    const scheduled = await schedulePart(history, found, schedule);
+    decision = scheduled.decision;
+    if (scheduled.part === undefined) {
+      const event = {
+        strategy: input.strategy,
+        metadata: found.metadata,
+        removedTokens: scheduled.removed,
+        invalidatedTokens: scheduled.invalidated,
+        schedule: decision,
+      };
+      return { kind: 'deferred', event };
+    }
+    result = scheduled.part;
+    deferred = result !== found;
+  }
   const removedTokens = await attributeDensityTokens(
     raw,
     result,
@@ -96,27 +169,6 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
   );
   // Non-empty result, so there is a first edited index.
   const firstEditedIndex = densityCacheImpact(result, raw.length).firstEditedIndex ?? 0;
-  let decision: DensityScheduleDecision | undefined;
-  if (schedule) {
-    const invalidated = invalidatedTokens(history, firstEditedIndex, schedule.lastSend);
-    decision = decideDensityApplication({
-      removedTokens: sum(removedTokens),
-      invalidatedTokens: invalidated,
-      msSinceLastSend: schedule.lastSend ? schedule.now - schedule.lastSend.at : undefined,
-      paybackCalls: schedule.paybackCalls,
-      underPressure: schedule.underPressure,
-    });
-    if (!decision.apply) {
-      const event = {
-        strategy: input.strategy,
-        metadata: result.metadata,
-        removedTokens: sum(removedTokens),
-        invalidatedTokens: invalidated,
-        schedule: decision,
-      };
-      return { kind: 'deferred', event };
-    }
-  }
   const tokensBefore = history.getTotalTokens();
   const entriesBefore = raw.length;
   await history.applyDensityResult(result);
@@ -131,5 +183,5 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
     entriesBefore,
     ...(decision === undefined ? {} : { schedule: decision }),
   };
-  return { kind: 'applied', event };
+  return { kind: 'applied', event, ...(deferred ? { partial: true } : {}) };
 }

@@ -39,6 +39,14 @@ export interface GeminiChatOptions {
   /** Model calls allowed for one user message before the loop stops (default 100). */
   readonly maxModelCalls?: number;
   readonly now?: () => number;
+  /**
+   * What to record for a tool's response, given the history before it is recorded (issue 14.2:
+   * an identical re-read becomes a short reply naming the copy still in context). Default: as is.
+   */
+  readonly reviseToolResponse?: (
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+  ) => ToolResponseBlock;
 }
 
 const ZERO_USAGE: UsageStats = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -152,6 +160,10 @@ export class GeminiChat {
     return (this.options.now ?? Date.now)();
   }
 
+  private revise(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
+    return this.options.reviseToolResponse?.(call, response) ?? response;
+  }
+
   private record(content: IContent): void {
     this.options.history.add(content);
     this.options.compression.markDirty();
@@ -211,7 +223,7 @@ export class GeminiChat {
       for (const call of calls) {
         const response = signal?.aborted
           ? cancelledResponse(call)
-          : await this.options.tools.execute(call, signal);
+          : this.revise(call, await this.options.tools.execute(call, signal));
         responses.push(response);
         yield { type: 'tool_result', call, response };
       }

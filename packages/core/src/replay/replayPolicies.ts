@@ -62,7 +62,8 @@ function baseline(
   return {
     id,
     description: `${description}; past the threshold, middle-out compression`,
-    settings: strategySetting('middle-out'),
+    // Peers apply their edits when they make them (Dense's batched schedule is Dense's own).
+    settings: { ...strategySetting('middle-out'), 'compression.density.schedule': 'immediate' },
     createStrategy: (ports) => new BaselineStrategy(edit(ports), new MiddleOutStrategy()),
     usesSummarizer: true,
   };

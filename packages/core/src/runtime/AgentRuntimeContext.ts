@@ -4,6 +4,7 @@
  */
 import type { PointerStyle } from '../core/compression/recallPointers.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
+import type { DensityScheduleMode } from '../core/densitySchedule.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 
 export interface EphemeralAccessors {
@@ -22,6 +23,10 @@ export interface EphemeralAccessors {
   densityRecencyRetention(): number;
   densityShellFileOps(): boolean;
   densityCacheAware(): boolean;
+  /** Issue 14: `batched` (default) or `immediate` (every density edit at once, the spec's). */
+  densitySchedule(): DensityScheduleMode;
+  /** Issue 14.2: identical re-reads of a file still in context get a short reply. */
+  densityUnchangedReads(): boolean;
   densityCachePaybackCalls(): number;
   densityCompressHeadroom(): number;
   /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */

@@ -13,7 +13,10 @@ describe('createAgentRuntimeContext', () => {
     expect(ephemerals.densityRecencyPruning()).toBe(false);
     expect(ephemerals.densityRecencyRetention()).toBe(3);
     expect(ephemerals.densityCompressHeadroom()).toBe(0.6);
-    expect(ephemerals.densityShellFileOps()).toBe(false);
+    // Issue 14.4: on by default, as are unchanged reads and the batched schedule.
+    expect(ephemerals.densityShellFileOps()).toBe(true);
+    expect(ephemerals.densityUnchangedReads()).toBe(true);
+    expect(ephemerals.densitySchedule()).toBe('batched');
     expect(ephemerals.preserveThreshold()).toBe(0.4);
     expect(ephemerals.topPreserveThreshold()).toBe(0.2);
   });

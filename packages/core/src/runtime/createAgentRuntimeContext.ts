@@ -34,6 +34,8 @@ export function createAgentRuntimeContext(
     densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
     densityShellFileOps: () => settings.getDefaulted('compression.density.shellFileOps'),
     densityCacheAware: () => settings.getDefaulted('compression.density.cacheAware'),
+    densityUnchangedReads: () => settings.getDefaulted('compression.density.unchangedReads'),
+    densitySchedule: () => settings.getDefaulted('compression.density.schedule'),
     densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
     densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),

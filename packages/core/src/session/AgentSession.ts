@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DebugLogger } from '../utils/logger.js';
 import { HistoryService } from '../services/history/HistoryService.js';
-import type { IContent } from '../services/history/IContent.js';
+import type { IContent, ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
+import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
 import type { IProvider } from '../providers/IProvider.js';
@@ -108,11 +109,26 @@ export class AgentSession {
       ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
       ...(options.maxModelCalls === undefined ? {} : { maxModelCalls: options.maxModelCalls }),
       ...(options.now ? { now: options.now } : {}),
+      reviseToolResponse: (call, response) => this.reviseToolResponse(call, response),
     });
     const clock = options.now ?? Date.now;
     this.chat.events.on('contentRecorded', ({ content }) => {
       if (content.speaker === 'ai') this.stats.modelCall(clock());
     });
+  }
+
+  /** Issue 14.2: high-density answers an identical re-read of a file still in context briefly. */
+  private reviseToolResponse(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
+    const { ephemerals, config } = this.runtime;
+    const on =
+      this.compression.currentStrategy().name === 'high-density' &&
+      ephemerals.densityUnchangedReads() &&
+      // Recency pruning could replace the earlier copy while this reply stays.
+      !ephemerals.densityRecencyPruning();
+    if (!on) return response;
+    const workspaceRoot = config.getWorkspaceRoot();
+    const history = this.history.getRawHistory();
+    return unchangedReadReply(history, call, response, { workspaceRoot }) ?? response;
   }
 
   get settings(): SettingsService {

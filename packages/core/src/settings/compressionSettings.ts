@@ -1,6 +1,7 @@
 /** Settings of the compression domain: which strategy runs, when, and what density does. */
 import { COMPRESSION_STRATEGIES } from '../core/compression/types.js';
 import { POINTER_STYLES } from '../core/compression/recallPointers.js';
+import { DENSITY_SCHEDULE_MODES } from '../core/densitySchedule.js';
 import type { NumericRange } from './settingSpec.js';
 
 const FRACTION: NumericRange = { min: 0, minExclusive: true, max: 1 };
@@ -97,14 +98,32 @@ export const COMPRESSION_SETTINGS = [
     description:
       'READ→WRITE pruning also understands plain shell reads and writes (cat, sed -n, sed -i, > file)',
     type: 'boolean',
-    default: false,
+    default: true,
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.density.unchangedReads',
+    category: 'cli-behavior',
+    description:
+      'high-density: a re-read identical to a copy still in context is answered with a short reply naming that call',
+    type: 'boolean',
+    default: true,
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.density.schedule',
+    category: 'cli-behavior',
+    description:
+      'batched: density edits wait for a cheap moment (cold cache, compression, payback, context pressure; edits near the end go at once); immediate: every edit at once',
+    type: 'enum',
+    enumValues: DENSITY_SCHEDULE_MODES,
+    default: 'batched',
     persistToProfile: true,
   },
   {
     key: 'compression.density.cacheAware',
     category: 'cli-behavior',
-    description:
-      'Defer density edits that would cost more in prompt-cache misses than they save (applied anyway near the threshold or when the cache is cold)',
+    description: 'Old name: true forces compression.density.schedule batched',
     type: 'boolean',
     default: false,
     persistToProfile: true,
@@ -113,7 +132,7 @@ export const COMPRESSION_SETTINGS = [
     key: 'compression.density.cachePaybackCalls',
     category: 'cli-behavior',
     description:
-      'With cacheAware: apply an edit when it pays for its cache misses within this many calls',
+      'Batched schedule: edits are applied when they pay for their cache misses within max(this, calls so far) calls',
     type: 'number',
     range: { integer: true, min: 0 },
     default: 10,

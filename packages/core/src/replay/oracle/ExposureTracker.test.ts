@@ -5,6 +5,7 @@ import { readFile, replaceInFile, toolRoundTrip } from '../../test-utils/history
 import type { IContent } from '../../services/history/IContent.js';
 import { buildExposureLedger, recordingPosition, replayEntryId } from './exposureLedger.js';
 import { ExposureTracker } from './ExposureTracker.js';
+import { unchangedReadText } from '../../core/compression/density/unchangedRead.js';
 
 const A_V1 = 'export const a = 1;\n'.repeat(5);
 const NOTES = 'keep the parser streaming\n'.repeat(4);
@@ -135,5 +136,28 @@ describe('ExposureTracker', () => {
     expect(totals.staleTokens.shellReads).toBe(20);
     expect(totals.staleReclaimedTokens.shellReads).toBe(20);
     expect(totals.lostTokens.density.live).toBe(20);
+  });
+
+  it('#14.2 a re-read answered "unchanged since call X" brings no exposure; losing the named copy is live', () => {
+    const contents = [...readFile('r1', 'a.ts', A_V1), ...readFile('r2', 'a.ts', A_V1)];
+    const ledger = buildExposureLedger(contents, { workspaceRoot: '/w' });
+    const tracker = new ExposureTracker(ledger, (e) => e.text.length);
+    const recorded = [
+      contents[0]!,
+      contents[1]!,
+      contents[2]!,
+      withResult(contents[3]!, unchangedReadText('r1')),
+    ];
+    recorded.forEach((entry, index) => {
+      tracker.advance(recordingPosition(index, 0));
+      tracker.onRecorded(entry);
+    });
+    expect(tracker.totals().exposureTokens.reads).toBe(A_V1.length);
+    tracker.onEdit(recorded, recorded.slice(2), 'compression');
+    expect(tracker.totals().lostTokens.compression).toEqual({
+      stale: 0,
+      duplicate: 0,
+      live: A_V1.length,
+    });
   });
 });

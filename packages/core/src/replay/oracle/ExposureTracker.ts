@@ -107,7 +107,15 @@ export class ExposureTracker {
 
   /** An entry entered the history: its exposures are in context from now on. */
   onRecorded(entry: IContent): void {
-    for (const exposure of this.groupsIn(entry, (e) => !this.seen.has(e.id)).flat()) {
+    // A response whose text does not hold an exposure's text (e.g. a re-read the policy answered
+    // "unchanged since call X", issue 14.2) does not show it: the exposure never enters.
+    const shownBy = new Map<string, string>();
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_response') shownBy.set(block.callId, oracleResultText(block.result));
+    }
+    const shows = (e: Exposure): boolean =>
+      e.locator.kind !== 'response' || (shownBy.get(e.locator.callId) ?? '').includes(e.text);
+    for (const exposure of this.groupsIn(entry, (e) => !this.seen.has(e.id) && shows(e)).flat()) {
       this.seen.add(exposure.id);
       this.present.add(exposure.id);
     }

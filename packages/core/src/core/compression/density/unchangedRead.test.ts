@@ -1,0 +1,175 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
+import {
+  readFile,
+  replaceInFile,
+  toolRoundTrip,
+  human,
+} from '../../../test-utils/historyBuilders.js';
+import { HighDensityStrategy } from '../HighDensityStrategy.js';
+import { applyDensityResultToArray } from './applyDensityResultToArray.js';
+import { isUnchangedReadReply, unchangedReadReply, unchangedReadText } from './unchangedRead.js';
+
+const ws = { workspaceRoot: '/ws' };
+const CONTENT = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
+
+function reread(history: readonly IContent[], id: string, file: string, content: string) {
+  const [call, result] = readFile(id, file, content);
+  const callBlock = call.blocks[0]!;
+  const response = result.blocks[0] as ToolResponseBlock;
+  if (callBlock.type !== 'tool_call') throw new Error('not a call');
+  return unchangedReadReply(history, callBlock, response, ws);
+}
+
+describe('unchangedReadReply (issue 14.2)', () => {
+  it('#14.2 answers an identical re-read of a copy still in context with the earlier call id', () => {
+    const history = [human('go'), ...readFile('r1', 'src/a.ts', CONTENT)];
+    const reply = reread(history, 'r2', '/ws/src/a.ts', CONTENT);
+    expect(reply?.result).toBe(unchangedReadText('r1'));
+    expect(reply?.callId).toBe('r2');
+    expect(isUnchangedReadReply(reply?.result)).toBe(true);
+  });
+
+  it('#14.2 never when the copy was pruned, summarized or differs', () => {
+    const pruned = [
+      ...toolRoundTrip(
+        'r1',
+        'read_file',
+        { file_path: 'a.ts' },
+        '[Result pruned — re-run tool to retrieve]',
+      ),
+    ];
+    expect(reread(pruned, 'r2', 'a.ts', CONTENT)).toBeUndefined();
+    const summarized = [
+      ...toolRoundTrip(
+        'r1',
+        'read_file',
+        { file_path: 'a.ts' },
+        '[read_file a.ts — success, 8 lines]',
+      ),
+    ];
+    expect(reread(summarized, 'r2', 'a.ts', CONTENT)).toBeUndefined();
+    expect(reread(readFile('r1', 'a.ts', CONTENT), 'r2', 'a.ts', CONTENT + 'x')).toBeUndefined();
+    expect(reread(readFile('r1', 'b.ts', CONTENT), 'r2', 'a.ts', CONTENT)).toBeUndefined();
+  });
+
+  it('#14.2 never about a copy older than a write of the file, even a failed one', () => {
+    const failedWrite = [
+      ...readFile('r1', 'a.ts', CONTENT),
+      ...replaceInFile('w1', 'a.ts', 'no match'),
+    ];
+    expect(reread(failedWrite, 'r2', 'a.ts', CONTENT)).toBeUndefined();
+    const otherFile = [...readFile('r1', 'a.ts', CONTENT), ...replaceInFile('w1', 'b.ts')];
+    expect(reread(otherFile, 'r2', 'a.ts', CONTENT)?.result).toBe(unchangedReadText('r1'));
+  });
+
+  it('#14.2 a read_line_range only matches the same range', () => {
+    const history = toolRoundTrip(
+      'r1',
+      'read_line_range',
+      { file_path: 'a.ts', start_line: 1, end_line: 8 },
+      CONTENT,
+    );
+    const ask = (start: number) => {
+      const [call, result] = toolRoundTrip(
+        'r2',
+        'read_line_range',
+        { file_path: 'a.ts', start_line: start, end_line: 8 },
+        CONTENT,
+      );
+      const c = call.blocks[0]!;
+      if (c.type !== 'tool_call') throw new Error('not a call');
+      return unchangedReadReply(history, c, result.blocks[0] as ToolResponseBlock, ws);
+    };
+    expect(ask(1)?.result).toBe(unchangedReadText('r1'));
+    expect(ask(2)).toBeUndefined();
+  });
+
+  type Op =
+    | { kind: 'read'; file: number }
+    | { kind: 'write'; file: number; same: boolean; fails: boolean }
+    | { kind: 'prune' }
+    | { kind: 'compress'; cut: number };
+
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant('read' as const), file: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({
+      kind: fc.constant('write' as const),
+      file: fc.integer({ min: 0, max: 2 }),
+      same: fc.boolean(),
+      fails: fc.boolean(),
+    }),
+    fc.record({ kind: fc.constant('prune' as const) }),
+    fc.record({ kind: fc.constant('compress' as const), cut: fc.integer({ min: 0, max: 30 }) }),
+  );
+
+  it('#14.2 property: the reply is only given about a copy that is in context, true, and that pruning keeps', () => {
+    const strategy = new HighDensityStrategy();
+    const config = {
+      readWritePruning: true,
+      fileDedupe: true,
+      recencyPruning: false,
+      recencyRetention: 3,
+      workspaceRoot: '/ws',
+      shellFileOps: true,
+    };
+    let replies = 0;
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        let history: IContent[] = [human('start')];
+        const versions = [0, 0, 0];
+        let n = 0;
+        for (const step of ops) {
+          n++;
+          const file = `/ws/f${'file' in step ? step.file : 0}.ts`;
+          if (step.kind === 'read') {
+            const content = `${file} version ${versions[step.file]}\n${CONTENT}`;
+            const [call, result] = readFile(`c${n}`, file, content);
+            const reply = unchangedReadReply(
+              history,
+              call.blocks[0] as never,
+              result.blocks[0] as ToolResponseBlock,
+              ws,
+            );
+            if (reply !== undefined) {
+              replies++;
+              const named = /call (\S+) —/.exec(String(reply.result))?.[1];
+              const holds = (h: readonly IContent[]) =>
+                h.some((e) =>
+                  e.blocks.some(
+                    (b) => b.type === 'tool_response' && b.callId === named && b.result === content,
+                  ),
+                );
+              expect(holds(history)).toBe(true);
+              // Pruning everything density would prune still keeps the copy the reply names.
+              const pruned = applyDensityResultToArray(history, strategy.optimize(history, config));
+              expect(holds(pruned)).toBe(true);
+            }
+            history.push(call, reply === undefined ? result : { ...result, blocks: [reply] });
+          } else if (step.kind === 'write') {
+            history.push(...replaceInFile(`c${n}`, file, step.fails ? 'failed' : undefined));
+            if (!step.fails && !step.same) versions[step.file]! += 1;
+          } else if (step.kind === 'prune') {
+            history = [...applyDensityResultToArray(history, strategy.optimize(history, config))];
+          } else {
+            // A compression: the oldest entries go, older results become one-line summaries.
+            const cut = Math.min(step.cut, history.length - 1);
+            history = history.slice(cut).map((e, i) =>
+              i % 2 === 0 && e.speaker === 'tool'
+                ? {
+                    ...e,
+                    blocks: e.blocks.map((b) =>
+                      b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
+                    ),
+                  }
+                : e,
+            );
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(replies).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Append-only density (issue 14.2): a re-read whose result is identical to a copy of the same file
+ * that is still in context is answered with a short reply naming the earlier call, instead of the
+ * content again. Costs no prompt cache: nothing already sent changes.
+ *
+ * "Still in context" is read from the current history, never from a memo: the earlier response
+ * must be there with its full text (not the pruned pointer, a summary or an earlier reply), and no
+ * call after it may write the file (a write, even a failed one or a shell write, could make
+ * READ→WRITE prune that copy later while this reply stays).
+ */
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../../services/history/IContent.js';
+import { fileEffectOf } from './callFileEffect.js';
+import { extractFilePath, resolveToolPath } from './toolParameters.js';
+
+/** Tools whose identical re-read may be answered by a reply. */
+export const UNCHANGED_READ_TOOLS: readonly string[] = ['read_file', 'read_line_range'];
+
+const REPLY_PREFIX = '[unchanged since the read in call ';
+const REPLY_SUFFIX = ' — that copy is still above]';
+
+export function unchangedReadText(callId: string): string {
+  return `${REPLY_PREFIX}${callId}${REPLY_SUFFIX}`;
+}
+
+export function isUnchangedReadReply(result: unknown): boolean {
+  return (
+    typeof result === 'string' && result.startsWith(REPLY_PREFIX) && result.endsWith(REPLY_SUFFIX)
+  );
+}
+
+export interface UnchangedReadOptions {
+  readonly workspaceRoot: string;
+}
+
+/** The call's parameters with its path resolved, as one comparable string. */
+function callKey(call: ToolCallBlock, workspaceRoot: string): string | undefined {
+  const filePath = extractFilePath(call.parameters);
+  if (filePath === undefined) return undefined;
+  const rest = { ...(call.parameters as Record<string, unknown>) };
+  delete rest.file_path;
+  delete rest.absolute_path;
+  delete rest.path;
+  return JSON.stringify([call.name, resolveToolPath(filePath, workspaceRoot), rest]);
+}
+
+function writesFile(call: ToolCallBlock, file: string, workspaceRoot: string): boolean {
+  const writes = fileEffectOf(call, { shellFileOps: true })?.writes ?? [];
+  return writes.some((w) => resolveToolPath(w, workspaceRoot) === file);
+}
+
+/** The text of a re-read that may be answered by a reply, or `undefined`. */
+function eligibleText(call: ToolCallBlock, response: ToolResponseBlock): string | undefined {
+  if (!UNCHANGED_READ_TOOLS.includes(call.name) || response.error !== undefined) return undefined;
+  if (response.isComplete === false || typeof response.result !== 'string') return undefined;
+  return response.result.length > unchangedReadText(call.id).length ? response.result : undefined;
+}
+
+/**
+ * The reply to record instead of `response`, or `undefined` to record it as it is. Pure: reads
+ * `history` (the history as it is now, without the new response) and returns a new block.
+ */
+export function unchangedReadReply(
+  history: readonly IContent[],
+  call: ToolCallBlock,
+  response: ToolResponseBlock,
+  options: UnchangedReadOptions,
+): ToolResponseBlock | undefined {
+  const text = eligibleText(call, response);
+  const key = callKey(call, options.workspaceRoot);
+  if (text === undefined || key === undefined) return undefined;
+  const file = resolveToolPath(extractFilePath(call.parameters)!, options.workspaceRoot);
+  // Newest first: identical copies whose call is not reached yet, then their calls.
+  const candidates = new Set<string>();
+  for (let i = history.length - 1; i >= 0; i--) {
+    const blocks = history[i]!.blocks;
+    for (let b = blocks.length - 1; b >= 0; b--) {
+      const block = blocks[b]!;
+      if (block.type === 'tool_response') {
+        if (block.toolName === call.name && block.result === text && block.error === undefined)
+          candidates.add(block.callId);
+      } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
+        if (callKey(block, options.workspaceRoot) === key)
+          return { ...response, result: unchangedReadText(block.id) };
+      }
+    }
+    // A write of the file: older copies may be pruned as stale, so none of them is vouched for.
+    const writes = (block: (typeof blocks)[number]) =>
+      block.type === 'tool_call' && writesFile(block, file, options.workspaceRoot);
+    if (blocks.some(writes)) return undefined;
+  }
+  return undefined;
+}
