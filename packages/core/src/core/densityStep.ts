@@ -81,22 +81,43 @@ export type DensityStepOutcome =
   | { readonly kind: 'deferred'; readonly event: DensityDeferredEvent };
 
 /**
- * Tokens of the entries sent last time from index `from` on (their cached prefix would be lost),
- * for any `from` ≥ `lowest`.
+ * Tokens of the previous call's prompt whose cache an edit at index `from` (≥ `lowest`) loses:
+ * the entries sent last time from `from` on, or, with explicit caching (Anthropic) and an edit
+ * more than `lookbackBlocks` content blocks before the end of that prompt, every entry sent (no
+ * cached prefix is found that far back: the whole history is written again). The replay prices
+ * calls with the same rule (replay/metrics/breakpointCache.ts).
  */
 function sentTokensFrom(
   history: HistoryService,
   lastSend: LastSend | undefined,
   lowest: number,
+  rules: CacheRules,
 ): (from: number) => number {
   const raw = history.getRawHistory();
   const end = Math.min(lastSend?.entries ?? 0, raw.length);
   const start = Math.max(0, lowest);
-  const suffix: number[] = new Array<number>(Math.max(0, end - start) + 1).fill(0);
+  const length = Math.max(0, end - start) + 1;
+  const suffix: number[] = new Array<number>(length).fill(0);
+  const blocks: number[] = new Array<number>(length).fill(0);
   for (let i = end - 1; i >= start; i--) {
-    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(raw[i] as IContent) ?? 0);
+    const entry = raw[i] as IContent;
+    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(entry) ?? 0);
+    blocks[i - start] = blocks[i - start + 1]! + entry.blocks.length;
   }
-  return (from) => (from >= end ? 0 : (suffix[Math.max(from, start) - start] ?? 0));
+  const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
+  let sentTotal: number | undefined;
+  const wholePrompt = (): number => {
+    if (sentTotal !== undefined) return sentTotal;
+    let unsent = 0;
+    for (let i = end; i < raw.length; i++) unsent += history.tokensOf(raw[i] as IContent) ?? 0;
+    sentTotal = Math.max(0, history.getTotalTokens() - unsent);
+    return sentTotal;
+  };
+  return (from) => {
+    if (from >= end) return 0;
+    const at = Math.max(from, start) - start;
+    return (blocks[at] ?? 0) > lookback ? wholePrompt() : (suffix[at] ?? 0);
+  };
 }
 
 /** What the batched schedule says about `result`: its decision and the part to apply now. */
@@ -115,7 +136,7 @@ async function schedulePart(
     history.tokensOf(entry) ?? (await history.estimateTokensForContents([entry]));
   const savings = await editSavings(raw, result, tokensOf);
   const lowest = savings.keys().next().value ?? 0;
-  const sent = sentTokensFrom(history, schedule.lastSend, lowest);
+  const sent = sentTokensFrom(history, schedule.lastSend, lowest, schedule.rules);
   const cuts = batchCuts(raw, result, savings, sent);
   const decision = decideDensityApplication({
     rules: schedule.rules,
