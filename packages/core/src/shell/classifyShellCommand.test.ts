@@ -70,6 +70,9 @@ describe('classifyShellCommand', () => {
     'cat a.py > /dev/null && false',
     'sed "s/a/b/" a.py',
     'cat',
+    // #12 cross-check: the home directory is not a workspace path (was read as `<ws>/~/.bashrc`).
+    'cat ~/.bashrc',
+    'head -n 5 ~user/notes.txt',
   ])('%j is not an unambiguous file access', (command) => {
     expect(classifyShellCommand(command)).toBeUndefined();
   });

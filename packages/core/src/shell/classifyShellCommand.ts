@@ -137,10 +137,12 @@ function parseSed(args: Stage['words']): {
 
 function isUsablePath(word: { readonly value: string; readonly literal: boolean }): boolean {
   // `-…` is an option (or a mis-tokenized one), never a file we vouch for; `-` is stdin/stdout.
+  // `~…` is the shell's home directory (tilde expansion), not a path under the workspace.
   return (
     word.literal &&
     word.value !== '' &&
     !word.value.startsWith('-') &&
+    !word.value.startsWith('~') &&
     !word.value.startsWith('/dev/')
   );
 }
