@@ -17,7 +17,7 @@ import { batchCuts, densityResultFrom } from './densityBatch.js';
 
 const chars: TokenCounter = { countText: (text) => text.length };
 
-function setup(settings: EphemeralSettings, clock: { t: number }) {
+function setup(settings: EphemeralSettings, clock: { t: number }, provider = 'anthropic') {
   const history = new HistoryService({ tokenCounter: chars });
   const strategy = new HighDensityStrategy();
   const runtime = createAgentRuntimeContext({
@@ -26,12 +26,12 @@ function setup(settings: EphemeralSettings, clock: { t: number }) {
     }),
     workspaceRoot: '/ws',
   });
-  const provider = new ScriptedProvider();
+  const scripted = new ScriptedProvider();
   const handler = new CompressionHandler({
     history,
     runtime,
-    runtimeState: () => ({ sessionId: 's', provider: 'anthropic', model: 'm' }),
-    resolveProvider: () => provider,
+    runtimeState: () => ({ sessionId: 's', provider, model: 'm' }),
+    resolveProvider: () => scripted,
     promptResolver: staticPromptResolver(),
     promptBaseDir: '/prompts',
     resolveStrategy: () => strategy,
@@ -134,6 +134,28 @@ describe('batched density schedule (issue 14.3)', () => {
       { numRuns: 25 },
     );
   });
+
+  it.each([
+    ['anthropic', true],
+    ['openai', false],
+  ] as const)(
+    '#14.3 %s: an edit more than 20 blocks back rewrites the whole history (Anthropic lookback), so it waits there',
+    async (provider, waits) => {
+      const clock = { t: 0 };
+      const { history, handler, pending } = setup({ 'context-limit': 1_000_000 }, clock, provider);
+      history.addAll([human('h'.repeat(50_000)), ...readFile('x', 'x.ts', 'x'.repeat(3000))]);
+      for (let i = 0; i < 11; i++) history.addAll(readFile(`s${i}`, `s${i}.ts`, 's'.repeat(50)));
+      await handler.ensureCompressionBeforeSend('p');
+      clock.t += 1000;
+      history.addAll(replaceInFile('w', 'x.ts'));
+      handler.markDirty();
+      await handler.ensureCompressionBeforeSend('p');
+      // Priced as the suffix alone (OpenAI: no lookback) the 3,000-token read pays back at once;
+      // priced as a rewrite of the 50k-token history it would take ~200 calls.
+      expect(pending()).toBe(waits);
+      expect(responseIds(history.getRawHistory()).has('x')).toBe(waits);
+    },
+  );
 
   it('#14.3 a small deep edit waits; the stale read just before its write goes at once', async () => {
     const clock = { t: 0 };

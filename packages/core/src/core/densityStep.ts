@@ -96,14 +96,22 @@ function sentTokensFrom(
   const raw = history.getRawHistory();
   const end = Math.min(lastSend?.entries ?? 0, raw.length);
   const start = Math.max(0, lowest);
-  const length = Math.max(0, end - start) + 1;
-  const suffix: number[] = new Array<number>(length).fill(0);
-  const blocks: number[] = new Array<number>(length).fill(0);
+  const suffix: number[] = new Array<number>(Math.max(0, end - start) + 1).fill(0);
   for (let i = end - 1; i >= start; i--) {
-    const entry = raw[i] as IContent;
-    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(entry) ?? 0);
-    blocks[i - start] = blocks[i - start + 1]! + entry.blocks.length;
+    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(raw[i] as IContent) ?? 0);
   }
+  // The lookback counts back from the next request's breakpoint: its newest block, so the entries
+  // added since the last send count too.
+  const blocks: number[] = new Array<number>(Math.max(0, raw.length - start) + 1).fill(0);
+  for (let i = raw.length - 1; i >= start; i--) {
+    blocks[i - start] = blocks[i - start + 1]! + (raw[i] as IContent).blocks.length;
+  }
+  const blocksFrom = (index: number): number => {
+    if (index >= start) return blocks[index - start] ?? 0;
+    let extra = 0;
+    for (let i = index; i < start; i++) extra += (raw[i] as IContent).blocks.length;
+    return (blocks[0] ?? 0) + extra;
+  };
   const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
   let sentTotal: number | undefined;
   const wholePrompt = (): number => {
@@ -113,10 +121,18 @@ function sentTokensFrom(
     sentTotal = Math.max(0, history.getTotalTokens() - unsent);
     return sentTotal;
   };
+  // A cached prompt ends where a model call began: just before an AI entry. The newest one
+  // still intact after an edit at `from` ends at or before it.
+  const cachedPromptEnd = (from: number): number => {
+    let b = from;
+    while (b > 0 && (raw[b] as IContent).speaker !== 'ai') b--;
+    return b;
+  };
   return (from) => {
     if (from >= end) return 0;
     const at = Math.max(from, start) - start;
-    return (blocks[at] ?? 0) > lookback ? wholePrompt() : (suffix[at] ?? 0);
+    const back = blocksFrom(cachedPromptEnd(from));
+    return back > lookback ? wholePrompt() : (suffix[at] ?? 0);
   };
 }
 
