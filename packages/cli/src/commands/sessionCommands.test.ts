@@ -25,7 +25,7 @@ describe('session commands', () => {
     expect(output.kind).toBe('context');
     if (output.kind === 'context') {
       expect(output.report.breakdown.entries).toBe(2);
-      expect(output.report.strategy).toBe('middle-out');
+      expect(output.report.strategy).toBe('high-density');
       expect(output.switches).toEqual({ readWrite: true, dedup: true, recency: false });
     }
     cli.dispose();

@@ -88,9 +88,11 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
   it('settings saved to a profile come back with --profile; a tool turn is pruned by density', async () => {
     const first = start(['--base-url', `${server.url}/v1`]);
     await first.waitFor('Ask, or type /help');
+    // #13.1: high-density is the default strategy; a newcomer's footer says so.
+    await first.waitFor('high-density │ ctx');
     await first.send(
-      '/set compression.strategy high-density',
-      'compression.strategy = high-density (this session only)',
+      '/set compression-threshold 0.9',
+      'compression-threshold = 0.9 (this session only)',
     );
     await first.send(
       '/set compression.density.recencyPruning true',
@@ -103,7 +105,8 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
 
     const second = start(['--profile', 't'], { NO_COLOR: '1' });
     await second.waitFor("profile 't'");
-    await second.send('/set compression.strategy', "current: high-density (from profile 't')");
+    await second.send('/set compression.strategy', 'current: high-density (default)');
+    await second.send('/set compression-threshold', "current: 0.9 (from profile 't')");
     await second.send(
       '/set compression.density.recencyPruning',
       "current: true (from profile 't')",

@@ -61,7 +61,7 @@ describe('App', () => {
     });
     const { lastFrame, type } = mount(session);
     expect(lastFrame()).toContain('dense 0.1.0 · openai/scripted-model');
-    expect(lastFrame()).toContain('scripted-model · middle-out │ ctx');
+    expect(lastFrame()).toContain('scripted-model · high-density │ ctx');
     await type('check @a.txt\r');
     await vi.waitFor(() => expect(lastFrame()).toContain('All good.'));
     const frame = lastFrame() ?? '';
@@ -95,8 +95,8 @@ describe('App', () => {
   it('/set changes the footer, /context shows the breakdown', async () => {
     const { cli: session } = await makeTestSession({ dirs });
     const { lastFrame, type } = mount(session);
-    await type('/set compression.strategy high-density\r');
-    await vi.waitFor(() => expect(lastFrame()).toContain('scripted-model · high-density │'));
+    await type('/set compression.strategy middle-out\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('scripted-model · middle-out │'));
     await type('/context\r');
     await vi.waitFor(() =>
       expect(lastFrame()).toContain('Density this session (0 history edits):'),
