@@ -5,6 +5,7 @@
  */
 import type { ContextReport, DensityPassTotals } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
+import { plainNoopReason } from './compressionReason.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
@@ -109,7 +110,7 @@ function compressionLines(report: ContextReport, clock: (at: number) => string):
     { text: `Compressions (${report.compressions.length}):`, tone: 'heading' },
     ...report.compressions.map((c) => {
       const change = `${formatCount(c.tokensBefore)} → ${formatCount(c.tokensAfter)} tokens`;
-      const kind = c.kind === 'noop' ? ` (nothing done: ${c.reason ?? 'noop'})` : '';
+      const kind = c.kind === 'noop' ? ` (nothing done: ${plainNoopReason(c.reason)})` : '';
       return { text: `  ${clock(c.at)}  ${c.strategy}  ${change}${kind}` };
     }),
   ];

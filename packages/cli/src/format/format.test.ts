@@ -94,7 +94,7 @@ describe('formatting', () => {
       '  total        512 tokens reclaimed',
       'Compressions (2):',
       '  t0  high-density  100,000 → 60,000 tokens',
-      '  t1  high-density  50,000 → 50,000 tokens (nothing done: already-under-target)',
+      '  t1  high-density  50,000 → 50,000 tokens (nothing done: the history is already smaller than the compression target)',
     ]);
   });
 

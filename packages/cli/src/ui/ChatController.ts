@@ -34,6 +34,8 @@ export interface UiState {
   readonly footer: FooterStats;
   readonly profileNames: readonly string[];
   readonly quit: boolean;
+  /** Lines typed while something else runs, in the order they will run (issue 12, defect 5). */
+  readonly queued: readonly string[];
 }
 
 export class ChatController {
@@ -55,6 +57,7 @@ export class ChatController {
       footer: readFooterStats(cli),
       profileNames: [],
       quit: false,
+      queued: [],
     };
   }
 
@@ -100,11 +103,13 @@ export class ChatController {
   submit(input: string): Promise<void> {
     const text = input.trim();
     if (text === '') return this.queue;
+    this.update({ queued: [...this.state.queued, text] });
     this.queue = this.queue.then(() => this.run(text));
     return this.queue;
   }
 
   private async run(text: string): Promise<void> {
+    this.update({ queued: this.state.queued.slice(1) });
     if (this.state.quit) return;
     this.update({ busy: true, cancelling: false });
     try {
@@ -168,7 +173,7 @@ export class ChatController {
       }
       this.setConversation(finishTurn(this.state.conversation));
     } catch (error) {
-      this.setConversation(finishTurn(this.state.conversation));
+      this.setConversation(finishTurn(this.state.conversation, true));
       const report = describeTurnError(error);
       this.addLines([
         { text: report.message, tone: report.kind === 'cancelled' ? 'warning' : 'error' },

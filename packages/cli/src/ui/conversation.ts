@@ -28,6 +28,8 @@ export type ConversationItem =
       readonly id: number;
       readonly text: string;
       readonly done: boolean;
+      /** The turn failed or was cancelled mid-reply: this text never reached the history. */
+      readonly discarded?: boolean;
     }
   | {
       readonly kind: 'tool';
@@ -150,10 +152,15 @@ export function applyChatEvent(conversation: Conversation, event: ChatEvent): Co
   }
 }
 
-/** Ends the turn: the reply is closed and tools that never reported are marked cancelled. */
-export function finishTurn(conversation: Conversation): Conversation {
+/**
+ * Ends the turn: the reply is closed and tools that never reported are marked cancelled. After an
+ * error or Ctrl-C (`failed`), a reply still streaming is marked discarded.
+ */
+export function finishTurn(conversation: Conversation, failed = false): Conversation {
   return mapLive(conversation, (item) => {
-    if (item.kind === 'assistant' && !item.done) return { ...item, done: true };
+    if (item.kind === 'assistant' && !item.done) {
+      return failed ? { ...item, done: true, discarded: true } : { ...item, done: true };
+    }
     if (item.kind === 'tool' && item.status === 'running') return { ...item, status: 'cancelled' };
     return item;
   });

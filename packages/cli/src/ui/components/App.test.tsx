@@ -46,6 +46,24 @@ class HangingProvider implements IProvider {
   }
 }
 
+/** Replies "reply N" to the N-th request; the first one waits until `open()` is called. */
+class GatedProvider implements IProvider {
+  readonly name = 'gated';
+  readonly model = 'gated-model';
+  private calls = 0;
+  private release: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+  open(): void {
+    this.release();
+  }
+  async *generate(): AsyncIterable<ProviderChunk> {
+    this.calls++;
+    const call = this.calls;
+    if (call === 1) await this.gate;
+    yield { content: { speaker: 'ai', blocks: [{ type: 'text', text: `reply ${call}` }] } };
+  }
+}
+
 describe('App', () => {
   it('shows the welcome, the footer, a streamed reply, and tools with their status', async () => {
     await writeFile(path.join(dirs.workspace, 'a.txt'), 'alpha\n');
@@ -113,8 +131,32 @@ describe('App', () => {
     await vi.waitFor(() => expect(lastFrame()).toContain('working… (Ctrl-C to cancel)'));
     await type('\u0003');
     await vi.waitFor(() => expect(lastFrame()).toContain('Turn cancelled; the history keeps'));
+    // #13.7: the partial reply on screen is marked as discarded.
+    expect(lastFrame()).toContain('Thinking about it');
+    expect(lastFrame()).toContain('⊘ reply discarded: it was cut off and is not in the history');
     expect(lastFrame()).not.toContain('working…');
     expect(lastFrame()).toContain('Ask, or type /help');
+  });
+
+  it('#12.5 lines typed while a turn runs are shown as queued and run afterwards, in order', async () => {
+    const provider = new GatedProvider();
+    cli = await buildSession(
+      { settings: [], yolo: false, workspace: dirs.workspace },
+      { env: dirs.env, interactive: true, createProvider: () => provider },
+    );
+    const { lastFrame, type } = mount(cli);
+    await type('first\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('working… (Ctrl-C to cancel)'));
+    await type('second\r');
+    await type('third\r');
+    await vi.waitFor(() => expect(lastFrame()).toContain('queued: second'));
+    expect(lastFrame()).toContain('queued: third');
+    provider.open();
+    await vi.waitFor(() => expect(lastFrame()).toContain('reply 3'));
+    const frame = lastFrame() ?? '';
+    expect(frame.indexOf('> second')).toBeLessThan(frame.indexOf('reply 2'));
+    expect(frame.indexOf('reply 2')).toBeLessThan(frame.indexOf('> third'));
+    expect(frame).not.toContain('queued:');
   });
 
   it('/quit leaves the app', async () => {

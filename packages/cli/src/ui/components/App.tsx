@@ -16,6 +16,20 @@ export interface AppProps {
   readonly controller: ChatController;
 }
 
+/** Lines typed ahead, shown until they run. */
+function QueuedLines(props: { readonly queued: readonly string[] }): ReactNode {
+  if (props.queued.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      {props.queued.map((line, index) => (
+        <Text key={index} dimColor wrap="truncate-end">
+          queued: {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 function StatusLine(props: { readonly cancelling: boolean }): ReactNode {
   return (
     <Text dimColor>
@@ -62,14 +76,15 @@ export function App(props: AppProps): ReactNode {
       {state.busy && state.approval === undefined ? (
         <StatusLine cancelling={state.cancelling} />
       ) : null}
+      <QueuedLines queued={state.busy ? state.queued : []} />
       <Box marginTop={1} flexDirection="column">
         <InputBox
-          active={!state.busy && state.approval === undefined}
+          active={state.approval === undefined}
           history={history}
           complete={complete}
           onSubmit={submit}
-          onExit={exit}
-          placeholder="Ask, or type /help"
+          onExit={state.busy ? undefined : exit}
+          placeholder={state.busy ? 'type ahead: it runs after this turn' : 'Ask, or type /help'}
         />
         <Footer stats={state.footer} width={width} />
       </Box>
