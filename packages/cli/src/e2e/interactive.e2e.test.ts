@@ -19,6 +19,8 @@ if (notBuilt !== undefined) console.warn(`Skipping the CLI end-to-end tests: ${n
 
 const SCRIPT = {
   replies: [
+    // #13.2: the first request is rate limited; the CLI counts down to the retry.
+    { kind: 'http-error', status: 429, message: 'slow down', headers: { 'retry-after': '2' } },
     {
       kind: 'stream',
       text: 'Let me read it.',
@@ -114,7 +116,10 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
 
     const since = second.mark();
     second.write('please finalize notes.txt\r');
+    await second.waitFor(/rate limited — retry 2\/4 in [12] s/, since);
     await second.waitFor('Allow replace? (write)', since);
+    // #13.3: the prompt shows the edit as a unified diff.
+    await second.waitFor(/-status: draft[\s│]+\+status: final/, since);
     second.write('y');
     await second.waitFor('The file now says status: final.', since);
     expect(await readFile(path.join(workspace, 'notes.txt'), 'utf8')).toContain('status: final');

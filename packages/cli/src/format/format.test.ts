@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContextReport } from '@dense/core';
 import { contextReportLines } from './contextReportLines.js';
 import { describeToolCall, toolOutcome, toolResultLine } from './describeToolCall.js';
+import { describeRetry } from './describeRetry.js';
 import { formatCompact, formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
@@ -102,5 +103,26 @@ describe('formatting', () => {
     const lines = contextReportLines(report, { width: 40 }).map((l) => l.text);
     expect(lines).toContain('  READ→WRITE: 1 stale read, 412 tokens');
     expect(lines).toContain('  total: 512 tokens reclaimed');
+  });
+});
+
+describe('describeRetry', () => {
+  it('#13.2 names the reason, the attempt of the bound and the whole seconds left', () => {
+    const notice = {
+      reason: 'rate-limited',
+      status: 429,
+      nextAttempt: 2,
+      maxAttempts: 4,
+      delayMs: 3000,
+    } as const;
+    expect(describeRetry(notice)).toBe('rate limited — retry 2/4 in 3 s');
+    expect(describeRetry(notice, 2100)).toBe('rate limited — retry 2/4 in 3 s');
+    expect(describeRetry(notice, -5)).toBe('rate limited — retry 2/4 in 0 s');
+    expect(describeRetry({ ...notice, reason: 'server-error', status: 502 }, 0)).toBe(
+      'server error 502 — retry 2/4 in 0 s',
+    );
+    expect(describeRetry({ ...notice, reason: 'overloaded', status: 529 })).toContain(
+      'server overloaded',
+    );
   });
 });

@@ -29,6 +29,8 @@ export interface CliSession {
   readonly approvals: ApprovalBroker;
   readonly workspaceRoot: string;
   readonly paths: DensePaths;
+  /** `--yolo`: write and shell tools run without asking. */
+  readonly yolo?: boolean;
   /** The profile loaded at start or by `/profile load`, if any. */
   activeProfile: string | undefined;
   readonly resumed?: ResumeInfo;

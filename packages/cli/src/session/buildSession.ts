@@ -209,12 +209,11 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     workspaceRoot: config.workspace,
     paths,
     activeProfile: config.profile,
+    yolo: config.yolo,
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
     dispose: () => {
-      detach();
-      summaries.dispose();
-      session.stats.dispose();
+      for (const off of [detach, () => summaries.dispose(), () => session.stats.dispose()]) off();
     },
   };
 }

@@ -148,6 +148,7 @@ export function applyChatEvent(conversation: Conversation, event: ChatEvent): Co
       return closeReply(conversation);
     case 'user_message':
     case 'thinking_delta':
+    case 'retry':
       return conversation;
   }
 }

@@ -64,6 +64,21 @@ class GatedProvider implements IProvider {
   }
 }
 
+/** Announces a 429 retry wait of 3 s, then waits for the abort (a provider that never recovers). */
+class RetryingProvider implements IProvider {
+  readonly name = 'retrying';
+  readonly model = 'retrying-model';
+  async *generate(request: GenerateRequest): AsyncIterable<ProviderChunk> {
+    yield {
+      content: { speaker: 'ai', blocks: [] },
+      retry: { reason: 'rate-limited', status: 429, nextAttempt: 2, maxAttempts: 4, delayMs: 3000 },
+    };
+    await new Promise((_resolve, reject) => {
+      request.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    });
+  }
+}
+
 describe('App', () => {
   it('shows the welcome, the footer, a streamed reply, and tools with their status', async () => {
     await writeFile(path.join(dirs.workspace, 'a.txt'), 'alpha\n');
@@ -81,7 +96,7 @@ describe('App', () => {
     expect(lastFrame()).toContain('dense 0.1.0 · openai/scripted-model');
     expect(lastFrame()).toContain('scripted-model · high-density │ ctx');
     await type('check @a.txt\r');
-    await vi.waitFor(() => expect(lastFrame()).toContain('All good.'));
+    await vi.waitFor(() => expect(lastFrame()).toContain('All good.'), { timeout: 5000 });
     const frame = lastFrame() ?? '';
     expect(frame).toContain('> check @a.txt');
     expect(frame).toContain('+ a.txt (1 line)');
@@ -157,6 +172,22 @@ describe('App', () => {
     expect(frame.indexOf('> second')).toBeLessThan(frame.indexOf('reply 2'));
     expect(frame.indexOf('reply 2')).toBeLessThan(frame.indexOf('> third'));
     expect(frame).not.toContain('queued:');
+  });
+
+  it('#13.2 a retry wait shows its reason, attempt and countdown; Ctrl-C cancels it', async () => {
+    cli = await buildSession(
+      { settings: [], yolo: false, workspace: dirs.workspace },
+      { env: dirs.env, interactive: true, createProvider: () => new RetryingProvider() },
+    );
+    const { lastFrame, type } = mount(cli);
+    await type('hello\r');
+    await vi.waitFor(() =>
+      expect(lastFrame()).toMatch(/rate limited — retry 2\/4 in [23] s \(Ctrl-C to cancel\)/),
+    );
+    expect(lastFrame()).not.toContain('working…');
+    await type('\u0003');
+    await vi.waitFor(() => expect(lastFrame()).toContain('Turn cancelled; the history keeps'));
+    expect(lastFrame()).not.toContain('rate limited');
   });
 
   it('/quit leaves the app', async () => {
