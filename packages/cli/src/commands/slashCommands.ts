@@ -4,6 +4,7 @@
  */
 import { closestMatches, editDistance, errorMessage } from '@dense/core';
 import { helpCommand } from './helpCommand.js';
+import { modelCommand, providerCommand } from './modelCommands.js';
 import { profileCommand } from './profileCommand.js';
 import {
   clearCommand,
@@ -12,6 +13,7 @@ import {
   quitCommand,
   todoCommand,
 } from './sessionCommands.js';
+import { resumeCommand, sessionsCommand } from './sessionListCommands.js';
 import { setCommand } from './setCommand.js';
 import { errorLine, type CommandDeps, type CommandOutput, type SlashCommand } from './types.js';
 
@@ -20,6 +22,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   profileCommand,
   contextCommand,
   compressCommand,
+  modelCommand,
+  providerCommand,
+  sessionsCommand,
+  resumeCommand,
   todoCommand,
   clearCommand,
   helpCommand,

@@ -100,6 +100,11 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
       '/set compression.density.recencyPruning true',
       'compression.density.recencyPruning = true (this session only)',
     );
+    // #13.4: /model lists the provider's known models and switches.
+    await first.send('/model', /Known openai models[\s\S]*gpt-4o/);
+    await first.send('/model gpt-4o', /Now using openai\/gpt-4o at \S+ for this session\./);
+    await first.waitFor('gpt-4o · high-density │ ctx');
+    await first.send('/model gpt-5.4', 'Now using openai/gpt-5.4');
     await first.send('/profile save t', "Saved profile 't'");
     first.write('/quit\r');
     expect(await first.exited).toBe(0);

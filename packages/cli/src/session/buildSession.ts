@@ -32,7 +32,7 @@ import type { CliSession, ResumeInfo } from './CliSession.js';
 import { explainDenials } from './explainDenials.js';
 import { loadSessionRecording, type SessionRecording } from './loadSessionRecording.js';
 import { loadSystemPrompt } from './loadSystemPrompt.js';
-import { chooseProvider, ProviderHolder } from './ProviderHolder.js';
+import { chooseProvider, ProviderHolder, type ProviderChoice } from './ProviderHolder.js';
 import { findSessionFile, newSessionId, sessionFileFor } from './sessionFiles.js';
 import { SessionRecorder } from './SessionRecorder.js';
 import { SummaryProviders } from './SummaryProviders.js';
@@ -165,8 +165,8 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   const profiles = new ProfileManager(paths.profilesDir);
   const { profile, settings } = await loadStartSettings(config, profiles);
   const factory = deps.createProvider ?? ((c: ProviderConfig) => createProvider(c, deps.env));
-  const providers = new ProviderHolder(chooseProvider(config, profile), factory);
   const recording = await openRecording(config, paths.sessionsDir, now());
+  const providers = new ProviderHolder(startChoice(config, profile, recording), factory);
   const notices = new TypedEmitter<{ notice: string }>();
   const onNotice = (message: string): void => notices.emit('notice', message);
   const recorder = new SessionRecorder({
@@ -175,8 +175,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
       sessionId: recording.sessionId,
       startedAt: new Date(now()).toISOString(),
       workspaceRoot: config.workspace,
-      provider: providers.current.name,
-      model: providers.current.model,
+      ...recordedProvider(providers),
     },
     resumed: recording.loaded !== undefined,
     onError: onNotice,
@@ -215,6 +214,33 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     dispose: () => {
       for (const off of [detach, () => summaries.dispose(), () => session.stats.dispose()]) off();
     },
+  };
+}
+
+/**
+ * The provider to start with: the command line's, else a resumed recording's (provider, model,
+ * base URL; issue 13 item 4), else the profile's.
+ */
+function startChoice(
+  config: CliConfig,
+  profile: Profile | undefined,
+  recording: Recording,
+): ProviderChoice {
+  const header = recording.loaded?.header;
+  return chooseProvider(config, header ?? profile);
+}
+
+/** What the recording's header says about the provider: never a key. */
+function recordedProvider(providers: ProviderHolder): {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+} {
+  const { baseUrl } = providers.config;
+  return {
+    provider: providers.current.name,
+    model: providers.current.model,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
   };
 }
 
