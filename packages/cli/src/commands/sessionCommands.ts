@@ -18,6 +18,8 @@ export const contextCommand: SlashCommand = {
         dedup: ephemerals.densityFileDedupe(),
         recency: ephemerals.densityRecencyPruning(),
       },
+      ...(cli.prompt ? { prompt: cli.prompt } : {}),
+      workspaceRoot: cli.workspaceRoot,
     };
   },
 };

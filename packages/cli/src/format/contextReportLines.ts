@@ -6,6 +6,7 @@
 import type { ContextReport, DensityPassTotals } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
 import { plainNoopReason } from './compressionReason.js';
+import { compressionRemovedLines, promptLines, type PromptTokens } from './contextExtraLines.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
@@ -23,6 +24,9 @@ export interface ContextLinesOptions {
   readonly barWidth?: number;
   /** Below 64 columns the density lines use a compact form. */
   readonly width?: number;
+  /** System prompt, memory files and tool schemas (issue 13 item 6). */
+  readonly prompt?: PromptTokens;
+  readonly workspaceRoot?: string;
 }
 
 const defaultClock = (at: number): string => new Date(at).toTimeString().slice(0, 8);
@@ -122,8 +126,10 @@ export function contextReportLines(
 ): OutputLine[] {
   return [
     ...usageLines(report, options.barWidth ?? 20),
+    ...(options.prompt ? promptLines(report, options.prompt, options.workspaceRoot) : []),
     ...toolLines(report),
     ...densityLines(report, options.switches, (options.width ?? 100) < 64),
     ...compressionLines(report, options.clock ?? defaultClock),
+    ...compressionRemovedLines(report),
   ];
 }

@@ -96,7 +96,28 @@ describe('formatting', () => {
       'Compressions (2):',
       '  t0  high-density  100,000 → 60,000 tokens',
       '  t1  high-density  50,000 → 50,000 tokens (nothing done: the history is already smaller than the compression target)',
+      // #13.6: what compression removed, in total.
+      'Compression removed 40,000 tokens in 1 run (the full transcript stays in the session recording)',
     ]);
+  });
+
+  it('#13.6 /context shows what rides on every request and a window bar by category', () => {
+    const lines = contextReportLines(report, {
+      prompt: {
+        systemTokens: 3_200,
+        memoryFiles: [{ path: '/ws/AGENTS.md', tokens: 640 }],
+        toolSchemaTokens: 6_400,
+      },
+      workspaceRoot: '/ws',
+    }).map((l) => l.text);
+    expect(lines).toContain(
+      'Sent with every request (never pruned): system prompt 3,200 · memory files 640 · tool schemas 6,400',
+    );
+    expect(lines).toContain('  memory  AGENTS.md  640');
+    // 128k over 40 cells: prompt 10,240 → 3 cells, you 1,000 → 1, model 2,345 → 1, results 9,000 → 3.
+    expect(lines).toContain(
+      `Window [PPPUARRR${'·'.repeat(32)}] P prompt · U you · A model · R tool results · free`,
+    );
   });
 
   it('/context lines on a narrow terminal use the compact density form', () => {

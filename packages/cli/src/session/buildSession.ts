@@ -7,6 +7,7 @@
 import { stat } from 'node:fs/promises';
 import {
   AgentSession,
+  countO200kTokens,
   createDefaultToolRegistry,
   createProvider,
   createToolContext,
@@ -28,10 +29,11 @@ import {
 import type { CliConfig } from '../args/CliConfig.js';
 import { CliError } from '../cliErrors.js';
 import { ApprovalBroker } from './ApprovalBroker.js';
-import type { CliSession, ResumeInfo } from './CliSession.js';
+import type { CliSession, PromptParts, ResumeInfo } from './CliSession.js';
 import { explainDenials } from './explainDenials.js';
 import { loadSessionRecording, type SessionRecording } from './loadSessionRecording.js';
 import { loadSystemPrompt } from './loadSystemPrompt.js';
+import { findMemoryFiles, memoryPromptSection } from './memoryFiles.js';
 import { chooseProvider, ProviderHolder, type ProviderChoice } from './ProviderHolder.js';
 import { findSessionFile, newSessionId, sessionFileFor } from './sessionFiles.js';
 import { SessionRecorder } from './SessionRecorder.js';
@@ -122,18 +124,22 @@ interface SessionParts {
   readonly sessionId: string;
 }
 
-async function createAgentSession(
-  parts: SessionParts,
-): Promise<{ readonly session: AgentSession; readonly registry: ToolRegistry }> {
+async function createAgentSession(parts: SessionParts): Promise<{
+  readonly session: AgentSession;
+  readonly registry: ToolRegistry;
+  readonly prompt: PromptParts;
+}> {
   const { config, deps, paths, providers, recorder } = parts;
   const now = deps.now ?? Date.now;
   const promptsDir = deps.promptsDir ?? DEFAULT_PROMPTS_DIR;
   const promptResolver = new FilePromptResolver({ userPromptsDir: paths.promptsDir });
-  const systemPrompt = await loadSystemPrompt(
+  const basePrompt = await loadSystemPrompt(
     promptResolver,
     { workspaceRoot: config.workspace, date: new Date(now()).toISOString().slice(0, 10) },
     promptsDir,
   );
+  const memory = await findMemoryFiles(config.workspace);
+  const systemPrompt = basePrompt + memoryPromptSection(memory);
   const todoStore = new TodoStore();
   const { registry, executor } = toolExecutor(config, deps, parts.approvals, todoStore);
   const session = new AgentSession({
@@ -151,7 +157,12 @@ async function createAgentSession(
     sessionId: parts.sessionId,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { session, registry };
+  const prompt: PromptParts = {
+    systemTokens: countO200kTokens(basePrompt),
+    memoryFiles: memory.map((f) => ({ path: f.path, tokens: countO200kTokens(f.text) })),
+    toolSchemaTokens: countO200kTokens(JSON.stringify(executor.schemas())),
+  };
+  return { session, registry, prompt };
 }
 
 /**
@@ -183,7 +194,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   });
   const approvals = new ApprovalBroker();
   const summaries = new SummaryProviders({ settings, profiles, providers, onNotice });
-  const { session, registry } = await createAgentSession({
+  const { session, registry, prompt } = await createAgentSession({
     config,
     deps,
     paths,
@@ -209,6 +220,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     paths,
     activeProfile: config.profile,
     yolo: config.yolo,
+    prompt,
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
     dispose: () => {

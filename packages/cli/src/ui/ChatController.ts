@@ -167,7 +167,7 @@ export class ChatController {
         this.addLines(output.lines);
         return;
       case 'context':
-        this.addItem({ kind: 'context', report: output.report, switches: output.switches });
+        this.addItem({ ...output, kind: 'context' });
         return;
       case 'quit':
         this.update({ quit: true });

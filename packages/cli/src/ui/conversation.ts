@@ -6,6 +6,7 @@
 import type { ChatEvent, ContextReport, ToolCallBlock } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
 import type { IncludedFile } from '../at/expandAtReferences.js';
+import type { PromptTokens } from '../format/contextExtraLines.js';
 import type { DensitySwitches } from '../format/contextReportLines.js';
 import {
   toolCallTarget,
@@ -46,6 +47,8 @@ export type ConversationItem =
       readonly id: number;
       readonly report: ContextReport;
       readonly switches: DensitySwitches;
+      readonly prompt?: PromptTokens;
+      readonly workspaceRoot?: string;
     };
 
 /** An item as callers add it: the id is assigned here. */

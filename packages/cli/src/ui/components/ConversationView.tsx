@@ -101,7 +101,15 @@ export function ConversationItemView(props: {
     case 'lines':
       return <OutputLines lines={item.lines} />;
     case 'context':
-      return <ContextView report={item.report} switches={item.switches} width={props.width} />;
+      return (
+        <ContextView
+          report={item.report}
+          switches={item.switches}
+          width={props.width}
+          {...(item.prompt ? { prompt: item.prompt } : {})}
+          {...(item.workspaceRoot === undefined ? {} : { workspaceRoot: item.workspaceRoot })}
+        />
+      );
   }
 }
 
