@@ -23,6 +23,7 @@ import {
   type ReplayPolicy,
   type ReplaySessionReport,
   type TokenCounter,
+  writeFileAtomic,
 } from '@dense/core';
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
@@ -32,6 +33,7 @@ import {
   formatSessionRows,
   formatTotals,
 } from './replayFormat.js';
+import { renderReplayHtml, type ReportRun } from './replayHtml.js';
 
 export const DEFAULT_REPLAY_CONTEXT_LIMIT = 128_000;
 
@@ -41,6 +43,8 @@ export interface ReplayCliOptions {
   readonly contextLimit: number;
   readonly settings: EphemeralSettings;
   readonly json: boolean;
+  /** `--report FILE`: also write the HTML comparison page there (issue 13 item 8). */
+  readonly report?: string;
 }
 
 class ReplayUsageError extends Error {}
@@ -104,6 +108,7 @@ export function parseReplayArgs(args: Readonly<Record<string, unknown>>): Replay
     contextLimit: limit,
     settings: parseSets(args.set),
     json: args.json === true,
+    ...(typeof args.report === 'string' && args.report !== '' ? { report: args.report } : {}),
   };
 }
 
@@ -125,26 +130,61 @@ function progressBar(io: CliIO, total: number, enabled: boolean): Progress {
   };
 }
 
+/** The policies a run replays: the chosen one, and for comparisons `none` (and the report's). */
+function policiesFor(options: ReplayCliOptions, single: boolean): ReplayPolicy[] {
+  const ids: string[] = [options.policy.id];
+  if (options.report !== undefined) ids.unshift('none', 'middle-out', 'high-density');
+  else if (single && !options.json && options.policy.id !== 'none') ids.push('none');
+  return [...new Set(ids)].map((id) =>
+    id === options.policy.id ? options.policy : getReplayPolicy(id),
+  );
+}
+
+/** Per policy id, one run per session of `file`. */
 async function replayFile(
   file: string,
   options: ReplayCliOptions,
+  policies: readonly ReplayPolicy[],
   tokenCounter: TokenCounter,
-): Promise<ReplaySessionReport[]> {
-  const reports: ReplaySessionReport[] = [];
+): Promise<Map<string, ReportRun[]>> {
+  const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   for (const session of await importTranscriptSessions(file)) {
     const prepared = await prepareReplay(session, { tokenCounter });
-    const run = await replaySession(prepared, {
-      policy: options.policy,
-      contextLimit: options.contextLimit,
-      settings: options.settings,
-      tokenCounter,
-    });
-    reports.push(run.report);
+    for (const policy of policies) {
+      const run = await replaySession(prepared, {
+        policy,
+        contextLimit: options.contextLimit,
+        settings: options.settings,
+        tokenCounter,
+      });
+      runs.get(policy.id)?.push({ report: run.report, series: run.series });
+    }
   }
-  return reports;
+  return runs;
 }
 
-function writeResults(io: CliIO, options: ReplayCliOptions, reports: ReplaySessionReport[]): void {
+/** The single-session report's comparison with `none`, in words. */
+export function compareWithNone(report: ReplaySessionReport, none: ReplaySessionReport): string {
+  const sent = report.cumulativeInputTokens;
+  const base = none.cumulativeInputTokens;
+  if (base <= 0) return 'Compared with no context management: nothing was sent in either case.';
+  const share = ((sent / base) * 100).toFixed(1);
+  const saved = base - sent;
+  const verdict =
+    saved > 0
+      ? `${saved.toLocaleString('en-US')} fewer input tokens`
+      : saved < 0
+        ? `${(-saved).toLocaleString('en-US')} more input tokens`
+        : 'the same input tokens';
+  return `Compared with no context management (none): ${report.strategy} sends ${share}% of its input tokens (${verdict}); the largest context was ${report.peakContextTokens.toLocaleString('en-US')} tokens instead of ${none.peakContextTokens.toLocaleString('en-US')}.`;
+}
+
+function writeResults(
+  io: CliIO,
+  options: ReplayCliOptions,
+  reports: ReplaySessionReport[],
+  noneRuns: readonly ReportRun[],
+): void {
   const totals = totalReplayReports(reports);
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ sessions: reports, totals }, null, 2)}\n`);
@@ -153,11 +193,32 @@ function writeResults(io: CliIO, options: ReplayCliOptions, reports: ReplaySessi
   const [only] = reports;
   if (reports.length === 1 && only !== undefined) {
     io.stdout.write(`${formatSessionReport(only)}\n`);
+    const [none] = noneRuns;
+    if (none !== undefined && only.strategy !== 'none') {
+      io.stdout.write(`\n${compareWithNone(only, none.report)}\n`);
+    }
     return;
   }
   io.stdout.write(`${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n`);
   const summarizer = reports.find((report) => report.summarizer !== null)?.summarizer;
   if (summarizer) io.stdout.write(`\nSummaries written by the ${summarizer}.\n`);
+}
+
+async function writeReport(
+  io: CliIO,
+  options: ReplayCliOptions,
+  policies: readonly ReplayPolicy[],
+  runs: ReadonlyMap<string, readonly ReportRun[]>,
+): Promise<void> {
+  const file = options.report ?? '';
+  const html = renderReplayHtml({
+    target: options.target,
+    contextLimit: options.contextLimit,
+    policies: policies.map((p) => p.id),
+    runs: Object.fromEntries(runs),
+  });
+  await writeFileAtomic(file, html);
+  io.stderr.write(`dense replay: report written to ${file}\n`);
 }
 
 /** Runs the command; resolves to the exit code. Problems are one line on stderr. */
@@ -166,12 +227,14 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   const directory = !(files.length === 1 && files[0] === options.target);
   const progress = progressBar(io, files.length, directory);
   const tokenCounter = memoTokenCounter();
-  const reports: ReplaySessionReport[] = [];
+  const policies = policiesFor(options, !directory);
+  const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   const skipped: string[] = [];
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
-      reports.push(...(await replayFile(file, options, tokenCounter)));
+      const fileRuns = await replayFile(file, options, policies, tokenCounter);
+      for (const [id, list] of fileRuns) runs.get(id)?.push(...list);
     } catch (error) {
       if (!(error instanceof DenseError) || !directory) throw error;
       skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);
@@ -180,11 +243,13 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   progress.update(files.length, '');
   progress.done();
   for (const line of skipped) io.stderr.write(`${line}\n`);
+  const reports = (runs.get(options.policy.id) ?? []).map((run) => run.report);
   if (reports.length === 0) {
     io.stderr.write(`dense replay: no session in ${options.target} could be replayed.\n`);
     return EXIT.failed;
   }
-  writeResults(io, options, reports);
+  writeResults(io, options, reports, runs.get('none') ?? []);
+  if (options.report !== undefined) await writeReport(io, options, policies, runs);
   return EXIT.ok;
 }
 
@@ -204,7 +269,12 @@ export const replayCommand: CliSubcommand = {
         default: DEFAULT_REPLAY_CONTEXT_LIMIT,
         describe: 'Context window in tokens',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' }),
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' })
+      .option('report', {
+        type: 'string',
+        describe:
+          'Also write a self-contained HTML page comparing none, middle-out, high-density and --strategy',
+      }),
   async run(args, io) {
     try {
       return await runReplay(parseReplayArgs(args), io);
