@@ -66,14 +66,28 @@ export function promptLines(
   ];
 }
 
-/** What compression took out of the history this session ('' lines when none). */
+/**
+ * Tokens the model can still get back with the recall tool, when core's report carries the figure
+ * (`recallableTokens`, added with lossless recall; absent before).
+ */
+function recallable(report: ContextReport): number | undefined {
+  const value = (report as { readonly recallableTokens?: unknown }).recallableTokens;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** What compression took out of the history this session (no lines when none). */
 export function compressionRemovedLines(report: ContextReport): OutputLine[] {
   const done = report.compressions.filter((c) => c.kind !== 'noop');
   if (done.length === 0) return [];
   const removed = done.reduce((sum, c) => sum + Math.max(0, c.tokensBefore - c.tokensAfter), 0);
+  const recall = recallable(report);
+  const back =
+    recall === undefined
+      ? ' (the full transcript stays in the session recording)'
+      : ` · ${formatCount(recall)} recallable`;
   return [
     {
-      text: `Compression removed ${formatCount(removed)} tokens in ${done.length} run${done.length === 1 ? '' : 's'} (the full transcript stays in the session recording)`,
+      text: `Compression removed ${formatCount(removed)} tokens in ${done.length} run${done.length === 1 ? '' : 's'}${back}`,
     },
   ];
 }

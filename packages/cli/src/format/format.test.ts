@@ -101,6 +101,12 @@ describe('formatting', () => {
     ]);
   });
 
+  it('#13.6 what compression removed says what is recallable when the report carries it', () => {
+    const withRecall = { ...report, recallableTokens: 39_000 };
+    const lines = contextReportLines(withRecall).map((l) => l.text);
+    expect(lines.at(-1)).toBe('Compression removed 40,000 tokens in 1 run · 39,000 recallable');
+  });
+
   it('#13.6 /context shows what rides on every request and a window bar by category', () => {
     const lines = contextReportLines(report, {
       prompt: {
