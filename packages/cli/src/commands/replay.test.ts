@@ -117,7 +117,7 @@ describe('dense replay', () => {
       expect(html).toContain(`<th scope="row">${policy}</th>`);
     }
     expect(html).toContain('<h2>Per source file</h2>');
-    expect(html).toContain('session.jsonl · high-density');
+    expect(html).toContain('<h3>session.jsonl</h3>');
     expect(html).toMatch(/<figure><svg [^>]*>/);
     // Self-contained: no scripts, no links, no remote URLs except the SVG namespace.
     expect(html).not.toMatch(/<script|<link|src=|url\(/i);

@@ -34,6 +34,12 @@ function sessionName(report: ReplaySessionReport): string {
   return report.sessionIndex === 0 ? base : `${base}#${report.sessionIndex}`;
 }
 
+/** `file` relative to the replayed directory (the file name when a single file was replayed). */
+function relativeTo(target: string, file: string): string {
+  const prefix = target.endsWith('/') ? target : `${target}/`;
+  return file.startsWith(prefix) ? file.slice(prefix.length) : (file.split(/[\\/]/).pop() ?? file);
+}
+
 function sum(runs: readonly ReportRun[], pick: (r: ReplaySessionReport) => number): number {
   return runs.reduce((total, run) => total + pick(run.report), 0);
 }
@@ -106,7 +112,7 @@ function sourceTables(input: HtmlReportInput): string {
         const base = none[index]?.report.cumulativeInputTokens ?? 0;
         if (run === undefined) return [policy, '–', '–', '–', '–'];
         return [
-          `${sessionName(run.report)} · ${policy}`,
+          indexes.length === 1 ? policy : `session ${run.report.sessionIndex + 1} · ${policy}`,
           int(run.report.cumulativeInputTokens),
           pct(run.report.cumulativeInputTokens, base),
           int(run.report.peakContextTokens),
@@ -115,10 +121,19 @@ function sourceTables(input: HtmlReportInput): string {
       }),
     );
     parts.push(
-      `<h3>${escape(file)}</h3>\n${table(['session · policy', 'input tokens sent', '% of none', 'largest context', 'model calls'], rows)}`,
+      `<h3>${escape(relativeTo(input.target, file))}</h3>\n${table(['policy', 'input tokens sent', '% of none', 'largest context', 'model calls'], rows)}`,
     );
   }
   return parts.join('\n');
+}
+
+/** Longest chart title that fits the 800 px chart in bold 16 px type. */
+const TITLE_CHARS = 70;
+
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - (max - 1 - half))}`;
 }
 
 function charts(input: HtmlReportInput): string {
@@ -127,7 +142,7 @@ function charts(input: HtmlReportInput): string {
   return shown
     .map((run, index) => {
       const svg = renderLineChart({
-        title: `Context per model call — ${sessionName(run.report)}`,
+        title: shorten(sessionName(run.report), TITLE_CHARS),
         xLabel: 'model call',
         yLabel: 'context tokens',
         series: input.policies.map((policy) => ({
