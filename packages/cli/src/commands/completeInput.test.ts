@@ -6,7 +6,8 @@ const context = { profileNames: ['lean', 'work'] };
 
 describe('completeInput', () => {
   it('completes command names', () => {
-    expect(completeInput('/se', context)).toEqual({ text: '/set ', candidates: ['set'] });
+    expect(completeInput('/set', context)).toEqual({ text: '/set ', candidates: ['set'] });
+    expect(completeInput('/se', context)?.candidates).toEqual(['set', 'sessions']);
     expect(completeInput('/c', context)?.candidates).toEqual(['context', 'compress', 'clear']);
     expect(completeInput('/co', context)).toEqual({
       text: '/co',

@@ -14,7 +14,7 @@ const run = (line: string) => harness.run(line);
 
 describe('/profile', () => {
   it('save writes the non-default settings and the provider; load restores them', async () => {
-    await run('/set compression.strategy high-density');
+    await run('/set compression.strategy middle-out');
     await run('/set compression.density.recencyPruning true');
     expect(await run('/profile save t')).toContain(
       `Saved profile 't' to ${path.join(harness.dirs.home, 'profiles', 't.json')}`,
@@ -27,14 +27,14 @@ describe('/profile', () => {
       provider: 'openai',
       model: 'scripted-model',
       settings: {
-        'compression.strategy': 'high-density',
+        'compression.strategy': 'middle-out',
         'compression.density.recencyPruning': true,
       },
     });
     await run('/set unset compression.strategy');
-    expect(harness.cli.settings.get('compression.strategy')).toBe('middle-out');
-    expect(await run('/profile load t')).toContain("Loaded profile 't'");
     expect(harness.cli.settings.get('compression.strategy')).toBe('high-density');
+    expect(await run('/profile load t')).toContain("Loaded profile 't'");
+    expect(harness.cli.settings.get('compression.strategy')).toBe('middle-out');
     expect(harness.cli.settings.getSource('compression.strategy')).toBe('profile');
   });
 

@@ -1,49 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createAiMessage,
-  createToolResponse,
-  createUserMessage,
-  serializeSessionContent,
-  serializeSessionHeader,
-  toolCallBlock,
-  type IContent,
-} from '@dense/core';
 import { captureIO } from '../test-utils/captureIO.js';
+import { recording } from '../test-utils/replayFixture.js';
 import { main } from '../main.js';
 import { replayCommand } from './replay.js';
-
-const A_V1 = 'export const a = 1;\n'.repeat(40);
-const A_V2 = 'export const a = 2;\n'.repeat(40);
-
-function round(id: string, name: string, parameters: unknown, result: string): IContent[] {
-  return [
-    createAiMessage([toolCallBlock(id, name, parameters)]),
-    createToolResponse({ callId: id, toolName: name, result }),
-  ];
-}
-
-/** A small Dense session recording of our own: read, edit, read again. */
-function recording(): string {
-  const contents: IContent[] = [
-    createUserMessage('Set a to 2 in src/a.ts'),
-    ...round('c0', 'read_file', { file_path: 'src/b.ts' }, 'export const b = 0;\n'.repeat(20)),
-    ...round('c1', 'read_file', { file_path: 'src/a.ts' }, A_V1),
-    ...round('c2', 'replace', { file_path: 'src/a.ts', old_string: '1', new_string: '2' }, 'ok'),
-    ...round('c3', 'read_file', { file_path: 'src/a.ts' }, A_V2),
-    createAiMessage('Done.'),
-  ];
-  const header = serializeSessionHeader({
-    sessionId: 'fixture',
-    startedAt: '2026-11-22T10:00:00.000Z',
-    workspaceRoot: '/proj',
-    provider: 'scripted',
-    model: 'scripted-model',
-  });
-  return header + contents.map(serializeSessionContent).join('');
-}
 
 let dir: string;
 
@@ -148,6 +110,32 @@ describe('dense replay', () => {
     expect(stdout).toMatch(/strategy \/ context limit\s+middle-out \/ 64,000/);
     expect(stdout).toMatch(/stale reads reclaimed\s+0 of [\d,]+ \(0\.0%\)/);
     expect(stdout).toMatch(/summaries written by\s+offline summarizer/);
+  });
+
+  it('#13.8 the single-session report compares with none in plain words', async () => {
+    const { code, stdout } = await run('replay', path.join(dir, 'session.jsonl'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /Compared with no context management \(none\): high-density sends [\d.]+% of its input tokens \([\d,]+ fewer input tokens\); the largest context was [\d,]+ tokens instead of [\d,]+\./,
+    );
+  });
+
+  it('#13.8 --report writes one self-contained HTML page: comparison, per-source table, charts', async () => {
+    const out = path.join(dir, 'out.html');
+    const { code, stderr } = await run('replay', dir, '--report', out, '--strategy', 'one-shot');
+    expect(code).toBe(0);
+    expect(stderr).toContain(`report written to ${out}`);
+    const html = await readFile(out, 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    for (const policy of ['none', 'middle-out', 'high-density', 'one-shot']) {
+      expect(html).toContain(`<th scope="row">${policy}</th>`);
+    }
+    expect(html).toContain('<h2>Per source file</h2>');
+    expect(html).toContain('<h3>session.jsonl</h3>');
+    expect(html).toMatch(/<figure><svg [^>]*>/);
+    // Self-contained: no scripts, no links, no remote URLs except the SVG namespace.
+    expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+    expect(html.replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
   });
 
   it('bad usage is one line on stderr and exit code 2', async () => {

@@ -26,6 +26,7 @@ import {
   type ReplaySessionReport,
   type SkippedRecord,
   type TokenCounter,
+  writeFileAtomic,
 } from '@dense/core';
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
@@ -36,6 +37,7 @@ import {
   formatSessionRows,
   formatTotals,
 } from './replayFormat.js';
+import { renderReplayHtml, type ReportRun } from './replayHtml.js';
 
 export const DEFAULT_REPLAY_CONTEXT_LIMIT = 128_000;
 
@@ -45,6 +47,8 @@ export interface ReplayCliOptions {
   readonly contextLimit: number;
   readonly settings: EphemeralSettings;
   readonly json: boolean;
+  /** `--report FILE`: also write the HTML comparison page there (issue 13 item 8). */
+  readonly report?: string;
 }
 
 class ReplayUsageError extends Error {}
@@ -108,6 +112,7 @@ export function parseReplayArgs(args: Readonly<Record<string, unknown>>): Replay
     contextLimit: limit,
     settings: parseSets(args.set),
     json: args.json === true,
+    ...(typeof args.report === 'string' && args.report !== '' ? { report: args.report } : {}),
   };
 }
 
@@ -144,72 +149,119 @@ function skippedWarning(file: string, skipped: readonly SkippedRecord[]): string
   );
 }
 
-/** A session's report under the policy, and under `none` (the reference for the cache effect). */
-interface ReplayedSession {
-  readonly report: ReplaySessionReport;
-  readonly none: ReplaySessionReport;
+/**
+ * The policies a run replays: the chosen one, `none` (the reference for what it saved, once
+ * prompt caching is priced: issue 14) and, for `--report`, the report's.
+ */
+function policiesFor(options: ReplayCliOptions): ReplayPolicy[] {
+  const ids: string[] = [options.policy.id, 'none'];
+  if (options.report !== undefined) ids.unshift('none', 'middle-out', 'high-density');
+  return [...new Set(ids)].map((id) =>
+    id === options.policy.id ? options.policy : getReplayPolicy(id),
+  );
 }
 
+/** Per policy id, one run per session of `file`. */
 async function replayFile(
   file: string,
   options: ReplayCliOptions,
+  policies: readonly ReplayPolicy[],
   tokenCounter: TokenCounter,
   warn: (line: string) => void,
-): Promise<ReplayedSession[]> {
-  const out: ReplayedSession[] = [];
+): Promise<Map<string, ReportRun[]>> {
+  const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   for (const session of await importTranscriptSessions(file)) {
     const warning = skippedWarning(file, session.skipped);
     if (warning !== undefined) warn(warning);
     const prepared = await prepareReplay(session, { tokenCounter });
-    const run = await replaySession(prepared, {
-      policy: options.policy,
-      contextLimit: options.contextLimit,
-      settings: options.settings,
-      tokenCounter,
-    });
-    const none =
-      options.policy.id === 'none'
-        ? run
-        : await replaySession(prepared, {
-            policy: getReplayPolicy('none'),
-            contextLimit: options.contextLimit,
-            tokenCounter,
-          });
-    out.push({ report: run.report, none: none.report });
+    for (const policy of policies) {
+      const run = await replaySession(prepared, {
+        policy,
+        contextLimit: options.contextLimit,
+        settings: options.settings,
+        tokenCounter,
+      });
+      runs.get(policy.id)?.push({ report: run.report, series: run.series });
+    }
   }
-  return out;
+  return runs;
+}
+
+/** The single-session report's comparison with `none`, in words. */
+export function compareWithNone(report: ReplaySessionReport, none: ReplaySessionReport): string {
+  const sent = report.cumulativeInputTokens;
+  const base = none.cumulativeInputTokens;
+  if (base <= 0) return 'Compared with no context management: nothing was sent in either case.';
+  const share = ((sent / base) * 100).toFixed(1);
+  const saved = base - sent;
+  const verdict =
+    saved > 0
+      ? `${saved.toLocaleString('en-US')} fewer input tokens`
+      : saved < 0
+        ? `${(-saved).toLocaleString('en-US')} more input tokens`
+        : 'the same input tokens';
+  return `Compared with no context management (none): ${report.strategy} sends ${share}% of its input tokens (${verdict}); the largest context was ${report.peakContextTokens.toLocaleString('en-US')} tokens instead of ${none.peakContextTokens.toLocaleString('en-US')}.`;
 }
 
 /** Each report with `vsNone`: what the policy saved or cost against `none`, per provider. */
 function withEffect(
   report: ReplaySessionReport,
-  none: ReplaySessionReport,
-): ReplaySessionReport & { readonly vsNone: CacheEffect } {
-  return { ...report, vsNone: cacheEffectVsNone(report, none) };
+  none: ReplaySessionReport | undefined,
+): ReplaySessionReport & { readonly vsNone?: CacheEffect } {
+  return none === undefined ? report : { ...report, vsNone: cacheEffectVsNone(report, none) };
 }
 
-function writeResults(io: CliIO, options: ReplayCliOptions, replayed: ReplayedSession[]): void {
-  const reports = replayed.map((r) => r.report);
+function writeResults(
+  io: CliIO,
+  options: ReplayCliOptions,
+  reports: ReplaySessionReport[],
+  noneRuns: readonly ReportRun[],
+): void {
   const totals = totalReplayReports(reports);
-  const totalEffect = cacheEffectVsNone(totals, totalReplayReports(replayed.map((r) => r.none)));
+  const nones = noneRuns.map((run) => run.report);
+  const totalEffect =
+    nones.length === reports.length
+      ? cacheEffectVsNone(totals, totalReplayReports(nones))
+      : undefined;
   if (options.json) {
-    const sessions = replayed.map((r) => withEffect(r.report, r.none));
-    io.stdout.write(
-      `${JSON.stringify({ sessions, totals: { ...totals, vsNone: totalEffect } }, null, 2)}\n`,
-    );
+    const sessions = reports.map((report, i) => withEffect(report, nones[i]));
+    const withTotal = totalEffect === undefined ? totals : { ...totals, vsNone: totalEffect };
+    io.stdout.write(`${JSON.stringify({ sessions, totals: withTotal }, null, 2)}\n`);
     return;
   }
-  const [only] = replayed;
-  if (replayed.length === 1 && only !== undefined) {
-    const effect = cacheEffectVsNone(only.report, only.none);
-    io.stdout.write(`${formatSessionReport(only.report)}\n${formatCacheEffect(effect)}\n`);
+  const [only] = reports;
+  if (reports.length === 1 && only !== undefined) {
+    io.stdout.write(`${formatSessionReport(only)}\n`);
+    const [none] = nones;
+    if (none !== undefined && only.strategy !== 'none') {
+      io.stdout.write(`${formatCacheEffect(cacheEffectVsNone(only, none))}\n`);
+      io.stdout.write(`\n${compareWithNone(only, none)}\n`);
+    }
     return;
   }
+  const effect = totalEffect === undefined ? '' : `${formatCacheEffect(totalEffect)}\n`;
   io.stdout.write(
-    `${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n${formatCacheEffect(totalEffect)}\n`,
+    `${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n${effect}`,
   );
   const summarizer = reports.find((report) => report.summarizer !== null)?.summarizer;
   if (summarizer) io.stdout.write(`\nSummaries written by the ${summarizer}.\n`);
+}
+
+async function writeReport(
+  io: CliIO,
+  options: ReplayCliOptions,
+  policies: readonly ReplayPolicy[],
+  runs: ReadonlyMap<string, readonly ReportRun[]>,
+): Promise<void> {
+  const file = options.report ?? '';
+  const html = renderReplayHtml({
+    target: options.target,
+    contextLimit: options.contextLimit,
+    policies: policies.map((p) => p.id),
+    runs: Object.fromEntries(runs),
+  });
+  await writeFileAtomic(file, html);
+  io.stderr.write(`dense replay: report written to ${file}\n`);
 }
 
 /** Runs the command; resolves to the exit code. Problems are one line on stderr. */
@@ -218,14 +270,16 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   const directory = !(files.length === 1 && files[0] === options.target);
   const progress = progressBar(io, files.length, directory);
   const tokenCounter = memoTokenCounter();
-  const reports: ReplayedSession[] = [];
+  const policies = policiesFor(options);
+  const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   const skipped: string[] = [];
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
-      reports.push(
-        ...(await replayFile(file, options, tokenCounter, (line) => skipped.push(line))),
+      const fileRuns = await replayFile(file, options, policies, tokenCounter, (line) =>
+        skipped.push(line),
       );
+      for (const [id, list] of fileRuns) runs.get(id)?.push(...list);
     } catch (error) {
       if (!(error instanceof DenseError) || !directory) throw error;
       skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);
@@ -234,11 +288,13 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   progress.update(files.length, '');
   progress.done();
   for (const line of skipped) io.stderr.write(`${line}\n`);
+  const reports = (runs.get(options.policy.id) ?? []).map((run) => run.report);
   if (reports.length === 0) {
     io.stderr.write(`dense replay: no session in ${options.target} could be replayed.\n`);
     return EXIT.failed;
   }
-  writeResults(io, options, reports);
+  writeResults(io, options, reports, runs.get('none') ?? []);
+  if (options.report !== undefined) await writeReport(io, options, policies, runs);
   return EXIT.ok;
 }
 
@@ -258,7 +314,12 @@ export const replayCommand: CliSubcommand = {
         default: DEFAULT_REPLAY_CONTEXT_LIMIT,
         describe: 'Context window in tokens',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' }),
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' })
+      .option('report', {
+        type: 'string',
+        describe:
+          'Also write a self-contained HTML page comparing none, middle-out, high-density and --strategy',
+      }),
   async run(args, io) {
     try {
       return await runReplay(parseReplayArgs(args), io);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestDirs, makeTestSession, type TestDirs } from '../test-utils/cliTestSession.js';
-import { runSlashCommand, splitCommand, SLASH_COMMANDS } from './slashCommands.js';
+import { commandHints, runSlashCommand, splitCommand, SLASH_COMMANDS } from './slashCommands.js';
 import type { CommandOutput } from './types.js';
 
 let dirs: TestDirs;
@@ -25,7 +25,7 @@ describe('session commands', () => {
     expect(output.kind).toBe('context');
     if (output.kind === 'context') {
       expect(output.report.breakdown.entries).toBe(2);
-      expect(output.report.strategy).toBe('middle-out');
+      expect(output.report.strategy).toBe('high-density');
       expect(output.switches).toEqual({ readWrite: true, dedup: true, recency: false });
     }
     cli.dispose();
@@ -37,7 +37,7 @@ describe('session commands', () => {
     await cli.session.sendMessage('hello');
     const shown = text(await runSlashCommand('/compress', { cli }));
     expect(shown).toMatch(
-      /^top-down-truncation: nothing to compress \([a-z-]+\); \d+ → \d+ tokens\.$/,
+      /^Nothing to compress yet: [a-z ,]+ \(top-down-truncation; \d+ → \d+ tokens\)\.$/,
     );
     cli.dispose();
   });
@@ -62,6 +62,14 @@ describe('session commands', () => {
       'Unknown command /contxt. Did you mean /context? Type /help for the list.',
     );
     cli.dispose();
+  });
+
+  it('#12.9 an unknown command never suggests an unrelated one (/model is not /todo)', () => {
+    const names = ['set', 'profile', 'context', 'compress', 'todo', 'clear', 'help', 'quit'];
+    expect(commandHints('model', names)).toEqual([]);
+    expect(commandHints('hlep', names)).toEqual(['/help']);
+    expect(commandHints('todos', names)).toEqual(['/todo']);
+    expect(commandHints('compres', names)).toEqual(['/compress']);
   });
 
   it('splitCommand separates the name from the argument text', () => {

@@ -1,5 +1,6 @@
 /** The small slash commands about the session itself: /context, /compress, /todo, /clear, /quit. */
 import { errorMessage, formatTodoList } from '@dense/core';
+import { plainNoopReason } from '../format/compressionReason.js';
 import { formatCount } from '../format/formatTokens.js';
 import { errorLine, lines, type SlashCommand } from './types.js';
 
@@ -17,6 +18,8 @@ export const contextCommand: SlashCommand = {
         dedup: ephemerals.densityFileDedupe(),
         recency: ephemerals.densityRecencyPruning(),
       },
+      ...(cli.prompt ? { prompt: cli.prompt } : {}),
+      workspaceRoot: cli.workspaceRoot,
     };
   },
 };
@@ -31,7 +34,7 @@ export const compressCommand: SlashCommand = {
       const change = `${formatCount(event.tokensBefore)} → ${formatCount(event.tokensAfter)} tokens`;
       if (event.result.kind === 'noop') {
         return lines({
-          text: `${event.strategy}: nothing to compress (${event.result.reason}); ${change}.`,
+          text: `Nothing to compress yet: ${plainNoopReason(event.result.reason)} (${event.strategy}; ${change}).`,
           tone: 'info',
         });
       }

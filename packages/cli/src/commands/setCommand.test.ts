@@ -12,10 +12,11 @@ const run = (line: string) => harness.run(line);
 
 describe('/set', () => {
   it('sets a value for this session only and says so', async () => {
-    expect(await run('/set compression.strategy high-density')).toContain(
-      'compression.strategy = high-density (this session only)',
-    );
     expect(harness.cli.settings.get('compression.strategy')).toBe('high-density');
+    expect(await run('/set compression.strategy middle-out')).toContain(
+      'compression.strategy = middle-out (this session only)',
+    );
+    expect(harness.cli.settings.get('compression.strategy')).toBe('middle-out');
     expect(harness.cli.settings.getSource('compression.strategy')).toBe('session');
   });
 
@@ -44,7 +45,7 @@ describe('/set', () => {
     expect(await run('/set compression.strategy fastest')).toContain(
       'must be one of middle-out, top-down-truncation, one-shot, high-density',
     );
-    expect(harness.cli.settings.get('compression.strategy')).toBe('middle-out');
+    expect(harness.cli.settings.get('compression.strategy')).toBe('high-density');
   });
 
   it('/set unset <key> returns to the default for this session', async () => {
@@ -57,11 +58,11 @@ describe('/set', () => {
   });
 
   it('bare /set lists every setting with non-default sources marked', async () => {
-    await run('/set compression.strategy high-density');
+    await run('/set compression.strategy middle-out');
     const listed = await run('/set');
     for (const key of ['compression.strategy', 'compression.density.fileDedupe', 'context-limit']) {
       expect(listed).toContain(key);
     }
-    expect(listed).toMatch(/compression\.strategy\s+high-density {2}\(set this session\)/);
+    expect(listed).toMatch(/compression\.strategy\s+middle-out {2}\(set this session\)/);
   });
 });

@@ -2,8 +2,9 @@
  * The table of slash commands and the dispatcher: `/name args` → the command's output, or an
  * error line naming the closest commands when the name is unknown.
  */
-import { closestMatches, errorMessage } from '@dense/core';
+import { closestMatches, editDistance, errorMessage } from '@dense/core';
 import { helpCommand } from './helpCommand.js';
+import { modelCommand, providerCommand } from './modelCommands.js';
 import { profileCommand } from './profileCommand.js';
 import {
   clearCommand,
@@ -12,6 +13,7 @@ import {
   quitCommand,
   todoCommand,
 } from './sessionCommands.js';
+import { resumeCommand, sessionsCommand } from './sessionListCommands.js';
 import { setCommand } from './setCommand.js';
 import { errorLine, type CommandDeps, type CommandOutput, type SlashCommand } from './types.js';
 
@@ -20,6 +22,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   profileCommand,
   contextCommand,
   compressCommand,
+  modelCommand,
+  providerCommand,
+  sessionsCommand,
+  resumeCommand,
   todoCommand,
   clearCommand,
   helpCommand,
@@ -50,6 +56,23 @@ export function findCommand(
   return commands.find((command) => command.name === wanted);
 }
 
+/**
+ * Commands close enough to a mistyped name to be what was meant. Command names are short, so the
+ * generic budget (3 edits) would pair unrelated words ('/model' → '/todo'): at most half the longer
+ * name may differ.
+ */
+export function commandHints(name: string, names: readonly string[]): string[] {
+  const lower = name.toLowerCase();
+  return closestMatches(lower, names)
+    .filter((candidate) => {
+      if (lower.length > 2 && (candidate.includes(lower) || lower.includes(candidate))) return true;
+      return (
+        editDistance(lower, candidate) <= Math.floor(Math.max(lower.length, candidate.length) / 2)
+      );
+    })
+    .map((candidate) => `/${candidate}`);
+}
+
 /** Runs one slash command line. Never throws: failures come back as error lines. */
 export async function runSlashCommand(
   input: string,
@@ -59,10 +82,10 @@ export async function runSlashCommand(
   const { name, args } = splitCommand(input);
   const command = findCommand(name, commands);
   if (command === undefined) {
-    const hints = closestMatches(
+    const hints = commandHints(
       name,
       commands.map((c) => c.name),
-    ).map((n) => `/${n}`);
+    );
     const hint = hints.length > 0 ? ` Did you mean ${hints.join(', ')}?` : '';
     return errorLine(`Unknown command /${name}.${hint} Type /help for the list.`);
   }

@@ -4,6 +4,7 @@
  * interactive shell renders what they return.
  */
 import type { ContextReport } from '@dense/core';
+import type { PromptTokens } from '../format/contextExtraLines.js';
 import type { DensitySwitches } from '../format/contextReportLines.js';
 import type { CliSession } from '../session/CliSession.js';
 
@@ -20,6 +21,8 @@ export type CommandOutput =
       readonly kind: 'context';
       readonly report: ContextReport;
       readonly switches: DensitySwitches;
+      readonly prompt?: PromptTokens;
+      readonly workspaceRoot?: string;
     }
   | { readonly kind: 'quit' };
 

@@ -19,6 +19,8 @@ if (notBuilt !== undefined) console.warn(`Skipping the CLI end-to-end tests: ${n
 
 const SCRIPT = {
   replies: [
+    // #13.2: the first request is rate limited; the CLI counts down to the retry.
+    { kind: 'http-error', status: 429, message: 'slow down', headers: { 'retry-after': '2' } },
     {
       kind: 'stream',
       text: 'Let me read it.',
@@ -88,14 +90,21 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
   it('settings saved to a profile come back with --profile; a tool turn is pruned by density', async () => {
     const first = start(['--base-url', `${server.url}/v1`]);
     await first.waitFor('Ask, or type /help');
+    // #13.1: high-density is the default strategy; a newcomer's footer says so.
+    await first.waitFor('high-density │ ctx');
     await first.send(
-      '/set compression.strategy high-density',
-      'compression.strategy = high-density (this session only)',
+      '/set compression-threshold 0.9',
+      'compression-threshold = 0.9 (this session only)',
     );
     await first.send(
       '/set compression.density.recencyPruning true',
       'compression.density.recencyPruning = true (this session only)',
     );
+    // #13.4: /model lists the provider's known models and switches.
+    await first.send('/model', /Known openai models[\s\S]*gpt-4o/);
+    await first.send('/model gpt-4o', /Now using openai\/gpt-4o at \S+ for this session\./);
+    await first.waitFor('gpt-4o · high-density │ ctx');
+    await first.send('/model gpt-5.4', 'Now using openai/gpt-5.4');
     await first.send('/profile save t', "Saved profile 't'");
     first.write('/quit\r');
     expect(await first.exited).toBe(0);
@@ -103,7 +112,8 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
 
     const second = start(['--profile', 't'], { NO_COLOR: '1' });
     await second.waitFor("profile 't'");
-    await second.send('/set compression.strategy', "current: high-density (from profile 't')");
+    await second.send('/set compression.strategy', 'current: high-density (default)');
+    await second.send('/set compression-threshold', "current: 0.9 (from profile 't')");
     await second.send(
       '/set compression.density.recencyPruning',
       "current: true (from profile 't')",
@@ -111,7 +121,10 @@ describe.skipIf(notBuilt !== undefined)('dense in a terminal (end to end)', () =
 
     const since = second.mark();
     second.write('please finalize notes.txt\r');
+    await second.waitFor(/rate limited — retry 2\/4 in [12] s/, since);
     await second.waitFor('Allow replace? (write)', since);
+    // #13.3: the prompt shows the edit as a unified diff.
+    await second.waitFor(/-status: draft[\s│]+\+status: final/, since);
     second.write('y');
     await second.waitFor('The file now says status: final.', since);
     expect(await readFile(path.join(workspace, 'notes.txt'), 'utf8')).toContain('status: final');

@@ -5,6 +5,8 @@
  */
 import { CACHE_RULES, type ContextReport, type DensityPassTotals } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
+import { plainNoopReason } from './compressionReason.js';
+import { compressionRemovedLines, promptLines, type PromptTokens } from './contextExtraLines.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
@@ -22,6 +24,9 @@ export interface ContextLinesOptions {
   readonly barWidth?: number;
   /** Below 64 columns the density lines use a compact form. */
   readonly width?: number;
+  /** System prompt, memory files and tool schemas (issue 13 item 6). */
+  readonly prompt?: PromptTokens;
+  readonly workspaceRoot?: string;
 }
 
 const defaultClock = (at: number): string => new Date(at).toTimeString().slice(0, 8);
@@ -126,7 +131,7 @@ function compressionLines(report: ContextReport, clock: (at: number) => string):
     { text: `Compressions (${report.compressions.length}):`, tone: 'heading' },
     ...report.compressions.map((c) => {
       const change = `${formatCount(c.tokensBefore)} → ${formatCount(c.tokensAfter)} tokens`;
-      const kind = c.kind === 'noop' ? ` (nothing done: ${c.reason ?? 'noop'})` : '';
+      const kind = c.kind === 'noop' ? ` (nothing done: ${plainNoopReason(c.reason)})` : '';
       return { text: `  ${clock(c.at)}  ${c.strategy}  ${change}${kind}` };
     }),
   ];
@@ -138,9 +143,11 @@ export function contextReportLines(
 ): OutputLine[] {
   return [
     ...usageLines(report, options.barWidth ?? 20),
+    ...(options.prompt ? promptLines(report, options.prompt, options.workspaceRoot) : []),
     ...toolLines(report),
     ...densityLines(report, options.switches, (options.width ?? 100) < 64),
     ...cacheLine(report),
     ...compressionLines(report, options.clock ?? defaultClock),
+    ...compressionRemovedLines(report),
   ];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContextReport } from '@dense/core';
 import { contextReportLines } from './contextReportLines.js';
 import { describeToolCall, toolOutcome, toolResultLine } from './describeToolCall.js';
+import { describeRetry } from './describeRetry.js';
 import { formatCompact, formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
@@ -94,8 +95,35 @@ describe('formatting', () => {
       '  total        512 tokens reclaimed',
       'Compressions (2):',
       '  t0  high-density  100,000 → 60,000 tokens',
-      '  t1  high-density  50,000 → 50,000 tokens (nothing done: already-under-target)',
+      '  t1  high-density  50,000 → 50,000 tokens (nothing done: the history is already smaller than the compression target)',
+      // #13.6: what compression removed, in total.
+      'Compression removed 40,000 tokens in 1 run (the full transcript stays in the session recording)',
     ]);
+  });
+
+  it('#13.6 what compression removed says what is recallable when the report carries it', () => {
+    const withRecall = { ...report, recallableTokens: 39_000 };
+    const lines = contextReportLines(withRecall).map((l) => l.text);
+    expect(lines.at(-1)).toBe('Compression removed 40,000 tokens in 1 run · 39,000 recallable');
+  });
+
+  it('#13.6 /context shows what rides on every request and a window bar by category', () => {
+    const lines = contextReportLines(report, {
+      prompt: {
+        systemTokens: 3_200,
+        memoryFiles: [{ path: '/ws/AGENTS.md', tokens: 640 }],
+        toolSchemaTokens: 6_400,
+      },
+      workspaceRoot: '/ws',
+    }).map((l) => l.text);
+    expect(lines).toContain(
+      'Sent with every request (never pruned): system prompt 3,200 · memory files 640 · tool schemas 6,400',
+    );
+    expect(lines).toContain('  memory  AGENTS.md  640');
+    // 128k over 40 cells: prompt 10,240 → 3 cells, you 1,000 → 1, model 2,345 → 1, results 9,000 → 3.
+    expect(lines).toContain(
+      `Window [PPPUARRR${'·'.repeat(32)}] P prompt · U you · A model · R tool results · free`,
+    );
   });
 
   it('/context lines on a narrow terminal use the compact density form', () => {
@@ -120,6 +148,27 @@ describe('formatting', () => {
     const costly = { ...densityCache, provider: 'anthropic' as const, net: 900 };
     expect(contextReportLines({ ...report, densityCache: costly }).map((l) => l.text)).toContain(
       '  cache (Anthropic (5-minute cache)): 4,000 tokens not re-sent · 1,500 re-written after edits · net cost 900 more input-token units',
+    );
+  });
+});
+
+describe('describeRetry', () => {
+  it('#13.2 names the reason, the attempt of the bound and the whole seconds left', () => {
+    const notice = {
+      reason: 'rate-limited',
+      status: 429,
+      nextAttempt: 2,
+      maxAttempts: 4,
+      delayMs: 3000,
+    } as const;
+    expect(describeRetry(notice)).toBe('rate limited — retry 2/4 in 3 s');
+    expect(describeRetry(notice, 2100)).toBe('rate limited — retry 2/4 in 3 s');
+    expect(describeRetry(notice, -5)).toBe('rate limited — retry 2/4 in 0 s');
+    expect(describeRetry({ ...notice, reason: 'server-error', status: 502 }, 0)).toBe(
+      'server error 502 — retry 2/4 in 0 s',
+    );
+    expect(describeRetry({ ...notice, reason: 'overloaded', status: 529 })).toContain(
+      'server overloaded',
     );
   });
 });

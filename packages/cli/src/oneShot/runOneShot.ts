@@ -3,6 +3,7 @@
  * notices on stderr. Exit code 0 when the turn completes, 1 when it fails (provider error, context
  * overflow, cancel). Ctrl-C (SIGINT) cancels the turn.
  */
+import { describeRetry } from '../format/describeRetry.js';
 import { expandAtReferences } from '../at/expandAtReferences.js';
 import { EXIT, type ExitCode } from '../cliErrors.js';
 import { describeToolCall, toolOutcome, toolResultLine } from '../format/describeToolCall.js';
@@ -39,6 +40,7 @@ export async function runOneShot(
         return EXIT.ok;
       }
       const event = next.value;
+      if (event.type === 'retry') io.stderr.write(`${describeRetry(event.retry)}\n`);
       if (event.type === 'tool_call') io.stderr.write(`→ ${describeToolCall(event.call)}\n`);
       if (event.type === 'tool_result') {
         const outcome = toolOutcome(event.response);

@@ -19,6 +19,14 @@ export interface ResumeInfo {
   readonly skippedLines: number;
 }
 
+/** What rides on every request besides the history (issue 13 items 5 and 6), in tokens. */
+export interface PromptParts {
+  /** The system prompt without the memory files. */
+  readonly systemTokens: number;
+  readonly memoryFiles: readonly { readonly path: string; readonly tokens: number }[];
+  readonly toolSchemaTokens: number;
+}
+
 export interface CliSession {
   readonly session: AgentSession;
   readonly settings: SettingsService;
@@ -29,6 +37,9 @@ export interface CliSession {
   readonly approvals: ApprovalBroker;
   readonly workspaceRoot: string;
   readonly paths: DensePaths;
+  /** `--yolo`: write and shell tools run without asking. */
+  readonly yolo?: boolean;
+  readonly prompt?: PromptParts;
   /** The profile loaded at start or by `/profile load`, if any. */
   activeProfile: string | undefined;
   readonly resumed?: ResumeInfo;

@@ -152,6 +152,38 @@ describe('buildSession', () => {
     second.cli.dispose();
   });
 
+  it('#13.4 --resume restores the recorded provider, model and base URL (never a key); flags still win', async () => {
+    const seen: unknown[] = [];
+    const build = (config: object) =>
+      buildSession(
+        { settings: [], yolo: false, workspace: dirs.workspace, ...config },
+        {
+          env: { ...dirs.env, ANTHROPIC_API_KEY: 'sk-secret-key' },
+          interactive: true,
+          createProvider: (c) => {
+            seen.push(c);
+            return new ScriptedProvider([{ text: 'ok' }], c.provider, c.model ?? 'default');
+          },
+        },
+      );
+    const first = await build({
+      provider: 'anthropic',
+      model: 'claude-opus-5',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    await first.session.sendMessage('hello');
+    const text = await readFile(first.recorder.path, 'utf8');
+    first.dispose();
+    expect(text.split('\n')[0]).toContain('"baseUrl":"http://127.0.0.1:9/v1"');
+    expect(text).not.toContain('sk-secret-key');
+    (await build({ resume: 'latest' })).dispose();
+    (await build({ resume: 'latest', model: 'claude-haiku-5-5' })).dispose();
+    expect(seen.slice(1)).toEqual([
+      { provider: 'anthropic', model: 'claude-opus-5', baseUrl: 'http://127.0.0.1:9/v1' },
+      { provider: 'anthropic', model: 'claude-haiku-5-5', baseUrl: 'http://127.0.0.1:9/v1' },
+    ]);
+  });
+
   it('--resume with an unknown id is a clear error', async () => {
     const attempt = makeTestSession({ dirs, config: { resume: 'nope' } });
     await expect(attempt).rejects.toThrow(/No recorded sessions/);

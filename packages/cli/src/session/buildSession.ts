@@ -7,6 +7,7 @@
 import { stat } from 'node:fs/promises';
 import {
   AgentSession,
+  countO200kTokens,
   createDefaultToolRegistry,
   createProvider,
   createToolContext,
@@ -28,11 +29,12 @@ import {
 import type { CliConfig } from '../args/CliConfig.js';
 import { CliError } from '../cliErrors.js';
 import { ApprovalBroker } from './ApprovalBroker.js';
-import type { CliSession, ResumeInfo } from './CliSession.js';
+import type { CliSession, PromptParts, ResumeInfo } from './CliSession.js';
 import { explainDenials } from './explainDenials.js';
 import { loadSessionRecording, type SessionRecording } from './loadSessionRecording.js';
 import { loadSystemPrompt } from './loadSystemPrompt.js';
-import { chooseProvider, ProviderHolder } from './ProviderHolder.js';
+import { findMemoryFiles, memoryPromptSection } from './memoryFiles.js';
+import { chooseProvider, ProviderHolder, type ProviderChoice } from './ProviderHolder.js';
 import { findSessionFile, newSessionId, sessionFileFor } from './sessionFiles.js';
 import { SessionRecorder } from './SessionRecorder.js';
 import { createSessionRecall, type SessionRecall } from './sessionRecall.js';
@@ -129,16 +131,19 @@ async function createAgentSession(parts: SessionParts): Promise<{
   readonly session: AgentSession;
   readonly registry: ToolRegistry;
   readonly recall: SessionRecall;
+  readonly prompt: PromptParts;
 }> {
   const { config, deps, paths, providers, recorder } = parts;
   const now = deps.now ?? Date.now;
   const promptsDir = deps.promptsDir ?? DEFAULT_PROMPTS_DIR;
   const promptResolver = new FilePromptResolver({ userPromptsDir: paths.promptsDir });
-  const systemPrompt = await loadSystemPrompt(
+  const basePrompt = await loadSystemPrompt(
     promptResolver,
     { workspaceRoot: config.workspace, date: new Date(now()).toISOString().slice(0, 10) },
     promptsDir,
   );
+  const memory = await findMemoryFiles(config.workspace);
+  const systemPrompt = basePrompt + memoryPromptSection(memory);
   const todoStore = new TodoStore();
   const recall = createSessionRecall(recorder);
   const { registry, executor } = toolExecutor(config, deps, parts.approvals, todoStore, recall);
@@ -157,7 +162,12 @@ async function createAgentSession(parts: SessionParts): Promise<{
     sessionId: parts.sessionId,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { session, registry, recall };
+  const prompt: PromptParts = {
+    systemTokens: countO200kTokens(basePrompt),
+    memoryFiles: memory.map((f) => ({ path: f.path, tokens: countO200kTokens(f.text) })),
+    toolSchemaTokens: countO200kTokens(JSON.stringify(executor.schemas())),
+  };
+  return { session, registry, recall, prompt };
 }
 
 /**
@@ -171,8 +181,8 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   const profiles = new ProfileManager(paths.profilesDir);
   const { profile, settings } = await loadStartSettings(config, profiles);
   const factory = deps.createProvider ?? ((c: ProviderConfig) => createProvider(c, deps.env));
-  const providers = new ProviderHolder(chooseProvider(config, profile), factory);
   const recording = await openRecording(config, paths.sessionsDir, now());
+  const providers = new ProviderHolder(startChoice(config, profile, recording), factory);
   const notices = new TypedEmitter<{ notice: string }>();
   const onNotice = (message: string): void => notices.emit('notice', message);
   const recorder = new SessionRecorder({
@@ -181,8 +191,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
       sessionId: recording.sessionId,
       startedAt: new Date(now()).toISOString(),
       workspaceRoot: config.workspace,
-      provider: providers.current.name,
-      model: providers.current.model,
+      ...recordedProvider(providers),
     },
     resumed: recording.loaded !== undefined,
     onError: onNotice,
@@ -190,7 +199,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   });
   const approvals = new ApprovalBroker();
   const summaries = new SummaryProviders({ settings, profiles, providers, onNotice });
-  const { session, registry, recall } = await createAgentSession({
+  const { session, registry, recall, prompt } = await createAgentSession({
     config,
     deps,
     paths,
@@ -215,6 +224,8 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     workspaceRoot: config.workspace,
     paths,
     activeProfile: config.profile,
+    yolo: config.yolo,
+    prompt,
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
     dispose: () => {
@@ -222,6 +233,33 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
       summaries.dispose();
       session.stats.dispose();
     },
+  };
+}
+
+/**
+ * The provider to start with: the command line's, else a resumed recording's (provider, model,
+ * base URL; issue 13 item 4), else the profile's.
+ */
+function startChoice(
+  config: CliConfig,
+  profile: Profile | undefined,
+  recording: Recording,
+): ProviderChoice {
+  const header = recording.loaded?.header;
+  return chooseProvider(config, header ?? profile);
+}
+
+/** What the recording's header says about the provider: never a key. */
+function recordedProvider(providers: ProviderHolder): {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+} {
+  const { baseUrl } = providers.config;
+  return {
+    provider: providers.current.name,
+    model: providers.current.model,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
   };
 }
 

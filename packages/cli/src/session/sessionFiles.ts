@@ -28,13 +28,13 @@ export function sessionFileFor(sessionsDir: string, sessionId: string): string {
   return path.join(sessionsDir, `${sessionId}${EXTENSION}`);
 }
 
-interface RecordedSession {
+export interface RecordedSession {
   readonly id: string;
   readonly file: string;
   readonly mtimeMs: number;
 }
 
-async function listRecordings(sessionsDir: string): Promise<RecordedSession[]> {
+export async function listRecordings(sessionsDir: string): Promise<RecordedSession[]> {
   let names: string[];
   try {
     names = await readdir(sessionsDir);

@@ -4,10 +4,12 @@
  * answer approvals, and keep the footer's numbers current. Components read the state through
  * `subscribe` / `getState` (useSyncExternalStore) and call the actions.
  */
-import type { ApprovalDecision, ApprovalRequest } from '@dense/core';
+import { readFile } from 'node:fs/promises';
+import type { ApprovalDecision, ApprovalRequest, ChatEvent, RetryNotice } from '@dense/core';
 import { expandAtReferences } from '../at/expandAtReferences.js';
 import { isSlashCommand, runSlashCommand, SLASH_COMMANDS } from '../commands/slashCommands.js';
 import type { CommandOutput, OutputLine, SlashCommand } from '../commands/types.js';
+import { approvalPreview, type PreviewLine } from '../format/approvalPreview.js';
 import { describeTurnError } from '../format/describeTurnError.js';
 import type { CliSession } from '../session/CliSession.js';
 import {
@@ -22,6 +24,9 @@ import { readFooterStats, type FooterStats } from './footerStats.js';
 import { historyItems } from './historyItems.js';
 import { welcomeLines } from './welcomeLines.js';
 
+const readTextOrUndefined = (file: string): Promise<string | undefined> =>
+  readFile(file, 'utf8').catch(() => undefined);
+
 /** How much of a resumed session is shown again. */
 const RECAP_ITEMS = 12;
 
@@ -31,9 +36,15 @@ export interface UiState {
   /** Ctrl-C was pressed during this turn (a second press exits). */
   readonly cancelling: boolean;
   readonly approval: ApprovalRequest | undefined;
+  /** What the pending approval would do: diff, new file's first lines, shell command and cwd. */
+  readonly preview: readonly PreviewLine[];
   readonly footer: FooterStats;
   readonly profileNames: readonly string[];
   readonly quit: boolean;
+  /** Lines typed while something else runs, in the order they will run (issue 12, defect 5). */
+  readonly queued: readonly string[];
+  /** The provider is waiting to retry: what failed, and when the next attempt starts (ms epoch). */
+  readonly retry: { readonly notice: RetryNotice; readonly until: number } | undefined;
 }
 
 export class ChatController {
@@ -46,15 +57,19 @@ export class ChatController {
   constructor(
     private readonly cli: CliSession,
     private readonly commands: readonly SlashCommand[] = SLASH_COMMANDS,
+    private readonly now: () => number = Date.now,
   ) {
     this.state = {
       conversation: EMPTY_CONVERSATION,
       busy: false,
       cancelling: false,
       approval: undefined,
+      preview: [],
       footer: readFooterStats(cli),
       profileNames: [],
       quit: false,
+      queued: [],
+      retry: undefined,
     };
   }
 
@@ -74,9 +89,7 @@ export class ChatController {
       session.compression.events.on('densityApplied', refresh),
       session.compression.events.on('compressed', refresh),
       session.settings.events.on('changed', refresh),
-      this.cli.approvals.events.on('changed', (pending) =>
-        this.update({ approval: pending?.request }),
-      ),
+      this.cli.approvals.events.on('changed', (pending) => this.showApproval(pending?.request)),
       this.cli.onNotice((message) => this.addLines([{ text: message, tone: 'warning' }])),
     );
     this.addLines(welcomeLines(this.cli));
@@ -100,11 +113,13 @@ export class ChatController {
   submit(input: string): Promise<void> {
     const text = input.trim();
     if (text === '') return this.queue;
+    this.update({ queued: [...this.state.queued, text] });
     this.queue = this.queue.then(() => this.run(text));
     return this.queue;
   }
 
   private async run(text: string): Promise<void> {
+    this.update({ queued: this.state.queued.slice(1) });
     if (this.state.quit) return;
     this.update({ busy: true, cancelling: false });
     try {
@@ -126,6 +141,15 @@ export class ChatController {
     return true;
   }
 
+  private showApproval(request: ApprovalRequest | undefined): void {
+    this.update({ approval: request, preview: [] });
+    if (request === undefined) return;
+    const deps = { workspaceRoot: this.cli.workspaceRoot, readText: readTextOrUndefined };
+    void approvalPreview(request, deps).then((preview) => {
+      if (this.state.approval === request) this.update({ preview });
+    });
+  }
+
   answerApproval(decision: ApprovalDecision): void {
     this.cli.approvals.pending?.answer(decision);
   }
@@ -143,7 +167,7 @@ export class ChatController {
         this.addLines(output.lines);
         return;
       case 'context':
-        this.addItem({ kind: 'context', report: output.report, switches: output.switches });
+        this.addItem({ ...output, kind: 'context' });
         return;
       case 'quit':
         this.update({ quit: true });
@@ -164,18 +188,28 @@ export class ChatController {
       for (;;) {
         const next = await turn.next();
         if (next.done) break;
-        this.setConversation(applyChatEvent(this.state.conversation, next.value));
+        this.applyEvent(next.value);
       }
       this.setConversation(finishTurn(this.state.conversation));
     } catch (error) {
-      this.setConversation(finishTurn(this.state.conversation));
+      this.setConversation(finishTurn(this.state.conversation, true));
       const report = describeTurnError(error);
       this.addLines([
         { text: report.message, tone: report.kind === 'cancelled' ? 'warning' : 'error' },
       ]);
     } finally {
       this.turn = undefined;
+      this.update({ retry: undefined });
     }
+  }
+
+  private applyEvent(event: ChatEvent): void {
+    if (event.type === 'retry') {
+      this.update({ retry: { notice: event.retry, until: this.now() + event.retry.delayMs } });
+      return;
+    }
+    if (this.state.retry !== undefined) this.update({ retry: undefined });
+    this.setConversation(applyChatEvent(this.state.conversation, event));
   }
 
   private async refreshProfileNames(): Promise<void> {

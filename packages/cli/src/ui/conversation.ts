@@ -6,6 +6,7 @@
 import type { ChatEvent, ContextReport, ToolCallBlock } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
 import type { IncludedFile } from '../at/expandAtReferences.js';
+import type { PromptTokens } from '../format/contextExtraLines.js';
 import type { DensitySwitches } from '../format/contextReportLines.js';
 import {
   toolCallTarget,
@@ -28,6 +29,8 @@ export type ConversationItem =
       readonly id: number;
       readonly text: string;
       readonly done: boolean;
+      /** The turn failed or was cancelled mid-reply: this text never reached the history. */
+      readonly discarded?: boolean;
     }
   | {
       readonly kind: 'tool';
@@ -44,6 +47,8 @@ export type ConversationItem =
       readonly id: number;
       readonly report: ContextReport;
       readonly switches: DensitySwitches;
+      readonly prompt?: PromptTokens;
+      readonly workspaceRoot?: string;
     };
 
 /** An item as callers add it: the id is assigned here. */
@@ -150,14 +155,20 @@ export function applyChatEvent(conversation: Conversation, event: ChatEvent): Co
       return closeReply(conversation);
     case 'user_message':
     case 'thinking_delta':
+    case 'retry':
       return conversation;
   }
 }
 
-/** Ends the turn: the reply is closed and tools that never reported are marked cancelled. */
-export function finishTurn(conversation: Conversation): Conversation {
+/**
+ * Ends the turn: the reply is closed and tools that never reported are marked cancelled. After an
+ * error or Ctrl-C (`failed`), a reply still streaming is marked discarded.
+ */
+export function finishTurn(conversation: Conversation, failed = false): Conversation {
   return mapLive(conversation, (item) => {
-    if (item.kind === 'assistant' && !item.done) return { ...item, done: true };
+    if (item.kind === 'assistant' && !item.done) {
+      return failed ? { ...item, done: true, discarded: true } : { ...item, done: true };
+    }
     if (item.kind === 'tool' && item.status === 'running') return { ...item, status: 'cancelled' };
     return item;
   });

@@ -10,6 +10,8 @@ export interface FooterStats {
   /** Tokens the density passes removed this session. */
   readonly reclaimedTokens: number;
   readonly profile?: string;
+  /** Tools run without approval (`--yolo`). */
+  readonly yolo?: boolean;
 }
 
 export function readFooterStats(cli: CliSession): FooterStats {
@@ -21,6 +23,7 @@ export function readFooterStats(cli: CliSession): FooterStats {
     usedTokens: session.history.getTotalTokens(),
     contextLimit: session.runtime.ephemerals.contextLimit(),
     reclaimedTokens: session.stats.reclaimedTokens(),
+    ...(cli.yolo === true ? { yolo: true } : {}),
     ...(cli.activeProfile === undefined ? {} : { profile: cli.activeProfile }),
   };
 }

@@ -1,5 +1,6 @@
 /** What a chat turn emits and may throw, and the small port through which it runs tools. */
 import type { ToolSchema } from '../providers/IProvider.js';
+import type { RetryNotice } from '../providers/retryPolicy.js';
 import type {
   IContent,
   ToolCallBlock,
@@ -21,6 +22,8 @@ export type ChatEvent =
   | { readonly type: 'thinking_delta'; readonly text: string }
   | { readonly type: 'ai_message'; readonly content: IContent }
   | { readonly type: 'tool_call'; readonly call: ToolCallBlock }
+  /** The provider is waiting before retrying a transient failure (issue 13 item 2). */
+  | { readonly type: 'retry'; readonly retry: RetryNotice }
   | {
       readonly type: 'tool_result';
       readonly call: ToolCallBlock;

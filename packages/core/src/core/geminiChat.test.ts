@@ -15,6 +15,8 @@ import {
 } from './chatTypes.js';
 import { CompressionHandler } from './CompressionHandler.js';
 import { GeminiChat } from './geminiChat.js';
+import type { ChatEvent } from './chatTypes.js';
+import type { GenerateRequest, ProviderChunk } from '../providers/IProvider.js';
 
 const chars: TokenCounter = { countText: (text) => text.length };
 
@@ -97,6 +99,33 @@ describe('GeminiChat turn loop', () => {
     expect(history.getRawHistory()[1]?.blocks).toEqual([{ type: 'text', text: 'Hello' }]);
     expect(provider.requests[0]?.systemPrompt).toBe('be brief');
     expect(provider.requests[0]?.tools?.map((t) => t.name)).toEqual(['grep']);
+  });
+
+  it('#13.2 a retry notice from the provider becomes a retry event and never part of the reply', async () => {
+    const notice = {
+      reason: 'rate-limited',
+      status: 429,
+      nextAttempt: 2,
+      maxAttempts: 4,
+      delayMs: 10,
+    } as const;
+    class RetryingProvider extends ScriptedProvider {
+      override async *generate(request: GenerateRequest): AsyncGenerator<ProviderChunk> {
+        yield { content: { speaker: 'ai', blocks: [] }, retry: notice };
+        yield* super.generate(request);
+      }
+    }
+    const { chat, history } = makeChat(new RetryingProvider([{ text: 'after the wait' }]));
+    const events: ChatEvent[] = [];
+    for await (const event of chat.sendMessageStream('hi')) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      'user_message',
+      'retry',
+      'text_delta',
+      'ai_message',
+    ]);
+    expect(events[1]).toEqual({ type: 'retry', retry: notice });
+    expect(history.getRawHistory()[1]?.blocks).toEqual([{ type: 'text', text: 'after the wait' }]);
   });
 
   it('runs requested tools, records their results, and loops until the model stops calling tools', async () => {

@@ -178,6 +178,10 @@ export class GeminiChat {
     const chunks: ProviderChunk[] = [];
     try {
       for await (const chunk of provider.generate(this.buildRequest(signal))) {
+        if (chunk.retry !== undefined) {
+          yield { type: 'retry', retry: chunk.retry };
+          continue;
+        }
         chunks.push(chunk);
         yield* chunkEvents(chunk);
       }

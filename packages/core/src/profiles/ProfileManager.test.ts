@@ -31,7 +31,7 @@ async function expectProfileError(promise: Promise<unknown>, code: string, ...fr
 describe('ProfileManager', () => {
   it('round-trips the settings a session changed, plus provider and model', async () => {
     const settings = new SettingsService();
-    settings.setFromString('compression.strategy', 'high-density');
+    settings.setFromString('compression.strategy', 'middle-out');
     settings.setFromString('compression.density.recencyPruning', 'true');
     await manager.save('t', {
       provider: 'anthropic',
@@ -43,13 +43,13 @@ describe('ProfileManager', () => {
       provider: 'anthropic',
       model: 'claude-x',
       settings: {
-        'compression.strategy': 'high-density',
+        'compression.strategy': 'middle-out',
         'compression.density.recencyPruning': true,
       },
     });
     const fresh = new SettingsService();
     fresh.replaceProfileLayer(loaded.settings);
-    expect(fresh.get('compression.strategy')).toBe('high-density');
+    expect(fresh.get('compression.strategy')).toBe('middle-out');
     expect(fresh.getSource('compression.strategy')).toBe('profile');
   });
 

@@ -3,6 +3,7 @@
  * streams the reply back as `IContent` pieces, and reports usage at the end.
  */
 import type { IContent, UsageStats } from '../services/history/IContent.js';
+import type { RetryNotice } from './retryPolicy.js';
 
 /** A tool as the model sees it: a name, what it does, and a JSON schema for its parameters. */
 export interface ToolSchema {
@@ -30,6 +31,11 @@ export interface GenerateRequest {
 export interface ProviderChunk {
   readonly content: IContent;
   readonly usage?: UsageStats;
+  /**
+   * Set on a chunk with no blocks that announces a retry wait (reason, attempt, delay); it is
+   * not part of the reply.
+   */
+  readonly retry?: RetryNotice;
 }
 
 export interface IProvider {

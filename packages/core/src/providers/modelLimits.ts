@@ -60,3 +60,16 @@ export const DEFAULT_MODELS = {
   anthropic: 'claude-sonnet-5',
   gemini: 'gemini-3.1-pro-preview',
 } as const;
+
+/** Which provider family a model-table name belongs to. */
+function familyOf(name: string): string | undefined {
+  if (name.startsWith('claude-')) return 'anthropic';
+  if (name.startsWith('gemini-')) return 'gemini';
+  if (/^(gpt-|o\d)/.test(name)) return 'openai';
+  return undefined;
+}
+
+/** The model names the table knows for `provider` (issue 13 item 4: `/model`), in table order. */
+export function knownModels(provider: string): string[] {
+  return MODEL_LIMITS.map(([name]) => name).filter((name) => familyOf(name) === provider);
+}

@@ -253,7 +253,12 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('%s provider through i
     const { chunks, error } = await collectUntilError(
       provider.generate({ contents: [human('hi')] }),
     );
-    expect(chunks).toEqual([]);
+    expect(chunks.filter((chunk) => chunk.retry === undefined)).toEqual([]);
+    expect(chunks.map((chunk) => chunk.retry?.reason)).toEqual([
+      'server-error',
+      'server-error',
+      'server-error',
+    ]);
     expect(server.requests).toHaveLength(4);
     expect(sleep.delays).toHaveLength(3);
     expect(error).toBeInstanceOf(ProviderError);

@@ -68,6 +68,28 @@ export function planRetry(input: RetryInput): RetryDecision {
   return { kind: 'retry', delayMs: backoffDelayMs(attempt, policy, input.random) };
 }
 
+export const RETRY_REASONS = ['rate-limited', 'overloaded', 'server-error', 'network'] as const;
+export type RetryReason = (typeof RETRY_REASONS)[number];
+
+/** A retry about to be waited for, as the provider's stream announces it (issue 13 item 2). */
+export interface RetryNotice {
+  readonly reason: RetryReason;
+  /** HTTP status of the failure, when there was one. */
+  readonly status?: number;
+  /** The attempt that will run after the wait (2 for the first retry). */
+  readonly nextAttempt: number;
+  readonly maxAttempts: number;
+  readonly delayMs: number;
+}
+
+/** What kind of transient failure `error` is: 429, 503/529 (overloaded), other 5xx, network. */
+export function retryReason(error: ProviderError): RetryReason {
+  if (error.code === 'PROVIDER_NETWORK_ERROR' || error.status === undefined) return 'network';
+  if (error.status === 429) return 'rate-limited';
+  if (error.status === 503 || error.status === 529) return 'overloaded';
+  return 'server-error';
+}
+
 /** Full jitter: uniform in [0, min(maxDelay, base · 2^(attempt-1))). */
 export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
   const exponent = Math.min(Math.max(attempt - 1, 0), 30);

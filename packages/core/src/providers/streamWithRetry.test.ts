@@ -47,7 +47,16 @@ describe('streamWithRetry', () => {
       }),
     );
     expect(error).toBeUndefined();
-    expect(chunks).toEqual([textChunk('ok')]);
+    // #13.2: each wait is announced (reason, next attempt of the bound, delay) before it starts.
+    const notice = (reason: string, s: number, nextAttempt: number, delayMs: number) => ({
+      content: { speaker: 'ai', blocks: [] },
+      retry: { reason, status: s, nextAttempt, maxAttempts: 4, delayMs },
+    });
+    expect(chunks).toEqual([
+      notice('rate-limited', 429, 2, 1234),
+      notice('overloaded', 503, 3, 0),
+      textChunk('ok'),
+    ]);
     expect(delays).toEqual([1234, 0]);
   });
 

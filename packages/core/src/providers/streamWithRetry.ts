@@ -7,7 +7,7 @@
 import type { DebugLogger } from '../utils/logger.js';
 import type { ProviderChunk } from './IProvider.js';
 import { ProviderError } from './ProviderError.js';
-import { planRetry, type RetryPolicy } from './retryPolicy.js';
+import { planRetry, retryReason, type RetryPolicy } from './retryPolicy.js';
 import { providerLabel, toProviderError } from './toProviderError.js';
 
 /** Waits `ms`; rejects (with anything) when `signal` aborts first. */
@@ -90,6 +90,7 @@ export async function* streamWithRetry(
         attempt,
         delayMs: decision.delayMs,
       });
+      yield retryChunk(error, attempt + 1, runtime.policy.maxAttempts, decision.delayMs);
       try {
         await runtime.sleep(decision.delayMs, signal);
       } catch (sleepError) {
@@ -97,6 +98,25 @@ export async function* streamWithRetry(
       }
     }
   }
+}
+
+/** The blockless chunk that announces a retry wait; callers show it, the reply ignores it. */
+function retryChunk(
+  error: ProviderError,
+  nextAttempt: number,
+  maxAttempts: number,
+  delayMs: number,
+): ProviderChunk {
+  return {
+    content: { speaker: 'ai', blocks: [] },
+    retry: {
+      reason: retryReason(error),
+      ...(error.status === undefined ? {} : { status: error.status }),
+      nextAttempt,
+      maxAttempts,
+      delayMs,
+    },
+  };
 }
 
 function throwIfAborted(provider: string, signal: AbortSignal | undefined): void {

@@ -56,12 +56,12 @@ describe('SettingsService', () => {
 
   it('snapshotForProfile holds every persistable value that differs from its default', () => {
     const settings = new SettingsService({ profile: { 'context-limit': 64000 } });
-    settings.setFromString('compression.strategy', 'high-density');
+    settings.setFromString('compression.strategy', 'middle-out');
     settings.setFromString('compression.density.fileDedupe', 'true');
     settings.setFromString('compression.density.recencyPruning', 'true');
     expect(settings.snapshotForProfile()).toEqual({
       'context-limit': 64000,
-      'compression.strategy': 'high-density',
+      'compression.strategy': 'middle-out',
       'compression.density.recencyPruning': true,
     });
   });

@@ -13,7 +13,7 @@ export const COMPRESSION_SETTINGS = [
     description: 'How history is kept within the context window',
     type: 'enum',
     enumValues: COMPRESSION_STRATEGIES,
-    default: 'middle-out',
+    default: 'high-density',
     persistToProfile: true,
   },
   {

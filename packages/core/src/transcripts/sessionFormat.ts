@@ -68,6 +68,8 @@ export const SessionHeaderSchema = z.object({
   workspaceRoot: z.string(),
   provider: z.string(),
   model: z.string(),
+  /** The endpoint the session used, when not the provider's default (never a key). */
+  baseUrl: z.string().optional(),
 });
 
 export type SessionHeader = Omit<z.infer<typeof SessionHeaderSchema>, 'kind' | 'version'>;

@@ -5,7 +5,9 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { completeInput } from '../../commands/completeInput.js';
-import type { ChatController } from '../ChatController.js';
+import { describeRetry } from '../../format/describeRetry.js';
+import type { ChatController, UiState } from '../ChatController.js';
+import { colorProp, useTheme } from '../theme.js';
 import { useTerminalWidth } from '../useTerminalWidth.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
 import { ConversationView } from './ConversationView.js';
@@ -16,12 +18,46 @@ export interface AppProps {
   readonly controller: ChatController;
 }
 
-function StatusLine(props: { readonly cancelling: boolean }): ReactNode {
+/** Lines typed ahead, shown until they run. */
+function QueuedLines(props: { readonly queued: readonly string[] }): ReactNode {
+  if (props.queued.length === 0) return null;
   return (
-    <Text dimColor>
-      {props.cancelling ? 'cancelling… (Ctrl-C again to exit)' : 'working… (Ctrl-C to cancel)'}
-    </Text>
+    <Box flexDirection="column">
+      {props.queued.map((line, index) => (
+        <Text key={index} dimColor wrap="truncate-end">
+          queued: {line}
+        </Text>
+      ))}
+    </Box>
   );
+}
+
+/** Re-renders every half second while `active`, so countdowns tick; returns the time now. */
+function useTicker(active: boolean): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setTick((tick) => tick + 1), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  return Date.now();
+}
+
+function StatusLine(props: {
+  readonly cancelling: boolean;
+  readonly retry: UiState['retry'];
+}): ReactNode {
+  const theme = useTheme();
+  const now = useTicker(props.retry !== undefined);
+  if (props.cancelling) return <Text dimColor>cancelling… (Ctrl-C again to exit)</Text>;
+  if (props.retry !== undefined) {
+    return (
+      <Text {...colorProp(theme, 'yellow')}>
+        {describeRetry(props.retry.notice, props.retry.until - now)} (Ctrl-C to cancel)
+      </Text>
+    );
+  }
+  return <Text dimColor>working… (Ctrl-C to cancel)</Text>;
 }
 
 export function App(props: AppProps): ReactNode {
@@ -57,19 +93,24 @@ export function App(props: AppProps): ReactNode {
     <Box flexDirection="column" width={width}>
       <ConversationView conversation={state.conversation} width={width} />
       {state.approval ? (
-        <ApprovalPrompt request={state.approval} onAnswer={(d) => controller.answerApproval(d)} />
+        <ApprovalPrompt
+          request={state.approval}
+          preview={state.preview}
+          onAnswer={(d) => controller.answerApproval(d)}
+        />
       ) : null}
       {state.busy && state.approval === undefined ? (
-        <StatusLine cancelling={state.cancelling} />
+        <StatusLine cancelling={state.cancelling} retry={state.retry} />
       ) : null}
+      <QueuedLines queued={state.busy ? state.queued : []} />
       <Box marginTop={1} flexDirection="column">
         <InputBox
-          active={!state.busy && state.approval === undefined}
+          active={state.approval === undefined}
           history={history}
           complete={complete}
           onSubmit={submit}
-          onExit={exit}
-          placeholder="Ask, or type /help"
+          onExit={state.busy ? undefined : exit}
+          placeholder={state.busy ? 'type ahead: it runs after this turn' : 'Ask, or type /help'}
         />
         <Footer stats={state.footer} width={width} />
       </Box>

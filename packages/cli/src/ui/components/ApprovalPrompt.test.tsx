@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApprovalDecision, ApprovalRequest } from '@dense/core';
-import { ApprovalPrompt } from './ApprovalPrompt.js';
+import { ApprovalPrompt, previewStyle } from './ApprovalPrompt.js';
 
 const request: ApprovalRequest = {
   toolName: 'run_shell_command',
@@ -63,5 +63,26 @@ describe('ApprovalPrompt', () => {
     await press(stdin, 'x');
     await press(stdin, '1');
     expect(answers).toEqual([]);
+  });
+
+  it('#13.3 shows the preview lines; colour only adds to the +/- prefixes (NO_COLOR-safe)', () => {
+    const view = render(
+      <ApprovalPrompt
+        request={request}
+        preview={[
+          { kind: 'hunk', text: '@@ -1,1 +1,1 @@' },
+          { kind: 'remove', text: '-status: draft' },
+          { kind: 'add', text: '+status: final' },
+        ]}
+        onAnswer={() => undefined}
+      />,
+    );
+    const frame = view.lastFrame() ?? '';
+    expect(frame).toContain('-status: draft');
+    expect(frame).toContain('+status: final');
+    expect(previewStyle({ color: true }, 'add')).toEqual({ color: 'green' });
+    expect(previewStyle({ color: true }, 'remove')).toEqual({ color: 'red' });
+    expect(previewStyle({ color: false }, 'add')).toEqual({});
+    expect(previewStyle({ color: false }, 'remove')).toEqual({});
   });
 });

@@ -5,10 +5,25 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState, type ReactNode } from 'react';
 import type { ApprovalDecision, ApprovalRequest } from '@dense/core';
-import { colorProp, useTheme } from '../theme.js';
+import type { PreviewLine } from '../../format/approvalPreview.js';
+import { colorProp, useTheme, type Theme } from '../theme.js';
+
+/** Added lines green, removed red, hunk headers cyan; without colour the +/- prefixes remain. */
+export function previewStyle(
+  theme: Theme,
+  kind: PreviewLine['kind'],
+): { readonly color?: string; readonly dimColor?: boolean } {
+  if (kind === 'add') return colorProp(theme, 'green');
+  if (kind === 'remove') return colorProp(theme, 'red');
+  if (kind === 'hunk') return colorProp(theme, 'cyan');
+  if (kind === 'info') return { dimColor: true };
+  return {};
+}
 
 export interface ApprovalPromptProps {
   readonly request: ApprovalRequest;
+  /** Diff, new file's first lines or shell command (format/approvalPreview). */
+  readonly preview?: readonly PreviewLine[];
   readonly onAnswer: (decision: ApprovalDecision) => void;
 }
 
@@ -53,6 +68,11 @@ export function ApprovalPrompt(props: ApprovalPromptProps): ReactNode {
         Allow {request.toolName}? ({request.kind})
       </Text>
       <Text>{request.description}</Text>
+      {(props.preview ?? []).map((line, index) => (
+        <Text key={index} wrap="truncate-end" {...previewStyle(theme, line.kind)}>
+          {line.text}
+        </Text>
+      ))}
       <Text>
         {CHOICES.map((choice, index) => (
           <Text key={choice.key}>

@@ -2,6 +2,7 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import type { ContextReport } from '@dense/core';
+import type { PromptTokens } from '../../format/contextExtraLines.js';
 import { contextReportLines, type DensitySwitches } from '../../format/contextReportLines.js';
 import { OutputLines } from './OutputLines.js';
 
@@ -10,6 +11,8 @@ export interface ContextViewProps {
   readonly switches?: DensitySwitches;
   readonly width: number;
   readonly clock?: (at: number) => string;
+  readonly prompt?: PromptTokens;
+  readonly workspaceRoot?: string;
 }
 
 export function ContextView(props: ContextViewProps): ReactNode {
@@ -19,6 +22,8 @@ export function ContextView(props: ContextViewProps): ReactNode {
     width: props.width,
     ...(props.switches ? { switches: props.switches } : {}),
     ...(props.clock ? { clock: props.clock } : {}),
+    ...(props.prompt ? { prompt: props.prompt } : {}),
+    ...(props.workspaceRoot === undefined ? {} : { workspaceRoot: props.workspaceRoot }),
   });
   return (
     <Box

@@ -87,8 +87,13 @@ export function ConversationItemView(props: {
       return <UserItem item={item} theme={theme} />;
     case 'assistant':
       return (
-        <Box marginTop={1}>
-          <Text>{item.text.replace(/^\n+/, '')}</Text>
+        <Box marginTop={1} flexDirection="column">
+          <Text dimColor={item.discarded === true}>{item.text.replace(/^\n+/, '')}</Text>
+          {item.discarded === true ? (
+            <Text {...colorProp(theme, 'yellow')}>
+              ⊘ reply discarded: it was cut off and is not in the history
+            </Text>
+          ) : null}
         </Box>
       );
     case 'tool':
@@ -96,7 +101,15 @@ export function ConversationItemView(props: {
     case 'lines':
       return <OutputLines lines={item.lines} />;
     case 'context':
-      return <ContextView report={item.report} switches={item.switches} width={props.width} />;
+      return (
+        <ContextView
+          report={item.report}
+          switches={item.switches}
+          width={props.width}
+          {...(item.prompt ? { prompt: item.prompt } : {})}
+          {...(item.workspaceRoot === undefined ? {} : { workspaceRoot: item.workspaceRoot })}
+        />
+      );
   }
 }
 

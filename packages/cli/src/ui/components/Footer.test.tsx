@@ -35,6 +35,12 @@ describe('Footer', () => {
     expect(lines[1]).toContain('32k/128k 25%');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
   });
+  it('#13.3 marks --yolo visibly', () => {
+    const { lastFrame } = render(<Footer stats={{ ...stats, yolo: true }} width={100} />);
+    expect(lastFrame()).toMatch(/^YOLO gpt-5\.4 · high-density/);
+    const narrow = render(<Footer stats={{ ...stats, yolo: true }} width={40} />);
+    expect(narrow.lastFrame()).toContain('YOLO');
+  });
 });
 
 function Box40(props: { readonly children: ReactNode }): ReactNode {

@@ -29,14 +29,21 @@ export function Footer(props: FooterProps): ReactNode {
   const who = `${stats.model} · ${stats.strategy}${stats.profile === undefined ? '' : ` · ${stats.profile}`}`;
   const usage = `${formatCompact(stats.usedTokens)}/${formatCompact(stats.contextLimit)} ${formatPercent(fraction)}`;
   const reclaimed = `density −${formatCompact(stats.reclaimedTokens)}`;
+  const yolo =
+    stats.yolo === true ? (
+      <Text bold inverse={!theme.color} {...colorProp(theme, 'red')}>
+        YOLO{' '}
+      </Text>
+    ) : null;
   const bar = (
     <Text {...colorProp(theme, usageColor(fraction))}>{usageBar(fraction, barWidth)}</Text>
   );
   if (narrow) {
     return (
       <Box flexDirection="column">
-        <Text dimColor wrap="truncate-end">
-          {who}
+        <Text wrap="truncate-end">
+          {yolo}
+          <Text dimColor>{who}</Text>
         </Text>
         <Text wrap="truncate-end">
           {bar} <Text>{usage}</Text> <Text dimColor>· {reclaimed}</Text>
@@ -46,6 +53,7 @@ export function Footer(props: FooterProps): ReactNode {
   }
   return (
     <Text wrap="truncate-end">
+      {yolo}
       <Text dimColor>{who}</Text>
       <Text dimColor> │ </Text>
       <Text>ctx </Text>
