@@ -170,6 +170,28 @@ async function createAgentSession(parts: SessionParts): Promise<{
   return { session, registry, recall, prompt };
 }
 
+/** The session's recorder: its header names the session, workspace and provider (never a key). */
+function sessionRecorder(
+  config: CliConfig,
+  recording: Recording,
+  provider: ReturnType<typeof recordedProvider>,
+  onNotice: (message: string) => void,
+  now: () => number,
+): SessionRecorder {
+  return new SessionRecorder({
+    file: recording.file,
+    header: {
+      sessionId: recording.sessionId,
+      startedAt: new Date(now()).toISOString(),
+      workspaceRoot: config.workspace,
+      ...provider,
+    },
+    resumed: recording.loaded !== undefined,
+    onError: onNotice,
+    now,
+  });
+}
+
 /**
  * @throws ProfileError (a broken or missing `--profile`), ProviderError (no key, bad URL),
  *   CliError (workspace, `--resume` target), PromptFileError (system prompt unreadable).
@@ -185,18 +207,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   const providers = new ProviderHolder(startChoice(config, profile, recording), factory);
   const notices = new TypedEmitter<{ notice: string }>();
   const onNotice = (message: string): void => notices.emit('notice', message);
-  const recorder = new SessionRecorder({
-    file: recording.file,
-    header: {
-      sessionId: recording.sessionId,
-      startedAt: new Date(now()).toISOString(),
-      workspaceRoot: config.workspace,
-      ...recordedProvider(providers),
-    },
-    resumed: recording.loaded !== undefined,
-    onError: onNotice,
-    now,
-  });
+  const recorder = sessionRecorder(config, recording, recordedProvider(providers), onNotice, now);
   const approvals = new ApprovalBroker();
   const summaries = new SummaryProviders({ settings, profiles, providers, onNotice });
   const { session, registry, recall, prompt } = await createAgentSession({
@@ -229,9 +240,9 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
     dispose: () => {
-      for (const off of detach) off();
-      summaries.dispose();
-      session.stats.dispose();
+      for (const off of [...detach, () => summaries.dispose(), () => session.stats.dispose()]) {
+        off();
+      }
     },
   };
 }
