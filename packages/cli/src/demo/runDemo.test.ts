@@ -107,9 +107,9 @@ describe('dense demo, end to end', () => {
     ).toBe(true);
     expect(dense.compressions.length).toBeLessThan(middle.compressions.length);
     expect(dense.cumulativeInputTokens).toBeLessThan(middle.cumulativeInputTokens);
-    expect(runOf('high-density-recency').cumulativeInputTokens).toBeLessThan(
-      dense.cumulativeInputTokens,
-    );
+    // Recency's edits land deep in the cached history: under the default batched schedule they
+    // wait for a cheap moment (issue 14), so recency is not asserted to lower the input of this
+    // 44-turn session with a warm cache; that it prunes is asserted above.
   });
 
   it('every strategy sees identical context until the first density edit or compression', () => {
