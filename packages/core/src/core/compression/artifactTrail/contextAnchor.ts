@@ -11,6 +11,7 @@ import {
 } from '../../../services/history/IContent.js';
 import type { Todo } from '../../../tools/todo-schemas.js';
 import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtifacts.js';
+import { historyText } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
@@ -44,7 +45,9 @@ export class ArtifactTrailKeeper {
       input.contextLimit < MIN_TRAIL_CONTEXT
         ? 0
         : Math.floor(input.contextLimit * TRAIL_SHARE * CHARS_PER_TOKEN);
-    const text = renderArtifactTrail(this.artifacts, input.todos, budget);
+    // What the kept history already names needs no line in the trail: the budget goes to the rest.
+    const visible = historyText(input.after.filter((e) => !isTrailEntry(e)));
+    const text = renderArtifactTrail(this.artifacts, input.todos, budget, visible);
     return text === ''
       ? input.after.filter((e) => !isTrailEntry(e))
       : insertTrail(input.after, text);

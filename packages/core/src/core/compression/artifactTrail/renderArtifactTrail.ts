@@ -6,6 +6,7 @@
 import type { Todo } from '../../../tools/todo-schemas.js';
 import { formatTodoList } from '../../../tools/todo/formatTodoList.js';
 import type { Artifacts, FileArtifact } from './collectArtifacts.js';
+import { isNamedIn } from './namedInHistory.js';
 
 /** Files come first: at least this share of the budget when commands need the rest. */
 const FILES_SHARE = 0.75;
@@ -43,6 +44,8 @@ export function renderArtifactTrail(
   artifacts: Artifacts,
   todos: readonly Todo[],
   budgetChars: number,
+  /** The kept history's text: paths and commands it names (without a recall id) are left out. */
+  visible = '',
 ): string {
   const sections: string[] = [TRAIL_HEADER];
   // The todo list goes in whole, whatever the budget: it is the plan the agent works from.
@@ -58,8 +61,13 @@ export function renderArtifactTrail(
     );
     left -= used + title.length + 1;
   };
-  const files = [...artifacts.files].map(([filePath, file]) => fileLine(filePath, file));
-  const commands = [...artifacts.commands].map(([c, status]) => `- \`${c}\` → ${status}`);
+  const shown = (key: string, hasRecallId: boolean) => !hasRecallId && isNamedIn(visible, key);
+  const files = [...artifacts.files]
+    .filter(([filePath, file]) => !shown(filePath, file.recallIds.length > 0))
+    .map(([filePath, file]) => fileLine(filePath, file));
+  const commands = [...artifacts.commands]
+    .filter(([c, status]) => !shown(c, status.includes('recall id')))
+    .map(([c, status]) => `- \`${c}\` → ${status}`);
   // Files and commands share the budget: neither may starve the other.
   const filesChars = files.reduce((n, line) => n + line.length + 1, 0);
   const commandsChars = commands.reduce((n, line) => n + line.length + 1, 0);

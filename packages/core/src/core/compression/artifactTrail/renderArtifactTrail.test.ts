@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { emptyArtifacts } from './collectArtifacts.js';
+import { renderArtifactTrail } from './renderArtifactTrail.js';
+
+function artifacts() {
+  const a = emptyArtifacts();
+  a.files.set('src/seen.ts', {
+    read: true,
+    created: false,
+    changed: false,
+    deleted: false,
+    recallIds: [],
+  });
+  a.files.set('src/old.ts', {
+    read: true,
+    created: false,
+    changed: false,
+    deleted: false,
+    recallIds: ['r0123456789'],
+  });
+  a.commands.set('npm test', 'exit 1');
+  a.commands.set('npm run build', 'exit 0; recall id r9876543210');
+  a.commands.set('git status', 'exit 0');
+  return a;
+}
+
+describe('renderArtifactTrail', () => {
+  it('#11.3 leaves out what the kept history already names, unless its line carries a recall id', () => {
+    const visible = 'ran `npm test` on src/seen.ts, then npm run build on src/old.ts';
+    const text = renderArtifactTrail(artifacts(), [], 10_000, visible);
+    expect(text).not.toContain('src/seen.ts');
+    expect(text).not.toContain('`npm test`');
+    expect(text).toContain('src/old.ts: read; recall id r0123456789');
+    expect(text).toContain('`npm run build` → exit 0; recall id r9876543210');
+    expect(text).toContain('`git status` → exit 0');
+  });
+
+  it('#11.3 without a kept history every artifact is listed', () => {
+    const text = renderArtifactTrail(artifacts(), [], 10_000);
+    for (const name of [
+      'src/seen.ts',
+      'src/old.ts',
+      '`npm test`',
+      '`npm run build`',
+      '`git status`',
+    ])
+      expect(text).toContain(name);
+  });
+});
