@@ -47,6 +47,21 @@ describe('buildSession', () => {
     cli.dispose();
   });
 
+  it('#11.5 a compaction loop the handler refuses reaches the user as a notice', async () => {
+    const { cli } = await makeTestSession({ dirs });
+    const notices: string[] = [];
+    const off = cli.onNotice((message) => notices.push(message));
+    cli.session.compression.events.emit('compactionLoop', {
+      sendsSinceCompression: 1,
+      tokens: 900,
+      thresholdTokens: 850,
+      message: 'not compressing again yet',
+    });
+    off();
+    expect(notices).toEqual(['not compressing again yet']);
+    cli.dispose();
+  });
+
   it('a broken --profile fails with the manager error naming the file and key', async () => {
     await writeProfile('bad', {
       version: 1,

@@ -222,7 +222,12 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     sessionId: recording.sessionId,
   });
   const resumed = restore(session, recording, recorder);
-  const detach = [recorder.attach(session), recall.attach(session)];
+  const detach = [
+    recorder.attach(session),
+    recall.attach(session),
+    // Issue #11.5: a compression that would loop is skipped and the user is told why.
+    session.compression.events.on('compactionLoop', (event) => onNotice(event.message)),
+  ];
   await summaries.prepareCurrent();
   return {
     session,
