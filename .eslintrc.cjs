@@ -3,6 +3,18 @@
  * Type-aware typescript-eslint rules plus the house guardrails: file and function size,
  * complexity, no floating promises, and a headless core that never imports the CLI or ink.
  */
+/** core never imports the CLI or a UI library (overrides repeat it: a rule's options replace). */
+const HEADLESS_CORE = [
+  {
+    group: ['@dense/cli', '@dense/cli/*', '**/cli/src/**'],
+    message: 'core is headless: it never imports the CLI.',
+  },
+  {
+    group: ['ink', 'ink-*', 'react', 'react/*'],
+    message: 'core is headless: no UI libraries.',
+  },
+];
+
 module.exports = {
   root: true,
   parser: '@typescript-eslint/parser',
@@ -51,16 +63,7 @@ module.exports = {
         'no-restricted-imports': [
           'error',
           {
-            patterns: [
-              {
-                group: ['@dense/cli', '@dense/cli/*', '**/cli/src/**'],
-                message: 'core is headless: it never imports the CLI.',
-              },
-              {
-                group: ['ink', 'ink-*', 'react', 'react/*'],
-                message: 'core is headless: no UI libraries.',
-              },
-            ],
+            patterns: HEADLESS_CORE,
           },
         ],
       },
@@ -74,14 +77,7 @@ module.exports = {
           'error',
           {
             patterns: [
-              {
-                group: ['@dense/cli', '@dense/cli/*', '**/cli/src/**'],
-                message: 'core is headless: it never imports the CLI.',
-              },
-              {
-                group: ['ink', 'ink-*', 'react', 'react/*'],
-                message: 'core is headless: no UI libraries.',
-              },
+              ...HEADLESS_CORE,
               {
                 group: ['**/core/compression', '**/core/compression/**', '**/shell', '**/shell/**'],
                 message:
