@@ -66,25 +66,16 @@ export function promptLines(
   ];
 }
 
-/**
- * Tokens the model can still get back with the recall tool, when core's report carries the figure
- * (`recallableTokens`, added with lossless recall; absent before).
- */
-function recallable(report: ContextReport): number | undefined {
-  const value = (report as { readonly recallableTokens?: unknown }).recallableTokens;
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** What compression took out of the history this session (no lines when none). */
 export function compressionRemovedLines(report: ContextReport): OutputLine[] {
   const done = report.compressions.filter((c) => c.kind !== 'noop');
   if (done.length === 0) return [];
   const removed = done.reduce((sum, c) => sum + Math.max(0, c.tokensBefore - c.tokensAfter), 0);
-  const recall = recallable(report);
+  const ids = report.recallable?.ids ?? 0;
   const back =
-    recall === undefined
+    ids === 0
       ? ' (the full transcript stays in the session recording)'
-      : ` · ${formatCount(recall)} recallable`;
+      : ` · ${formatCount(ids)} recallable by id`;
   return [
     {
       text: `Compression removed ${formatCount(removed)} tokens in ${done.length} run${done.length === 1 ? '' : 's'}${back}`,

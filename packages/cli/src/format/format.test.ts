@@ -101,10 +101,10 @@ describe('formatting', () => {
     ]);
   });
 
-  it('#13.6 what compression removed says what is recallable when the report carries it', () => {
-    const withRecall = { ...report, recallableTokens: 39_000 };
+  it('#13.6 #11 what compression removed says how much the history still names by recall id', () => {
+    const withRecall = { ...report, recallable: { ids: 39, entries: 12 } };
     const lines = contextReportLines(withRecall).map((l) => l.text);
-    expect(lines.at(-1)).toBe('Compression removed 40,000 tokens in 1 run · 39,000 recallable');
+    expect(lines.at(-1)).toBe('Compression removed 40,000 tokens in 1 run · 39 recallable by id');
   });
 
   it('#13.6 /context shows what rides on every request and a window bar by category', () => {

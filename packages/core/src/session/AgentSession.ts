@@ -25,9 +25,11 @@ import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/
 import {
   breakdownHistory,
   ContextStats,
+  recallableTotals,
   type CompressionRecord,
   type DensityTotals,
   type HistoryBreakdown,
+  type RecallableTotals,
 } from './ContextStats.js';
 
 export interface AgentSessionOptions {
@@ -65,6 +67,8 @@ export interface ContextReport {
   readonly compressions: readonly CompressionRecord[];
   /** Density's prompt-cache effect so far, priced under the session provider's rules. */
   readonly densityCache?: DensityCacheReport;
+  /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
+  readonly recallable?: RecallableTotals;
 }
 
 export interface DensityCacheReport extends DensityCacheTotals {
@@ -167,6 +171,7 @@ export class AgentSession {
       reclaimedTokens: this.stats.reclaimedTokens(),
       compressions: this.stats.compressions(),
       densityCache: this.densityCacheReport(),
+      recallable: recallableTotals(this.history.getRawHistory()),
     };
   }
 

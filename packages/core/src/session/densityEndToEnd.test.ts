@@ -119,6 +119,8 @@ describe('density in a live session (issue 5 end to end)', () => {
     expect(density.reduce((n, e) => n + e.metadata.fileDeduplicationsPruned, 0)).toBe(1);
     const report = await session.contextReport();
     expect(report.reclaimedTokens).toBe(removed);
+    // #11 / #13.6: the stale read and the stale inclusion stay recallable, and /context can say so.
+    expect(report.recallable).toEqual({ ids: 2, entries: 2 });
     expect(session.history.getTotalTokens()).toBe(
       await countTokensFromScratch(session.history.getRawHistory()),
     );
