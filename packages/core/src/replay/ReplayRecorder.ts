@@ -4,6 +4,7 @@
  * time per pre-send, compressions and density savings. Turns the measurements into the report.
  */
 import { recallIdOfInclusion, recallIdOfResponse } from '../core/compression/recallPointers.js';
+import { namedRecallIds } from '../session/ContextStats.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { CompressionEvent, DensityAppliedEvent } from '../core/CompressionHandler.js';
@@ -67,6 +68,7 @@ export class ReplayRecorder implements StrategyObserver {
     this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared), {
       ofResponse: recallIdOfResponse,
       ofInclusion: recallIdOfInclusion,
+      namedIn: namedRecallIds,
     });
     this.survival = new ArtifactSurvival(prepared.workspaceRoot);
   }

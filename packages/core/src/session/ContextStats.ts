@@ -198,26 +198,35 @@ export interface RecallableTotals {
 
 const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
 
+/** The recall ids each entry of `history` names (pointers, summaries, the artifact trail). */
+function recallIdsNamedBy(entry: IContent): string[] {
+  const ids: string[] = [];
+  for (const block of entry.blocks) {
+    const text =
+      block.type === 'text'
+        ? block.text
+        : block.type === 'tool_response' && typeof block.result === 'string'
+          ? block.result
+          : '';
+    if (!text.includes('recall id')) continue;
+    for (const match of text.matchAll(RECALL_ID_MENTION)) ids.push(match[1] as string);
+  }
+  return ids;
+}
+
+/** Every recall id `entries` name. */
+export function namedRecallIds(entries: readonly IContent[]): Set<string> {
+  return new Set(entries.flatMap(recallIdsNamedBy));
+}
+
 /** Counts the recall ids `history` names; for `/context` and reports. */
 export function recallableTotals(history: readonly IContent[]): RecallableTotals {
   const ids = new Set<string>();
   let entries = 0;
   for (const entry of history) {
-    let named = false;
-    for (const block of entry.blocks) {
-      const text =
-        block.type === 'text'
-          ? block.text
-          : block.type === 'tool_response' && typeof block.result === 'string'
-            ? block.result
-            : '';
-      if (!text.includes('recall id')) continue;
-      for (const match of text.matchAll(RECALL_ID_MENTION)) {
-        ids.add(match[1] as string);
-        named = true;
-      }
-    }
-    if (named) entries++;
+    const named = recallIdsNamedBy(entry);
+    for (const id of named) ids.add(id);
+    if (named.length > 0) entries++;
   }
   return { ids: ids.size, entries };
 }

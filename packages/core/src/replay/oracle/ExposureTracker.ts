@@ -20,6 +20,8 @@ export type LossCause = 'density' | 'compression';
 export interface RecallIdResolver {
   ofResponse(block: ToolResponseBlock): string;
   ofInclusion(spanText: string): string;
+  /** The recall ids the entries name (what a policy left behind for `recall`). */
+  namedIn(entries: readonly IContent[]): ReadonlySet<string>;
 }
 
 export type CategoryTokens = Record<ExposureCategory, number>;
@@ -142,7 +144,10 @@ export class ExposureTracker {
       }
     }
     for (const exposure of lost) this.present.delete(exposure.id);
-    const named = lost.length === 0 ? new Set<string>() : namedRecallIds(added);
+    const named =
+      lost.length === 0 || this.recallIds === undefined
+        ? new Set<string>()
+        : this.recallIds.namedIn(added);
     for (const exposure of lost) {
       const verdict = classifyLoss(this.index, exposure, this.now, (id) => this.present.has(id));
       const recallable = named.has(this.recallIdOf(exposure) ?? '');
@@ -220,26 +225,6 @@ export class ExposureTracker {
     return groups;
   }
 }
-
-/** Recall ids that pointers, summaries or trails in `entries` name. */
-function namedRecallIds(entries: readonly IContent[]): Set<string> {
-  const ids = new Set<string>();
-  for (const entry of entries) {
-    for (const block of entry.blocks) {
-      const text =
-        block.type === 'text'
-          ? block.text
-          : block.type === 'tool_response' && typeof block.result === 'string'
-            ? block.result
-            : '';
-      if (!text.includes('recall id')) continue;
-      for (const match of text.matchAll(RECALL_ID_MENTION)) ids.add(match[1] as string);
-    }
-  }
-  return ids;
-}
-
-const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
 
 /** The new entries of an edit, indexed for "is this exposure still there, unchanged?". */
 class SurvivorIndex {
