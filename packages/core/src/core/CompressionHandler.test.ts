@@ -549,7 +549,8 @@ describe('CompressionHandler batched density schedule (issue 14.3, compression.d
     await handler.ensureCompressionBeforeSend('p');
     expect(history.length).toBe(lengthBefore);
     expect(deferred).toEqual([
-      expect.objectContaining({ removedTokens: 5, invalidatedTokens: 3005 }),
+      // The 10 tokens before the edit are under the 1,024-token minimum: the whole prompt goes.
+      expect.objectContaining({ removedTokens: 5, invalidatedTokens: 3015 }),
     ]);
     expect(handler.isDensityDirty()).toBe(true);
   });

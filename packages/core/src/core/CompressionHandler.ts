@@ -11,6 +11,7 @@ import { errorMessage } from '../utils/errors.js';
 import { nullLogger, type DebugLogger } from '../utils/logger.js';
 import { TypedEmitter } from '../utils/TypedEmitter.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
+import type { IContent } from '../services/history/IContent.js';
 import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
@@ -35,6 +36,7 @@ import {
   type LastSend,
 } from './densityStep.js';
 import { cacheRulesForProvider } from './densitySchedule.js';
+import { CacheAnchorTracker } from './cacheAnchors.js';
 
 /** The events this handler emits carry these payloads. */
 export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
@@ -89,6 +91,7 @@ export class CompressionHandler {
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
   private readonly aftercare = new CompressionAftercare();
+  private readonly anchors = new CacheAnchorTracker();
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
@@ -148,7 +151,8 @@ export class CompressionHandler {
       }
       if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
     }
-    this.lastSend = { entries: this.options.history.length, at: this.now() };
+    const entries = this.options.history.length;
+    this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
     this.aftercare.onSend();
     this.sends++;
   }
@@ -162,6 +166,15 @@ export class CompressionHandler {
     const loop = this.aftercare.loopCheck(tokens, threshold);
     if (loop !== undefined) this.events.emit('compactionLoop', loop);
     return loop !== undefined;
+  }
+
+  /**
+   * The entries after which the request about to be sent puts an extra prompt-cache breakpoint
+   * (issue 14, `cacheAnchors.ts`): the entry just before each anchor, as sent.
+   */
+  cacheAnchorEntries(): readonly IContent[] {
+    const raw = this.options.history.getRawHistory();
+    return (this.lastSend?.anchors ?? []).flatMap((a) => (raw[a - 1] ? [raw[a - 1]!] : []));
   }
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
@@ -202,11 +215,16 @@ export class CompressionHandler {
           : {}),
       });
       if (outcome.kind === 'deferred') {
+        this.anchors.onPending(outcome.event.firstEditedIndex);
         this.events.emit('densityDeferred', outcome.event);
         return;
       }
-      if (outcome.kind === 'applied') this.events.emit('densityApplied', outcome.event);
-      if (outcome.kind === 'applied' && outcome.partial === true) return;
+      this.anchors.onPending(outcome.kind === 'applied' ? outcome.pendingFrom : undefined);
+      if (outcome.kind === 'applied') {
+        this.anchors.onEdited(outcome.event.firstEditedIndex);
+        this.events.emit('densityApplied', outcome.event);
+        if (outcome.pendingFrom !== undefined) return;
+      }
     }
     this.densityDirty = false;
   }
@@ -283,7 +301,10 @@ export class CompressionHandler {
         });
       }
       this.aftercare.onCompressed(result);
-      if (result.kind === 'applied') history.replaceHistory(result.newHistory);
+      if (result.kind === 'applied') {
+        history.replaceHistory(result.newHistory);
+        this.anchors.onRewritten();
+      }
     } catch (error) {
       this.logger.error('compression failed', {
         strategy: strategy.name,

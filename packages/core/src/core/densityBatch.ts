@@ -70,13 +70,15 @@ export async function editSavings(
  * The places the batch can be cut, lowest first (the first is the whole batch). A cut never falls
  * between two edits that take out blocks of the same call id (a call and its response), so any
  * suffix applied alone leaves every call with its responses. `sentTokens(i)`: tokens of the
- * entries from `i` on that the previous call sent.
+ * previous call's prompt an edit at `i` invalidates; `anchoredTokens(i)`: the same once a cache
+ * anchor sits right before `i`.
  */
 export function batchCuts(
   history: readonly IContent[],
   result: DensityResult,
   savings: ReadonlyMap<number, number>,
   sentTokens: (from: number) => number,
+  anchoredTokens: (from: number) => number = sentTokens,
 ): BatchCut[] {
   const span = new Map<string, { lo: number; hi: number }>();
   for (const index of savings.keys()) {
@@ -106,7 +108,14 @@ export function batchCuts(
   indices.forEach((index, k) => {
     open += unsafe[k]!;
     if (k > 0 && open > 0) return;
-    cuts.push({ index, removedTokens: suffix[k]!, invalidatedTokens: sentTokens(index) });
+    const invalidatedTokens = sentTokens(index);
+    const anchored = Math.min(invalidatedTokens, anchoredTokens(index));
+    cuts.push({
+      index,
+      removedTokens: suffix[k]!,
+      invalidatedTokens,
+      ...(anchored < invalidatedTokens ? { anchoredInvalidatedTokens: anchored } : {}),
+    });
   });
   return cuts;
 }

@@ -12,7 +12,11 @@ import { SettingsService } from '../settings/SettingsService.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { HighDensityStrategy } from './compression/HighDensityStrategy.js';
 import { isEmptyDensityResult } from './compression/types.js';
-import { CompressionHandler, type DensityAppliedEvent } from './CompressionHandler.js';
+import {
+  CompressionHandler,
+  type DensityAppliedEvent,
+  type DensityDeferredEvent,
+} from './CompressionHandler.js';
 import { batchCuts, densityResultFrom } from './densityBatch.js';
 
 const chars: TokenCounter = { countText: (text) => text.length };
@@ -156,6 +160,65 @@ describe('batched density schedule (issue 14.3)', () => {
       expect(responseIds(history.getRawHistory()).has('x')).toBe(waits);
     },
   );
+
+  it('#14.3 anthropic: a deep edit waits one call for its cache anchor, then goes, rewriting only what follows it', async () => {
+    const clock = { t: 0 };
+    const { history, handler, pending } = setup({ 'context-limit': 1_000_000 }, clock);
+    const [readCall, readResult] = readFile('x', 'x.ts', 'x'.repeat(3000));
+    history.addAll([human('h'.repeat(50_000)), readCall, readResult]);
+    for (let i = 0; i < 11; i++) history.addAll(readFile(`s${i}`, `s${i}.ts`, 's'.repeat(50)));
+    await handler.ensureCompressionBeforeSend('p');
+    expect(handler.cacheAnchorEntries()).toEqual([]);
+    const deferred: DensityDeferredEvent[] = [];
+    handler.events.on('densityDeferred', (e) => deferred.push(e));
+    const applied: DensityAppliedEvent[] = [];
+    handler.events.on('densityApplied', (e) => applied.push(e));
+    clock.t += 1000;
+    history.addAll(replaceInFile('w', 'x.ts'));
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    // Written again in full now (no cached prefix within 20 blocks): it waits for the anchor,
+    // which this request carries right before the stale read's result.
+    expect(deferred.map((e) => e.schedule.reason)).toEqual(['awaiting-anchor']);
+    expect(pending()).toBe(true);
+    expect(handler.cacheAnchorEntries()).toEqual([readCall]);
+    clock.t += 1000;
+    history.add(human('next'));
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    expect(applied.map((e) => [e.schedule?.reason, e.firstEditedIndex])).toEqual([
+      ['pays-back', 2],
+    ]);
+    expect(responseIds(history.getRawHistory()).has('x')).toBe(false);
+    // The applying request marks the same anchor again, so its cache is found.
+    expect(handler.cacheAnchorEntries()).toEqual([readCall]);
+  });
+
+  it('#14.3 anthropic: an edit right after the last reply invalidates from the newest intact cached prompt, the reply included', async () => {
+    const clock = { t: 0 };
+    const { history, handler } = setup({ 'context-limit': 1_000_000 }, clock);
+    history.add(human('h'.repeat(5_000)));
+    await handler.ensureCompressionBeforeSend('p');
+    // A long reply that also reads r.ts; the next request sends both.
+    const [readCall, readResult] = readFile('r', 'r.ts', 'r'.repeat(1_000));
+    const longReply: IContent = {
+      ...readCall,
+      blocks: [{ type: 'text', text: 'w'.repeat(40_000) }, ...readCall.blocks],
+    };
+    history.addAll([longReply, readResult]);
+    clock.t += 1000;
+    await handler.ensureCompressionBeforeSend('p');
+    const deferred: DensityDeferredEvent[] = [];
+    handler.events.on('densityDeferred', (e) => deferred.push(e));
+    // Its write makes the read stale: the newest cached prompt still intact ends before the reply.
+    clock.t += 1000;
+    history.addAll(replaceInFile('w', 'r.ts'));
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    // Removing the 1,000-token read costs the 40,000-token reply's rewrite: it waits.
+    expect(deferred).toHaveLength(1);
+    expect(deferred[0]!.invalidatedTokens).toBeGreaterThan(40_000);
+  });
 
   it('#14.3 a small deep edit waits; the stale read just before its write goes at once', async () => {
     const clock = { t: 0 };

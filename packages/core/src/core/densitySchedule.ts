@@ -52,6 +52,11 @@ export interface BatchCut {
   readonly removedTokens: number;
   /** Tokens sent in the previous call that follow `index` (their cached prefix is lost). */
   readonly invalidatedTokens: number;
+  /**
+   * What it would invalidate once a cache anchor marks the prefix before `index`, when that is
+   * less (explicit caching, an edit beyond the lookback with no anchor yet).
+   */
+  readonly anchoredInvalidatedTokens?: number;
 }
 
 export interface DensityScheduleInput {
@@ -75,6 +80,7 @@ export const DENSITY_SCHEDULE_REASONS = [
   'cache-cold',
   'pays-back',
   'tail-pays-back',
+  'awaiting-anchor',
   'deferred',
 ] as const;
 
@@ -100,13 +106,36 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
   if (input.underPressure) return all('under-pressure');
   if (input.msSinceLastSend === undefined) return all('no-cache-yet');
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
-  if (payback <= input.expectedRemainingCalls) return all('pays-back');
+  const anchored = anchoredPayback(input.rules, whole);
+  const awaiting = anchored !== undefined && anchored <= input.expectedRemainingCalls;
+  if (!awaiting && payback <= input.expectedRemainingCalls) return all('pays-back');
   for (const cut of input.cuts.slice(1)) {
+    // While the anchor is awaited, a deep tail would be written again in full for nothing.
+    if (awaiting && cut.anchoredInvalidatedTokens !== undefined) continue;
     const tail = callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens);
     if (tail <= input.expectedRemainingCalls)
       return { applyFrom: cut.index, reason: 'tail-pays-back', paybackCalls: payback };
   }
-  return { applyFrom: undefined, reason: 'deferred', paybackCalls: payback };
+  return {
+    applyFrom: undefined,
+    reason: awaiting ? 'awaiting-anchor' : 'deferred',
+    paybackCalls: awaiting ? anchored : payback,
+  };
+}
+
+/**
+ * The payback of the batch once a cache anchor is in place, when waiting one call for it costs
+ * less than it saves: applying now rewrites (w − r)·S; one call later (w − r)·S' plus r·R for
+ * sending the removed tokens once more. Undefined when waiting does not pay.
+ */
+function anchoredPayback(rules: CacheRules, whole: BatchCut): number | undefined {
+  const anchored = whole.anchoredInvalidatedTokens;
+  if (anchored === undefined) return undefined;
+  const r = rules.readMultiplier;
+  const w = rules.writeMultiplier;
+  const saved = (w - r) * (whole.invalidatedTokens - anchored);
+  if (saved <= r * whole.removedTokens) return undefined;
+  return callsToPayBack(rules, whole.removedTokens, anchored);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type DensityScheduleDecision,
 } from './densitySchedule.js';
 import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
+import { sentTokensFrom } from './densityInvalidation.js';
 
 export interface DensityAppliedEvent {
   readonly strategy: CompressionStrategyName;
@@ -42,12 +43,16 @@ export interface DensityDeferredEvent {
   readonly removedTokens: number;
   readonly invalidatedTokens: number;
   readonly schedule: DensityScheduleDecision;
+  /** Lowest entry index the waiting edits touch (where a cache anchor goes). */
+  readonly firstEditedIndex: number;
 }
 
 /** What the previous provider call was sent: this many raw entries, at this time. */
 export interface LastSend {
   readonly entries: number;
   readonly at: number;
+  /** The cache anchors it carried (`cacheAnchors.ts`): entry counts before a breakpoint. */
+  readonly anchors?: readonly number[];
 }
 
 export interface DensitySchedule {
@@ -75,66 +80,10 @@ export type DensityStepOutcome =
   | {
       readonly kind: 'applied';
       readonly event: DensityAppliedEvent;
-      /** Only the edits near the end were applied; the deeper ones are still pending. */
-      readonly partial?: boolean;
+      /** Only the edits near the end were applied; the deeper ones, from this index, wait. */
+      readonly pendingFrom?: number;
     }
   | { readonly kind: 'deferred'; readonly event: DensityDeferredEvent };
-
-/**
- * Tokens of the previous call's prompt whose cache an edit at index `from` (≥ `lowest`) loses:
- * the entries sent last time from `from` on, or, with explicit caching (Anthropic) and an edit
- * more than `lookbackBlocks` content blocks before the end of that prompt, every entry sent (no
- * cached prefix is found that far back: the whole history is written again). The replay prices
- * calls with the same rule (replay/metrics/breakpointCache.ts).
- */
-function sentTokensFrom(
-  history: HistoryService,
-  lastSend: LastSend | undefined,
-  lowest: number,
-  rules: CacheRules,
-): (from: number) => number {
-  const raw = history.getRawHistory();
-  const end = Math.min(lastSend?.entries ?? 0, raw.length);
-  const start = Math.max(0, lowest);
-  const suffix: number[] = new Array<number>(Math.max(0, end - start) + 1).fill(0);
-  for (let i = end - 1; i >= start; i--) {
-    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(raw[i] as IContent) ?? 0);
-  }
-  // The lookback counts back from the next request's breakpoint: its newest block, so the entries
-  // added since the last send count too.
-  const blocks: number[] = new Array<number>(Math.max(0, raw.length - start) + 1).fill(0);
-  for (let i = raw.length - 1; i >= start; i--) {
-    blocks[i - start] = blocks[i - start + 1]! + (raw[i] as IContent).blocks.length;
-  }
-  const blocksFrom = (index: number): number => {
-    if (index >= start) return blocks[index - start] ?? 0;
-    let extra = 0;
-    for (let i = index; i < start; i++) extra += (raw[i] as IContent).blocks.length;
-    return (blocks[0] ?? 0) + extra;
-  };
-  const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
-  let sentTotal: number | undefined;
-  const wholePrompt = (): number => {
-    if (sentTotal !== undefined) return sentTotal;
-    let unsent = 0;
-    for (let i = end; i < raw.length; i++) unsent += history.tokensOf(raw[i] as IContent) ?? 0;
-    sentTotal = Math.max(0, history.getTotalTokens() - unsent);
-    return sentTotal;
-  };
-  // A cached prompt ends where a model call began: just before an AI entry. The newest one
-  // still intact after an edit at `from` ends at or before it.
-  const cachedPromptEnd = (from: number): number => {
-    let b = from;
-    while (b > 0 && (raw[b] as IContent).speaker !== 'ai') b--;
-    return b;
-  };
-  return (from) => {
-    if (from >= end) return 0;
-    const at = Math.max(from, start) - start;
-    const back = blocksFrom(cachedPromptEnd(from));
-    return back > lookback ? wholePrompt() : (suffix[at] ?? 0);
-  };
-}
 
 /** What the batched schedule says about `result`: its decision and the part to apply now. */
 async function schedulePart(
@@ -146,6 +95,7 @@ async function schedulePart(
   part: DensityResult | undefined;
   invalidated: number;
   removed: number;
+  lowest: number;
 }> {
   const raw = history.getRawHistory();
   const tokensOf = async (entry: IContent) =>
@@ -153,7 +103,7 @@ async function schedulePart(
   const savings = await editSavings(raw, result, tokensOf);
   const lowest = savings.keys().next().value ?? 0;
   const sent = sentTokensFrom(history, schedule.lastSend, lowest, schedule.rules);
-  const cuts = batchCuts(raw, result, savings, sent);
+  const cuts = batchCuts(raw, result, savings, sent.invalidated, sent.anchored);
   const decision = decideDensityApplication({
     rules: schedule.rules,
     cuts,
@@ -170,6 +120,7 @@ async function schedulePart(
     part,
     invalidated: cuts[0]?.invalidatedTokens ?? 0,
     removed: cuts[0]?.removedTokens ?? 0,
+    lowest,
   };
 }
 
@@ -182,7 +133,7 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
   validateDensityResult(found, raw.length);
   let result = found;
   let decision: DensityScheduleDecision | undefined;
-  let deferred = false;
+  let pendingFrom: number | undefined;
   if (schedule) {
     const scheduled = await schedulePart(history, found, schedule);
     decision = scheduled.decision;
@@ -193,11 +144,12 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
         removedTokens: scheduled.removed,
         invalidatedTokens: scheduled.invalidated,
         schedule: decision,
+        firstEditedIndex: scheduled.lowest,
       };
       return { kind: 'deferred', event };
     }
     result = scheduled.part;
-    deferred = result !== found;
+    if (result !== found) pendingFrom = scheduled.lowest;
   }
   const removedTokens = await attributeDensityTokens(
     raw,
@@ -220,5 +172,5 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
     entriesBefore,
     ...(decision === undefined ? {} : { schedule: decision }),
   };
-  return { kind: 'applied', event, ...(deferred ? { partial: true } : {}) };
+  return { kind: 'applied', event, ...(pendingFrom === undefined ? {} : { pendingFrom }) };
 }

@@ -201,8 +201,10 @@ export class GeminiChat {
     const maxOutputTokens = this.options.maxOutputTokens?.();
     const temperature = this.options.temperature?.();
     const systemPrompt = this.options.systemPrompt?.();
+    const cacheAnchors = this.options.compression.cacheAnchorEntries();
     return {
       contents: this.options.history.getCurated(),
+      ...(cacheAnchors.length === 0 ? {} : { cacheAnchors }),
       tools: this.options.tools.schemas(),
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),

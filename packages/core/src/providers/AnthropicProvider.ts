@@ -47,10 +47,11 @@ export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming,
     return {
       model,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.contents),
+      messages: toAnthropicMessages(request.contents, request.cacheAnchors),
       stream: true,
       // Prompt caching: one breakpoint after the system prompt (tools and system stay cached
-      // whatever happens to the history) and the automatic one on the last cacheable block.
+      // whatever happens to the history), the automatic one on the last cacheable block and at
+      // most two cache anchors inside the history (core/cacheAnchors.ts).
       cache_control: EPHEMERAL,
       ...(request.systemPrompt
         ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }] }

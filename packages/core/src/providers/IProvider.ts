@@ -21,6 +21,11 @@ export interface GenerateRequest {
   readonly maxOutputTokens?: number;
   readonly temperature?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Entries of `contents` after which a provider with explicit prompt caching puts an extra cache
+   * breakpoint (issue 14: the anchors a deep density batch reads from). Others ignore it.
+   */
+  readonly cacheAnchors?: readonly IContent[];
 }
 
 /**

@@ -31,6 +31,36 @@ describe('toAnthropicMessages', () => {
     ]);
   });
 
+  it('#14.3 a cache anchor puts a breakpoint on the last block of the message its entry ends', () => {
+    const call = toolCall({ id: 't1', name: 'read_file', parameters: { file_path: 'a' } });
+    const result = toolResult({ id: 't1', name: 'read_file', result: 'A' });
+    const messages = toAnthropicMessages(
+      [human('go'), call, result, ai('done'), human('next')],
+      [call],
+    );
+    const marked = messages.flatMap((m, i) =>
+      (m.content as { cache_control?: unknown }[]).flatMap((b, j) =>
+        b.cache_control === undefined ? [] : [[i, j]],
+      ),
+    );
+    expect(marked).toEqual([[1, 0]]); // the tool_use ending the assistant message
+    // Without anchors nothing inside the history is marked.
+    expect(JSON.stringify(toAnthropicMessages([human('go'), call, result]))).not.toContain(
+      'cache_control',
+    );
+  });
+
+  it('#14.3 an anchor entry merged with the next one marks the message before (whole entries only)', () => {
+    const first = human('a');
+    const second = human('b');
+    const messages = toAnthropicMessages([ai('hello'), first, second, ai('c')], [first]);
+    // [lead user, assistant 'hello', user a+b, assistant c]: the breakpoint ends 'hello'.
+    expect(messages[1]?.content).toEqual([
+      { type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(JSON.stringify(messages[2])).not.toContain('cache_control');
+  });
+
   it('merges consecutive same-role turns so roles alternate', () => {
     const messages = toAnthropicMessages([human('a'), human('b'), ai('c'), ai('d')]);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -23,24 +23,62 @@ export function anthropicToolId(id: string): string {
   return cleaned === '' ? 'call' : cleaned;
 }
 
-export function toAnthropicMessages(contents: readonly IContent[]): MessageParam[] {
-  const messages: { role: Role; content: ContentBlockParam[] }[] = [];
+interface Message {
+  role: Role;
+  content: ContentBlockParam[];
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * `anchorsAfter`: entries after which a cache breakpoint goes (issue 14). It lands on the last
+ * block of the message that ends with the entry; when the next entry is merged into that message,
+ * on the message before (a breakpoint must end a prefix of whole entries). An entry the pairing
+ * rewrote, or one at the very end, gets none.
+ */
+export function toAnthropicMessages(
+  contents: readonly IContent[],
+  anchorsAfter: readonly IContent[] = [],
+): MessageParam[] {
+  const anchorEntries = new Set(anchorsAfter);
+  const anchored = new Set<Message>();
+  let pending: Message | undefined;
+  const messages: Message[] = [];
   for (const entry of pairToolCalls(contents, { normalizeId: anthropicToolId }).contents) {
     const role: Role = entry.speaker === 'ai' ? 'assistant' : 'user';
     const content = role === 'assistant' ? assistantBlocks(entry.blocks) : userBlocks(entry.blocks);
-    if (content.length === 0) continue;
     const last = messages.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else messages.push({ role, content });
+    if (content.length > 0 && last?.role === role) {
+      last.content.push(...content);
+      if (pending === last) {
+        const before = messages.at(-2);
+        if (before !== undefined) anchored.add(before);
+        pending = undefined;
+      }
+    } else if (content.length > 0) {
+      if (pending !== undefined) anchored.add(pending);
+      pending = undefined;
+      messages.push({ role, content });
+    }
+    if (anchorEntries.has(entry)) pending = messages.at(-1);
   }
   if (messages[0]?.role === 'assistant') {
     messages.unshift({ role: 'user', content: [{ type: 'text', text: LEADING_USER_TURN_TEXT }] });
   }
-  return messages.map((message): MessageParam =>
-    message.role === 'user'
-      ? { role: 'user', content: toolResultsFirst(message.content) }
-      : { role: 'assistant', content: message.content },
-  );
+  return messages.map((message): MessageParam => {
+    const ordered =
+      message.role === 'user' ? toolResultsFirst(message.content) : [...message.content];
+    const content = anchored.has(message) ? withBreakpoint(ordered) : ordered;
+    return { role: message.role, content };
+  });
+}
+
+/** The blocks with a cache breakpoint on the last one (thinking cannot carry one). */
+function withBreakpoint(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  const last = blocks.at(-1);
+  if (last === undefined || last.type === 'thinking' || last.type === 'redacted_thinking')
+    return blocks;
+  return [...blocks.slice(0, -1), { ...last, cache_control: EPHEMERAL }];
 }
 
 export function toAnthropicTools(tools: readonly ToolSchema[] | undefined): Tool[] {

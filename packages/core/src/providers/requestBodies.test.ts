@@ -1,6 +1,6 @@
 /** What each provider puts in its request besides the history (no HTTP: the body builders). */
 import { describe, expect, it } from 'vitest';
-import { human } from '../test-utils/historyBuilders.js';
+import { ai, human } from '../test-utils/historyBuilders.js';
 import { AnthropicProvider, DEFAULT_ANTHROPIC_MAX_OUTPUT } from './AnthropicProvider.js';
 import { GeminiProvider } from './GeminiProvider.js';
 import { OpenAIProvider } from './OpenAIProvider.js';
@@ -70,6 +70,22 @@ describe('AnthropicProvider.buildParams', () => {
       tools: [{ name: 'ls', input_schema: { type: 'object' } }],
     });
     expect(JSON.stringify(body.messages)).not.toContain('You are Dense.');
+  });
+});
+
+describe('AnthropicProvider cache anchors', () => {
+  it('#14.3 the request carries the cache anchors: at most four breakpoints in all', () => {
+    const entries = [human('a'), ai('b'), human('c'), ai('d'), human('e')];
+    const body = new AnthropicProvider({ model: 'claude-opus-5', apiKey: 'k' }).buildParams({
+      contents: entries,
+      systemPrompt: 'You are Dense.',
+      cacheAnchors: [entries[1]!, entries[3]!],
+    });
+    const json = JSON.stringify(body);
+    expect(json.split('cache_control').length - 1).toBe(4);
+    expect(body.messages[1]?.content).toEqual([
+      { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 });
 

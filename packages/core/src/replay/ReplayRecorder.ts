@@ -78,13 +78,25 @@ export class ReplayRecorder implements StrategyObserver {
   }
 
   /** A model call is about to be answered with the reply at recording `position`. */
-  async modelCall(contents: readonly IContent[], position: number, timeMs?: number): Promise<void> {
+  async modelCall(
+    request: {
+      readonly contents: readonly IContent[];
+      readonly cacheAnchors?: readonly IContent[];
+    },
+    position: number,
+    timeMs?: number,
+  ): Promise<void> {
     await this.history.waitForTokenUpdates();
+    const { contents } = request;
+    const anchors = (request.cacheAnchors ?? [])
+      .map((entry) => contents.indexOf(entry) + 1)
+      .filter((a) => a > 0);
     this.calls.record({
       contents,
       contextTokens: this.history.getTotalTokens(),
       tokensOf: (entry) => this.history.tokensOf(entry) ?? 0,
       timeMs,
+      ...(anchors.length === 0 ? {} : { anchors }),
     });
     this.tracker.advance(position);
   }

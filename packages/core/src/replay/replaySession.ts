@@ -86,7 +86,7 @@ class SessionReplayer {
   ) {
     const now = options.now ?? (() => performance.now());
     this.provider = new ReplayProvider((request, reply) =>
-      this.recorder.modelCall(request.contents, reply.position, recordedCallTime(reply)),
+      this.recorder.modelCall(request, reply.position, recordedCallTime(reply)),
     );
     this.tools = new ReplayToolExecutor(prepared.plan.responses, (position) =>
       this.recorder.tracker.advance(position),
@@ -187,7 +187,7 @@ class SessionReplayer {
     if (reply === undefined) return false;
     this.overflowCalls++;
     await this.recorder.modelCall(
-      this.session.history.getCurated(),
+      { contents: this.session.history.getCurated() },
       reply.position,
       recordedCallTime(reply),
     );

@@ -69,6 +69,27 @@ describe('CallMetrics', () => {
     expect(t.cacheCost.openai.cacheReadTokens).toBe(2 * 2_000); // OpenAI: [first] both times
   });
 
+  it('#14.3 Anthropic: a cache anchor carried by the requests lets a deep edit read the prefix before it', () => {
+    const all = entries(30);
+    const withAnchor = (contents: readonly IContent[], anchors: number[]) => ({
+      ...sample(contents),
+      anchors,
+    });
+    const deep = (anchored: boolean) => {
+      const metrics = new CallMetrics();
+      metrics.record(sample(all.slice(0, 5)));
+      // The edit at entry 10 waits: the next two requests mark the prefix before it.
+      metrics.record(withAnchor(all.slice(0, 20), anchored ? [10] : []));
+      metrics.record(withAnchor(all.slice(0, 26), anchored ? [10] : []));
+      // Entry 10 cut, 16 blocks added since: no whole prompt within 20 blocks is intact.
+      metrics.record(withAnchor([...all.slice(0, 10), ...all.slice(11, 28)], anchored ? [10] : []));
+      return metrics.totals().cacheCost.anthropic;
+    };
+    // With the anchor the last call reads its 10 entries; without it, nothing.
+    expect(deep(true).cacheReadTokens - deep(false).cacheReadTokens).toBe(10 * TOKENS);
+    expect(deep(false).weightedTokens - deep(true).weightedTokens).toBe(10 * TOKENS * 1.15);
+  });
+
   it('#14.1 hand-computed: a rewrite then a 6-minute gap, priced per provider', () => {
     const [a, b, c, d, e] = entries(5) as [IContent, IContent, IContent, IContent, IContent];
     const metrics = new CallMetrics();

@@ -24,6 +24,8 @@ export interface CallSample {
   readonly tokensOf: (entry: IContent) => number;
   /** When the call was made in the recording (ms since the epoch); unknown → assumed warm. */
   readonly timeMs?: number | undefined;
+  /** Entry counts of `contents` before the request's cache anchors (extra breakpoints). */
+  readonly anchors?: readonly number[];
 }
 
 export interface CallTotals {
@@ -109,6 +111,7 @@ export class CallMetrics {
       unchangedEntries: common,
       entries: contents.length,
       blocksBefore: (k: number) => blocks[k] ?? 0,
+      ...(sample.anchors === undefined ? {} : { anchors: sample.anchors }),
     };
     const read = (caches: ExplicitCaches, timeMs: number | undefined): Reusable =>
       Object.fromEntries(
