@@ -37,6 +37,10 @@ import {
 } from './densityStep.js';
 import { cacheRulesForProvider } from './densitySchedule.js';
 import { CacheAnchorTracker } from './cacheAnchors.js';
+import { GrowthTracker } from './growthTracker.js';
+
+/** Under pressure, a density batch must make room for this many calls (issue 14). */
+const PRESSURE_CALLS = 3;
 
 /** The events this handler emits carry these payloads. */
 export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
@@ -92,6 +96,7 @@ export class CompressionHandler {
   private readonly logger: DebugLogger;
   private readonly aftercare = new CompressionAftercare();
   private readonly anchors = new CacheAnchorTracker();
+  private readonly growth = new GrowthTracker();
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
@@ -136,7 +141,13 @@ export class CompressionHandler {
     await this.options.history.waitForTokenUpdates();
     // A message that cannot fit even in an empty history is refused before anything irreversible.
     if (this.cannotEverFit(pendingTokens)) throw this.overflowError(pendingTokens, true);
-    await this.ensureDensityOptimized({ underPressure: this.shouldCompress(pendingTokens) });
+    await this.ensureDensityOptimized({
+      underPressure: this.shouldCompress(pendingTokens),
+      // Over the hard limit already: correctness first, every pending edit goes.
+      ...(this.exceedsHardLimit(pendingTokens)
+        ? {}
+        : { pressureRoom: this.pressureRoom(pendingTokens) }),
+    });
     let compressed = false;
     if (this.shouldCompress(pendingTokens) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId);
@@ -153,6 +164,7 @@ export class CompressionHandler {
     }
     const entries = this.options.history.length;
     this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
+    this.growth.onSend(this.options.history.getTotalTokens());
     this.aftercare.onSend();
     this.sends++;
   }
@@ -177,6 +189,16 @@ export class CompressionHandler {
     return (this.lastSend?.anchors ?? []).flatMap((a) => (raw[a - 1] ? [raw[a - 1]!] : []));
   }
 
+  /**
+   * What a density batch must remove under pressure to keep the next `PRESSURE_CALLS` calls (at
+   * the recent growth per call) under the compression threshold (issue 14).
+   */
+  private pressureRoom(pendingTokens: number): number {
+    const threshold = this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit();
+    const tokens = this.options.history.getTotalTokens() + pendingTokens;
+    return Math.max(0, tokens - (threshold - PRESSURE_CALLS * this.growth.perCall()));
+  }
+
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
   shouldCompress(pendingTokens = 0): boolean {
     const limit = this.options.runtime.ephemerals.contextLimit();
@@ -191,7 +213,9 @@ export class CompressionHandler {
    * prompt-cache misses than they save wait (the flag stays set) unless the context is
    * `underPressure`; the edits near the end may go alone (issue 14).
    */
-  async ensureDensityOptimized(options: { readonly underPressure?: boolean } = {}): Promise<void> {
+  async ensureDensityOptimized(
+    options: { readonly underPressure?: boolean; readonly pressureRoom?: number } = {},
+  ): Promise<void> {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
@@ -210,6 +234,9 @@ export class CompressionHandler {
                 lastSend: this.lastSend,
                 now: this.now(),
                 underPressure: options.underPressure ?? true,
+                ...(options.pressureRoom === undefined
+                  ? {}
+                  : { pressureRoom: options.pressureRoom }),
               },
             }
           : {}),

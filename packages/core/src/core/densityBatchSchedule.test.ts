@@ -269,6 +269,29 @@ describe('batched density schedule (issue 14.3)', () => {
     expect(pending()).toBe(false);
   });
 
+  it('#14.3 at the threshold a batch too small to keep the next calls under it waits: the compression drops the same content, with one rewrite instead of two', async () => {
+    const clock = { t: 0 };
+    const { history, handler } = setup({ 'context-limit': 50_000 }, clock);
+    history.addAll([human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(300))]);
+    for (let i = 0; i < 20; i++) history.addAll(readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(1000)));
+    await handler.ensureCompressionBeforeSend('p');
+    clock.t += 1000;
+    history.addAll(replaceInFile('wa', 'a.ts'));
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    const applied: DensityAppliedEvent[] = [];
+    handler.events.on('densityApplied', (e) => applied.push(e));
+    let compressions = 0;
+    handler.events.on('compressed', () => compressions++);
+    clock.t += 1000;
+    history.add(human('y'.repeat(22_000)));
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    expect(applied.filter((e) => e.schedule?.reason === 'under-pressure')).toEqual([]);
+    expect(compressions).toBe(1);
+    expect(responseIds(history.getRawHistory()).has('deep')).toBe(false);
+  });
+
   it('#14.3 with schedule immediate every edit is applied before the next call (the spec)', async () => {
     const clock = { t: 0 };
     const { history, handler, pending } = setup(

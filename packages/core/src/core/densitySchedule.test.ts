@@ -110,6 +110,32 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     expect(decision).toMatchObject({ applyFrom: 40, reason: 'tail-pays-back' });
   });
 
+  it('#14.3 under pressure a batch goes only when it makes room for the next calls; otherwise it waits for the compression that drops the same content', () => {
+    const all = (pressureRoom: number) =>
+      decideDensityApplication({ ...base, underPressure: true, pressureRoom });
+    expect(all(100)).toMatchObject({ applyFrom: 2, reason: 'under-pressure' });
+    expect(all(101).reason).toBe('deferred');
+    // The emergency path sets no room: everything goes.
+    expect(decideDensityApplication({ ...base, underPressure: true }).reason).toBe(
+      'under-pressure',
+    );
+  });
+
+  it('#14.3 a deep batch beyond the lookback waits one call for its cache anchor when that is cheaper', () => {
+    const unanchored: BatchCut = {
+      ...deep,
+      removedTokens: 3_000,
+      anchoredInvalidatedTokens: 4_000,
+    };
+    expect(decideDensityApplication({ ...base, cuts: [unanchored] })).toMatchObject({
+      applyFrom: undefined,
+      reason: 'awaiting-anchor',
+    });
+    // Anchored it pays back within 10 calls: (1.15 × 4,000 − 1.25 × 3,000) / 300 ≈ 2.8.
+    const anchored: BatchCut = { ...deep, removedTokens: 3_000, invalidatedTokens: 4_000 };
+    expect(decideDensityApplication({ ...base, cuts: [anchored] }).reason).toBe('pays-back');
+  });
+
   it('applies nothing when there is nothing to apply', () => {
     expect(decideDensityApplication({ ...base, cuts: [] }).applyFrom).toBeUndefined();
   });

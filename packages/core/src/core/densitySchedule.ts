@@ -72,6 +72,12 @@ export interface DensityScheduleInput {
   readonly expectedRemainingCalls: number;
   /** The context is at the compression threshold: density must run before compression. */
   readonly underPressure: boolean;
+  /**
+   * Under pressure, what the batch must remove to be applied for that reason: enough to keep the
+   * next few calls under the threshold. A batch that removes less only delays a compression that
+   * drops the same content anyway, at the price of a rewrite. Undefined: any batch.
+   */
+  readonly pressureRoom?: number;
 }
 
 export const DENSITY_SCHEDULE_REASONS = [
@@ -103,24 +109,32 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
     reason,
     paybackCalls: payback,
   });
-  if (input.underPressure) return all('under-pressure');
+  const relieves = input.pressureRoom === undefined || whole.removedTokens >= input.pressureRoom;
+  if (input.underPressure && relieves) return all('under-pressure');
   if (input.msSinceLastSend === undefined) return all('no-cache-yet');
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
   const anchored = anchoredPayback(input.rules, whole);
   const awaiting = anchored !== undefined && anchored <= input.expectedRemainingCalls;
   if (!awaiting && payback <= input.expectedRemainingCalls) return all('pays-back');
-  for (const cut of input.cuts.slice(1)) {
-    // While the anchor is awaited, a deep tail would be written again in full for nothing.
-    if (awaiting && cut.anchoredInvalidatedTokens !== undefined) continue;
-    const tail = callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens);
-    if (tail <= input.expectedRemainingCalls)
-      return { applyFrom: cut.index, reason: 'tail-pays-back', paybackCalls: payback };
-  }
+  const tail = tailThatPaysBack(input, awaiting);
+  if (tail !== undefined)
+    return { applyFrom: tail.index, reason: 'tail-pays-back', paybackCalls: payback };
   return {
     applyFrom: undefined,
     reason: awaiting ? 'awaiting-anchor' : 'deferred',
     paybackCalls: awaiting ? anchored : payback,
   };
+}
+
+/** The deepest cut after the first whose suffix pays back on its own. */
+function tailThatPaysBack(input: DensityScheduleInput, awaiting: boolean): BatchCut | undefined {
+  return input.cuts.slice(1).find(
+    (cut) =>
+      // While the anchor is awaited, a deep tail would be written again in full for nothing.
+      !(awaiting && cut.anchoredInvalidatedTokens !== undefined) &&
+      callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens) <=
+        input.expectedRemainingCalls,
+  );
 }
 
 /**

@@ -64,6 +64,8 @@ export interface DensitySchedule {
   readonly lastSend: LastSend | undefined;
   readonly now: number;
   readonly underPressure: boolean;
+  /** See DensityScheduleInput.pressureRoom. */
+  readonly pressureRoom?: number;
 }
 
 export interface DensityStepInput {
@@ -110,6 +112,7 @@ async function schedulePart(
     msSinceLastSend: schedule.lastSend ? schedule.now - schedule.lastSend.at : undefined,
     expectedRemainingCalls: expectedRemainingCalls(schedule.callsSoFar, schedule.paybackCalls),
     underPressure: schedule.underPressure,
+    ...(schedule.pressureRoom === undefined ? {} : { pressureRoom: schedule.pressureRoom }),
   });
   const part =
     decision.applyFrom === undefined
