@@ -31,6 +31,27 @@ describe('unchangedReadReply (issue 14.2)', () => {
     expect(isUnchangedReadReply(reply?.result)).toBe(true);
   });
 
+  it('#14.2 a shell re-read (same command, same output) is answered too; never across a shell write, a different command or a command that writes', () => {
+    const shell = (id: string, command: string, output: string) =>
+      toolRoundTrip(id, 'run_shell_command', { command }, output);
+    const ask = (history: readonly IContent[], command: string, output: string) => {
+      const [call, result] = shell('s2', command, output);
+      const block = call.blocks[0];
+      if (block?.type !== 'tool_call') throw new Error('not a call');
+      return unchangedReadReply(history, block, result.blocks[0] as ToolResponseBlock, ws);
+    };
+    const read = shell('s1', "sed -n '1,20p' src/a.ts", CONTENT);
+    expect(ask(read, "sed -n '1,20p' src/a.ts", CONTENT)?.result).toBe(unchangedReadText('s1'));
+    expect(ask(read, "sed -n '1,21p' src/a.ts", CONTENT)).toBeUndefined();
+    expect(ask(read, "sed -n '1,20p' src/a.ts", CONTENT + 'x')).toBeUndefined();
+    const written = [...read, ...shell('w', 'sed -i s/a/b/ src/a.ts', '')];
+    expect(ask(written, "sed -n '1,20p' src/a.ts", CONTENT)).toBeUndefined();
+    const appends = shell('s1', 'cat src/a.ts >> src/b.ts', CONTENT);
+    expect(ask(appends, 'cat src/a.ts >> src/b.ts', CONTENT)).toBeUndefined();
+    const notAFileRead = shell('s1', 'ls -la', CONTENT);
+    expect(ask(notAFileRead, 'ls -la', CONTENT)).toBeUndefined();
+  });
+
   it('#14.2 never when the copy was pruned, summarized or differs', () => {
     const pruned = [
       ...toolRoundTrip(

@@ -7,6 +7,9 @@
  * must be there with its full text (not the pruned pointer, a summary or an earlier reply), and no
  * call after it may write the file (a write, even a failed one or a shell write, could make
  * READ→WRITE prune that copy later while this reply stays).
+ *
+ * Shell reads count too (`cat f`, `sed -n '1,80p' f`, … — what shellFileOps classifies as reading
+ * files and writing none): the same command in the same directory, with byte-identical output.
  */
 import type {
   IContent,
@@ -15,6 +18,7 @@ import type {
 } from '../../../services/history/IContent.js';
 import { fileEffectOf } from './callFileEffect.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
+import { isShellTool } from './toolResultText.js';
 
 /** Tools whose identical re-read may be answered by a reply. */
 export const UNCHANGED_READ_TOOLS: readonly string[] = ['read_file', 'read_line_range'];
@@ -47,16 +51,39 @@ function callKey(call: ToolCallBlock, workspaceRoot: string): string | undefined
   return JSON.stringify([call.name, resolveToolPath(filePath, workspaceRoot), rest]);
 }
 
-function writesFile(call: ToolCallBlock, file: string, workspaceRoot: string): boolean {
+/** What a re-read is compared by: its comparable call, and the files whose content it shows. */
+interface ReadTarget {
+  readonly key: string;
+  readonly files: readonly string[];
+}
+
+function readTarget(call: ToolCallBlock, workspaceRoot: string): ReadTarget | undefined {
+  if (UNCHANGED_READ_TOOLS.includes(call.name)) {
+    const key = callKey(call, workspaceRoot);
+    const filePath = extractFilePath(call.parameters);
+    if (key === undefined || filePath === undefined) return undefined;
+    return { key, files: [resolveToolPath(filePath, workspaceRoot)] };
+  }
+  if (!isShellTool(call.name)) return undefined;
+  const effect = fileEffectOf(call, { shellFileOps: true });
+  if (effect === undefined || effect.reads.length === 0 || effect.writes.length > 0)
+    return undefined;
+  return {
+    key: JSON.stringify([call.name, call.parameters]),
+    files: effect.reads.map((r) => resolveToolPath(r, workspaceRoot)),
+  };
+}
+
+function writesAny(call: ToolCallBlock, files: readonly string[], workspaceRoot: string): boolean {
   const writes = fileEffectOf(call, { shellFileOps: true })?.writes ?? [];
-  return writes.some((w) => resolveToolPath(w, workspaceRoot) === file);
+  return writes.some((w) => files.includes(resolveToolPath(w, workspaceRoot)));
 }
 
 /** The text of a re-read that may be answered by a reply, or `undefined`. */
-function eligibleText(call: ToolCallBlock, response: ToolResponseBlock): string | undefined {
-  if (!UNCHANGED_READ_TOOLS.includes(call.name) || response.error !== undefined) return undefined;
+function eligibleText(response: ToolResponseBlock, callId: string): string | undefined {
+  if (response.error !== undefined) return undefined;
   if (response.isComplete === false || typeof response.result !== 'string') return undefined;
-  return response.result.length > unchangedReadText(call.id).length ? response.result : undefined;
+  return response.result.length > unchangedReadText(callId).length ? response.result : undefined;
 }
 
 /**
@@ -69,10 +96,10 @@ export function unchangedReadReply(
   response: ToolResponseBlock,
   options: UnchangedReadOptions,
 ): ToolResponseBlock | undefined {
-  const text = eligibleText(call, response);
-  const key = callKey(call, options.workspaceRoot);
-  if (text === undefined || key === undefined) return undefined;
-  const file = resolveToolPath(extractFilePath(call.parameters)!, options.workspaceRoot);
+  const target = readTarget(call, options.workspaceRoot);
+  const text = target === undefined ? undefined : eligibleText(response, call.id);
+  if (target === undefined || text === undefined) return undefined;
+  const { workspaceRoot } = options;
   // Newest first: identical copies whose call is not reached yet, then their calls.
   const candidates = new Set<string>();
   for (let i = history.length - 1; i >= 0; i--) {
@@ -83,13 +110,13 @@ export function unchangedReadReply(
         if (block.toolName === call.name && block.result === text && block.error === undefined)
           candidates.add(block.callId);
       } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
-        if (callKey(block, options.workspaceRoot) === key)
+        if (readTarget(block, workspaceRoot)?.key === target.key)
           return { ...response, result: unchangedReadText(block.id) };
       }
     }
     // A write of the file: older copies may be pruned as stale, so none of them is vouched for.
     const writes = (block: (typeof blocks)[number]) =>
-      block.type === 'tool_call' && writesFile(block, file, options.workspaceRoot);
+      block.type === 'tool_call' && writesAny(block, target.files, workspaceRoot);
     if (blocks.some(writes)) return undefined;
   }
   return undefined;
