@@ -67,10 +67,12 @@ export class HighDensityStrategy implements CompressionStrategy {
   /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
-   * and superseded content first, the live latest copy of a file last (issue #11) — then drops the oldest entries (a call
-   * with its responses, never one without the other) until the estimate is at most
-   * threshold × context limit × `densityCompressHeadroom`. Never calls an LLM; errors from
-   * `estimateTokens` propagate.
+   * and superseded content first, the live latest copy of a file last (issue #11) — then drops
+   * the oldest entries (a call with its responses, never one without the other) until the
+   * estimate is at most threshold × context limit × `densityCompressHeadroom`. In recall mode,
+   * when the whole head is gone and the tail alone is still over that, tool results inside the
+   * tail are summarized the same way, never the newest turn (issue #11.2). Never calls an LLM;
+   * errors from `estimateTokens` propagate.
    */
   async compress(context: CompressionContext): Promise<CompressionResult> {
     const { history, runtimeContext } = context;
