@@ -8,6 +8,7 @@ import type { IContent } from '../../services/history/IContent.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 import { historyArb } from './density/test-utils/densityArbitraries.js';
 import { SUMMARY_MAX_CHARS } from './density/toolResponseSummary.js';
+import { planTailStart } from './density/compressionPlan.js';
 
 const strategy = new HighDensityStrategy();
 const RUNS = { numRuns: 150 };
@@ -17,10 +18,19 @@ const settingsArb = fc.record({
   contextLimit: fc.constantFrom(50, 200, 1_000, 100_000),
 });
 
-async function compressed(history: IContent[], preserve: number, contextLimit: number) {
+async function compressed(
+  history: IContent[],
+  preserve: number,
+  contextLimit: number,
+  pointerStyle: 'recall' | 'spec' = 'recall',
+) {
   const ctx: CompressionContext = await makeCompressionContext({
     history: deepFreeze(history),
-    settings: { 'compression.preserveThreshold': preserve, 'context-limit': contextLimit },
+    settings: {
+      'compression.preserveThreshold': preserve,
+      'context-limit': contextLimit,
+      'compression.density.pointerStyle': pointerStyle,
+    },
     tokenCounter: charEstimateTokenCounter,
     resolveProvider: () => {
       throw new Error('no LLM');
@@ -60,7 +70,21 @@ describe('compress() properties', () => {
     );
   });
 
-  it('REQ-HD-008.2 never changes a tail entry', async () => {
+  it('REQ-HD-008.2 never changes a tail entry (spec-literal pointers)', async () => {
+    await fc.assert(
+      fc.asyncProperty(historyArb, settingsArb, async (history, { preserve, contextLimit }) => {
+        const { result } = await compressed(history, preserve, contextLimit, 'spec');
+        const tailSize = Math.ceil(history.length * preserve);
+        const tail = history.slice(history.length - tailSize);
+        const out = result.newHistory.slice(result.newHistory.length - tailSize);
+        expect(out).toHaveLength(tail.length);
+        out.forEach((entry, i) => expect(entry).toBe(tail[i]));
+      }),
+      RUNS,
+    );
+  });
+
+  it('#11.2 need-based: the tail keeps every entry; only tool results change, and only once the head is gone, never in the newest turn', async () => {
     await fc.assert(
       fc.asyncProperty(historyArb, settingsArb, async (history, { preserve, contextLimit }) => {
         const { result } = await compressed(history, preserve, contextLimit);
@@ -68,7 +92,14 @@ describe('compress() properties', () => {
         const tail = history.slice(history.length - tailSize);
         const out = result.newHistory.slice(result.newHistory.length - tailSize);
         expect(out).toHaveLength(tail.length);
-        out.forEach((entry, i) => expect(entry).toBe(tail[i]));
+        const newestTurn = history.findLastIndex((e) => e.speaker === 'ai');
+        out.forEach((entry, i) => {
+          if (entry === tail[i]) return;
+          expect(entry.speaker).toBe('tool');
+          expect(history.length - tailSize + i).toBeLessThan(newestTurn);
+          // Touching the tail means nothing older than it is left.
+          expect(result.newHistory).toHaveLength(history.length - planTailStart(history, preserve));
+        });
       }),
       RUNS,
     );

@@ -88,3 +88,72 @@ describe('need-based compress() (issue #11.2)', () => {
     expect(resultOf(kept, 'rb2')).toBe(big('b2'));
   });
 });
+
+describe('need-based compress() with a tail over the target (issue #11.2)', () => {
+  /** A small head, then a preserved tail of large results, the newest one not answered yet. */
+  function tailHeavy(): IContent[] {
+    return [
+      human('go'),
+      ...toolRoundTrip('h1', 'run_shell_command', { command: 'pwd' }, '/workspace'),
+      human('now the files'),
+      ...readFile('t1', '/workspace/a.ts', big('a', 120)),
+      ...toolRoundTrip('t2', 'run_shell_command', { command: 'npm test' }, big('test', 120)),
+      ...readFile('t3', '/workspace/b.ts', big('b', 120)),
+      ...readFile('t4', '/workspace/c.ts', big('c', 120)),
+    ];
+  }
+
+  async function compressAt(pointerStyle: 'recall' | 'spec', limit = 6_000) {
+    const history = tailHeavy();
+    const settings = {
+      'context-limit': limit,
+      'compression.preserveThreshold': 0.8,
+      'compression.artifactTrail': false,
+      'compression.density.pointerStyle': pointerStyle,
+    };
+    const context = await makeCompressionContext({
+      history,
+      settings,
+      tokenCounter: charEstimateTokenCounter,
+    });
+    const result = await new HighDensityStrategy().compress(context);
+    if (result.kind !== 'applied') throw new Error(`noop: ${result.reason}`);
+    const target = Math.floor(0.85 * limit * 0.6);
+    return { result, target, tokens: await context.estimateTokens(result.newHistory) };
+  }
+
+  it('#11.2 summarizes the oldest tail results down to the target, never the newest turn', async () => {
+    const { result, target, tokens } = await compressAt('recall');
+    // The tail alone (4 large results) is over the target: the old code stopped above it.
+    expect(tokens).toBeLessThanOrEqual(target);
+    const kept = result.newHistory;
+    expect(String(resultOf(kept, 't1'))).toMatch(
+      /^\[read_file a\.ts — .*; recall id r[0-9a-f]{10}\]$/,
+    );
+    expect(String(resultOf(kept, 't2'))).toContain('; recall id r');
+    // Only as many as needed: the live copy of b.ts stays whole, and the newest turn always does.
+    expect(resultOf(kept, 't3')).toBe(big('b', 120));
+    expect(resultOf(kept, 't4')).toBe(big('c', 120));
+  });
+
+  it('#11.2 the newest turn stays whole even when the target cannot be reached without it', async () => {
+    const { result } = await compressAt('recall', 2_000);
+    for (const id of ['t1', 't2', 't3']) {
+      expect(String(resultOf(result.newHistory, id))).toContain('; recall id r');
+    }
+    expect(resultOf(result.newHistory, 't4')).toBe(big('c', 120));
+  });
+
+  it('#11.2 spec-literal mode keeps the preserved tail untouched (REQ-HD-008)', async () => {
+    const { result, target, tokens } = await compressAt('spec');
+    expect(tokens).toBeGreaterThan(target);
+    for (const [id, text] of [
+      ['t1', big('a', 120)],
+      ['t2', big('test', 120)],
+      ['t3', big('b', 120)],
+      ['t4', big('c', 120)],
+    ] as const) {
+      expect(resultOf(result.newHistory, id)).toBe(text);
+    }
+  });
+});

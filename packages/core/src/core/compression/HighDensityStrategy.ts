@@ -14,6 +14,7 @@ import {
 } from './density/compressionPlan.js';
 import { orderedSummaryCandidates } from './density/summaryOrder.js';
 import { summariesNeeded } from './density/summariesNeeded.js';
+import { summarizeTailAsNeeded } from './density/tailSummaries.js';
 import { TRAIL_SHARE } from './artifactTrail/contextAnchor.js';
 import { optimizeDensity } from './density/optimizeDensity.js';
 import type {
@@ -66,10 +67,12 @@ export class HighDensityStrategy implements CompressionStrategy {
   /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
-   * and superseded content first, the live latest copy of a file last (issue #11) — then drops the oldest entries (a call
-   * with its responses, never one without the other) until the estimate is at most
-   * threshold × context limit × `densityCompressHeadroom`. Never calls an LLM; errors from
-   * `estimateTokens` propagate.
+   * and superseded content first, the live latest copy of a file last (issue #11) — then drops
+   * the oldest entries (a call with its responses, never one without the other) until the
+   * estimate is at most threshold × context limit × `densityCompressHeadroom`. In recall mode,
+   * when the whole head is gone and the tail alone is still over that, tool results inside the
+   * tail are summarized the same way, never the newest turn (issue #11.2). Never calls an LLM;
+   * errors from `estimateTokens` propagate.
    */
   async compress(context: CompressionContext): Promise<CompressionResult> {
     const { history, runtimeContext } = context;
@@ -86,11 +89,12 @@ export class HighDensityStrategy implements CompressionStrategy {
     const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
     // The target less the room the artifact trail takes once this compression is done.
     const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));
-    const candidates = orderedSummaryCandidates(history, tailStart, {
+    const orderOptions = {
       workspaceRoot: runtimeContext.config.getWorkspaceRoot(),
       pointerStyle,
       shellFileOps: ephemerals.densityShellFileOps(),
-    });
+    };
+    const candidates = orderedSummaryCandidates(history, tailStart, orderOptions);
     // Spec-literal mode summarizes every result outside the tail (REQ-HD-008.3).
     const chosen =
       pointerStyle === 'spec' ? candidates : await summariesNeeded(context, candidates, roomy);
@@ -98,8 +102,15 @@ export class HighDensityStrategy implements CompressionStrategy {
       history.slice(0, tailStart),
       chosen,
     );
-    const tail = history.slice(tailStart);
+    let tail: readonly IContent[] = history.slice(tailStart);
     const dropped = await this.entriesToDrop(context, head, tail, roomy);
+    let tailSummarized = 0;
+    // Need-based mode: a tail over the target on its own is summarized down to it (issue #11.2).
+    if (pointerStyle !== 'spec' && dropped === head.length) {
+      const fitted = await summarizeTailAsNeeded(context, tailStart, targetTokens, orderOptions);
+      tail = fitted.tail;
+      tailSummarized = fitted.summarized;
+    }
     context.logger.debug('high-density compress', {
       entries: history.length,
       tailStart,
@@ -107,7 +118,7 @@ export class HighDensityStrategy implements CompressionStrategy {
       summarized,
       dropped,
     });
-    if (summarized === 0 && dropped === 0) {
+    if (summarized === 0 && dropped === 0 && tailSummarized === 0) {
       return this.noop(history, 'already-under-target', targetTokens);
     }
     const newHistory = [...head.slice(dropped), ...tail];
@@ -117,7 +128,7 @@ export class HighDensityStrategy implements CompressionStrategy {
       metadata: {
         ...this.metadata(history.length, newHistory.length, targetTokens),
         bottomPreserved: tail.length,
-        toolResponsesSummarized: sum(summarizedPerEntry.slice(dropped)),
+        toolResponsesSummarized: sum(summarizedPerEntry.slice(dropped)) + tailSummarized,
         entriesDropped: dropped,
       },
     };
