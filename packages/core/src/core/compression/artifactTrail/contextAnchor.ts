@@ -15,7 +15,7 @@ import { historyText } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
-export const TRAIL_SHARE = 0.12;
+export const TRAIL_SHARE = 0.16;
 const CHARS_PER_TOKEN = 4;
 /** Below this window (tokens) there is no room for a trail. */
 export const MIN_TRAIL_CONTEXT = 8_000;

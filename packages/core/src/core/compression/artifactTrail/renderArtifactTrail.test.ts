@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyArtifacts } from './collectArtifacts.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
+import { TRAIL_SHARE } from './contextAnchor.js';
 
 function artifacts() {
   const a = emptyArtifacts();
@@ -45,5 +46,23 @@ describe('renderArtifactTrail', () => {
       '`git status`',
     ])
       expect(text).toContain(name);
+  });
+
+  it('#11.3 at a 32k window the trail holds a long session: 40 files and 220 commands, none omitted', () => {
+    const a = emptyArtifacts();
+    for (let i = 0; i < 40; i++)
+      a.files.set(`/home/dev/project/src/module${i}/index.ts`, {
+        read: true,
+        created: false,
+        changed: i % 3 === 0,
+        deleted: false,
+        recallIds: [`r${String(i).padStart(10, '0')}`],
+      });
+    for (let i = 0; i < 220; i++)
+      a.commands.set(`cd ~/project && npm run test -- --grep case${i} 2>&1 | tail -5`, 'ok');
+    const text = renderArtifactTrail(a, [], Math.floor(32_000 * TRAIL_SHARE * 4));
+    expect(text).not.toContain('omitted');
+    expect(text).toContain('case0 ');
+    expect(text).toContain('module0/index.ts');
   });
 });
