@@ -1,0 +1,95 @@
+/**
+ * Issue 14.3 end to end through a real session: a stale read deep in a cached history waits for
+ * its cache anchor, the requests carry it, and the batch is applied under the same anchor.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedProvider, type ScriptedReplySpec } from '../test-utils/ScriptedProvider.js';
+import { staticPromptResolver } from '../test-utils/compressionContext.js';
+import {
+  createDefaultToolRegistry,
+  createToolContext,
+} from '../tools/createDefaultToolRegistry.js';
+import { SettingsService } from '../settings/SettingsService.js';
+import type { DensityAppliedEvent, DensityDeferredEvent } from '../core/CompressionHandler.js';
+import { AgentSession } from './AgentSession.js';
+import { registryToolExecutor } from './registryToolExecutor.js';
+
+const BIG = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n');
+
+let workspace: string;
+
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'dense-anchor-'));
+  await mkdir(path.join(workspace, 'src'));
+});
+
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+const read = (id: string, file: string): ScriptedReplySpec => ({
+  toolCalls: [{ id, name: 'read_file', parameters: { file_path: file } }],
+});
+
+describe('cache anchors in a live session (issue 14.3)', () => {
+  it('#14.3 the request after a deferred deep edit carries the anchor; the batch then goes under it', async () => {
+    await writeFile(path.join(workspace, 'src', 'big.ts'), `${BIG}\n`);
+    for (let i = 0; i < 12; i++)
+      await writeFile(path.join(workspace, 'src', `s${i}.ts`), `s${i}\n`);
+    const provider = new ScriptedProvider([
+      read('big', 'src/big.ts'),
+      ...Array.from({ length: 12 }, (_, i) => read(`s${i}`, `src/s${i}.ts`)),
+      {
+        toolCalls: [
+          {
+            id: 'edit',
+            name: 'replace',
+            parameters: {
+              file_path: 'src/big.ts',
+              old_string: 'value0 = 0',
+              new_string: 'value0 = 1',
+            },
+          },
+        ],
+      },
+      read('s-again', 'src/s0.ts'),
+      read('s-again-2', 'src/s1.ts'),
+      { text: 'Done.' },
+    ]);
+    const toolContext = createToolContext({ workspaceRoot: workspace, autoApprove: true });
+    const session = new AgentSession({
+      settings: new SettingsService({
+        session: { 'compression.strategy': 'high-density', 'context-limit': 200_000 },
+      }),
+      workspaceRoot: workspace,
+      provider: () => provider,
+      tools: registryToolExecutor(createDefaultToolRegistry(), toolContext),
+      todoStore: toolContext.todoStore,
+      promptResolver: staticPromptResolver(),
+      promptBaseDir: '/prompts',
+    });
+    const deferred: DensityDeferredEvent[] = [];
+    const applied: DensityAppliedEvent[] = [];
+    session.compression.events.on('densityDeferred', (e) => deferred.push(e));
+    session.compression.events.on('densityApplied', (e) => applied.push(e));
+    await session.sendMessage(`Context for the task:\n${'background detail '.repeat(600)}`);
+
+    const reasons = deferred.map((e) => e.schedule.reason);
+    expect(reasons[0]).toBe('awaiting-anchor');
+    const stale = applied.find((e) => e.metadata.readWritePairsPruned > 0);
+    expect(stale?.schedule?.reason).toBe('pays-back');
+    // The request right after the deferral and the one that applied the batch mark the entry
+    // just before the stale read's result: the read call of src/big.ts.
+    const anchoredRequests = provider.requests.filter((r) => (r.cacheAnchors ?? []).length > 0);
+    expect(anchoredRequests.length).toBeGreaterThanOrEqual(2);
+    for (const request of anchoredRequests) {
+      const anchor = request.cacheAnchors?.[0];
+      expect(anchor?.blocks.some((b) => b.type === 'tool_call' && b.id === 'big')).toBe(true);
+      expect(request.contents).toContain(anchor);
+    }
+    expect(JSON.stringify(provider.requests.at(-1)?.contents)).not.toContain('value399 = 399');
+  });
+});
