@@ -35,6 +35,11 @@ export interface DensityAppliedEvent {
   readonly entriesBefore: number;
   /** Why it was applied now, when a batched schedule decided. */
   readonly schedule?: DensityScheduleDecision;
+  /**
+   * With explicit caching (Anthropic) and a batched schedule: the previous prompt's tokens this
+   * edit invalidates, cache anchors and lookback counted (`densityInvalidation.ts`).
+   */
+  readonly explicitInvalidatedTokens?: number;
 }
 
 export interface DensityDeferredEvent {
@@ -98,6 +103,8 @@ async function schedulePart(
   invalidated: number;
   removed: number;
   lowest: number;
+  /** What the applied part invalidates, with explicit caching. */
+  explicitInvalidated: number | undefined;
 }> {
   const raw = history.getRawHistory();
   const tokensOf = async (entry: IContent) =>
@@ -124,6 +131,10 @@ async function schedulePart(
     invalidated: cuts[0]?.invalidatedTokens ?? 0,
     removed: cuts[0]?.removedTokens ?? 0,
     lowest,
+    explicitInvalidated:
+      schedule.rules.mode === 'explicit'
+        ? cuts.find((cut) => cut.index === decision.applyFrom)?.invalidatedTokens
+        : undefined,
   };
 }
 
@@ -137,6 +148,7 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
   let result = found;
   let decision: DensityScheduleDecision | undefined;
   let pendingFrom: number | undefined;
+  let explicitInvalidated: number | undefined;
   if (schedule) {
     const scheduled = await schedulePart(history, found, schedule);
     decision = scheduled.decision;
@@ -152,6 +164,7 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
       return { kind: 'deferred', event };
     }
     result = scheduled.part;
+    explicitInvalidated = scheduled.explicitInvalidated;
     if (result !== found) pendingFrom = scheduled.lowest;
   }
   const removedTokens = await attributeDensityTokens(
@@ -174,6 +187,9 @@ export async function runDensityStep(input: DensityStepInput): Promise<DensitySt
     firstEditedIndex,
     entriesBefore,
     ...(decision === undefined ? {} : { schedule: decision }),
+    ...(explicitInvalidated === undefined
+      ? {}
+      : { explicitInvalidatedTokens: explicitInvalidated }),
   };
   return { kind: 'applied', event, ...(pendingFrom === undefined ? {} : { pendingFrom }) };
 }

@@ -122,11 +122,13 @@ export class ContextStats {
     };
     const { suffix, blocksAfter } = this.suffixOf(event);
     const deep = blocksAfter > (CACHE_RULES.anthropic.lookbackBlocks ?? Infinity);
-    this.cache.edit(
-      event.tokensBefore - event.tokensAfter,
-      suffix,
-      deep ? event.tokensAfter : suffix,
-    );
+    // The schedule's own figure when it priced the edit under explicit caching (cache anchors,
+    // the newest intact cached prompt); otherwise the lookback rule alone.
+    const removed = event.tokensBefore - event.tokensAfter;
+    const priced = event.explicitInvalidatedTokens;
+    const explicit =
+      priced === undefined ? (deep ? event.tokensAfter : suffix) : Math.max(0, priced - removed);
+    this.cache.edit(removed, suffix, explicit);
   }
 
   /** History tokens and blocks from the edit's first edited entry on (those before are unchanged). */

@@ -81,6 +81,9 @@ describe('cache anchors in a live session (issue 14.3)', () => {
     expect(reasons[0]).toBe('awaiting-anchor');
     const stale = applied.find((e) => e.metadata.readWritePairsPruned > 0);
     expect(stale?.schedule?.reason).toBe('pays-back');
+    // Priced from the anchor: the ~1,200-token message before it stays cached (a 20-block-deep
+    // edit used to lose the whole prompt), and /context's estimate uses that figure.
+    expect(stale?.explicitInvalidatedTokens).toBeLessThan(stale!.tokensBefore - 1_000);
     // The request right after the deferral and the one that applied the batch mark the entry
     // just before the stale read's result: the read call of src/big.ts.
     const anchoredRequests = provider.requests.filter((r) => (r.cacheAnchors ?? []).length > 0);
