@@ -108,24 +108,29 @@ describe('unchangedReadReply (issue 14.2)', () => {
   });
 
   type Op =
-    | { kind: 'read'; file: number }
-    | { kind: 'write'; file: number; same: boolean; fails: boolean }
+    | { kind: 'read'; file: number; shell: boolean }
+    | { kind: 'write'; file: number; same: boolean; fails: boolean; shell: boolean }
     | { kind: 'prune' }
     | { kind: 'compress'; cut: number };
 
   const op: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ kind: fc.constant('read' as const), file: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({
+      kind: fc.constant('read' as const),
+      file: fc.integer({ min: 0, max: 2 }),
+      shell: fc.boolean(),
+    }),
     fc.record({
       kind: fc.constant('write' as const),
       file: fc.integer({ min: 0, max: 2 }),
       same: fc.boolean(),
       fails: fc.boolean(),
+      shell: fc.boolean(),
     }),
     fc.record({ kind: fc.constant('prune' as const) }),
     fc.record({ kind: fc.constant('compress' as const), cut: fc.integer({ min: 0, max: 30 }) }),
   );
 
-  it('#14.2 property: the reply is only given about a copy that is in context, true, and that pruning keeps', () => {
+  it('#14.2 property: the reply (read tools and shell reads) is only given about a copy that is in context, true, and that pruning keeps', () => {
     const strategy = new HighDensityStrategy();
     const config = {
       readWritePruning: true,
@@ -146,7 +151,9 @@ describe('unchangedReadReply (issue 14.2)', () => {
           const file = `/ws/f${'file' in step ? step.file : 0}.ts`;
           if (step.kind === 'read') {
             const content = `${file} version ${versions[step.file]}\n${CONTENT}`;
-            const [call, result] = readFile(`c${n}`, file, content);
+            const [call, result] = step.shell
+              ? toolRoundTrip(`c${n}`, 'run_shell_command', { command: `cat ${file}` }, content)
+              : readFile(`c${n}`, file, content);
             const reply = unchangedReadReply(
               history,
               call.blocks[0] as never,
@@ -169,7 +176,18 @@ describe('unchangedReadReply (issue 14.2)', () => {
             }
             history.push(call, reply === undefined ? result : { ...result, blocks: [reply] });
           } else if (step.kind === 'write') {
-            history.push(...replaceInFile(`c${n}`, file, step.fails ? 'failed' : undefined));
+            const error = step.fails ? 'failed' : undefined;
+            history.push(
+              ...(step.shell
+                ? toolRoundTrip(
+                    `c${n}`,
+                    'run_shell_command',
+                    { command: `sed -i s/a/b/ ${file}` },
+                    '',
+                    error,
+                  )
+                : replaceInFile(`c${n}`, file, error)),
+            );
             if (!step.fails && !step.same) versions[step.file]! += 1;
           } else if (step.kind === 'prune') {
             history = [...applyDensityResultToArray(history, strategy.optimize(history, config))];
