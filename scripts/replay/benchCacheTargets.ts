@@ -175,7 +175,9 @@ export function cacheTargetsSection(runs: readonly BenchRun[]): string {
     '### Replay: cache-stable density (issue 14)',
     '',
     `Priced per call with \`priceCall\` (packages/core/src/cache): Anthropic 5-minute cache (read 0.1×, ` +
-      'write 1.25×, minimum 1,024 tokens, one breakpoint per request, 20-block lookback) and OpenAI automatic prefix caching (read 0.1×, no write ' +
+      'write 1.25×, minimum 1,024 tokens, a breakpoint on the newest block of every request plus the ' +
+      'cache anchors Dense puts before pending density edits, 20-block lookback) and OpenAI automatic ' +
+      'prefix caching (read 0.1×, no write ' +
       'premium). Gaps between calls are the recorded times of the replies (Claude Code, Codex, ' +
       `gemini-cli recordings, OpenHands): ${timed} of ${calls} model calls (${none.filter((r) => r.timedModelCalls > 0).length} of ` +
       `${none.length} sessions) carry one; a gap over the TTL is a cold cache; calls without a time ` +
@@ -184,6 +186,9 @@ export function cacheTargetsSection(runs: readonly BenchRun[]): string {
     '',
     ...corpusTargets(list),
     lowestAt32k(runs),
+    '',
+    'Why a target is missed, per session and source, what was tried and the next levers: ' +
+      '[high-density.md § Cache-stable density](high-density.md).',
     '',
     '128k, high-density vs none, per source:',
     '',
