@@ -101,6 +101,37 @@ describe('Anthropic messages', () => {
   );
 });
 
+describe('Anthropic cache anchors (issue 14.3)', () => {
+  const withAnchors = historyArb.chain((history) =>
+    fc.tuple(
+      fc.constant(history),
+      fc.subarray(history, { maxLength: Math.min(2, history.length) }),
+    ),
+  );
+  test.prop([withAnchors], RUNS)(
+    '#14.3 anchors only add breakpoints: at most one per anchor, never on the last message, nothing else changes',
+    ([history, anchors]) => {
+      const plain = toAnthropicMessages(history);
+      const anchored = toAnthropicMessages(history, anchors);
+      const marked = anchored.flatMap((message, m) =>
+        blocksOf(message).flatMap((block, b) =>
+          'cache_control' in block && block.cache_control !== undefined ? [[m, b]] : [],
+        ),
+      );
+      expect(marked.length).toBeLessThanOrEqual(anchors.length);
+      for (const [m] of marked) expect(m).toBeLessThan(anchored.length - 1);
+      const stripped = anchored.map((message) => ({
+        ...message,
+        content: blocksOf(message).map((block) => {
+          const { cache_control: _drop, ...rest } = block as { cache_control?: unknown };
+          return rest;
+        }),
+      }));
+      expect(stripped).toEqual(plain);
+    },
+  );
+});
+
 describe('Gemini contents', () => {
   test.prop([historyArb], RUNS)(
     'alternate roles and pair every functionCall with a functionResponse',
