@@ -1,33 +1,58 @@
 /**
- * Issue 11, `recall` end to end: the real built binary (`dense -p --yolo`) against the loopback
- * mock server. The model reads a file, edits it — so high-density prunes the stale read, leaving a
- * pointer that names a recall id — then calls `recall` with the id it was shown, and the original
- * read result reaches the model in the next request.
+ * Issue 11, `recall` end to end with the real built binary against the loopback mock server, piped
+ * (`dense -p`) and in a pseudo-terminal (node-pty, the interactive ink UI). The scripted model reads
+ * a file and edits it — so high-density prunes the stale read to a pointer naming a recall id —
+ * then calls `recall` with the id it was shown; the exact original read result reaches the model
+ * in the next request, though the file on disk has changed (nothing is re-run).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer, type MockReply, type MockServer } from '@dense/core/test-utils';
 import { ensureBuilt } from '../test-utils/builtBinary.js';
-import { runDensePiped } from '../test-utils/processDrivers.js';
+import { PtyDense, runDensePiped } from '../test-utils/processDrivers.js';
 
 const notBuilt = await ensureBuilt();
 
-/** The file as first read: its opening lines are the marker the assertions look for. */
+/** The file as first read. */
 const ORIGINAL = `first line\n${'alpha line\n'.repeat(60)}`;
-/** How the start of the original read looks inside a JSON request body. */
-const ORIGINAL_IN_JSON = JSON.stringify('first line\nalpha line').slice(1, -1);
 const RECALL_ID = /recall id (r[0-9a-f]{10})/;
+const FINAL_ANSWER = 'The first line used to say: first line.';
+const PROMPT = 'read a.txt, change its first line, then tell me what it said before';
 
-/** The conversation of a request (OpenAI wire format), without the tool schemas. */
-const textOf = (body: unknown): string =>
-  JSON.stringify((body as { readonly messages?: unknown }).messages ?? null);
+interface ChatMessage {
+  readonly role?: string;
+  readonly content?: unknown;
+  readonly tool_call_id?: string;
+  readonly tool_calls?: readonly {
+    readonly id: string;
+    readonly function: { readonly arguments: string };
+  }[];
+}
+
+/** The conversation of a request (OpenAI wire format). */
+const messagesOf = (body: unknown): readonly ChatMessage[] =>
+  (body as { readonly messages?: readonly ChatMessage[] }).messages ?? [];
+
+const textOf = (body: unknown): string => JSON.stringify(messagesOf(body));
+
+/** The result the request carries for tool call `callId`, as the model sees it. */
+const toolResult = (body: unknown, callId: string): unknown =>
+  messagesOf(body).find((m) => m.role === 'tool' && m.tool_call_id === callId)?.content;
+
+/** The parsed arguments of tool call `callId` in the request. */
+const callArguments = (body: unknown, callId: string): unknown => {
+  const call = messagesOf(body)
+    .flatMap((m) => m.tool_calls ?? [])
+    .find((c) => c.id === callId);
+  return call === undefined ? undefined : JSON.parse(call.function.arguments);
+};
 
 /** After the scripted read and edit: recall the id the pointer names, then answer. */
 function respond(request: { readonly body: unknown }): MockReply | undefined {
   const text = textOf(request.body);
-  if (text.includes('"name":"recall"')) return { kind: 'stream', text: ['Recalled.'] };
+  if (text.includes('"name":"recall"')) return { kind: 'stream', text: [FINAL_ANSWER] };
   const id = RECALL_ID.exec(text)?.[1];
   if (id === undefined) return undefined;
   return { kind: 'stream', toolCalls: [{ id: 'k1', name: 'recall', arguments: { id } }] };
@@ -37,21 +62,14 @@ describe.skipIf(notBuilt !== undefined)('#11 recall, end to end (built binary)',
   let base: string;
   let workspace: string;
   let server: MockServer;
+  let dense: PtyDense | undefined;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'dense-e2e-recall-'));
     workspace = path.join(base, 'ws');
     await mkdir(workspace);
     await writeFile(path.join(workspace, 'a.txt'), ORIGINAL);
     server = await startMockServer({ respond });
-  });
-
-  afterAll(async () => {
-    await server.close();
-    await rm(base, { recursive: true, force: true });
-  });
-
-  it('#11.1 prune, recall by the id the model was shown, the original reaches the model', async () => {
     server.enqueue(
       {
         kind: 'stream',
@@ -68,27 +86,54 @@ describe.skipIf(notBuilt !== undefined)('#11 recall, end to end (built binary)',
         ],
       },
     );
-    const result = await runDensePiped({
-      args: ['--base-url', server.baseUrlFor('openai'), '--yolo'],
-      cwd: workspace,
-      env: { DENSE_HOME: path.join(base, 'home') },
-      input: 'read a.txt, change its first line, then look at what it said before\n',
-    });
-    expect(result).toMatchObject({ code: 0, stdout: 'Recalled.\n' });
-    expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toContain('FIRST line');
+  });
 
-    const bodies = server.requests.map((request) => textOf(request.body));
+  afterEach(async () => {
+    dense?.kill();
+    dense = undefined;
+    await server.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  const options = () => ({
+    args: ['--base-url', server.baseUrlFor('openai'), '--yolo'],
+    cwd: workspace,
+    env: { DENSE_HOME: path.join(base, 'home'), NO_COLOR: '1' },
+  });
+
+  /** What the four requests carried: the read, its pointer, the recall of that id, the original. */
+  async function expectRecalled(): Promise<void> {
+    expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toContain('FIRST line');
+    const bodies = server.requests.map((request) => request.body);
     expect(bodies).toHaveLength(4);
     // The read's content was in context until the edit made it stale…
-    expect(bodies[1]).toContain(ORIGINAL_IN_JSON);
-    // …then the request after the edit carries the pointer with its recall id, not the content.
-    const id = RECALL_ID.exec(bodies[2] ?? '')?.[1];
+    expect(toolResult(bodies[1], 'r1')).toBe(ORIGINAL);
+    // …then the request after the edit carries the pointer with its recall id instead…
+    const id = RECALL_ID.exec(String(toolResult(bodies[2], 'r1')))?.[1];
     expect(id).toBeDefined();
-    expect(bodies[2]).not.toContain(ORIGINAL_IN_JSON);
-    // The model's recall call brought the exact original back (nothing was re-run: the file on
-    // disk says "FIRST line" now).
-    expect(bodies[3]).toContain(ORIGINAL_IN_JSON);
-    expect(bodies[3]).toContain(`"name":"recall"`);
-    expect(bodies[3]).toContain(id ?? 'no id');
+    expect(textOf(bodies[2])).not.toContain(JSON.stringify(ORIGINAL).slice(1, -1));
+    // …the model recalled that very id, and the exact original came back.
+    expect(callArguments(bodies[3], 'k1')).toEqual({ id });
+    expect(toolResult(bodies[3], 'k1')).toBe(ORIGINAL);
+  }
+
+  it('#11.1 piped: prune, recall by the id the model was shown, the original reaches the model', async () => {
+    const result = await runDensePiped({ ...options(), input: `${PROMPT}\n` });
+    expect(result).toMatchObject({ code: 0, stdout: `${FINAL_ANSWER}\n` });
+    await expectRecalled();
   }, 60_000);
+
+  it('#11.1 in a terminal: prune, recall by the id shown, the exact original reaches the model', async () => {
+    dense = new PtyDense(options());
+    await dense.waitFor('Ask, or type /help', 0, 60_000);
+    const since = dense.mark();
+    dense.write(`${PROMPT}\r`);
+    // The UI shows each tool ran, the recall after the edit, then the model's answer.
+    await dense.waitFor(/✓ read_file a\.txt[\s\S]*✓ replace a\.txt[\s\S]*✓ recall/, since, 60_000);
+    const answered = await dense.waitFor(FINAL_ANSWER, since, 60_000);
+    await dense.waitFor('Ask, or type /help', since + (answered.index ?? 0), 60_000);
+    dense.write('/quit\r');
+    expect(await dense.exited).toBe(0);
+    await expectRecalled();
+  }, 120_000);
 });

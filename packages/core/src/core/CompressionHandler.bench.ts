@@ -5,38 +5,24 @@
  * costs — the new entry a fresh object the step must tokenize first (o200k, as the history
  * counts). The context limit is set high so only density and the threshold check run.
  */
+import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
 import { bench, describe } from 'vitest';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
-import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
-import { SettingsService } from '../settings/SettingsService.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
-import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
 import { syntheticHistory } from './compression/density/test-utils/syntheticHistory.js';
-import { CompressionHandler } from './CompressionHandler.js';
 
 const TURNS = 300;
 
 async function preparedSession(targetTokens: number, schedule: 'batched' | 'immediate') {
   const history = new HistoryService();
-  const provider = new ScriptedProvider();
-  const runtime = createAgentRuntimeContext({
-    settings: new SettingsService({
-      session: {
-        'compression.strategy': 'high-density',
-        'context-limit': 100_000_000,
-        'compression.density.schedule': schedule,
-      },
-    }),
-    workspaceRoot: '/workspace',
-  });
-  const handler = new CompressionHandler({
+  const { handler } = testCompressionHandler({
     history,
-    runtime,
-    runtimeState: () => ({ sessionId: 'bench', provider: provider.name, model: provider.model }),
-    resolveProvider: () => provider,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
+    settings: {
+      'compression.strategy': 'high-density',
+      'context-limit': 100_000_000,
+      'compression.density.schedule': schedule,
+    },
+    workspaceRoot: '/workspace',
   });
   // ~100 tokens per synthetic entry: generate enough, then keep exactly the prefix that fits.
   const all = syntheticHistory(Math.ceil(targetTokens / 80) + TURNS, 7);

@@ -1,12 +1,9 @@
+import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
 import { describe, expect, it, vi } from 'vitest';
 import { ai, human, readFile } from '../test-utils/historyBuilders.js';
-import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import { createAiMessage, createUserMessage, type IContent } from '../services/history/IContent.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
-import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
-import { SettingsService } from '../settings/SettingsService.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import {
   EMPTY_DENSITY_METADATA,
@@ -17,7 +14,6 @@ import {
   type DensityResult,
 } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
-import { CompressionHandler } from './CompressionHandler.js';
 
 /** One token per character: easy arithmetic. */
 const chars: TokenCounter = { countText: (text) => text.length };
@@ -89,23 +85,16 @@ async function setup({
   const history = new HistoryService({ tokenCounter: counter });
   history.addAll(entries);
   await history.waitForTokenUpdates();
-  const runtime = createAgentRuntimeContext({
-    settings: new SettingsService({ session: { 'context-limit': 1000, ...settings } }),
-    workspaceRoot: '/ws',
-    transcriptPath: () => '/state/session.jsonl',
-  });
-  const provider = new ScriptedProvider();
-  const handler = new CompressionHandler({
+  const { handler, runtime } = testCompressionHandler({
     history,
-    runtime,
-    runtimeState: () => ({ sessionId: 's', provider: provider.name, model: provider.model }),
-    resolveProvider: () => provider,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
-    resolveStrategy: () => strategy,
-    completionReserve: () => reserve,
-    ...(todos === undefined ? {} : { activeTodos: todos }),
-    ...(now === undefined ? {} : { now }),
+    settings: { 'context-limit': 1000, ...settings },
+    transcriptPath: '/state/session.jsonl',
+    overrides: {
+      resolveStrategy: () => strategy,
+      completionReserve: () => reserve,
+      ...(todos === undefined ? {} : { activeTodos: todos }),
+      ...(now === undefined ? {} : { now }),
+    },
   });
   return { history, handler, runtime };
 }

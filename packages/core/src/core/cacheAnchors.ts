@@ -77,9 +77,4 @@ export class CacheAnchorTracker {
     this.firstEdited = undefined;
     return this.sent;
   }
-
-  /** The anchors the previous request carried. */
-  get lastSent(): readonly number[] {
-    return this.sent;
-  }
 }

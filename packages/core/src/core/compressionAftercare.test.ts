@@ -1,18 +1,15 @@
+import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
 import { describe, expect, it, vi } from 'vitest';
 import { human, readFile, toolRoundTrip } from '../test-utils/historyBuilders.js';
 import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
 import { charEstimateTokenCounter } from '../services/history/TokenCounter.js';
-import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
-import { SettingsService } from '../settings/SettingsService.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import type { Todo } from '../tools/todo-schemas.js';
 import { formatTodoList } from '../tools/todo/formatTodoList.js';
 import type { CompressionContext, CompressionStrategy } from './compression/types.js';
 import { getCompressionStrategy } from './compression/compressionStrategyFactory.js';
-import { CompressionHandler } from './CompressionHandler.js';
 import { historyText, isNamedIn } from './compression/artifactTrail/namedInHistory.js';
 import { isTrailEntry } from './compression/artifactTrail/contextAnchor.js';
 import type { CompactionLoopEvent } from './compressionAftercare.js';
@@ -49,22 +46,11 @@ function setup(
   provider = new ScriptedProvider(),
 ) {
   const history = new HistoryService({ tokenCounter: charEstimateTokenCounter });
-  const runtime = createAgentRuntimeContext({
-    settings: new SettingsService({
-      session: { 'context-limit': 20_000, 'compression.preserveThreshold': 0.2, ...settings },
-    }),
-    workspaceRoot: '/ws',
-  });
-  const handler = new CompressionHandler({
+  const { handler } = testCompressionHandler({
     history,
-    runtime,
-    runtimeState: () => ({ sessionId: 's', provider: provider.name, model: provider.model }),
-    resolveProvider: () => provider,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
-    resolveStrategy: () => strategy,
-    completionReserve: () => 0,
-    todos: () => TODOS,
+    settings: { 'context-limit': 20_000, 'compression.preserveThreshold': 0.2, ...settings },
+    provider,
+    overrides: { resolveStrategy: () => strategy, completionReserve: () => 0, todos: () => TODOS },
   });
   return { history, handler };
 }

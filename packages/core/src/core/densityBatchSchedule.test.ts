@@ -1,22 +1,15 @@
+import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
 import { isPrunedPointer } from './compression/recallPointers.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { human, readFile, replaceInFile } from '../test-utils/historyBuilders.js';
-import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
-import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
-import { SettingsService } from '../settings/SettingsService.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { HighDensityStrategy } from './compression/HighDensityStrategy.js';
 import { isEmptyDensityResult } from './compression/types.js';
-import {
-  CompressionHandler,
-  type DensityAppliedEvent,
-  type DensityDeferredEvent,
-} from './CompressionHandler.js';
+import { type DensityAppliedEvent, type DensityDeferredEvent } from './CompressionHandler.js';
 import { batchCuts, densityResultFrom } from './densityBatch.js';
 
 const chars: TokenCounter = { countText: (text) => text.length };
@@ -24,29 +17,38 @@ const chars: TokenCounter = { countText: (text) => text.length };
 function setup(settings: EphemeralSettings, clock: { t: number }, provider = 'anthropic') {
   const history = new HistoryService({ tokenCounter: chars });
   const strategy = new HighDensityStrategy();
-  const runtime = createAgentRuntimeContext({
-    settings: new SettingsService({
-      session: { 'compression.strategy': 'high-density', ...settings },
-    }),
-    workspaceRoot: '/ws',
-  });
-  const scripted = new ScriptedProvider();
-  const handler = new CompressionHandler({
+  const { handler } = testCompressionHandler({
     history,
-    runtime,
-    runtimeState: () => ({ sessionId: 's', provider, model: 'm' }),
-    resolveProvider: () => scripted,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
-    resolveStrategy: () => strategy,
-    completionReserve: () => 0,
-    now: () => clock.t,
+    settings: { 'compression.strategy': 'high-density', ...settings },
+    providerName: provider,
+    overrides: { resolveStrategy: () => strategy, completionReserve: () => 0, now: () => clock.t },
   });
   const pending = () => {
     const raw = history.getRawHistory();
     return !isEmptyDensityResult(strategy.optimize(raw, handler.densityConfig()));
   };
-  return { history, handler, pending };
+  /** Records `entries`, lets `gapMs` pass and runs the pre-send step (a model call follows). */
+  const send = async (entries: readonly IContent[] = [], gapMs = 1000, pendingTokens = 0) => {
+    clock.t += gapMs;
+    history.addAll(entries);
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p', pendingTokens);
+  };
+  return { history, handler, pending, send };
+}
+
+/** A long first message, a read of x.ts (3,000 chars), then 11 small reads: 23 blocks after it. */
+function readDeepInLongHistory(readCall: IContent, readResult: IContent): IContent[] {
+  const small = Array.from({ length: 11 }, (_, i) => readFile(`s${i}`, `s${i}.ts`, 's'.repeat(50)));
+  return [human('h'.repeat(50_000)), readCall, readResult, ...small.flat()];
+}
+
+/** A read of a.ts (`readChars`) followed by 20 reads of other files (`otherChars` each). */
+function readThenTwenty(readChars: number, otherChars: number): IContent[] {
+  const others = Array.from({ length: 20 }, (_, i) =>
+    readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(otherChars)),
+  );
+  return [human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(readChars)), ...others.flat()];
 }
 
 /** Every call has its responses and every response its call. */
@@ -146,14 +148,9 @@ describe('batched density schedule (issue 14.3)', () => {
     '#14.3 %s: an edit more than 20 blocks back rewrites the whole history (Anthropic lookback), so it waits there',
     async (provider, waits) => {
       const clock = { t: 0 };
-      const { history, handler, pending } = setup({ 'context-limit': 1_000_000 }, clock, provider);
-      history.addAll([human('h'.repeat(50_000)), ...readFile('x', 'x.ts', 'x'.repeat(3000))]);
-      for (let i = 0; i < 11; i++) history.addAll(readFile(`s${i}`, `s${i}.ts`, 's'.repeat(50)));
-      await handler.ensureCompressionBeforeSend('p');
-      clock.t += 1000;
-      history.addAll(replaceInFile('w', 'x.ts'));
-      handler.markDirty();
-      await handler.ensureCompressionBeforeSend('p');
+      const { history, pending, send } = setup({ 'context-limit': 1_000_000 }, clock, provider);
+      await send(readDeepInLongHistory(...readFile('x', 'x.ts', 'x'.repeat(3000))));
+      await send(replaceInFile('w', 'x.ts'));
       // Priced as the suffix alone (OpenAI: no lookback) the 3,000-token read pays back at once;
       // priced as a rewrite of the 50k-token history it would take ~200 calls.
       expect(pending()).toBe(waits);
@@ -163,29 +160,21 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 anthropic: a deep edit waits one call for its cache anchor, then goes, rewriting only what follows it', async () => {
     const clock = { t: 0 };
-    const { history, handler, pending } = setup({ 'context-limit': 1_000_000 }, clock);
+    const { history, handler, pending, send } = setup({ 'context-limit': 1_000_000 }, clock);
     const [readCall, readResult] = readFile('x', 'x.ts', 'x'.repeat(3000));
-    history.addAll([human('h'.repeat(50_000)), readCall, readResult]);
-    for (let i = 0; i < 11; i++) history.addAll(readFile(`s${i}`, `s${i}.ts`, 's'.repeat(50)));
-    await handler.ensureCompressionBeforeSend('p');
+    await send(readDeepInLongHistory(readCall, readResult));
     expect(handler.cacheAnchorEntries()).toEqual([]);
     const deferred: DensityDeferredEvent[] = [];
     handler.events.on('densityDeferred', (e) => deferred.push(e));
     const applied: DensityAppliedEvent[] = [];
     handler.events.on('densityApplied', (e) => applied.push(e));
-    clock.t += 1000;
-    history.addAll(replaceInFile('w', 'x.ts'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    await send(replaceInFile('w', 'x.ts'));
     // Written again in full now (no cached prefix within 20 blocks): it waits for the anchor,
     // which this request carries right before the stale read's result.
     expect(deferred.map((e) => e.schedule.reason)).toEqual(['awaiting-anchor']);
     expect(pending()).toBe(true);
     expect(handler.cacheAnchorEntries()).toEqual([readCall]);
-    clock.t += 1000;
-    history.add(human('next'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    await send([human('next')]);
     expect(applied.map((e) => [e.schedule?.reason, e.firstEditedIndex])).toEqual([
       ['pays-back', 2],
     ]);
@@ -196,25 +185,19 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 anthropic: an edit right after the last reply invalidates from the newest intact cached prompt, the reply included', async () => {
     const clock = { t: 0 };
-    const { history, handler } = setup({ 'context-limit': 1_000_000 }, clock);
-    history.add(human('h'.repeat(5_000)));
-    await handler.ensureCompressionBeforeSend('p');
+    const { handler, send } = setup({ 'context-limit': 1_000_000 }, clock);
+    await send([human('h'.repeat(5_000))]);
     // A long reply that also reads r.ts; the next request sends both.
     const [readCall, readResult] = readFile('r', 'r.ts', 'r'.repeat(1_000));
     const longReply: IContent = {
       ...readCall,
       blocks: [{ type: 'text', text: 'w'.repeat(40_000) }, ...readCall.blocks],
     };
-    history.addAll([longReply, readResult]);
-    clock.t += 1000;
-    await handler.ensureCompressionBeforeSend('p');
+    await send([longReply, readResult]);
     const deferred: DensityDeferredEvent[] = [];
     handler.events.on('densityDeferred', (e) => deferred.push(e));
     // Its write makes the read stale: the newest cached prompt still intact ends before the reply.
-    clock.t += 1000;
-    history.addAll(replaceInFile('w', 'r.ts'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    await send(replaceInFile('w', 'r.ts'));
     // Removing the 1,000-token read costs the 40,000-token reply's rewrite: it waits.
     expect(deferred).toHaveLength(1);
     expect(deferred[0]!.invalidatedTokens).toBeGreaterThan(40_000);
@@ -222,46 +205,30 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 a small deep edit waits; the stale read just before its write goes at once', async () => {
     const clock = { t: 0 };
-    const { history, handler, pending } = setup({ 'context-limit': 1_000_000 }, clock);
-    history.addAll([human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(200))]);
-    for (let i = 0; i < 20; i++) history.addAll(readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(2000)));
-    await handler.ensureCompressionBeforeSend('p');
-    clock.t += 1000;
-    history.addAll(readFile('near', 'b.ts', 'b'.repeat(3000)));
-    await handler.ensureCompressionBeforeSend('p');
-    clock.t += 1000;
-    history.addAll([...replaceInFile('wa', 'a.ts'), ...replaceInFile('wb', 'b.ts')]);
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    const { history, handler, pending, send } = setup({ 'context-limit': 1_000_000 }, clock);
+    await send(readThenTwenty(200, 2000));
+    await send(readFile('near', 'b.ts', 'b'.repeat(3000)));
+    await send([...replaceInFile('wa', 'a.ts'), ...replaceInFile('wb', 'b.ts')]);
     const ids = responseIds(history.getRawHistory());
     expect(ids.has('near')).toBe(false);
     expect(ids.has('deep')).toBe(true);
     expect(pending()).toBe(true);
     expect(handler.isDensityDirty()).toBe(true);
     // Once the cache is cold the deep edit goes too.
-    clock.t += 10 * 60_000;
-    await handler.ensureCompressionBeforeSend('p');
+    await send([], 10 * 60_000);
     expect(responseIds(history.getRawHistory()).has('deep')).toBe(false);
     expect(pending()).toBe(false);
   });
 
   it('#14.3 emergency path: near the hard limit every pending edit is applied at once', async () => {
     const clock = { t: 0 };
-    const { history, handler, pending } = setup({ 'context-limit': 50_000 }, clock);
-    history.addAll([human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(300))]);
-    for (let i = 0; i < 20; i++) history.addAll(readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(1000)));
-    await handler.ensureCompressionBeforeSend('p');
-    clock.t += 1000;
-    history.addAll(replaceInFile('wa', 'a.ts'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    const { handler, pending, send } = setup({ 'context-limit': 50_000 }, clock);
+    await send(readThenTwenty(300, 1000));
+    await send(replaceInFile('wa', 'a.ts'));
     expect(pending()).toBe(true); // deep and small: it waits
-    clock.t += 1000;
     const applied: DensityAppliedEvent[] = [];
     handler.events.on('densityApplied', (e) => applied.push(e));
-    history.add(human('y'.repeat(25_000)));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p', 5_000);
+    await send([human('y'.repeat(25_000))], 1000, 5_000);
     // The stale read keeps its call (index 1); its response (index 2) gets the recall pointer.
     expect(applied.map((e) => [e.firstEditedIndex, e.schedule?.reason])).toEqual([
       [2, 'under-pressure'],
@@ -271,22 +238,14 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 at the threshold a batch too small to keep the next calls under it waits: the compression drops the same content, with one rewrite instead of two', async () => {
     const clock = { t: 0 };
-    const { history, handler } = setup({ 'context-limit': 50_000 }, clock);
-    history.addAll([human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(300))]);
-    for (let i = 0; i < 20; i++) history.addAll(readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(1000)));
-    await handler.ensureCompressionBeforeSend('p');
-    clock.t += 1000;
-    history.addAll(replaceInFile('wa', 'a.ts'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    const { history, handler, send } = setup({ 'context-limit': 50_000 }, clock);
+    await send(readThenTwenty(300, 1000));
+    await send(replaceInFile('wa', 'a.ts'));
     const applied: DensityAppliedEvent[] = [];
     handler.events.on('densityApplied', (e) => applied.push(e));
     let compressions = 0;
     handler.events.on('compressed', () => compressions++);
-    clock.t += 1000;
-    history.add(human('y'.repeat(22_000)));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    await send([human('y'.repeat(22_000))]);
     expect(applied.filter((e) => e.schedule?.reason === 'under-pressure')).toEqual([]);
     expect(compressions).toBe(1);
     expect(responseIds(history.getRawHistory()).has('deep')).toBe(false);
@@ -294,17 +253,12 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 with schedule immediate every edit is applied before the next call (the spec)', async () => {
     const clock = { t: 0 };
-    const { history, handler, pending } = setup(
+    const { pending, send } = setup(
       { 'context-limit': 1_000_000, 'compression.density.schedule': 'immediate' },
       clock,
     );
-    history.addAll([human('go'), ...readFile('deep', 'a.ts', 'a'.repeat(200))]);
-    for (let i = 0; i < 20; i++) history.addAll(readFile(`o${i}`, `o${i}.ts`, 'o'.repeat(2000)));
-    await handler.ensureCompressionBeforeSend('p');
-    clock.t += 1000;
-    history.addAll(replaceInFile('wa', 'a.ts'));
-    handler.markDirty();
-    await handler.ensureCompressionBeforeSend('p');
+    await send(readThenTwenty(200, 2000));
+    await send(replaceInFile('wa', 'a.ts'));
     expect(pending()).toBe(false);
   });
 

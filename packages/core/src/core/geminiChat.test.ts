@@ -1,11 +1,9 @@
+import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent, ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
-import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
-import { SettingsService } from '../settings/SettingsService.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import {
   ChatCancelledError,
@@ -13,7 +11,6 @@ import {
   ContextOverflowError,
   type ToolExecutor,
 } from './chatTypes.js';
-import { CompressionHandler } from './CompressionHandler.js';
 import { GeminiChat } from './geminiChat.js';
 import type { ChatEvent } from './chatTypes.js';
 import type { GenerateRequest, ProviderChunk } from '../providers/IProvider.js';
@@ -40,24 +37,15 @@ function makeChat(
   settings: EphemeralSettings = {},
 ) {
   const history = new HistoryService({ tokenCounter: chars });
-  const runtime = createAgentRuntimeContext({
-    settings: new SettingsService({
-      session: {
-        'compression.strategy': 'top-down-truncation',
-        'context-limit': 100_000,
-        ...settings,
-      },
-    }),
-    workspaceRoot: '/ws',
-  });
-  const compression = new CompressionHandler({
+  const { handler: compression } = testCompressionHandler({
     history,
-    runtime,
-    runtimeState: () => ({ sessionId: 's', provider: provider.name, model: provider.model }),
-    resolveProvider: () => provider,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
-    completionReserve: () => 0,
+    settings: {
+      'compression.strategy': 'top-down-truncation',
+      'context-limit': 100_000,
+      ...settings,
+    },
+    provider,
+    overrides: { completionReserve: () => 0 },
   });
   const chat = new GeminiChat({
     history,
