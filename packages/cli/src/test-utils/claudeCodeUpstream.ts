@@ -6,6 +6,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import {
+  anthropicStream,
+  formatEvent,
+  mockText,
+  mockToolCalls,
+  normalizeStream,
+} from '@dense/core/test-utils';
 
 export interface ScriptedSession {
   readonly filePath: string;
@@ -72,42 +79,19 @@ const USAGE = {
   output_tokens: 1,
 };
 
+let replies = 0;
+
+/** The reply as Anthropic's stream, written by the mock server's own wire format. */
 function sse(response: ServerResponse, model: unknown, block: Block): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const send = (type: string, data: Json) =>
-    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', {
-    message: {
-      id: `msg_${Date.now()}`,
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: USAGE,
-    },
-  });
-  if (block.type === 'tool_use') {
-    send('content_block_start', { index: 0, content_block: { ...block, input: {} } });
-    send('content_block_delta', {
-      index: 0,
-      delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
-    });
-  } else {
-    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: block.text } });
-  }
-  send('content_block_stop', { index: 0 });
-  send('message_delta', {
-    delta: {
-      stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
-      stop_sequence: null,
-    },
-    usage: { output_tokens: 12 },
-  });
-  send('message_stop', {});
-  response.end();
+  const reply =
+    block.type === 'tool_use'
+      ? mockToolCalls({ id: String(block.id), name: String(block.name), arguments: block.input })
+      : mockText(String(block.text));
+  const usage = { promptTokens: 1150, completionTokens: 12, cachedTokens: 1000 };
+  const stream = normalizeStream({ ...reply, usage });
+  const wire = anthropicStream(stream, String(model), `msg_${++replies}`);
+  response.end([...wire.body, ...wire.terminal].map(formatEvent).join(''));
 }
 
 function reply(session: ScriptedSession, bodies: string[], raw: string, response: ServerResponse) {

@@ -15,11 +15,11 @@ import {
 import {
   anthropicStream,
   errorBody,
+  formatEvent,
   geminiStream,
   malformedEvent,
   openaiStream,
   type MockProviderKind,
-  type SseEvent,
   type WireStream,
 } from './wireFormats.js';
 
@@ -229,10 +229,6 @@ function wireFor(provider: MockProviderKind, reply: MockStreamReply, model: stri
   if (provider === 'openai') return openaiStream(stream, model);
   if (provider === 'anthropic') return anthropicStream(stream, model);
   return geminiStream(stream, model);
-}
-
-function formatEvent(event: SseEvent): string {
-  return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${event.data}\n\n`;
 }
 
 async function sendStream(

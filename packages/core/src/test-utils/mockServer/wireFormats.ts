@@ -31,6 +31,11 @@ export function malformedEvent(kind: MockProviderKind): SseEvent {
 
 const json = (value: unknown): string => JSON.stringify(value);
 
+/** One event as it goes on the wire. */
+export function formatEvent(event: SseEvent): string {
+  return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${event.data}\n\n`;
+}
+
 function callId(call: MockToolCall, index: number, prefix: string): string {
   return call.id ?? `${prefix}${index + 1}`;
 }
@@ -89,7 +94,12 @@ export function openaiStream(reply: NormalizedStream, model: string): WireStream
   return { body, terminal };
 }
 
-export function anthropicStream(reply: NormalizedStream, model: string): WireStream {
+/** `messageId`: clients that group blocks by message id (Claude Code) need one per reply. */
+export function anthropicStream(
+  reply: NormalizedStream,
+  model: string,
+  messageId = 'msg_mock',
+): WireStream {
   const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({
     event: type,
     data: json({ type, ...payload }),
@@ -98,7 +108,7 @@ export function anthropicStream(reply: NormalizedStream, model: string): WireStr
   const body: SseEvent[] = [
     ev('message_start', {
       message: {
-        id: 'msg_mock',
+        id: messageId,
         type: 'message',
         role: 'assistant',
         model,
