@@ -464,6 +464,43 @@ describe('CompressionHandler compression', () => {
     expect(log.filter((l) => l.startsWith('compress'))).toHaveLength(1);
   });
 
+  it('#14 a compression before a large message leaves room for it: one rewrite, the message fits', async () => {
+    const log: string[] = [];
+    const pendings: (number | undefined)[] = [];
+    const strategy = fakeStrategy({
+      log,
+      compress: async (context) => {
+        pendings.push(context.pendingTokens);
+        // Drops the oldest entries until history + the pending message is at 60% of 1000.
+        let kept = [...context.history];
+        const room = 600 - (context.pendingTokens ?? 0);
+        while (kept.length > 1 && (await context.estimateTokens(kept)) > room) kept = kept.slice(1);
+        return {
+          kind: 'applied',
+          newHistory: kept,
+          metadata: {
+            originalMessageCount: context.history.length,
+            compressedMessageCount: kept.length,
+            strategyUsed: 'high-density',
+            llmCallMade: false,
+          },
+        };
+      },
+    });
+    const { handler, history } = await setup({
+      entries: [big(200), big(200), big(200), big(100), ai('tail')],
+      strategy,
+    });
+    await handler.ensureCompressionBeforeSend('p', 400);
+    expect(pendings).toEqual([400]);
+    history.add(big(396));
+    await history.waitForTokenUpdates();
+    handler.markDirty();
+    await handler.ensureCompressionBeforeSend('p');
+    expect(log.filter((l) => l.startsWith('compress'))).toHaveLength(1);
+    expect(history.getTotalTokens()).toBeLessThan(850);
+  });
+
   it('concurrent compressions join into one', async () => {
     const strategy = fakeStrategy();
     const { handler } = await setup({ entries: [big(10), ai('x')], strategy });

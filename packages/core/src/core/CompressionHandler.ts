@@ -154,7 +154,7 @@ export class CompressionHandler {
     });
     let compressed = false;
     if (this.shouldCompress(pendingTokens) && !this.reportedLoop(pendingTokens)) {
-      await this.performCompression(promptId);
+      await this.performCompression(promptId, pendingTokens);
       compressed = true;
     }
     if (this.exceedsHardLimit(pendingTokens)) {
@@ -162,7 +162,7 @@ export class CompressionHandler {
       // compression only if density did not make room, then give up.
       await this.ensureDensityOptimized({ underPressure: true });
       if (!compressed && this.exceedsHardLimit(pendingTokens)) {
-        await this.performCompression(promptId);
+        await this.performCompression(promptId, pendingTokens);
       }
       if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
     }
@@ -260,15 +260,21 @@ export class CompressionHandler {
     this.densityDirty = false;
   }
 
-  /** Compresses now with the active strategy; joins a compression already running. */
-  performCompression(promptId: string): Promise<CompressionEvent> {
-    this.compressionPromise ??= this.runCompression(promptId).finally(() => {
+  /**
+   * Compresses now with the active strategy; joins a compression already running. `pendingTokens`:
+   * the message about to be added, which the compressed history must leave room for.
+   */
+  performCompression(promptId: string, pendingTokens = 0): Promise<CompressionEvent> {
+    this.compressionPromise ??= this.runCompression(promptId, pendingTokens).finally(() => {
       this.compressionPromise = undefined;
     });
     return this.compressionPromise;
   }
 
-  async buildCompressionContext(promptId: string): Promise<CompressionContext> {
+  async buildCompressionContext(
+    promptId: string,
+    pendingTokens = 0,
+  ): Promise<CompressionContext> {
     const { history, runtime } = this.options;
     await history.waitForTokenUpdates();
     const state = this.options.runtimeState();
@@ -290,6 +296,7 @@ export class CompressionHandler {
         workspaceRoot: runtime.config.getWorkspaceRoot(),
       },
       promptId,
+      ...(pendingTokens > 0 ? { pendingTokens } : {}),
       ...(todos.length === 0 ? {} : { activeTodos: todos }),
       ...(transcriptPath === undefined ? {} : { transcriptPath }),
     };
@@ -314,10 +321,10 @@ export class CompressionHandler {
     };
   }
 
-  private async runCompression(promptId: string): Promise<CompressionEvent> {
+  private async runCompression(promptId: string, pendingTokens: number): Promise<CompressionEvent> {
     const { history } = this.options;
     const strategy = this.currentStrategy();
-    const context = await this.buildCompressionContext(promptId);
+    const context = await this.buildCompressionContext(promptId, pendingTokens);
     const tokensBefore = history.getTotalTokens();
     history.startCompression();
     let result: CompressionResult;

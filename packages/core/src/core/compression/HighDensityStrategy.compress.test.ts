@@ -193,6 +193,27 @@ describe('HighDensityStrategy.compress()', () => {
     );
   });
 
+  it('#14 leaves room for the message about to be added: the target is lowered by its tokens', async () => {
+    // Human messages cannot be summarized: only dropping makes room.
+    const history = Array.from({ length: 12 }, (_, i) => [
+      human(big(`message ${i}`, 30)),
+      ai('ok'),
+    ]).flat();
+    const settings = { 'context-limit': 4_000, 'compression.preserveThreshold': 0.1 } as const;
+    const plain = await context(history, settings); // target 2040 tokens
+    const pending = { ...(await context(history, settings)), pendingTokens: 900 };
+    const without = applied(await strategy.compress(plain));
+    const withRoom = applied(await strategy.compress(pending));
+    expect(withRoom.metadata.targetTokens).toBe(2_040 - 900);
+    expect(without.metadata.targetTokens).toBe(2_040);
+    // Both stay under their own target (less the artifact trail's room); the pending one drops more.
+    expect(await pending.estimateTokens(withRoom.newHistory)).toBeLessThanOrEqual(2_040 - 900);
+    expect(withRoom.metadata.entriesDropped).toBeGreaterThan(without.metadata.entriesDropped ?? 0);
+    // A message larger than the whole target: everything droppable goes, never below zero.
+    const huge = { ...(await context(history, settings)), pendingTokens: 50_000 };
+    expect(applied(await strategy.compress(huge)).metadata.targetTokens).toBe(0);
+  });
+
   it('prior-art A7: drops a call together with its responses, never leaving an orphan', async () => {
     const history = [
       toolCall({ id: 'p', name: 'read_file', parameters: { file_path: 'a.ts' } }),

@@ -80,12 +80,16 @@ export class HighDensityStrategy implements CompressionStrategy {
     if (history.length === 0) return this.noop(history, 'empty-history');
     const tailStart = planTailStart(history, ephemerals.preserveThreshold());
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
-    const targetTokens = compressionTarget({
-      threshold: ephemerals.compressionThreshold(),
-      defaultThreshold: this.trigger.defaultThreshold,
-      contextLimit: ephemerals.contextLimit(),
-      headroom: ephemerals.densityCompressHeadroom(),
-    });
+    // Room for the message about to be added, so it does not force a second rewrite (issue 14).
+    const targetTokens = Math.max(
+      0,
+      compressionTarget({
+        threshold: ephemerals.compressionThreshold(),
+        defaultThreshold: this.trigger.defaultThreshold,
+        contextLimit: ephemerals.contextLimit(),
+        headroom: ephemerals.densityCompressHeadroom(),
+      }) - (context.pendingTokens ?? 0),
+    );
     const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
     // The target less the room the artifact trail takes once this compression is done.
     const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));

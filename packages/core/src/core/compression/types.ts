@@ -78,6 +78,11 @@ export interface CompressionContext {
   /** Token count of a list of entries; cheap for entries already counted. */
   readonly estimateTokens: (contents: readonly IContent[]) => Promise<number>;
   readonly currentTokenCount: number;
+  /**
+   * Tokens of the message about to be added, not yet in `history` (a new user message): a
+   * compression that aims at a size leaves room for it, so one rewrite makes it fit (issue 14).
+   */
+  readonly pendingTokens?: number;
   readonly logger: DebugLogger;
   /** The provider to summarize with: the named profile's, or the active one. */
   readonly resolveProvider: (profileName?: string) => IProvider;
