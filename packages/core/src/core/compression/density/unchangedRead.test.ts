@@ -9,7 +9,12 @@ import {
 } from '../../../test-utils/historyBuilders.js';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';
 import { applyDensityResultToArray } from './applyDensityResultToArray.js';
-import { isUnchangedReadReply, unchangedReadReply, unchangedReadText } from './unchangedRead.js';
+import {
+  isUnchangedReadReply,
+  sameOutputText,
+  unchangedReadReply,
+  unchangedReadText,
+} from './unchangedRead.js';
 
 const ws = { workspaceRoot: '/ws' };
 const CONTENT = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -48,8 +53,50 @@ describe('unchangedReadReply (issue 14.2)', () => {
     expect(ask(written, "sed -n '1,20p' src/a.ts", CONTENT)).toBeUndefined();
     const appends = shell('s1', 'cat src/a.ts >> src/b.ts', CONTENT);
     expect(ask(appends, 'cat src/a.ts >> src/b.ts', CONTENT)).toBeUndefined();
-    const notAFileRead = shell('s1', 'ls -la', CONTENT);
-    expect(ask(notAFileRead, 'ls -la', CONTENT)).toBeUndefined();
+  });
+
+  it('#14.2 a call that touches no file, repeated with identical output, names the earlier call', () => {
+    const call = (id: string, name: string, parameters: object, output: string) =>
+      toolRoundTrip(id, name, parameters, output);
+    const ask = (
+      history: readonly IContent[],
+      name: string,
+      parameters: object,
+      output: string,
+    ) => {
+      const [c, result] = call('n2', name, parameters, output);
+      const block = c.blocks[0];
+      if (block?.type !== 'tool_call') throw new Error('not a call');
+      return unchangedReadReply(history, block, result.blocks[0] as ToolResponseBlock, ws);
+    };
+    const run = call('n1', 'run_shell_command', { command: 'python repro.py' }, CONTENT);
+    const reply = ask(run, 'run_shell_command', { command: 'python repro.py' }, CONTENT);
+    expect(reply?.result).toBe(sameOutputText('n1'));
+    expect(isUnchangedReadReply(reply?.result)).toBe(true);
+    // Another command with the same output is named too: the output is what the model sees.
+    expect(ask(run, 'run_shell_command', { command: 'python repro.py -v' }, CONTENT)?.result).toBe(
+      sameOutputText('n1'),
+    );
+    const search = call('n1', 'grep', { pattern: 'x' }, CONTENT);
+    expect(ask(search, 'grep', { pattern: 'x' }, CONTENT)?.result).toBe(sameOutputText('n1'));
+    // Never: a different output, another tool, a failed earlier run, an output the reply
+    // would not shorten, a command that writes, or a copy that is a file read (prunable).
+    expect(ask(run, 'run_shell_command', { command: 'python repro.py' }, `${CONTENT}!`)).toBe(
+      undefined,
+    );
+    expect(ask(search, 'run_shell_command', { command: 'grep x' }, CONTENT)).toBeUndefined();
+    const failed = toolRoundTrip('n1', 'run_shell_command', { command: 'make' }, CONTENT, 'exit 2');
+    expect(ask(failed, 'run_shell_command', { command: 'make' }, CONTENT)).toBeUndefined();
+    const short = call('n1', 'run_shell_command', { command: 'true' }, 'ok');
+    expect(ask(short, 'run_shell_command', { command: 'true' }, 'ok')).toBeUndefined();
+    const writes = call('n1', 'run_shell_command', { command: 'sed -i s/a/b/ f.ts' }, CONTENT);
+    expect(ask(writes, 'run_shell_command', { command: 'sed -i s/a/b/ f.ts' }, CONTENT)).toBe(
+      undefined,
+    );
+    const fileRead = call('n1', 'run_shell_command', { command: 'cat f.ts' }, CONTENT);
+    expect(ask(fileRead, 'run_shell_command', { command: 'python repro.py' }, CONTENT)).toBe(
+      undefined,
+    );
   });
 
   it('#14.2 never when the copy was pruned, summarized or differs', () => {
@@ -109,6 +156,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
 
   type Op =
     | { kind: 'read'; file: number; shell: boolean }
+    | { kind: 'run'; script: number }
     | { kind: 'write'; file: number; same: boolean; fails: boolean; shell: boolean }
     | { kind: 'prune' }
     | { kind: 'compress'; cut: number };
@@ -126,11 +174,12 @@ describe('unchangedReadReply (issue 14.2)', () => {
       fails: fc.boolean(),
       shell: fc.boolean(),
     }),
+    fc.record({ kind: fc.constant('run' as const), script: fc.integer({ min: 0, max: 1 }) }),
     fc.record({ kind: fc.constant('prune' as const) }),
     fc.record({ kind: fc.constant('compress' as const), cut: fc.integer({ min: 0, max: 30 }) }),
   );
 
-  it('#14.2 property: the reply (read tools and shell reads) is only given about a copy that is in context, true, and that pruning keeps', () => {
+  it('#14.2 property: the reply (read tools, shell reads, repeated outputs) is only given about a copy that is in context, true, and that pruning keeps', () => {
     const strategy = new HighDensityStrategy();
     const config = {
       readWritePruning: true,
@@ -149,11 +198,17 @@ describe('unchangedReadReply (issue 14.2)', () => {
         for (const step of ops) {
           n++;
           const file = `/ws/f${'file' in step ? step.file : 0}.ts`;
-          if (step.kind === 'read') {
-            const content = `${file} version ${versions[step.file]}\n${CONTENT}`;
-            const [call, result] = step.shell
-              ? toolRoundTrip(`c${n}`, 'run_shell_command', { command: `cat ${file}` }, content)
-              : readFile(`c${n}`, file, content);
+          if (step.kind === 'read' || step.kind === 'run') {
+            // A script prints what the files hold now: its output repeats while nothing changes.
+            const content =
+              step.kind === 'run'
+                ? `script ${step.script} sees ${versions.join('.')}\n${CONTENT}`
+                : `${file} version ${versions[step.file]}\n${CONTENT}`;
+            const command = step.kind === 'run' ? `python s${step.script}.py` : `cat ${file}`;
+            const [call, result] =
+              step.kind === 'run' || step.shell
+                ? toolRoundTrip(`c${n}`, 'run_shell_command', { command }, content)
+                : readFile(`c${n}`, file, content);
             const reply = unchangedReadReply(
               history,
               call.blocks[0] as never,

@@ -10,12 +10,18 @@
  *
  * Shell reads count too (`cat f`, `sed -n '1,80p' f`, … — what shellFileOps classifies as reading
  * files and writing none): the same command in the same directory, with byte-identical output.
+ *
+ * Any other call that changes no file (a search, a listing, a test or script run) whose output is
+ * byte-identical to an earlier output still in context gets the same kind of reply, naming that
+ * call — but only about a copy density never prunes (a call that reads no file), so the copy the
+ * reply names stays.
  */
 import type {
   IContent,
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
+import { isDeleteTool, isReadTool, isWriteTool } from '../densityVocabulary.js';
 import { fileEffectOf } from './callFileEffect.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
@@ -24,15 +30,23 @@ import { isShellTool } from './toolResultText.js';
 export const UNCHANGED_READ_TOOLS: readonly string[] = ['read_file', 'read_line_range'];
 
 const REPLY_PREFIX = '[unchanged since the read in call ';
+const OUTPUT_PREFIX = '[same output as call ';
 const REPLY_SUFFIX = ' — that copy is still above]';
 
 export function unchangedReadText(callId: string): string {
   return `${REPLY_PREFIX}${callId}${REPLY_SUFFIX}`;
 }
 
+/** The reply to a call that reads no file whose output repeats an earlier one (issue 14.2). */
+export function sameOutputText(callId: string): string {
+  return `${OUTPUT_PREFIX}${callId}${REPLY_SUFFIX}`;
+}
+
 export function isUnchangedReadReply(result: unknown): boolean {
   return (
-    typeof result === 'string' && result.startsWith(REPLY_PREFIX) && result.endsWith(REPLY_SUFFIX)
+    typeof result === 'string' &&
+    (result.startsWith(REPLY_PREFIX) || result.startsWith(OUTPUT_PREFIX)) &&
+    result.endsWith(REPLY_SUFFIX)
   );
 }
 
@@ -74,6 +88,26 @@ function readTarget(call: ToolCallBlock, workspaceRoot: string): ReadTarget | un
   };
 }
 
+/** A call that neither reads nor changes a file as density sees it: READ→WRITE never prunes it. */
+function isFileFree(call: ToolCallBlock): boolean {
+  if (isReadTool(call.name) || isWriteTool(call.name) || isDeleteTool(call.name)) return false;
+  const effect = fileEffectOf(call, { shellFileOps: true });
+  return effect === undefined || (effect.reads.length === 0 && effect.writes.length === 0);
+}
+
+/**
+ * Whether a reply to `call` may name `earlier`, whose output is identical: a read names the same
+ * read (same files, same range), any other call one that density keeps.
+ */
+function mayName(
+  earlier: ToolCallBlock,
+  target: ReadTarget | undefined,
+  workspaceRoot: string,
+): boolean {
+  if (target === undefined) return isFileFree(earlier);
+  return readTarget(earlier, workspaceRoot)?.key === target.key;
+}
+
 function writesAny(call: ToolCallBlock, files: readonly string[], workspaceRoot: string): boolean {
   const writes = fileEffectOf(call, { shellFileOps: true })?.writes ?? [];
   return writes.some((w) => files.includes(resolveToolPath(w, workspaceRoot)));
@@ -96,10 +130,12 @@ export function unchangedReadReply(
   response: ToolResponseBlock,
   options: UnchangedReadOptions,
 ): ToolResponseBlock | undefined {
-  const target = readTarget(call, options.workspaceRoot);
-  const text = target === undefined ? undefined : eligibleText(response, call.id);
-  if (target === undefined || text === undefined) return undefined;
   const { workspaceRoot } = options;
+  const target = readTarget(call, workspaceRoot);
+  if (target === undefined && !isFileFree(call)) return undefined;
+  const text = eligibleText(response, call.id);
+  if (text === undefined) return undefined;
+  const reply = target === undefined ? sameOutputText : unchangedReadText;
   // Newest first: identical copies whose call is not reached yet, then their calls.
   const candidates = new Set<string>();
   for (let i = history.length - 1; i >= 0; i--) {
@@ -110,13 +146,14 @@ export function unchangedReadReply(
         if (block.toolName === call.name && block.result === text && block.error === undefined)
           candidates.add(block.callId);
       } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
-        if (readTarget(block, workspaceRoot)?.key === target.key)
-          return { ...response, result: unchangedReadText(block.id) };
+        if (mayName(block, target, workspaceRoot)) return { ...response, result: reply(block.id) };
       }
     }
     // A write of the file: older copies may be pruned as stale, so none of them is vouched for.
     const writes = (block: (typeof blocks)[number]) =>
-      block.type === 'tool_call' && writesAny(block, target.files, workspaceRoot);
+      target !== undefined &&
+      block.type === 'tool_call' &&
+      writesAny(block, target.files, workspaceRoot);
     if (blocks.some(writes)) return undefined;
   }
   return undefined;
