@@ -45,6 +45,16 @@ export function fileEffectOf(
   return effect;
 }
 
+/**
+ * A call that neither reads nor changes a file as density sees it (shell calls classified too):
+ * a search, a listing, a script or test run. READ→WRITE never prunes its result.
+ */
+export function touchesNoFile(call: ToolCallBlock): boolean {
+  if (isReadTool(call.name) || isWriteTool(call.name) || isDeleteTool(call.name)) return false;
+  const effect = fileEffectOf(call, { shellFileOps: true });
+  return effect === undefined || (effect.reads.length === 0 && effect.writes.length === 0);
+}
+
 function computeFileEffect(
   call: ToolCallBlock,
   options: FileEffectOptions,

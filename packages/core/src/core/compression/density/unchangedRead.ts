@@ -21,8 +21,7 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
-import { isDeleteTool, isReadTool, isWriteTool } from '../densityVocabulary.js';
-import { fileEffectOf } from './callFileEffect.js';
+import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
 
@@ -43,11 +42,14 @@ export function sameOutputText(callId: string): string {
 }
 
 export function isUnchangedReadReply(result: unknown): boolean {
-  return (
-    typeof result === 'string' &&
-    (result.startsWith(REPLY_PREFIX) || result.startsWith(OUTPUT_PREFIX)) &&
-    result.endsWith(REPLY_SUFFIX)
-  );
+  return namedCallOf(result) !== undefined;
+}
+
+/** The call an unchanged-read or same-output reply names, or `undefined` for any other result. */
+export function namedCallOf(result: unknown): string | undefined {
+  if (typeof result !== 'string' || !result.endsWith(REPLY_SUFFIX)) return undefined;
+  const prefix = [REPLY_PREFIX, OUTPUT_PREFIX].find((p) => result.startsWith(p));
+  return prefix === undefined ? undefined : result.slice(prefix.length, -REPLY_SUFFIX.length);
 }
 
 export interface UnchangedReadOptions {
@@ -88,13 +90,6 @@ function readTarget(call: ToolCallBlock, workspaceRoot: string): ReadTarget | un
   };
 }
 
-/** A call that neither reads nor changes a file as density sees it: READ→WRITE never prunes it. */
-function isFileFree(call: ToolCallBlock): boolean {
-  if (isReadTool(call.name) || isWriteTool(call.name) || isDeleteTool(call.name)) return false;
-  const effect = fileEffectOf(call, { shellFileOps: true });
-  return effect === undefined || (effect.reads.length === 0 && effect.writes.length === 0);
-}
-
 /**
  * Whether a reply to `call` may name `earlier`, whose output is identical: a read names the same
  * read (same files, same range), any other call one that density keeps.
@@ -104,7 +99,7 @@ function mayName(
   target: ReadTarget | undefined,
   workspaceRoot: string,
 ): boolean {
-  if (target === undefined) return isFileFree(earlier);
+  if (target === undefined) return touchesNoFile(earlier);
   return readTarget(earlier, workspaceRoot)?.key === target.key;
 }
 
@@ -132,7 +127,7 @@ export function unchangedReadReply(
 ): ToolResponseBlock | undefined {
   const { workspaceRoot } = options;
   const target = readTarget(call, workspaceRoot);
-  if (target === undefined && !isFileFree(call)) return undefined;
+  if (target === undefined && !touchesNoFile(call)) return undefined;
   const text = eligibleText(response, call.id);
   if (text === undefined) return undefined;
   const reply = target === undefined ? sameOutputText : unchangedReadText;
