@@ -47,6 +47,11 @@ export interface GeminiChatOptions {
     call: ToolCallBlock,
     response: ToolResponseBlock,
   ) => ToolResponseBlock;
+  /**
+   * What to record for a user message, given the history after the pre-send step (issue 14.2: an
+   * `@` inclusion identical to one still in context becomes a note naming it). Default: as is.
+   */
+  readonly reviseUserMessage?: (message: IContent) => IContent;
 }
 
 const ZERO_USAGE: UsageStats = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -116,8 +121,10 @@ export class GeminiChat {
       typeof message === 'string' ? createUserMessage(message, { timestamp: this.now() }) : message;
     const pending = await this.options.history.estimateTokensForContents([user]);
     await this.options.compression.ensureCompressionBeforeSend(promptId, pending);
-    this.record(user);
-    yield { type: 'user_message', content: user };
+    // Revised after the pre-send step, so a copy it names cannot be compressed away before it.
+    const recorded = this.options.reviseUserMessage?.(user) ?? user;
+    this.record(recorded);
+    yield { type: 'user_message', content: recorded };
     return yield* this.runModelLoop(promptId, options.signal, true);
   }
 

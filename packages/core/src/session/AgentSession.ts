@@ -9,6 +9,7 @@ import type { DebugLogger } from '../utils/logger.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent, ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
 import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
+import { unchangedInclusionMessage } from '../core/compression/density/unchangedInclusion.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
 import type { IProvider } from '../providers/IProvider.js';
@@ -114,6 +115,7 @@ export class AgentSession {
       ...(options.maxModelCalls === undefined ? {} : { maxModelCalls: options.maxModelCalls }),
       ...(options.now ? { now: options.now } : {}),
       reviseToolResponse: (call, response) => this.reviseToolResponse(call, response),
+      reviseUserMessage: (message) => this.reviseUserMessage(message),
     });
     const clock = options.now ?? Date.now;
     this.chat.events.on('contentRecorded', ({ content }) => {
@@ -123,16 +125,28 @@ export class AgentSession {
 
   /** Issue 14.2: high-density answers an identical re-read of a file still in context briefly. */
   private reviseToolResponse(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
-    const { ephemerals, config } = this.runtime;
-    const on =
-      this.compression.currentStrategy().name === 'high-density' &&
-      ephemerals.densityUnchangedReads() &&
-      // Recency pruning could replace the earlier copy while this reply stays.
-      !ephemerals.densityRecencyPruning();
-    if (!on) return response;
-    const workspaceRoot = config.getWorkspaceRoot();
+    if (!this.appendOnlyDensity()) return response;
+    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
     const history = this.history.getRawHistory();
     return unchangedReadReply(history, call, response, { workspaceRoot }) ?? response;
+  }
+
+  /** Issue 14.2: an `@` inclusion identical to one still in context becomes a note naming it. */
+  private reviseUserMessage(message: IContent): IContent {
+    if (!this.appendOnlyDensity()) return message;
+    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
+    const history = this.history.getRawHistory();
+    return unchangedInclusionMessage(history, message, { workspaceRoot }) ?? message;
+  }
+
+  private appendOnlyDensity(): boolean {
+    const { ephemerals } = this.runtime;
+    return (
+      this.compression.currentStrategy().name === 'high-density' &&
+      ephemerals.densityUnchangedReads() &&
+      // Recency pruning could replace the earlier copy while the note stays.
+      !ephemerals.densityRecencyPruning()
+    );
   }
 
   get settings(): SettingsService {

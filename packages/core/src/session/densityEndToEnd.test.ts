@@ -15,6 +15,8 @@ import {
 } from '../tools/createDefaultToolRegistry.js';
 import { SettingsService } from '../settings/SettingsService.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
+import type { EphemeralSettings } from '../settings/settingsRegistry.js';
+import { unchangedInclusionNote } from '../core/compression/density/unchangedInclusion.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import type { DensityAppliedEvent } from '../core/CompressionHandler.js';
 import { AgentSession } from './AgentSession.js';
@@ -63,14 +65,17 @@ function script(): ScriptedProvider {
   ]);
 }
 
-async function run(strategy: CompressionStrategyName) {
+/** Spec mode for the inclusion: the second copy enters whole and dedup cuts the first. */
+const SPEC_DEDUP = { 'compression.density.unchangedReads': false } as const;
+
+async function run(strategy: CompressionStrategyName, settings: EphemeralSettings = SPEC_DEDUP) {
   await writeFile(path.join(workspace, 'src', 'a.ts'), `${ORIGINAL}\n`);
   await writeFile(path.join(workspace, 'notes.md'), `${NOTES}\n`);
   const provider = script();
   const todoContext = createToolContext({ workspaceRoot: workspace, autoApprove: true });
   const session = new AgentSession({
     settings: new SettingsService({
-      session: { 'compression.strategy': strategy, 'context-limit': 200_000 },
+      session: { 'compression.strategy': strategy, 'context-limit': 200_000, ...settings },
     }),
     workspaceRoot: workspace,
     provider: () => provider,
@@ -124,6 +129,18 @@ describe('density in a live session (issue 5 end to end)', () => {
     expect(session.history.getTotalTokens()).toBe(
       await countTokensFromScratch(session.history.getRawHistory()),
     );
+  });
+
+  it('#14.2 defaults: the repeated inclusion enters as a note naming the first copy — no edit of what was sent', async () => {
+    const { density, lastRequest, session } = await run('high-density', {});
+    expect(occurrences(lastRequest, 'note 17: keep the parser streaming')).toBe(1);
+    expect(lastRequest).toContain('Keep these in mind');
+    expect(lastRequest).toContain(JSON.stringify(unchangedInclusionNote('notes.md')).slice(1, -1));
+    expect(density.reduce((n, e) => n + e.metadata.fileDeduplicationsPruned, 0)).toBe(0);
+    expect(density.reduce((n, e) => n + e.metadata.readWritePairsPruned, 0)).toBe(1);
+    // The first copy is the one the model keeps: it was sent first and stays where it was.
+    const raw = JSON.stringify(session.history.getRawHistory());
+    expect(raw.indexOf('note 17')).toBeLessThan(raw.indexOf('Once more, updated'));
   });
 
   it('middle-out (no density): both reads and both inclusions stay', async () => {

@@ -105,7 +105,7 @@ export const COMPRESSION_SETTINGS = [
     key: 'compression.density.unchangedReads',
     category: 'cli-behavior',
     description:
-      'high-density: a re-read, or a repeated output of a call that touches no file, identical to a copy still in context is answered with a short reply naming that call',
+      'high-density: a re-read, a repeated output of a call that touches no file, or a repeated @ inclusion, identical to a copy still in context, is recorded as a short note naming that copy',
     type: 'boolean',
     default: true,
     persistToProfile: true,

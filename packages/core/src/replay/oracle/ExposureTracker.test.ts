@@ -6,6 +6,7 @@ import type { IContent } from '../../services/history/IContent.js';
 import { buildExposureLedger, recordingPosition, replayEntryId } from './exposureLedger.js';
 import { ExposureTracker } from './ExposureTracker.js';
 import { unchangedReadText } from '../../core/compression/density/unchangedRead.js';
+import { unchangedInclusionNote } from '../../core/compression/density/unchangedInclusion.js';
 
 const A_V1 = 'export const a = 1;\n'.repeat(5);
 const NOTES = 'keep the parser streaming\n'.repeat(4);
@@ -159,5 +160,25 @@ describe('ExposureTracker', () => {
       duplicate: 0,
       live: A_V1.length,
     });
+  });
+
+  it('#14.2 an @ inclusion recorded as a note naming an earlier copy brings no exposure', () => {
+    const contents = [
+      humanWithId(0, `see\n${formatFileInclusion('notes.md', NOTES)}`),
+      humanWithId(1, `again\n${formatFileInclusion('notes.md', NOTES)}`),
+    ];
+    const ledger = buildExposureLedger(contents, { workspaceRoot: '/w' });
+    const tracker = new ExposureTracker(ledger, (e) => e.text.length);
+    const recorded = [contents[0]!, humanWithId(1, `again\n${unchangedInclusionNote('notes.md')}`)];
+    recorded.forEach((entry, index) => {
+      tracker.advance(recordingPosition(index, 0));
+      tracker.onRecorded(entry);
+    });
+    const one = ledger.exposures[0]!.text.length;
+    expect(ledger.exposures).toHaveLength(2);
+    expect(tracker.totals().exposureTokens.inclusions).toBe(one);
+    // Losing the one copy in context loses it live: the note does not hold the content.
+    tracker.onEdit(recorded, recorded.slice(1), 'compression');
+    expect(tracker.totals().lostTokens.compression.live).toBe(one);
   });
 });

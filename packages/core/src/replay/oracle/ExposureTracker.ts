@@ -111,12 +111,17 @@ export class ExposureTracker {
   onRecorded(entry: IContent): void {
     // A response whose text does not hold an exposure's text (e.g. a re-read the policy answered
     // "unchanged since call X", issue 14.2) does not show it: the exposure never enters.
+    // Likewise an `@` inclusion the policy recorded as a note naming an earlier copy.
     const shownBy = new Map<string, string>();
     for (const block of entry.blocks) {
       if (block.type === 'tool_response') shownBy.set(block.callId, oracleResultText(block.result));
     }
-    const shows = (e: Exposure): boolean =>
-      e.locator.kind !== 'response' || (shownBy.get(e.locator.callId) ?? '').includes(e.text);
+    const shows = (e: Exposure): boolean => {
+      if (e.locator.kind === 'response')
+        return (shownBy.get(e.locator.callId) ?? '').includes(e.text);
+      const block = entry.blocks[e.locator.blockIndex];
+      return block?.type !== 'text' || block.text.includes(e.text);
+    };
     for (const exposure of this.groupsIn(entry, (e) => !this.seen.has(e.id) && shows(e)).flat()) {
       this.seen.add(exposure.id);
       this.present.add(exposure.id);

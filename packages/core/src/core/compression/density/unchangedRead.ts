@@ -103,7 +103,12 @@ function mayName(
   return readTarget(earlier, workspaceRoot)?.key === target.key;
 }
 
-function writesAny(call: ToolCallBlock, files: readonly string[], workspaceRoot: string): boolean {
+/** Whether `call` writes any of `files` (resolved paths), succeeded or not, shell writes too. */
+export function writesAny(
+  call: ToolCallBlock,
+  files: readonly string[],
+  workspaceRoot: string,
+): boolean {
   const writes = fileEffectOf(call, { shellFileOps: true })?.writes ?? [];
   return writes.some((w) => files.includes(resolveToolPath(w, workspaceRoot)));
 }
