@@ -114,6 +114,14 @@ export function findFileInclusions(text: string): FileInclusionSpan[] {
   return spans;
 }
 
+/** The file content an inclusion shows: between its opener and closer lines (ends with a newline). */
+export function inclusionBody(text: string, span: FileInclusionSpan): string {
+  const bodyStart = text.indexOf('\n', span.start) + 1;
+  const lastChar = text.endsWith('\n', span.end) ? span.end - 2 : span.end - 1;
+  const closerStart = text.lastIndexOf('\n', lastChar) + 1;
+  return text.slice(bodyStart, closerStart);
+}
+
 /** The start of the first line at or after line start `from` that begins with `--- `, or -1. */
 function nextMarkerLine(text: string, from: number): number {
   if (text.startsWith('--- ', from)) return from;

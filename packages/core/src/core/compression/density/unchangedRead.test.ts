@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
 import {
+  ai,
   readFile,
   replaceInFile,
   toolRoundTrip,
@@ -9,7 +10,9 @@ import {
 } from '../../../test-utils/historyBuilders.js';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';
 import { applyDensityResultToArray } from './applyDensityResultToArray.js';
+import { formatFileInclusion } from '../densityVocabulary.js';
 import {
+  INCLUDED_REPLY,
   isUnchangedReadReply,
   sameOutputText,
   unchangedReadReply,
@@ -122,6 +125,19 @@ describe('unchangedReadReply (issue 14.2)', () => {
     expect(reread(readFile('r1', 'b.ts', CONTENT), 'r2', 'a.ts', CONTENT)).toBeUndefined();
   });
 
+  it('#14.2 a read identical to an @ inclusion of the file still in an earlier message names that inclusion', () => {
+    const included = [human(`see\n${formatFileInclusion('src/a.ts', CONTENT)}`), ai('ok')];
+    expect(reread(included, 'r2', '/ws/src/a.ts', CONTENT)?.result).toBe(INCLUDED_REPLY);
+    expect(isUnchangedReadReply(INCLUDED_REPLY)).toBe(true);
+    // Never: other content, another file, a write since (even failed), a cut copy.
+    expect(reread(included, 'r2', 'src/a.ts', `${CONTENT}!`)).toBeUndefined();
+    expect(reread(included, 'r2', 'src/b.ts', CONTENT)).toBeUndefined();
+    const written = [...included, ...replaceInFile('w1', 'src/a.ts', 'no match')];
+    expect(reread(written, 'r2', 'src/a.ts', CONTENT)).toBeUndefined();
+    const cut = [human('see\n[Earlier copy of src/a.ts removed: a newer copy is included later]')];
+    expect(reread(cut, 'r2', 'src/a.ts', CONTENT)).toBeUndefined();
+  });
+
   it('#14.2 never about a copy older than a write of the file, even a failed one', () => {
     const failedWrite = [
       ...readFile('r1', 'a.ts', CONTENT),
@@ -157,6 +173,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
   type Op =
     | { kind: 'read'; file: number; shell: boolean }
     | { kind: 'run'; script: number }
+    | { kind: 'include'; file: number }
     | { kind: 'write'; file: number; same: boolean; fails: boolean; shell: boolean }
     | { kind: 'prune' }
     | { kind: 'compress'; cut: number };
@@ -175,6 +192,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
       shell: fc.boolean(),
     }),
     fc.record({ kind: fc.constant('run' as const), script: fc.integer({ min: 0, max: 1 }) }),
+    fc.record({ kind: fc.constant('include' as const), file: fc.integer({ min: 0, max: 2 }) }),
     fc.record({ kind: fc.constant('prune' as const) }),
     fc.record({ kind: fc.constant('compress' as const), cut: fc.integer({ min: 0, max: 30 }) }),
   );
@@ -190,6 +208,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
       shellFileOps: true,
     };
     let replies = 0;
+    let includedReplies = 0;
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         let history: IContent[] = [human('start')];
@@ -217,11 +236,16 @@ describe('unchangedReadReply (issue 14.2)', () => {
             );
             if (reply !== undefined) {
               replies++;
+              if (reply.result === INCLUDED_REPLY) includedReplies++;
               const named = /call (\S+) —/.exec(String(reply.result))?.[1];
+              // The reply names a call whose result is the content, or an inclusion of it.
+              const included = formatFileInclusion(file, content);
               const holds = (h: readonly IContent[]) =>
                 h.some((e) =>
-                  e.blocks.some(
-                    (b) => b.type === 'tool_response' && b.callId === named && b.result === content,
+                  e.blocks.some((b) =>
+                    reply.result === INCLUDED_REPLY
+                      ? b.type === 'text' && e.speaker === 'human' && b.text.includes(included)
+                      : b.type === 'tool_response' && b.callId === named && b.result === content,
                   ),
                 );
               expect(holds(history)).toBe(true);
@@ -230,6 +254,9 @@ describe('unchangedReadReply (issue 14.2)', () => {
               expect(holds(pruned)).toBe(true);
             }
             history.push(call, reply === undefined ? result : { ...result, blocks: [reply] });
+          } else if (step.kind === 'include') {
+            const content = `${file} version ${versions[step.file]}\n${CONTENT}`;
+            history.push(human(`see\n${formatFileInclusion(file, content)}`), ai('ok'));
           } else if (step.kind === 'write') {
             const error = step.fails ? 'failed' : undefined;
             history.push(
@@ -265,5 +292,6 @@ describe('unchangedReadReply (issue 14.2)', () => {
       { numRuns: 200 },
     );
     expect(replies).toBeGreaterThan(0);
+    expect(includedReplies).toBeGreaterThan(0);
   });
 });

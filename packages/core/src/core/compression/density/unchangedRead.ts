@@ -17,10 +17,14 @@
  * reply names stays.
  */
 import type {
+  ContentBlock,
   IContent,
+  TextBlock,
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
+import { inclusionBody } from '../fileInclusionFormat.js';
+import { humanInclusions } from './humanInclusions.js';
 import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
@@ -41,8 +45,12 @@ export function sameOutputText(callId: string): string {
   return `${OUTPUT_PREFIX}${callId}${REPLY_SUFFIX}`;
 }
 
+/** The reply to a read whose content is an `@` inclusion still in an earlier message. */
+export const INCLUDED_REPLY =
+  '[unchanged since its inclusion in an earlier message — that copy is still above]';
+
 export function isUnchangedReadReply(result: unknown): boolean {
-  return namedCallOf(result) !== undefined;
+  return result === INCLUDED_REPLY || namedCallOf(result) !== undefined;
 }
 
 /** The call an unchanged-read or same-output reply names, or `undefined` for any other result. */
@@ -103,6 +111,24 @@ function mayName(
   return readTarget(earlier, workspaceRoot)?.key === target.key;
 }
 
+/** Whether `entry` (a user message) inlines the one file `target` reads with exactly `text`. */
+function includesCopy(
+  entry: IContent,
+  target: ReadTarget,
+  text: string,
+  workspaceRoot: string,
+): boolean {
+  if (target.files.length !== 1) return false;
+  return humanInclusions(entry).some(({ blockIndex, spans }) => {
+    const block = entry.blocks[blockIndex] as TextBlock;
+    return spans.some((span) => {
+      if (resolveToolPath(span.filePath, workspaceRoot) !== target.files[0]) return false;
+      const body = inclusionBody(block.text, span);
+      return body === text || body === `${text}\n`;
+    });
+  });
+}
+
 /** Whether `call` writes any of `files` (resolved paths), succeeded or not, shell writes too. */
 export function writesAny(
   call: ToolCallBlock,
@@ -135,26 +161,54 @@ export function unchangedReadReply(
   if (target === undefined && !touchesNoFile(call)) return undefined;
   const text = eligibleText(response, call.id);
   if (text === undefined) return undefined;
-  const reply = target === undefined ? sameOutputText : unchangedReadText;
-  // Newest first: identical copies whose call is not reached yet, then their calls.
-  const candidates = new Set<string>();
+  const scan: Scan = {
+    call,
+    target,
+    text,
+    workspaceRoot,
+    reply: target === undefined ? sameOutputText : unchangedReadText,
+    candidates: new Set<string>(),
+  };
   for (let i = history.length - 1; i >= 0; i--) {
-    const blocks = history[i]!.blocks;
-    for (let b = blocks.length - 1; b >= 0; b--) {
-      const block = blocks[b]!;
-      if (block.type === 'tool_response') {
-        if (block.toolName === call.name && block.result === text && block.error === undefined)
-          candidates.add(block.callId);
-      } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
-        if (mayName(block, target, workspaceRoot)) return { ...response, result: reply(block.id) };
-      }
-    }
-    // A write of the file: older copies may be pruned as stale, so none of them is vouched for.
-    const writes = (block: (typeof blocks)[number]) =>
-      target !== undefined &&
-      block.type === 'tool_call' &&
-      writesAny(block, target.files, workspaceRoot);
-    if (blocks.some(writes)) return undefined;
+    const found = scanEntry(history[i]!, scan);
+    if (found === 'written') return undefined;
+    if (found !== undefined) return { ...response, result: found.reply };
   }
   return undefined;
+}
+
+interface Scan {
+  readonly call: ToolCallBlock;
+  readonly target: ReadTarget | undefined;
+  readonly text: string;
+  readonly workspaceRoot: string;
+  readonly reply: (callId: string) => string;
+  /** Identical copies whose call is not reached yet (the walk goes newest first). */
+  readonly candidates: Set<string>;
+}
+
+/**
+ * One entry of the newest-first walk: the reply when it holds the copy to name, `written` when it
+ * writes the file (older copies may be pruned as stale, so none of them is vouched for).
+ */
+function scanEntry(
+  entry: IContent,
+  scan: Scan,
+): { readonly reply: string } | 'written' | undefined {
+  const { call, target, text, workspaceRoot, candidates } = scan;
+  const blocks = entry.blocks;
+  for (let b = blocks.length - 1; b >= 0; b--) {
+    const block = blocks[b]!;
+    if (block.type === 'tool_response') {
+      if (block.toolName === call.name && block.result === text && block.error === undefined)
+        candidates.add(block.callId);
+    } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
+      if (mayName(block, target, workspaceRoot)) return { reply: scan.reply(block.id) };
+    }
+  }
+  if (target === undefined) return undefined;
+  if (includesCopy(entry, target, text, workspaceRoot)) return { reply: INCLUDED_REPLY };
+  const writes = (block: ContentBlock) =>
+    block.type === 'tool_call' && writesAny(block, target.files, workspaceRoot);
+  return blocks.some(writes) ? 'written' : undefined;
 }
