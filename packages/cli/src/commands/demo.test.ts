@@ -47,6 +47,7 @@ async function fakeRunDemo(options: RunDemoOptions): Promise<DemoReport> {
       edits: 0,
       deferredTokens: 0,
     },
+    keptOut: { notes: 0, tokens: 0 },
     finalContextTokens: 900,
     threshold: 0.85,
   };

@@ -22,6 +22,7 @@ function run(index: number, overrides: Partial<DemoRun> = {}): DemoRun {
     failedToolCalls: 2,
     compressions: [],
     density: { readWrite: ZERO, dedup: ZERO, recency: ZERO, edits: 0, deferredTokens: 0 },
+    keptOut: { notes: 0, tokens: 0 },
     finalContextTokens: 21_000,
     threshold: 0.85,
     ...overrides,
@@ -45,6 +46,7 @@ const report: DemoReport = {
         edits: 18,
         deferredTokens: 0,
       },
+      keptOut: { notes: 2, tokens: 640 },
     }),
   ],
   contextLimit: 16_000,
@@ -96,6 +98,10 @@ describe('formatDemoTable', () => {
     expect(rowOf(text, 'reclaimed: stale @')).toEqual(['–', '317 (1)']);
     expect(rowOf(text, 'reclaimed: recency')).toEqual(['–', '–']);
     expect(rowOf(text, 'density edits')).toEqual(['–', '18']);
+  });
+
+  it('#14.2 reports the repeats kept out as notes (tokens, notes)', () => {
+    expect(rowOf(text, 'kept out: repeats')).toEqual(['–', '640 (2)']);
   });
 
   it('reports the work done: model, summarizer and tool calls', () => {

@@ -53,6 +53,9 @@ function tableRows(report: DemoReport): TextTableRow[] {
     row('reclaimed: stale reads', runs, (r) => reclaimed(r.density.readWrite)),
     row('reclaimed: stale @', runs, (r) => reclaimed(r.density.dedup)),
     row('reclaimed: recency', runs, (r) => reclaimed(r.density.recency)),
+    row('kept out: repeats', runs, (r) =>
+      reclaimed({ count: r.keptOut.notes, tokens: r.keptOut.tokens }),
+    ),
     row('model calls', runs, (r) => String(r.modelCalls)),
     row('summarizer calls', runs, (r) =>
       r.summarizerCalls === 0 ? NONE : String(r.summarizerCalls),
@@ -79,6 +82,8 @@ export function formatDemoTable(report: DemoReport): string {
     'reclaimed: tokens removed by each density pass (items pruned) — stale reads: file contents read',
     '  before a later edit of that file; stale @: an @-inclusion of a file included again or edited later;',
     '  recency: tool results beyond the newest 3 per tool, replaced by a pointer.',
+    'kept out: repeats of a copy still in context (a re-read, an output, an @-inclusion) recorded as a',
+    '  one-line note naming it, so nothing already sent is edited (tokens kept out, notes).',
     `LLM strategies (middle-out, one-shot) summarize with the ${OFFLINE_SUMMARIZER_LABEL}.`,
   ];
   return [...heading, table, ...legend].join('\n');

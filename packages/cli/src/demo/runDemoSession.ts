@@ -14,6 +14,7 @@ import {
   SettingsService,
   type ChatEvent,
   type DensityTotals,
+  type KeptOutTotals,
   type TurnSummary,
 } from '@dense/core';
 import { expandAtReferences } from '../at/expandAtReferences.js';
@@ -63,6 +64,8 @@ export interface DemoRun {
   /** Compressions that changed the history. */
   readonly compressions: readonly DemoCompression[];
   readonly density: DensityTotals;
+  /** Repeated copies recorded as a note naming the copy in context (high-density, issue 14). */
+  readonly keptOut: KeptOutTotals;
   /** The history's tokens after the last turn. */
   readonly finalContextTokens: number;
   /** The compression threshold in effect (a fraction of the context limit). */
@@ -191,6 +194,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoR
     failedToolCalls: m.failedToolCalls,
     compressions: m.compressions,
     density: report.density,
+    keptOut: report.keptOut ?? { notes: 0, tokens: 0 },
     finalContextTokens: report.breakdown.totalTokens,
     threshold: report.threshold,
   };

@@ -49,6 +49,18 @@ function passLine(
 
 const LABEL_WIDTH = 12;
 
+/** Repeated copies recorded as a note naming the copy in context (issue 14.2): none, no line. */
+function keptOutLine(report: ContextReport, narrow: boolean): OutputLine[] {
+  const kept = report.keptOut;
+  if (kept === undefined || kept.notes === 0) return [];
+  const notes = `${kept.notes} repeat${kept.notes === 1 ? '' : 's'}`;
+  const tokens = formatCount(kept.tokens);
+  const text = narrow
+    ? `  kept out: ${notes}, ${tokens} tokens`
+    : `  ${'kept out'.padEnd(LABEL_WIDTH)} ${notes} noted · ${tokens} tokens never sent`;
+  return [{ text, tone: 'success' }];
+}
+
 function usageLines(report: ContextReport, barWidth: number): OutputLine[] {
   const { totalTokens, entries, bySpeaker } = report.breakdown;
   const fraction = report.contextLimit > 0 ? totalTokens / report.contextLimit : 0;
@@ -90,6 +102,7 @@ function densityLines(
     passLine('READ→WRITE', density.readWrite, 'stale read', switches?.readWrite, narrow),
     passLine('@file stale', density.dedup, 'stale @file inclusion', switches?.dedup, narrow),
     passLine('recency', density.recency, 'old result', switches?.recency, narrow),
+    ...keptOutLine(report, narrow),
     {
       text: narrow
         ? `  total: ${total} tokens reclaimed`

@@ -126,6 +126,18 @@ describe('formatting', () => {
     );
   });
 
+  it('#14.2 /context says how many repeated copies were kept out as notes and what they saved', () => {
+    const kept = { ...report, keptOut: { notes: 3, tokens: 12_500 } };
+    expect(contextReportLines(kept).map((l) => l.text)).toContain(
+      '  kept out     3 repeats noted · 12,500 tokens never sent',
+    );
+    expect(contextReportLines(kept, { width: 40 }).map((l) => l.text)).toContain(
+      '  kept out: 3 repeats, 12,500 tokens',
+    );
+    const none = { ...report, keptOut: { notes: 0, tokens: 0 } };
+    expect(contextReportLines(none).some((l) => l.text.includes('kept out'))).toBe(false);
+  });
+
   it('/context lines on a narrow terminal use the compact density form', () => {
     const lines = contextReportLines(report, { width: 40 }).map((l) => l.text);
     expect(lines).toContain('  READ→WRITE: 1 stale read, 412 tokens');

@@ -30,6 +30,7 @@ import {
   type CompressionRecord,
   type DensityTotals,
   type HistoryBreakdown,
+  type KeptOutTotals,
   type RecallableTotals,
 } from './ContextStats.js';
 
@@ -70,6 +71,8 @@ export interface ContextReport {
   readonly densityCache?: DensityCacheReport;
   /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
   readonly recallable?: RecallableTotals;
+  /** Repeated copies recorded as a note naming the copy already in context (issue 14.2). */
+  readonly keptOut?: KeptOutTotals;
 }
 
 export interface DensityCacheReport extends DensityCacheTotals {
@@ -128,7 +131,17 @@ export class AgentSession {
     if (!this.appendOnlyDensity()) return response;
     const workspaceRoot = this.runtime.config.getWorkspaceRoot();
     const history = this.history.getRawHistory();
-    return unchangedReadReply(history, call, response, { workspaceRoot }) ?? response;
+    const reply = unchangedReadReply(history, call, response, { workspaceRoot });
+    if (reply === undefined) return response;
+    const asEntry = (block: ToolResponseBlock): IContent => ({ speaker: 'tool', blocks: [block] });
+    this.countKeptOut(asEntry(response), asEntry(reply));
+    return reply;
+  }
+
+  /** Tells the stats what a note kept out: the content's tokens less the note's. */
+  private countKeptOut(original: IContent, note: IContent): void {
+    const count = (entry: IContent) => this.history.estimateTokensForContents([entry]);
+    this.stats.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
   }
 
   /** Issue 14.2: an `@` inclusion identical to one still in context becomes a note naming it. */
@@ -136,7 +149,10 @@ export class AgentSession {
     if (!this.appendOnlyDensity()) return message;
     const workspaceRoot = this.runtime.config.getWorkspaceRoot();
     const history = this.history.getRawHistory();
-    return unchangedInclusionMessage(history, message, { workspaceRoot }) ?? message;
+    const revised = unchangedInclusionMessage(history, message, { workspaceRoot });
+    if (revised === undefined) return message;
+    this.countKeptOut(message, revised);
+    return revised;
   }
 
   private appendOnlyDensity(): boolean {
@@ -186,6 +202,7 @@ export class AgentSession {
       compressions: this.stats.compressions(),
       densityCache: this.densityCacheReport(),
       recallable: recallableTotals(this.history.getRawHistory()),
+      keptOut: await this.stats.keptOutTotals(),
     };
   }
 

@@ -30,6 +30,13 @@ export interface DensityTotals {
   readonly deferredTokens: number;
 }
 
+/** Repeated content recorded as a note naming the copy already in context (issue 14.2). */
+export interface KeptOutTotals {
+  readonly notes: number;
+  /** Tokens those notes kept out of the history (content less the note). */
+  readonly tokens: number;
+}
+
 export interface CompressionRecord {
   readonly at: number;
   readonly strategy: CompressionStrategyName;
@@ -62,6 +69,8 @@ export class ContextStats {
     deferredTokens: 0,
   };
   private readonly records: CompressionRecord[] = [];
+  private kept: KeptOutTotals = { notes: 0, tokens: 0 };
+  private keptPending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: (() => void)[];
   private readonly cache = new DensityCacheLedger();
 
@@ -87,6 +96,29 @@ export class ContextStats {
   reclaimedTokens(): number {
     const { readWrite, dedup, recency } = this.density;
     return readWrite.tokens + dedup.tokens + recency.tokens;
+  }
+
+  /** A repeated copy was recorded as a note; `saved` resolves to the tokens it kept out. */
+  keptOut(saved: Promise<number>): void {
+    this.keptPending = this.keptPending
+      .then(() => saved)
+      .then(
+        (tokens) => {
+          this.kept = {
+            notes: this.kept.notes + 1,
+            tokens: this.kept.tokens + Math.max(0, tokens),
+          };
+        },
+        () => {
+          this.kept = { ...this.kept, notes: this.kept.notes + 1 };
+        },
+      );
+  }
+
+  /** Notes recorded so far and the tokens they kept out, once every count has settled. */
+  async keptOutTotals(): Promise<KeptOutTotals> {
+    await this.keptPending;
+    return this.kept;
   }
 
   compressions(): readonly CompressionRecord[] {

@@ -141,6 +141,10 @@ describe('density in a live session (issue 5 end to end)', () => {
     // The first copy is the one the model keeps: it was sent first and stays where it was.
     const raw = JSON.stringify(session.history.getRawHistory());
     expect(raw.indexOf('note 17')).toBeLessThan(raw.indexOf('Once more, updated'));
+    // /context counts the note and what it kept out (the copy's tokens less the note's).
+    const { keptOut } = await session.contextReport();
+    expect(keptOut?.notes).toBe(1);
+    expect(keptOut?.tokens).toBeGreaterThan(250);
   });
 
   it('middle-out (no density): both reads and both inclusions stay', async () => {

@@ -25,6 +25,9 @@ export const WRITE_TOOLS = [
  */
 export const DELETE_TOOLS = ['delete_file'] as const;
 
+/** The tool that returns removed content by its recall id (issue #11). */
+export const RECALL_TOOL = 'recall';
+
 export type ReadToolName = (typeof READ_TOOLS)[number];
 export type WriteToolName = (typeof WRITE_TOOLS)[number];
 

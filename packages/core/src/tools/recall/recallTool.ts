@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineTool } from '../defineTool.js';
 import { toolFailure, toolSuccess, type ToolResult } from '../Tool.js';
 import type { RecallLookup } from '../../services/recall/RecallStore.js';
+import { RECALL_TOOL } from '../../core/compression/densityVocabulary.js';
 
 const FAILURE_CODES = {
   'unknown-id': 'RECALL_UNKNOWN_ID',
@@ -22,7 +23,7 @@ function resultOf(id: string, lookup: RecallLookup): ToolResult {
 }
 
 export const recallTool = defineTool({
-  name: 'recall',
+  name: RECALL_TOOL,
   kind: 'read',
   description:
     'Returns the exact original content of a tool result or included file that was pruned or summarized to save context, by the recall id its pointer names (e.g. "recall id r0123456789"). Reads the session\'s own record; runs nothing again.',

@@ -80,6 +80,9 @@ describe('unchangedReadReply (issue 14.2)', () => {
     expect(ask(run, 'run_shell_command', { command: 'python repro.py -v' }, CONTENT)?.result).toBe(
       sameOutputText('n1'),
     );
+    // `recall` is asked for on purpose: it always answers with the content.
+    const recalled = call('n1', 'recall', { id: 'r0123456789' }, CONTENT);
+    expect(ask(recalled, 'recall', { id: 'r0123456789' }, CONTENT)).toBeUndefined();
     const search = call('n1', 'grep', { pattern: 'x' }, CONTENT);
     expect(ask(search, 'grep', { pattern: 'x' }, CONTENT)?.result).toBe(sameOutputText('n1'));
     // Never: a different output, another tool, a failed earlier run, an output the reply

@@ -25,6 +25,7 @@ import type {
 } from '../../../services/history/IContent.js';
 import { inclusionBody } from '../fileInclusionFormat.js';
 import { humanInclusions } from './humanInclusions.js';
+import { RECALL_TOOL } from '../densityVocabulary.js';
 import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
@@ -158,6 +159,8 @@ export function unchangedReadReply(
 ): ToolResponseBlock | undefined {
   const { workspaceRoot } = options;
   const target = readTarget(call, workspaceRoot);
+  // `recall` is asked for on purpose: its answer is always the content.
+  if (call.name === RECALL_TOOL) return undefined;
   if (target === undefined && !touchesNoFile(call)) return undefined;
   const text = eligibleText(response, call.id);
   if (text === undefined) return undefined;
