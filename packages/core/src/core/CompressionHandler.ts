@@ -271,10 +271,7 @@ export class CompressionHandler {
     return this.compressionPromise;
   }
 
-  async buildCompressionContext(
-    promptId: string,
-    pendingTokens = 0,
-  ): Promise<CompressionContext> {
+  async buildCompressionContext(promptId: string, pendingTokens = 0): Promise<CompressionContext> {
     const { history, runtime } = this.options;
     await history.waitForTokenUpdates();
     const state = this.options.runtimeState();
