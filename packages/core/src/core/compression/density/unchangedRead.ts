@@ -14,7 +14,10 @@
  * Any other call that changes no file (a search, a listing, a test or script run) whose output is
  * byte-identical to an earlier output still in context gets the same kind of reply, naming that
  * call — but only about a copy density never prunes (a call that reads no file), so the copy the
- * reply names stays.
+ * reply names stays (`recall` excepted: it is asked for on purpose).
+ *
+ * A read whose content is exactly an `@` inclusion of the same file still in an earlier user
+ * message (no write of the file since) is answered the same way, naming that inclusion.
  */
 import type {
   ContentBlock,
@@ -23,10 +26,10 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
-import { inclusionBody } from '../fileInclusionFormat.js';
-import { humanInclusions } from './humanInclusions.js';
 import { RECALL_TOOL } from '../densityVocabulary.js';
+import { inclusionBody } from '../fileInclusionFormat.js';
 import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
+import { humanInclusions } from './humanInclusions.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
 
