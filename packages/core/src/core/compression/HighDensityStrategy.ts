@@ -27,6 +27,7 @@ import type {
   DensityResult,
   StrategyTrigger,
 } from './types.js';
+import { targetWithRoomForPending } from './types.js';
 
 export {
   findFileInclusions,
@@ -80,15 +81,14 @@ export class HighDensityStrategy implements CompressionStrategy {
     if (history.length === 0) return this.noop(history, 'empty-history');
     const tailStart = planTailStart(history, ephemerals.preserveThreshold());
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
-    // Room for the message about to be added, so it does not force a second rewrite (issue 14).
-    const targetTokens = Math.max(
-      0,
+    const targetTokens = targetWithRoomForPending(
       compressionTarget({
         threshold: ephemerals.compressionThreshold(),
         defaultThreshold: this.trigger.defaultThreshold,
         contextLimit: ephemerals.contextLimit(),
         headroom: ephemerals.densityCompressHeadroom(),
-      }) - (context.pendingTokens ?? 0),
+      }),
+      context,
     );
     const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
     // The target less the room the artifact trail takes once this compression is done.

@@ -52,6 +52,13 @@ describe('TopDownTruncationStrategy.compress', () => {
     expect(result.newHistory).toHaveLength(30);
   });
 
+  it('#14 leaves room for the message about to be added: 510 − 200 pending → keep 31', async () => {
+    const ctx = { ...(await context(entries(100))), pendingTokens: 200 };
+    const result = await new TopDownTruncationStrategy().compress(ctx);
+    expect(result.metadata.targetTokens).toBe(310);
+    expect(result.newHistory).toHaveLength(31);
+  });
+
   it('is an already-under-target no-op when the history fits', async () => {
     const ctx = await context(entries(51));
     const result = await new TopDownTruncationStrategy().compress(ctx);

@@ -11,6 +11,7 @@ import type {
   CompressionStrategy,
   StrategyTrigger,
 } from './types.js';
+import { targetWithRoomForPending } from './types.js';
 
 /** Each entry's count, one `estimateTokens([entry])` per entry (cached by the history service). */
 async function countEntries(
@@ -29,7 +30,7 @@ export class TopDownTruncationStrategy implements CompressionStrategy {
 
   /**
    * Drops the oldest entries until the total is at most `(compression-threshold, else 0.85) ×
-   * contextLimit × 0.6` tokens, keeping at least the newest 2 entries and cutting only where no
+   * contextLimit × 0.6` tokens less the pending message's (`targetWithRoomForPending`), keeping at least the newest 2 entries and cutting only where no
    * tool call is separated from its responses. Each entry is estimated once: O(n). Ignores
    * `activeTodos` and `transcriptPath`; never calls a provider.
    */
@@ -37,7 +38,10 @@ export class TopDownTruncationStrategy implements CompressionStrategy {
     const { history } = context;
     const { ephemerals } = context.runtimeContext;
     const threshold = ephemerals.compressionThreshold() ?? this.trigger.defaultThreshold;
-    const targetTokens = topDownTargetTokens(threshold, ephemerals.contextLimit());
+    const targetTokens = targetWithRoomForPending(
+      topDownTargetTokens(threshold, ephemerals.contextLimit()),
+      context,
+    );
     const entryTokens = await countEntries(history, context.estimateTokens);
     const plan = planTopDownTruncation({ history, entryTokens, targetTokens });
     const base: CompressionResultMetadata = {

@@ -96,6 +96,14 @@ export interface CompressionContext {
   readonly transcriptPath?: string;
 }
 
+/**
+ * A strategy's size target less the message about to be added (never below 0), so the compressed
+ * history has room for it and one rewrite is enough (issue 14).
+ */
+export function targetWithRoomForPending(target: number, context: CompressionContext): number {
+  return Math.max(0, target - (context.pendingTokens ?? 0));
+}
+
 export const COMPRESSION_NOOP_REASONS = [
   'empty-history',
   'tail-covers-all',

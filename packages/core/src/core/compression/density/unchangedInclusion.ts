@@ -41,7 +41,9 @@ function intactInclusions(
     for (const { blockIndex, spans } of humanInclusions(entry)) {
       const text = (entry.blocks[blockIndex] as TextBlock).text;
       for (const span of spans) {
-        if (written.has(resolveToolPath(span.filePath, workspaceRoot))) continue;
+        const file = resolveToolPath(span.filePath, workspaceRoot);
+        // Only the message's own files, and only copies no later call wrote.
+        if (!files.has(file) || written.has(file)) continue;
         intact.add(text.slice(span.start, span.end));
       }
     }

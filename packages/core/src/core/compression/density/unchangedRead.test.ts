@@ -8,8 +8,7 @@ import {
   toolRoundTrip,
   human,
 } from '../../../test-utils/historyBuilders.js';
-import { HighDensityStrategy } from '../HighDensityStrategy.js';
-import { applyDensityResultToArray } from './applyDensityResultToArray.js';
+import { pruneEverything } from './test-utils/pruneEverything.js';
 import { formatFileInclusion } from '../densityVocabulary.js';
 import {
   INCLUDED_REPLY,
@@ -201,15 +200,6 @@ describe('unchangedReadReply (issue 14.2)', () => {
   );
 
   it('#14.2 property: the reply (read tools, shell reads, repeated outputs) is only given about a copy that is in context, true, and that pruning keeps', () => {
-    const strategy = new HighDensityStrategy();
-    const config = {
-      readWritePruning: true,
-      fileDedupe: true,
-      recencyPruning: false,
-      recencyRetention: 3,
-      workspaceRoot: '/ws',
-      shellFileOps: true,
-    };
     let replies = 0;
     let includedReplies = 0;
     fc.assert(
@@ -253,7 +243,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
                 );
               expect(holds(history)).toBe(true);
               // Pruning everything density would prune still keeps the copy the reply names.
-              const pruned = applyDensityResultToArray(history, strategy.optimize(history, config));
+              const pruned = pruneEverything(history);
               expect(holds(pruned)).toBe(true);
             }
             history.push(call, reply === undefined ? result : { ...result, blocks: [reply] });
@@ -275,7 +265,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
             );
             if (!step.fails && !step.same) versions[step.file]! += 1;
           } else if (step.kind === 'prune') {
-            history = [...applyDensityResultToArray(history, strategy.optimize(history, config))];
+            history = pruneEverything(history);
           } else {
             // A compression: the oldest entries go, older results become one-line summaries.
             const cut = Math.min(step.cut, history.length - 1);
@@ -292,7 +282,7 @@ describe('unchangedReadReply (issue 14.2)', () => {
           }
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 1000 },
     );
     expect(replies).toBeGreaterThan(0);
     expect(includedReplies).toBeGreaterThan(0);

@@ -54,14 +54,12 @@ export const INCLUDED_REPLY =
   '[unchanged since its inclusion in an earlier message — that copy is still above]';
 
 export function isUnchangedReadReply(result: unknown): boolean {
-  return result === INCLUDED_REPLY || namedCallOf(result) !== undefined;
-}
-
-/** The call an unchanged-read or same-output reply names, or `undefined` for any other result. */
-export function namedCallOf(result: unknown): string | undefined {
-  if (typeof result !== 'string' || !result.endsWith(REPLY_SUFFIX)) return undefined;
-  const prefix = [REPLY_PREFIX, OUTPUT_PREFIX].find((p) => result.startsWith(p));
-  return prefix === undefined ? undefined : result.slice(prefix.length, -REPLY_SUFFIX.length);
+  if (result === INCLUDED_REPLY) return true;
+  return (
+    typeof result === 'string' &&
+    (result.startsWith(REPLY_PREFIX) || result.startsWith(OUTPUT_PREFIX)) &&
+    result.endsWith(REPLY_SUFFIX)
+  );
 }
 
 export interface UnchangedReadOptions {
