@@ -9,6 +9,7 @@ import type { DebugLogger } from '../utils/logger.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent, ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
 import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
+import { repeatedLinesReply } from '../core/compression/density/repeatedLines.js';
 import { unchangedInclusionMessage } from '../core/compression/density/unchangedInclusion.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
@@ -126,12 +127,17 @@ export class AgentSession {
     });
   }
 
-  /** Issue 14.2: high-density answers an identical re-read of a file still in context briefly. */
+  /**
+   * Issue 14.2: high-density answers an identical re-read of a file still in context briefly, and
+   * records runs of lines an output repeats from one still in context as markers naming it.
+   */
   private reviseToolResponse(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
     if (!this.appendOnlyDensity()) return response;
     const workspaceRoot = this.runtime.config.getWorkspaceRoot();
     const history = this.history.getRawHistory();
-    const reply = unchangedReadReply(history, call, response, { workspaceRoot });
+    const reply =
+      unchangedReadReply(history, call, response, { workspaceRoot }) ??
+      repeatedLinesReply(history, call, response, { workspaceRoot });
     if (reply === undefined) return response;
     const asEntry = (block: ToolResponseBlock): IContent => ({ speaker: 'tool', blocks: [block] });
     this.countKeptOut(asEntry(response), asEntry(reply));

@@ -46,6 +46,11 @@ export function countLines(text: string): number {
 
 const EXIT_CODE = /^exit code:? *(-?\d+)\s*$/im;
 
+/** Whether `line` is the line a shell result reports its exit code on. */
+export function isExitCodeLine(line: string): boolean {
+  return EXIT_CODE.test(line);
+}
+
 /** The exit code a shell result reports on a line such as `Exit Code: 1`, if any. */
 export function shellExitCode(text: string): number | undefined {
   const match = EXIT_CODE.exec(text);

@@ -77,13 +77,13 @@ function callKey(call: ToolCallBlock, workspaceRoot: string): string | undefined
   return JSON.stringify([call.name, resolveToolPath(filePath, workspaceRoot), rest]);
 }
 
-/** What a re-read is compared by: its comparable call, and the files whose content it shows. */
-interface ReadTarget {
+/** What a re-read is compared by (the repeated-lines reply uses it too): its comparable call, and the files whose content it shows. */
+export interface ReadTarget {
   readonly key: string;
   readonly files: readonly string[];
 }
 
-function readTarget(call: ToolCallBlock, workspaceRoot: string): ReadTarget | undefined {
+export function readTarget(call: ToolCallBlock, workspaceRoot: string): ReadTarget | undefined {
   if (UNCHANGED_READ_TOOLS.includes(call.name)) {
     const key = callKey(call, workspaceRoot);
     const filePath = extractFilePath(call.parameters);

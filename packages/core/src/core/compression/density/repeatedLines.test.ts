@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
+import {
+  readFile,
+  replaceInFile,
+  toolRoundTrip,
+  human,
+} from '../../../test-utils/historyBuilders.js';
+import { pruneEverything } from './test-utils/pruneEverything.js';
+import { expandRepeatedLines, outputIn, shownText } from './test-utils/expandRepeatedLines.js';
+import { repeatedLinesReply } from './repeatedLines.js';
+import { unchangedReadText } from './unchangedRead.js';
+
+const ws = { workspaceRoot: '/ws' };
+/** Lines `from`–`to` of a file; `tag` (a version) shows on every tenth line only. */
+const numbered = (from: number, to: number, tag = '') =>
+  Array.from(
+    { length: to - from + 1 },
+    (_, i) => `${from + i}\tconst value${from + i} = ${(from + i) % 10 === 0 ? tag : ''}1;`,
+  )
+    .join('\n')
+    .concat('\n');
+
+function ask(
+  history: readonly IContent[],
+  [call, result]: readonly [IContent, IContent],
+): ToolResponseBlock | undefined {
+  const block = call.blocks[0];
+  if (block?.type !== 'tool_call') throw new Error('not a call');
+  return repeatedLinesReply(history, block, result.blocks[0] as ToolResponseBlock, ws);
+}
+
+const shell = (id: string, command: string, output: string, error?: string) =>
+  toolRoundTrip(id, 'run_shell_command', { command }, error === undefined ? output : '', error);
+
+describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
+  it('#14.2 a re-run whose output changed in a few lines keeps only those, naming the earlier run for the rest', () => {
+    const before = `${numbered(1, 40)}FAILED test_a\n`;
+    const after = `${numbered(1, 40)}passed test_a\n`;
+    const history = [human('go'), ...shell('t1', 'pytest -q', before)];
+    const reply = ask(history, shell('t2', 'pytest -q', after));
+    expect(reply?.result).toMatch(/^\[lines 1–40 of call t1's output repeat here unchanged/);
+    expect(String(reply?.result).endsWith('passed test_a\n')).toBe(true);
+    expect(expandRepeatedLines(String(reply?.result), (id) => outputIn(history, id))).toBe(after);
+    // Another command's output may be named too (a call that touches no file is never pruned).
+    const other = ask(history, shell('t2', 'pytest -q -x', after));
+    expect(other?.result).toBe(reply?.result);
+  });
+
+  it('#14.2 a failed run is answered in its error, naming an earlier run whether it failed or not', () => {
+    const log = numbered(1, 30);
+    const history = [human('go'), ...shell('t1', 'make', '', `${log}error: 1`)];
+    const reply = ask(history, shell('t2', 'make', '', `${log}error: 2`));
+    expect(reply?.error).toMatch(/^\[lines 1–30 of call t1's output/);
+    expect(reply?.result).toBe('');
+    const ok = [human('go'), ...shell('t1', 'make', log)];
+    expect(ask(ok, shell('t2', 'make', '', `${log}error: 2`))?.error).toContain('call t1');
+  });
+
+  it('#14.2 a read of a range overlapping an earlier read of the same file names it; never across a write, another file or another read tool', () => {
+    const first = shell('s1', "sed -n '1,60p' src/a.ts", numbered(1, 60));
+    const overlap = () => shell('s2', "sed -n '31,90p' src/a.ts", numbered(31, 90));
+    const reply = ask(first, overlap());
+    expect(reply?.result).toMatch(/^\[lines 31–60 of call s1's output/);
+    const written = [...first, ...shell('w', 'sed -i s/a/b/ src/a.ts', '')];
+    expect(ask(written, overlap())).toBeUndefined();
+    const failedWrite = [...first, ...replaceInFile('w', 'src/a.ts', 'no match')];
+    expect(ask(failedWrite, overlap())).toBeUndefined();
+    const otherFile = shell('s1', "sed -n '1,60p' src/b.ts", numbered(1, 60));
+    expect(ask(otherFile, overlap())).toBeUndefined();
+    const readTool = readFile('s1', '/ws/src/a.ts', numbered(1, 60));
+    expect(ask(readTool, overlap())).toBeUndefined();
+    // A command that touches no file never names a file read (READ→WRITE may prune it).
+    expect(ask(first, shell('g', 'grep -n value src', numbered(1, 60)))).toBeUndefined();
+  });
+
+  it('#14.2 never about a pruned, summarized or replied copy, for recall, or when it saves too little', () => {
+    const after = `${numbered(1, 40)}done\n`;
+    const copies = [
+      '[Result pruned — re-run tool to retrieve]',
+      '[run_shell_command pytest — success, 40 lines]',
+      unchangedReadText('t0'),
+    ];
+    for (const copy of copies)
+      expect(ask(shell('t1', 'pytest', copy), shell('t2', 'pytest', after))).toBeUndefined();
+    const replied = ask(shell('t0', 'pytest', numbered(1, 40)), shell('t1', 'pytest', after))!;
+    const onReply = [
+      ...toolRoundTrip('t1', 'run_shell_command', { command: 'pytest' }, replied.result),
+    ];
+    expect(ask(onReply, shell('t2', 'pytest', after))).toBeUndefined();
+    const recall = (id: string) => toolRoundTrip(id, 'recall', { id: 'r0123456789' }, after);
+    expect(ask(recall('t1'), recall('t2'))).toBeUndefined();
+    expect(ask(shell('t1', 'pytest', numbered(1, 5)), shell('t2', 'pytest', numbered(1, 5)))).toBe(
+      undefined,
+    );
+  });
+
+  type Op =
+    | { kind: 'read'; file: number; from: number }
+    | { kind: 'run'; fails: boolean; from: number }
+    | { kind: 'write'; file: number; fails: boolean; shell: boolean }
+    | { kind: 'prune' }
+    | { kind: 'compress'; cut: number };
+
+  // Reads weigh most (a read names a read), prunes least (they take stale copies out early).
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('read' as const),
+        file: fc.integer({ min: 0, max: 1 }),
+        from: fc.integer({ min: 1, max: 30 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('run' as const),
+        fails: fc.boolean(),
+        from: fc.integer({ min: 1, max: 30 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('write' as const),
+        file: fc.integer({ min: 0, max: 1 }),
+        fails: fc.boolean(),
+        shell: fc.boolean(),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('compress' as const),
+        cut: fc.integer({ min: 0, max: 30 }),
+      }),
+    },
+  );
+
+  it('#14.2 property: every marker expands, from the history as it is and after pruning everything density would prune, to the output it stands for', () => {
+    let replies = 0;
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        let history: IContent[] = [human('start')];
+        const versions = [0, 0];
+        let n = 0;
+        // Replies given since the last compression, with the output each stands for: while a
+        // reply is in the history, pruning never takes away what its markers name.
+        let given: { block: ToolResponseBlock; output: string }[] = [];
+        const expands = (block: ToolResponseBlock, h: readonly IContent[]) =>
+          expandRepeatedLines(shownText(block), (id) => outputIn(h, id));
+        const checkGiven = () => {
+          const pruned = pruneEverything(history);
+          for (const { block, output } of given) {
+            const kept = pruned.some((e) => e.blocks.includes(block));
+            if (kept) expect(expands(block, pruned)).toBe(output);
+          }
+        };
+        for (const step of ops) {
+          n++;
+          const file = `/ws/f${'file' in step ? step.file : 0}.ts`;
+          checkGiven();
+          if (step.kind === 'read' || step.kind === 'run') {
+            // A read shows 30 lines of the file as it is now; a run prints lines like a read's (so it
+            // could name one) and reports on both files.
+            const output =
+              step.kind === 'read'
+                ? numbered(
+                    step.from,
+                    step.from + 29,
+                    versions[step.file] ? `v${versions[step.file]}` : '',
+                  )
+                : `${numbered(step.from, step.from + 19)}f0 v${versions[0]} f1 v${versions[1]}\n`;
+            const command =
+              step.kind === 'read' ? `sed -n '${step.from},${step.from + 29}p' ${file}` : 'pytest';
+            const error = step.kind === 'run' && step.fails ? output : undefined;
+            const trip = shell(`c${n}`, command, output, error);
+            const reply = ask(history, trip);
+            if (reply !== undefined) {
+              replies++;
+              expect(expands(reply, history)).toBe(output);
+              given.push({ block: reply, output });
+            }
+            history.push(trip[0], reply === undefined ? trip[1] : { ...trip[1], blocks: [reply] });
+          } else if (step.kind === 'write') {
+            const error = step.fails ? 'failed' : undefined;
+            history.push(
+              ...(step.shell
+                ? shell(`c${n}`, `sed -i s/a/b/ ${file}`, '', error)
+                : replaceInFile(`c${n}`, file, error)),
+            );
+            if (!step.fails) versions[step.file]! += 1;
+          } else if (step.kind === 'prune') {
+            history = pruneEverything(history);
+          } else {
+            // A compression: the oldest entries go, older results become one-line summaries. A
+            // reply kept in the tail may then name a summary (a documented limit).
+            given = [];
+            const cut = Math.min(step.cut, history.length - 1);
+            history = history.slice(cut).map((e, i) =>
+              i % 2 === 0 && e.speaker === 'tool'
+                ? {
+                    ...e,
+                    blocks: e.blocks.map((b) =>
+                      b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
+                    ),
+                  }
+                : e,
+            );
+          }
+        }
+        checkGiven();
+      }),
+      { numRuns: 1000 },
+    );
+    expect(replies).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Append-only density (issue 14.2), fifth build: a tool output that repeats long runs of lines
+ * from an earlier output still in context records each run as a one-line marker naming that call
+ * and the lines, and keeps everything else verbatim. Costs no prompt cache: nothing already sent
+ * changes. Covers what the unchanged reply (`unchangedRead.ts`) cannot: a re-run whose output
+ * changed in a few lines (a test or reproduction script after an edit, a status poll), a read of
+ * a range that overlaps an earlier read of the same file.
+ *
+ * The earlier output named must stay in context for as long as the marker does, so it is chosen
+ * by the unchanged reply's rules:
+ * - a read names an earlier read by the same tool of the same one file, with no write of that
+ *   file since (any write, failed or shell): a later write makes READ→WRITE prune both;
+ * - any other call that changes no file names an earlier call of the same tool with the same
+ *   parameters that changes no file either (density never prunes those);
+ * - the earlier output is the tool's own text (not an error, a pruned pointer, a summary, or any
+ *   density reply), and `recall` is never answered this way.
+ *
+ * Pure; one diff per candidate (at most `MAX_CANDIDATES`, each bounded by `MAX_EDIT_LINES`).
+ */
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../../services/history/IContent.js';
+import { RECALL_TOOL } from '../densityVocabulary.js';
+import { isPrunedPointer } from '../recallPointers.js';
+import { touchesNoFile } from './callFileEffect.js';
+import { isCompactSummary } from './toolResponseSummary.js';
+import { isUnchangedReadReply, readTarget, writesAny, type ReadTarget } from './unchangedRead.js';
+import {
+  isRepeatedLinesReply,
+  MIN_SAVED_CHARS,
+  repeatedLinesText,
+  sharedLineChars,
+} from './repeatedLinesText.js';
+
+/** Earlier outputs looked at, newest first (their shared lines counted, cheaply). */
+const SCANNED_CANDIDATES = 12;
+/** Of those, the ones sharing the most lines that are diffed. */
+const DIFFED_CANDIDATES = 3;
+
+/** Where a response holds the text the model sees: its result, or its error. */
+type OutputField = 'result' | 'error';
+
+/**
+ * The tool's own text (not any kind of reply) and where it is. An error counts only for a call
+ * that touches no file (`errors`): a failed read is never pruned while a successful one may be.
+ */
+function ownText(
+  block: ToolResponseBlock,
+  errors: boolean,
+): { readonly text: string; readonly field: OutputField } | undefined {
+  if (block.isComplete === false) return undefined;
+  const { result, error } = block;
+  if (error !== undefined) {
+    const failed = errors && typeof error === 'string' && (result === '' || result === undefined);
+    return failed ? { text: error, field: 'error' } : undefined;
+  }
+  if (typeof result !== 'string') return undefined;
+  if (isPrunedPointer(result) || isCompactSummary(result) || isUnchangedReadReply(result))
+    return undefined;
+  return isRepeatedLinesReply(result) ? undefined : { text: result, field: 'result' };
+}
+
+/** Whether `earlier` may be named by a reply to `call` (see the module comment). */
+function mayName(
+  earlier: ToolCallBlock,
+  call: ToolCallBlock,
+  target: ReadTarget | undefined,
+  workspaceRoot: string,
+): boolean {
+  if (earlier.name !== call.name) return false;
+  if (target === undefined) return touchesNoFile(earlier);
+  const files = readTarget(earlier, workspaceRoot)?.files;
+  return files?.length === 1 && files[0] === target.files[0];
+}
+
+export interface RepeatedLinesOptions {
+  readonly workspaceRoot: string;
+}
+
+/**
+ * The reply to record instead of `response`, or `undefined` to record it as it is. Pure: reads
+ * `history` (the history as it is now, without the new response) and returns a new block.
+ */
+export function repeatedLinesReply(
+  history: readonly IContent[],
+  call: ToolCallBlock,
+  response: ToolResponseBlock,
+  options: RepeatedLinesOptions,
+): ToolResponseBlock | undefined {
+  const { workspaceRoot } = options;
+  if (call.name === RECALL_TOOL) return undefined;
+  const target = readTarget(call, workspaceRoot);
+  if (target === undefined ? !touchesNoFile(call) : target.files.length !== 1) return undefined;
+  const own = ownText(response, target === undefined);
+  if (own === undefined || own.text.length < MIN_SAVED_CHARS) return undefined;
+  const { text } = own;
+  const ranked = namedCandidates(history, call, target, workspaceRoot)
+    .map((candidate) => ({ ...candidate, shared: sharedLineChars(candidate.output, text) }))
+    .filter((candidate) => candidate.shared >= MIN_SAVED_CHARS)
+    .sort((x, y) => y.shared - x.shared)
+    .slice(0, DIFFED_CANDIDATES);
+  let best: string | undefined;
+  for (const { callId, output } of ranked) {
+    const reply = repeatedLinesText(output, text, callId);
+    if (reply !== undefined && (best === undefined || reply.length < best.length)) best = reply;
+  }
+  if (best === undefined || text.length - best.length < MIN_SAVED_CHARS) return undefined;
+  return { ...response, [own.field]: best };
+}
+
+interface Candidate {
+  readonly callId: string;
+  readonly output: string;
+}
+
+/**
+ * The earlier outputs a reply may name, newest first (at most `SCANNED_CANDIDATES`): for a read,
+ * none older than a write of its file.
+ */
+function namedCandidates(
+  history: readonly IContent[],
+  call: ToolCallBlock,
+  target: ReadTarget | undefined,
+  workspaceRoot: string,
+): Candidate[] {
+  const found: Candidate[] = [];
+  const outputs = new Map<string, string>();
+  for (let i = history.length - 1; i >= 0 && found.length < SCANNED_CANDIDATES; i--) {
+    const blocks = history[i]!.blocks;
+    for (let b = blocks.length - 1; b >= 0; b--) {
+      const block = blocks[b]!;
+      if (block.type === 'tool_response') {
+        const own = ownText(block, target === undefined);
+        if (own !== undefined) outputs.set(block.callId, own.text);
+      } else if (block.type === 'tool_call') {
+        const output = outputs.get(block.id);
+        if (output !== undefined && mayName(block, call, target, workspaceRoot))
+          found.push({ callId: block.id, output });
+      }
+    }
+    if (target === undefined) continue;
+    const writes = blocks.some(
+      (block) => block.type === 'tool_call' && writesAny(block, target.files, workspaceRoot),
+    );
+    if (writes) break;
+  }
+  return found;
+}
