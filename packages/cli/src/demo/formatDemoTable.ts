@@ -82,8 +82,9 @@ export function formatDemoTable(report: DemoReport): string {
     'reclaimed: tokens removed by each density pass (items pruned) — stale reads: file contents read',
     '  before a later edit of that file; stale @: an @-inclusion of a file included again or edited later;',
     '  recency: tool results beyond the newest 3 per tool, replaced by a pointer.',
-    'kept out: repeats of a copy still in context (a re-read, an output, an @-inclusion) recorded as a',
-    '  one-line note naming it, so nothing already sent is edited (tokens kept out, notes).',
+    'kept out: repeats of a copy still in context (a re-read, an output or the lines it repeats, an',
+    '  @-inclusion) recorded as a one-line note naming it, so nothing already sent is edited (tokens',
+    '  kept out, notes).',
     `LLM strategies (middle-out, one-shot) summarize with the ${OFFLINE_SUMMARIZER_LABEL}.`,
   ];
   return [...heading, table, ...legend].join('\n');
