@@ -10,12 +10,14 @@
  * by the unchanged reply's rules:
  * - a read names an earlier read by the same tool of the same one file, with no write of that
  *   file since (any write, failed or shell): a later write makes READ→WRITE prune both;
- * - any other call that changes no file names an earlier call of the same tool with the same
- *   parameters that changes no file either (density never prunes those);
- * - the earlier output is the tool's own text (not an error, a pruned pointer, a summary, or any
- *   density reply), and `recall` is never answered this way.
+ * - any other call that touches no file names an earlier call of the same tool that touches no
+ *   file either, whatever its parameters (density never prunes those); for these a failed run is
+ *   answered in its error, and may name a failed run's error;
+ * - the earlier output is the tool's own text (not a pruned pointer, a summary, or any density
+ *   reply; for a read, not an error), and `recall` is never answered this way.
  *
- * Pure; one diff per candidate (at most `MAX_CANDIDATES`, each bounded by `MAX_EDIT_LINES`).
+ * Pure; at most `DIFFED_CANDIDATES` line diffs per output (each bounded in `repeatedLinesText.ts`),
+ * chosen among the `SCANNED_CANDIDATES` newest eligible outputs by the lines they share.
  */
 import type {
   IContent,
@@ -31,13 +33,14 @@ import {
   isRepeatedLinesReply,
   MIN_SAVED_CHARS,
   repeatedLinesText,
+  outputLines,
   sharedLineChars,
 } from './repeatedLinesText.js';
 
 /** Earlier outputs looked at, newest first (their shared lines counted, cheaply). */
-const SCANNED_CANDIDATES = 12;
+const SCANNED_CANDIDATES = 60;
 /** Of those, the ones sharing the most lines that are diffed. */
-const DIFFED_CANDIDATES = 3;
+const DIFFED_CANDIDATES = 5;
 
 /** Where a response holds the text the model sees: its result, or its error. */
 type OutputField = 'result' | 'error';
@@ -96,8 +99,9 @@ export function repeatedLinesReply(
   const own = ownText(response, target === undefined);
   if (own === undefined || own.text.length < MIN_SAVED_CHARS) return undefined;
   const { text } = own;
+  const lines = outputLines(text);
   const ranked = namedCandidates(history, call, target, workspaceRoot)
-    .map((candidate) => ({ ...candidate, shared: sharedLineChars(candidate.output, text) }))
+    .map((candidate) => ({ ...candidate, shared: sharedLineChars(candidate.output, lines) }))
     .filter((candidate) => candidate.shared >= MIN_SAVED_CHARS)
     .sort((x, y) => y.shared - x.shared)
     .slice(0, DIFFED_CANDIDATES);

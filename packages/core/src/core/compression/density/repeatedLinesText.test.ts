@@ -55,8 +55,8 @@ describe('repeatedLinesText (issue 14.2, repeated lines)', () => {
   });
 
   it('#14.2 sharedLineChars bounds what a reply can save', () => {
-    expect(sharedLineChars('a\nbb\nccc', 'bb\nccc\nd')).toBe(7);
-    expect(sharedLineChars('a', 'b')).toBe(0);
+    expect(sharedLineChars('a\nbb\nccc', ['bb', 'ccc', 'd'])).toBe(7);
+    expect(sharedLineChars('a', ['b'])).toBe(0);
   });
 
   it('#14.2 property: expanding the reply with the earlier output gives the output back', () => {

@@ -61,7 +61,8 @@ function lineCount(value: string): number {
   return value.endsWith('\n') || value.length === 0 ? n : n + 1;
 }
 
-function splitLines(value: string): string[] {
+/** The lines of an output; a trailing newline does not start another line. */
+export function outputLines(value: string): string[] {
   const lines = value.split('\n');
   if (value.endsWith('\n')) lines.pop();
   return lines;
@@ -90,7 +91,12 @@ export function repeatedLinesText(
     }
     if (part.added || count < MIN_REPEATED_LINES) out.push(part.value);
     else {
-      const kept = markRuns(splitLines(part.value), part.value.endsWith('\n'), callId, earlierLine);
+      const kept = markRuns(
+        outputLines(part.value),
+        part.value.endsWith('\n'),
+        callId,
+        earlierLine,
+      );
       out.push(kept.text);
       replaced ||= kept.replaced;
     }
@@ -134,12 +140,12 @@ function markRuns(
 
 /** Distinct lines of an output, by output text (outputs are compared again on later calls). */
 const LINE_SETS = new Map<string, ReadonlySet<string>>();
-const LINE_SETS_KEPT = 256;
+const LINE_SETS_KEPT = 512;
 
 function lineSet(text: string): ReadonlySet<string> {
   let set = LINE_SETS.get(text);
   if (set === undefined) {
-    set = new Set(splitLines(text));
+    set = new Set(outputLines(text));
     if (LINE_SETS.size >= LINE_SETS_KEPT) LINE_SETS.delete(LINE_SETS.keys().next().value!);
     LINE_SETS.set(text, set);
   }
@@ -148,11 +154,11 @@ function lineSet(text: string): ReadonlySet<string> {
 
 /**
  * An upper bound, cheap to compute, on what a reply naming `earlier` could save: the characters of
- * `text`'s lines that occur anywhere in `earlier`. Used to pick which earlier outputs to diff.
+ * the new output's `lines` that occur anywhere in `earlier`. Used to pick which outputs to diff.
  */
-export function sharedLineChars(earlier: string, text: string): number {
+export function sharedLineChars(earlier: string, lines: readonly string[]): number {
   const earlierLines = lineSet(earlier);
   let shared = 0;
-  for (const line of splitLines(text)) if (earlierLines.has(line)) shared += line.length + 1;
+  for (const line of lines) if (earlierLines.has(line)) shared += line.length + 1;
   return shared;
 }
