@@ -7,15 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider, type ScriptedReplySpec } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
-import {
-  createDefaultToolRegistry,
-  createToolContext,
-} from '../tools/createDefaultToolRegistry.js';
-import { SettingsService } from '../settings/SettingsService.js';
+import { workspaceSession } from '../test-utils/workspaceSession.js';
 import type { DensityAppliedEvent, DensityDeferredEvent } from '../core/CompressionHandler.js';
-import { AgentSession } from './AgentSession.js';
-import { registryToolExecutor } from './registryToolExecutor.js';
 
 const BIG = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n');
 
@@ -59,17 +52,9 @@ describe('cache anchors in a live session (issue 14.3)', () => {
       read('s-again-2', 'src/s1.ts'),
       { text: 'Done.' },
     ]);
-    const toolContext = createToolContext({ workspaceRoot: workspace, autoApprove: true });
-    const session = new AgentSession({
-      settings: new SettingsService({
-        session: { 'compression.strategy': 'high-density', 'context-limit': 200_000 },
-      }),
-      workspaceRoot: workspace,
-      provider: () => provider,
-      tools: registryToolExecutor(createDefaultToolRegistry(), toolContext),
-      todoStore: toolContext.todoStore,
-      promptResolver: staticPromptResolver(),
-      promptBaseDir: '/prompts',
+    const session = workspaceSession(workspace, provider, {
+      'compression.strategy': 'high-density',
+      'context-limit': 200_000,
     });
     const deferred: DensityDeferredEvent[] = [];
     const applied: DensityAppliedEvent[] = [];

@@ -7,20 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
+import { workspaceSession } from '../test-utils/workspaceSession.js';
 import { formatFileInclusion } from '../core/compression/densityVocabulary.js';
-import {
-  createDefaultToolRegistry,
-  createToolContext,
-} from '../tools/createDefaultToolRegistry.js';
-import { SettingsService } from '../settings/SettingsService.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { unchangedInclusionNote } from '../core/compression/density/unchangedInclusion.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import type { DensityAppliedEvent } from '../core/CompressionHandler.js';
-import { AgentSession } from './AgentSession.js';
-import { registryToolExecutor } from './registryToolExecutor.js';
 
 const ORIGINAL = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i};`).join('\n');
 const NOTES = Array.from({ length: 30 }, (_, i) => `- note ${i}: keep the parser streaming`).join(
@@ -72,17 +65,10 @@ async function run(strategy: CompressionStrategyName, settings: EphemeralSetting
   await writeFile(path.join(workspace, 'src', 'a.ts'), `${ORIGINAL}\n`);
   await writeFile(path.join(workspace, 'notes.md'), `${NOTES}\n`);
   const provider = script();
-  const todoContext = createToolContext({ workspaceRoot: workspace, autoApprove: true });
-  const session = new AgentSession({
-    settings: new SettingsService({
-      session: { 'compression.strategy': strategy, 'context-limit': 200_000, ...settings },
-    }),
-    workspaceRoot: workspace,
-    provider: () => provider,
-    tools: registryToolExecutor(createDefaultToolRegistry(), todoContext),
-    todoStore: todoContext.todoStore,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
+  const session = workspaceSession(workspace, provider, {
+    'compression.strategy': strategy,
+    'context-limit': 200_000,
+    ...settings,
   });
   const density: DensityAppliedEvent[] = [];
   session.compression.events.on('densityApplied', (event) => density.push(event));

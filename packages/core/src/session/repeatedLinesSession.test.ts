@@ -8,15 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
-import { staticPromptResolver } from '../test-utils/compressionContext.js';
-import {
-  createDefaultToolRegistry,
-  createToolContext,
-} from '../tools/createDefaultToolRegistry.js';
-import { SettingsService } from '../settings/SettingsService.js';
+import { workspaceSession } from '../test-utils/workspaceSession.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
-import { AgentSession } from './AgentSession.js';
-import { registryToolExecutor } from './registryToolExecutor.js';
 
 let workspace: string;
 
@@ -38,17 +31,10 @@ async function session(settings: EphemeralSettings) {
     run('run-2', 1081),
     { text: 'Both ran.' },
   ]);
-  const toolContext = createToolContext({ workspaceRoot: workspace, autoApprove: true });
-  const agent = new AgentSession({
-    settings: new SettingsService({
-      session: { 'compression.strategy': 'high-density', 'context-limit': 200_000, ...settings },
-    }),
-    workspaceRoot: workspace,
-    provider: () => provider,
-    tools: registryToolExecutor(createDefaultToolRegistry(), toolContext),
-    todoStore: toolContext.todoStore,
-    promptResolver: staticPromptResolver(),
-    promptBaseDir: '/prompts',
+  const agent = workspaceSession(workspace, provider, {
+    'compression.strategy': 'high-density',
+    'context-limit': 200_000,
+    ...settings,
   });
   await agent.sendMessage('Run it twice.');
   const requests = provider.requests.map((request) => JSON.stringify(request.contents));

@@ -8,6 +8,7 @@ import {
   human,
 } from '../../../test-utils/historyBuilders.js';
 import { pruneEverything } from './test-utils/pruneEverything.js';
+import { simulateCompression } from './test-utils/simulateCompression.js';
 import { expandRepeatedLines, outputIn, shownText } from './test-utils/expandRepeatedLines.js';
 import { repeatedLinesReply } from './repeatedLines.js';
 import { unchangedReadText } from './unchangedRead.js';
@@ -196,20 +197,10 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
           } else if (step.kind === 'prune') {
             history = pruneEverything(history);
           } else {
-            // A compression: the oldest entries go, older results become one-line summaries. A
-            // reply kept in the tail may then name a summary (a documented limit).
+            // A compression (the oldest entries go, older results become summaries); a reply kept
+            // in the tail may then name a summary (a documented limit).
             given = [];
-            const cut = Math.min(step.cut, history.length - 1);
-            history = history.slice(cut).map((e, i) =>
-              i % 2 === 0 && e.speaker === 'tool'
-                ? {
-                    ...e,
-                    blocks: e.blocks.map((b) =>
-                      b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
-                    ),
-                  }
-                : e,
-            );
+            history = simulateCompression(history, step.cut);
           }
         }
         checkGiven();

@@ -101,7 +101,10 @@ export function repeatedLinesReply(
   const { text } = own;
   const lines = outputLines(text);
   const ranked = namedCandidates(history, call, target, workspaceRoot)
-    .map((candidate) => ({ ...candidate, shared: sharedLineChars(candidate.output, lines) }))
+    .map((candidate) => ({
+      ...candidate,
+      shared: sharedLineChars(lineSetOf(candidate.block, candidate.output), lines),
+    }))
     .filter((candidate) => candidate.shared >= MIN_SAVED_CHARS)
     .sort((x, y) => y.shared - x.shared)
     .slice(0, DIFFED_CANDIDATES);
@@ -116,7 +119,20 @@ export function repeatedLinesReply(
 
 interface Candidate {
   readonly callId: string;
+  readonly block: ToolResponseBlock;
   readonly output: string;
+}
+
+/** Distinct lines of an earlier output, by its (immutable) block: outputs are compared again later. */
+const LINE_SETS = new WeakMap<ToolResponseBlock, ReadonlySet<string>>();
+
+function lineSetOf(block: ToolResponseBlock, output: string): ReadonlySet<string> {
+  let set = LINE_SETS.get(block);
+  if (set === undefined) {
+    set = new Set(outputLines(output));
+    LINE_SETS.set(block, set);
+  }
+  return set;
 }
 
 /**
@@ -130,18 +146,18 @@ function namedCandidates(
   workspaceRoot: string,
 ): Candidate[] {
   const found: Candidate[] = [];
-  const outputs = new Map<string, string>();
+  // Responses by call id; their text is only judged for a call the reply may name.
+  const responses = new Map<string, ToolResponseBlock>();
   for (let i = history.length - 1; i >= 0 && found.length < SCANNED_CANDIDATES; i--) {
     const blocks = history[i]!.blocks;
     for (let b = blocks.length - 1; b >= 0; b--) {
       const block = blocks[b]!;
-      if (block.type === 'tool_response') {
-        const own = ownText(block, target === undefined);
-        if (own !== undefined) outputs.set(block.callId, own.text);
-      } else if (block.type === 'tool_call') {
-        const output = outputs.get(block.id);
-        if (output !== undefined && mayName(block, call, target, workspaceRoot))
-          found.push({ callId: block.id, output });
+      if (block.type === 'tool_response') responses.set(block.callId, block);
+      else if (block.type === 'tool_call') {
+        const response = responses.get(block.id);
+        if (response === undefined || !mayName(block, call, target, workspaceRoot)) continue;
+        const own = ownText(response, target === undefined);
+        if (own !== undefined) found.push({ callId: block.id, block: response, output: own.text });
       }
     }
     if (target === undefined) continue;

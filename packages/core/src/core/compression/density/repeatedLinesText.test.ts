@@ -4,6 +4,7 @@ import { expandRepeatedLines } from './test-utils/expandRepeatedLines.js';
 import {
   isRepeatedLinesReply,
   MIN_REPEATED_LINES,
+  outputLines,
   parseRepeatedLinesMarker,
   repeatedLinesMarker,
   repeatedLinesText,
@@ -23,6 +24,7 @@ describe('repeatedLinesText (issue 14.2, repeated lines)', () => {
     );
     expect(reply).toContain(`[lines 11–30 of call c7's output repeat here unchanged (still above)`);
     expect(isRepeatedLinesReply(reply)).toBe(true);
+    expect(isRepeatedLinesReply(`output first\n${reply!}`)).toBe(true);
     expect(isRepeatedLinesReply(text)).toBe(false);
     expect(parseRepeatedLinesMarker(reply!.split('\n')[0]!)).toEqual({
       callId: 'c7',
@@ -55,8 +57,8 @@ describe('repeatedLinesText (issue 14.2, repeated lines)', () => {
   });
 
   it('#14.2 sharedLineChars bounds what a reply can save', () => {
-    expect(sharedLineChars('a\nbb\nccc', ['bb', 'ccc', 'd'])).toBe(7);
-    expect(sharedLineChars('a', ['b'])).toBe(0);
+    expect(sharedLineChars(new Set(outputLines('a\nbb\nccc\n')), ['bb', 'ccc', 'd'])).toBe(7);
+    expect(sharedLineChars(new Set(['a']), ['b'])).toBe(0);
   });
 
   it('#14.2 property: expanding the reply with the earlier output gives the output back', () => {

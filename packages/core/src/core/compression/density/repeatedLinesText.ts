@@ -16,6 +16,8 @@ const MAX_EDIT_LINES = 2000;
 const QUOTED_CHARS = 60;
 
 const MARKER = /^\[lines (\d+)–(\d+) of call (\S+)'s output repeat here unchanged \(still above\)/;
+/** The same, on any line of a text. */
+const MARKER_LINE = new RegExp(MARKER.source, 'm');
 
 function quote(line: string): string {
   const shown = line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line;
@@ -48,17 +50,7 @@ export function parseRepeatedLinesMarker(line: string): RepeatedLinesRef | undef
 
 /** Whether a tool result holds a repeated-lines marker (it is a reply, not the tool's own text). */
 export function isRepeatedLinesReply(result: unknown): boolean {
-  return (
-    typeof result === 'string' &&
-    result.includes("'s output repeat here unchanged") &&
-    result.split('\n').some((line) => MARKER.test(line))
-  );
-}
-
-function lineCount(value: string): number {
-  let n = 0;
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) === 10) n++;
-  return value.endsWith('\n') || value.length === 0 ? n : n + 1;
+  return typeof result === 'string' && MARKER_LINE.test(result);
 }
 
 /** The lines of an output; a trailing newline does not start another line. */
@@ -84,7 +76,7 @@ export function repeatedLinesText(
   let earlierLine = 1;
   let replaced = false;
   for (const part of parts) {
-    const count = part.count ?? lineCount(part.value);
+    const { count } = part;
     if (part.removed) {
       earlierLine += count;
       continue;
@@ -138,26 +130,15 @@ function markRuns(
   return { text: endsWithNewline ? `${text}\n` : text, replaced };
 }
 
-/** Distinct lines of an output, by output text (outputs are compared again on later calls). */
-const LINE_SETS = new Map<string, ReadonlySet<string>>();
-const LINE_SETS_KEPT = 512;
-
-function lineSet(text: string): ReadonlySet<string> {
-  let set = LINE_SETS.get(text);
-  if (set === undefined) {
-    set = new Set(outputLines(text));
-    if (LINE_SETS.size >= LINE_SETS_KEPT) LINE_SETS.delete(LINE_SETS.keys().next().value!);
-    LINE_SETS.set(text, set);
-  }
-  return set;
-}
-
 /**
- * An upper bound, cheap to compute, on what a reply naming `earlier` could save: the characters of
- * the new output's `lines` that occur anywhere in `earlier`. Used to pick which outputs to diff.
+ * An upper bound, cheap to compute, on what a reply naming an earlier output could save: the
+ * characters of the new output's `lines` found among the earlier output's lines.
+ * Used to pick which outputs to diff.
  */
-export function sharedLineChars(earlier: string, lines: readonly string[]): number {
-  const earlierLines = lineSet(earlier);
+export function sharedLineChars(
+  earlierLines: ReadonlySet<string>,
+  lines: readonly string[],
+): number {
   let shared = 0;
   for (const line of lines) if (earlierLines.has(line)) shared += line.length + 1;
   return shared;

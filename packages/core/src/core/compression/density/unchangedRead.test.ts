@@ -9,6 +9,7 @@ import {
   human,
 } from '../../../test-utils/historyBuilders.js';
 import { pruneEverything } from './test-utils/pruneEverything.js';
+import { simulateCompression } from './test-utils/simulateCompression.js';
 import { formatFileInclusion } from '../densityVocabulary.js';
 import {
   INCLUDED_REPLY,
@@ -267,18 +268,8 @@ describe('unchangedReadReply (issue 14.2)', () => {
           } else if (step.kind === 'prune') {
             history = pruneEverything(history);
           } else {
-            // A compression: the oldest entries go, older results become one-line summaries.
-            const cut = Math.min(step.cut, history.length - 1);
-            history = history.slice(cut).map((e, i) =>
-              i % 2 === 0 && e.speaker === 'tool'
-                ? {
-                    ...e,
-                    blocks: e.blocks.map((b) =>
-                      b.type === 'tool_response' ? { ...b, result: '[summary]' } : b,
-                    ),
-                  }
-                : e,
-            );
+            // A compression (the oldest entries go, older results become summaries).
+            history = simulateCompression(history, step.cut);
           }
         }
       }),
