@@ -7,9 +7,11 @@ import {
   replaceInFile,
   toolCall,
   toolResult,
+  toolRoundTrip,
 } from '../test-utils/historyBuilders.js';
 import { contentTokenText, type TokenCounter } from '../services/history/TokenCounter.js';
-import type { IContent } from '../services/history/IContent.js';
+import type { IContent, ToolResponseBlock } from '../services/history/IContent.js';
+import { repeatedLinesMarker } from '../core/compression/density/repeatedLinesText.js';
 import type { ImportedSession } from '../transcripts/types.js';
 import { computeSessionStats } from '../transcripts/sessionStats.js';
 import { prepareReplay } from './prepareReplay.js';
@@ -118,6 +120,40 @@ describe('replaySession', () => {
     expect(report.historyRewriteDepth.meanEntries).toBe(1);
     expect(report.densityOverheadMs.samples).toBeGreaterThanOrEqual(4);
     expect(report.finalContextTokens).toBe(tokens(READ_EDIT_READ) - removed);
+  });
+
+  it('#14.2 high-density: a recorded write that echoes the content it wrote enters as a marker naming its own parameter', async () => {
+    const content = Array.from({ length: 40 }, (_, i) => `line ${i} of the new file\n`).join('');
+    const echoed = `Wrote b.md. Here is the updated code:\n${content.replaceAll('\n', '\r\n')}`;
+    const contents = [
+      human('Write b.md'),
+      ...toolRoundTrip('w1', 'write_file', { file_path: 'b.md', content }, echoed),
+      ai('Written.'),
+    ];
+    const none = (await replay(contents, 'none')).report;
+    const { report } = await replay(contents, 'high-density');
+    const marker = repeatedLinesMarker(
+      { callId: 'w1', from: 1, to: 40, parameter: 'content', crlf: true },
+      'line 0 of the new file',
+      'line 39 of the new file',
+    );
+    const [call, result] = contents.slice(1, 3) as [IContent, IContent];
+    const reply: IContent = {
+      ...result,
+      blocks: [
+        {
+          ...(result.blocks[0] as ToolResponseBlock),
+          result: `${echoed.split('\n')[0]!}\n${marker}\n`,
+        },
+      ],
+    };
+    const keptOut = tokens([call, result]) - tokens([call, reply]);
+    expect(keptOut).toBeGreaterThan(content.length / 2);
+    // Kept out when it entered: nothing already sent was rewritten.
+    expect(report.historyRewrites).toBe(0);
+    expect(report.finalContextTokens).toBe(none.finalContextTokens - keptOut);
+    expect(report.cumulativeInputTokens).toBe(none.cumulativeInputTokens - keptOut);
+    expect(report.liveLostTokens).toBe(0);
   });
 
   it('a user message after tool results ends the turn without counting a phantom call', async () => {

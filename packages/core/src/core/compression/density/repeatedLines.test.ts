@@ -9,7 +9,7 @@ import {
 } from '../../../test-utils/historyBuilders.js';
 import { pruneEverything } from './test-utils/pruneEverything.js';
 import { simulateCompression } from './test-utils/simulateCompression.js';
-import { expandRepeatedLines, outputIn, shownText } from './test-utils/expandRepeatedLines.js';
+import { expandRepeatedLines, namedIn, shownText } from './test-utils/expandRepeatedLines.js';
 import { repeatedLinesReply } from './repeatedLines.js';
 import { unchangedReadText } from './unchangedRead.js';
 
@@ -43,7 +43,7 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
     const reply = ask(history, shell('t2', 'pytest -q', after));
     expect(reply?.result).toMatch(/^\[lines 1–40 of call t1's output repeat here unchanged/);
     expect(String(reply?.result).endsWith('passed test_a\n')).toBe(true);
-    expect(expandRepeatedLines(String(reply?.result), (id) => outputIn(history, id))).toBe(after);
+    expect(expandRepeatedLines(String(reply?.result), (ref) => namedIn(history, ref))).toBe(after);
     // Another command's output may be named too (a call that touches no file is never pruned).
     const other = ask(history, shell('t2', 'pytest -q -x', after));
     expect(other?.result).toBe(reply?.result);
@@ -97,10 +97,46 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
     );
   });
 
+  it("#14.2 a tool that echoes what it was sent (a write showing the content it wrote) names its own call's parameter, CRLF ends included", () => {
+    const content = numbered(1, 30);
+    const echoed = `Successfully created f.md. Here is the updated code:\n${content.replaceAll('\n', '\r\n')}`;
+    const trip = toolRoundTrip('w1', 'write_file', { file_path: '/ws/f.md', content }, echoed);
+    const reply = ask([human('go')], trip);
+    expect(reply?.result).toBe(
+      `Successfully created f.md. Here is the updated code:\n[lines 1–30 of call w1's "content" parameter repeat here unchanged, with CRLF line ends (still above): "1\\tconst value1 = 1;" … "30\\tconst value30 = 1;"]\n`,
+    );
+    const history = [human('go'), trip[0]];
+    expect(expandRepeatedLines(String(reply?.result), (ref) => namedIn(history, ref))).toBe(echoed);
+    // An edit showing the new text with context lines around it: the new text is named.
+    const newText = numbered(11, 45, 'v2');
+    const shown = `Successfully modified f.ts. Here is the updated code:\n...\n${numbered(8, 10)}${newText}${numbered(46, 48)}...\n`;
+    const edit = toolRoundTrip(
+      'e1',
+      'replace',
+      { file_path: '/ws/f.ts', old_string: 'x', new_string: newText },
+      shown,
+    );
+    expect(ask([human('go')], edit)?.result).toContain(
+      `[lines 1–35 of call e1's "new_string" parameter repeat here unchanged (still above)`,
+    );
+  });
+
+  it("#14.2 a parameter is named only by its own call's output, never by a later call (an earlier write may be compressed away first)", () => {
+    const content = numbered(1, 30);
+    const write = toolRoundTrip('w1', 'write_file', { file_path: '/ws/f.ts', content }, 'ok');
+    expect(ask(write, readFile('r1', '/ws/f.ts', content))).toBeUndefined();
+    expect(ask(write, shell('r1', 'cat f.ts', content))).toBeUndefined();
+    // Short parameters are not looked at: nothing under the minimum saving can come of them.
+    const small = numbered(1, 3);
+    expect(
+      ask([], toolRoundTrip('w2', 'write_file', { file_path: '/ws/g.ts', content: small }, small)),
+    ).toBeUndefined();
+  });
+
   type Op =
     | { kind: 'read'; file: number; from: number }
     | { kind: 'run'; fails: boolean; from: number }
-    | { kind: 'write'; file: number; fails: boolean; shell: boolean }
+    | { kind: 'write'; file: number; fails: boolean; shell: boolean; echo: boolean }
     | { kind: 'prune' }
     | { kind: 'compress'; cut: number };
 
@@ -129,6 +165,7 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
         file: fc.integer({ min: 0, max: 1 }),
         fails: fc.boolean(),
         shell: fc.boolean(),
+        echo: fc.boolean(),
       }),
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const) }) },
@@ -143,6 +180,7 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
 
   it('#14.2 property: every marker expands, from the history as it is and after pruning everything density would prune, to the output it stands for', () => {
     let replies = 0;
+    let echoes = 0;
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         let history: IContent[] = [human('start')];
@@ -152,7 +190,7 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
         // reply is in the history, pruning never takes away what its markers name.
         let given: { block: ToolResponseBlock; output: string }[] = [];
         const expands = (block: ToolResponseBlock, h: readonly IContent[]) =>
-          expandRepeatedLines(shownText(block), (id) => outputIn(h, id));
+          expandRepeatedLines(shownText(block), (ref) => namedIn(h, ref));
         const checkGiven = () => {
           const pruned = pruneEverything(history);
           for (const { block, output } of given) {
@@ -186,6 +224,20 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
               given.push({ block: reply, output });
             }
             history.push(trip[0], reply === undefined ? trip[1] : { ...trip[1], blocks: [reply] });
+          } else if (step.kind === 'write' && step.echo && !step.shell) {
+            // A write that echoes the whole file it wrote (CRLF ends when it fails to say so).
+            const content = numbered(1, 30, `v${versions[step.file]! + 1}`);
+            const shown = `Wrote ${file}:\n${step.fails ? content.replaceAll('\n', '\r\n') : content}`;
+            const trip = toolRoundTrip(`c${n}`, 'write_file', { file_path: file, content }, shown);
+            const reply = ask(history, trip);
+            if (reply !== undefined) {
+              echoes++;
+              history.push(trip[0]);
+              expect(expands(reply, history)).toBe(shown);
+              given.push({ block: reply, output: shown });
+              history.push({ ...trip[1], blocks: [reply] });
+            } else history.push(...trip);
+            versions[step.file]! += 1;
           } else if (step.kind === 'write') {
             const error = step.fails ? 'failed' : undefined;
             history.push(
@@ -208,5 +260,6 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
       { numRuns: 1000 },
     );
     expect(replies).toBeGreaterThan(100);
+    expect(echoes).toBeGreaterThan(100);
   });
 });

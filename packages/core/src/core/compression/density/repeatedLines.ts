@@ -16,6 +16,11 @@
  * - the earlier output is the tool's own text (not a pruned pointer, a summary, or any density
  *   reply; for a read, not an error), and `recall` is never answered this way.
  *
+ * Sixth build: any call's output (a write's too) may also name a string parameter of that same
+ * call — tools that echo what they were sent (gemini-cli's write_file and replace show "the
+ * updated code") repeat text that sits in the call right above the reply, which is kept, pruned
+ * or compressed together with it. Never another call's parameter: a later reply could outlive it.
+ *
  * Pure; at most `DIFFED_CANDIDATES` line diffs per output (each bounded in `repeatedLinesText.ts`),
  * chosen among the `SCANNED_CANDIDATES` newest eligible outputs by the lines they share.
  */
@@ -29,12 +34,14 @@ import { isPrunedPointer } from '../recallPointers.js';
 import { touchesNoFile } from './callFileEffect.js';
 import { isCompactSummary } from './toolResponseSummary.js';
 import { isUnchangedReadReply, readTarget, writesAny, type ReadTarget } from './unchangedRead.js';
+import { parameterRecord } from './toolParameters.js';
 import {
+  comparableLines,
   isRepeatedLinesReply,
   MIN_SAVED_CHARS,
   repeatedLinesText,
-  outputLines,
   sharedLineChars,
+  type RepeatedLinesSource,
 } from './repeatedLinesText.js';
 
 /** Earlier outputs looked at, newest first (their shared lines counted, cheaply). */
@@ -95,12 +102,13 @@ export function repeatedLinesReply(
   const { workspaceRoot } = options;
   if (call.name === RECALL_TOOL) return undefined;
   const target = readTarget(call, workspaceRoot);
-  if (target === undefined ? !touchesNoFile(call) : target.files.length !== 1) return undefined;
+  const namesEarlier = target === undefined ? touchesNoFile(call) : target.files.length === 1;
   const own = ownText(response, target === undefined);
   if (own === undefined || own.text.length < MIN_SAVED_CHARS) return undefined;
   const { text } = own;
-  const lines = outputLines(text);
-  const ranked = namedCandidates(history, call, target, workspaceRoot)
+  const lines = comparableLines(text);
+  const earlier = namesEarlier ? namedCandidates(history, call, target, workspaceRoot) : [];
+  const ranked = [...parameterCandidates(call), ...earlier]
     .map((candidate) => ({
       ...candidate,
       shared: sharedLineChars(lineSetOf(candidate.block, candidate.output), lines),
@@ -109,8 +117,8 @@ export function repeatedLinesReply(
     .sort((x, y) => y.shared - x.shared)
     .slice(0, DIFFED_CANDIDATES);
   let best: string | undefined;
-  for (const { callId, output } of ranked) {
-    const reply = repeatedLinesText(output, text, callId);
+  for (const { source, output } of ranked) {
+    const reply = repeatedLinesText(output, text, source);
     if (reply !== undefined && (best === undefined || reply.length < best.length)) best = reply;
   }
   if (best === undefined || text.length - best.length < MIN_SAVED_CHARS) return undefined;
@@ -118,20 +126,38 @@ export function repeatedLinesReply(
 }
 
 interface Candidate {
-  readonly callId: string;
-  readonly block: ToolResponseBlock;
+  readonly source: RepeatedLinesSource;
+  /** What the line set of the text is cached by (immutable). */
+  readonly block: object;
   readonly output: string;
 }
 
-/** Distinct lines of an earlier output, by its (immutable) block: outputs are compared again later. */
-const LINE_SETS = new WeakMap<ToolResponseBlock, ReadonlySet<string>>();
+/**
+ * The call's own string parameters: a tool that echoes what it was sent (a write showing the
+ * content it wrote) repeats text that stays in context exactly as long as the reply does, in the
+ * call right above it. Density never rewrites a call's parameters.
+ */
+function parameterCandidates(call: ToolCallBlock): Candidate[] {
+  const record = parameterRecord(call.parameters);
+  if (record === undefined) return [];
+  return Object.entries(record).flatMap(([parameter, value]) =>
+    typeof value === 'string' && value.length >= MIN_SAVED_CHARS
+      ? [{ source: { callId: call.id, parameter }, block: call, output: value }]
+      : [],
+  );
+}
 
-function lineSetOf(block: ToolResponseBlock, output: string): ReadonlySet<string> {
-  let set = LINE_SETS.get(block);
-  if (set === undefined) {
-    set = new Set(outputLines(output));
-    LINE_SETS.set(block, set);
-  }
+/**
+ * Distinct lines of an earlier text, by its (immutable) block and the text: outputs are compared
+ * again later.
+ */
+const LINE_SETS = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+
+function lineSetOf(block: object, text: string): ReadonlySet<string> {
+  let sets = LINE_SETS.get(block);
+  if (sets === undefined) LINE_SETS.set(block, (sets = new Map<string, ReadonlySet<string>>()));
+  let set = sets.get(text);
+  if (set === undefined) sets.set(text, (set = new Set(comparableLines(text))));
   return set;
 }
 
@@ -157,7 +183,8 @@ function namedCandidates(
         const response = responses.get(block.id);
         if (response === undefined || !mayName(block, call, target, workspaceRoot)) continue;
         const own = ownText(response, target === undefined);
-        if (own !== undefined) found.push({ callId: block.id, block: response, output: own.text });
+        if (own !== undefined)
+          found.push({ source: { callId: block.id }, block: response, output: own.text });
       }
     }
     if (target === undefined) continue;

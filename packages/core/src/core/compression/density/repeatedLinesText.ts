@@ -1,7 +1,9 @@
 /**
  * The text of a repeated-lines reply (issue 14.2, `repeatedLines.ts`): a tool output with each long
- * run of lines it shares with an earlier output replaced by a one-line marker naming that output
- * and the lines. Pure text; which earlier output may be named is decided by the caller.
+ * run of lines it shares with an earlier text (an earlier output, or a parameter of the call)
+ * replaced by a one-line marker naming that text and the lines. Line ends aside: a run that only
+ * adds a carriage return to each line says so in its marker. Pure text; which text may be named
+ * is decided by the caller.
  */
 import { diffLines } from 'diff';
 import { isExitCodeLine } from './toolResultText.js';
@@ -15,7 +17,8 @@ const MAX_EDIT_LINES = 2000;
 /** Characters of a run's first and last line quoted in its marker. */
 const QUOTED_CHARS = 60;
 
-const MARKER = /^\[lines (\d+)–(\d+) of call (\S+)'s output repeat here unchanged \(still above\)/;
+const MARKER =
+  /^\[lines (\d+)–(\d+) of call (\S+)'s (?:output|"([^"]+)" parameter) repeat here unchanged(, with CRLF line ends)? \(still above\)/;
 /** The same, on any line of a text. */
 const MARKER_LINE = new RegExp(MARKER.source, 'm');
 
@@ -24,28 +27,37 @@ function quote(line: string): string {
   return JSON.stringify(shown);
 }
 
-/** The one line standing for lines `from`–`to` (1-based) of `callId`'s output. */
-export function repeatedLinesMarker(
-  callId: string,
-  from: number,
-  to: number,
-  first: string,
-  last: string,
-): string {
-  return `[lines ${from}–${to} of call ${callId}'s output repeat here unchanged (still above): ${quote(first)} … ${quote(last)}]`;
-}
-
-/** What a marker line stands for: lines `from`–`to` (1-based) of `callId`'s output. */
+/**
+ * What a marker names: lines `from`–`to` (1-based) of the output of call `callId`, or of its
+ * string `parameter` (the text a write sent, echoed back by the tool); `crlf`: the lines repeat
+ * with a carriage return added at their end.
+ */
 export interface RepeatedLinesRef {
   readonly callId: string;
   readonly from: number;
   readonly to: number;
+  readonly parameter?: string;
+  readonly crlf?: boolean;
+}
+
+/** The one line standing for the lines `ref` names, quoting the first and last of them. */
+export function repeatedLinesMarker(ref: RepeatedLinesRef, first: string, last: string): string {
+  const what =
+    ref.parameter === undefined ? 'output' : `${JSON.stringify(ref.parameter)} parameter`;
+  const ends = ref.crlf === true ? ', with CRLF line ends' : '';
+  return `[lines ${ref.from}–${ref.to} of call ${ref.callId}'s ${what} repeat here unchanged${ends} (still above): ${quote(first)} … ${quote(last)}]`;
 }
 
 export function parseRepeatedLinesMarker(line: string): RepeatedLinesRef | undefined {
   const match = MARKER.exec(line);
   if (match === null) return undefined;
-  return { callId: match[3]!, from: Number(match[1]), to: Number(match[2]) };
+  return {
+    callId: match[3]!,
+    from: Number(match[1]),
+    to: Number(match[2]),
+    ...(match[4] === undefined ? {} : { parameter: match[4] }),
+    ...(match[5] === undefined ? {} : { crlf: true }),
+  };
 }
 
 /** Whether a tool result holds a repeated-lines marker (it is a reply, not the tool's own text). */
@@ -60,74 +72,99 @@ export function outputLines(value: string): string[] {
   return lines;
 }
 
+/** The lines of a text as they are compared: a carriage return at the end does not count. */
+export function comparableLines(value: string): string[] {
+  return outputLines(value).map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/** Where the lines of a reply come from: the output of call `callId`, or its `parameter`. */
+export interface RepeatedLinesSource {
+  readonly callId: string;
+  readonly parameter?: string;
+}
+
 /**
  * `text` with each run of at least `MIN_REPEATED_LINES` lines it shares with `earlier` (in a
- * line diff) replaced by a marker naming `callId`; `undefined` when no run is that long or the
- * diff is too large to compute cheaply.
+ * line diff, line ends aside) replaced by a marker naming `source`; `undefined` when no run is
+ * that long or the diff is too large to compute cheaply.
  */
 export function repeatedLinesText(
   earlier: string,
   text: string,
-  callId: string,
+  source: RepeatedLinesSource,
 ): string | undefined {
-  const parts = diffLines(earlier, text, { maxEditLength: MAX_EDIT_LINES });
+  const parts = diffLines(earlier, text, { maxEditLength: MAX_EDIT_LINES, stripTrailingCr: true });
   if (parts === undefined) return undefined;
+  const earlierLines = outputLines(earlier);
+  const textLines = outputLines(text);
   const out: string[] = [];
-  let earlierLine = 1;
+  let e = 0;
+  let t = 0;
   let replaced = false;
   for (const part of parts) {
     const { count } = part;
-    if (part.removed) {
-      earlierLine += count;
-      continue;
-    }
-    if (part.added || count < MIN_REPEATED_LINES) out.push(part.value);
-    else {
-      const kept = markRuns(
-        outputLines(part.value),
-        part.value.endsWith('\n'),
-        callId,
-        earlierLine,
-      );
-      out.push(kept.text);
+    if (part.removed) e += count;
+    else if (part.added) {
+      out.push(...textLines.slice(t, (t += count)));
+    } else {
+      const kept = markRuns(textLines.slice(t, t + count), earlierLines.slice(e, e + count), {
+        ...source,
+        from: e + 1,
+      });
+      out.push(...kept.lines);
       replaced ||= kept.replaced;
+      t += count;
+      e += count;
     }
-    if (!part.added) earlierLine += count;
   }
-  return replaced ? out.join('') : undefined;
+  if (!replaced) return undefined;
+  const joined = out.join('\n');
+  return text.endsWith('\n') ? `${joined}\n` : joined;
+}
+
+/** How a line of a common run repeats the earlier one: exactly, with a CR added, or not at all. */
+function repeatKind(line: string, earlier: string | undefined): 'exact' | 'crlf' | undefined {
+  if (earlier === undefined || isExitCodeLine(line)) return undefined;
+  if (line === earlier) return 'exact';
+  return line === `${earlier}\r` ? 'crlf' : undefined;
 }
 
 /**
- * Lines shared with the earlier output, starting at its line `from`: each run of at least
- * `MIN_REPEATED_LINES` becomes a marker, except that a line reporting an exit code stays verbatim
- * (what density reads a shell result's success from must stay readable).
+ * Lines of a common run, starting at line `at.from` of the earlier text: each stretch of at least
+ * `MIN_REPEATED_LINES` lines that repeat it the same way becomes a marker. A line reporting an exit
+ * code stays verbatim (what density reads a shell result's success from must stay readable), and
+ * so does one that differs from the earlier line in more than an added CR.
  */
 function markRuns(
   lines: readonly string[],
-  endsWithNewline: boolean,
-  callId: string,
-  from: number,
-): { readonly text: string; readonly replaced: boolean } {
+  earlier: readonly string[],
+  at: RepeatedLinesSource & { readonly from: number },
+): { readonly lines: readonly string[]; readonly replaced: boolean } {
   const out: string[] = [];
   let replaced = false;
   let start = 0;
-  const flush = (end: number) => {
-    if (end - start >= MIN_REPEATED_LINES) {
-      const first = lines[start]!;
-      const last = lines[end - 1]!;
-      out.push(repeatedLinesMarker(callId, from + start, from + end - 1, first, last));
+  const flush = (end: number, kind: 'exact' | 'crlf' | undefined) => {
+    if (kind !== undefined && end - start >= MIN_REPEATED_LINES) {
+      const ref: RepeatedLinesRef = {
+        callId: at.callId,
+        from: at.from + start,
+        to: at.from + end - 1,
+        ...(at.parameter === undefined ? {} : { parameter: at.parameter }),
+        ...(kind === 'crlf' ? { crlf: true } : {}),
+      };
+      out.push(repeatedLinesMarker(ref, earlier[start]!, earlier[end - 1]!));
       replaced = true;
     } else out.push(...lines.slice(start, end));
+    start = end;
   };
-  lines.forEach((line, i) => {
-    if (!isExitCodeLine(line)) return;
-    flush(i);
-    out.push(line);
-    start = i + 1;
-  });
-  flush(lines.length);
-  const text = out.join('\n');
-  return { text: endsWithNewline ? `${text}\n` : text, replaced };
+  let kind = repeatKind(lines[0] ?? '', earlier[0]);
+  for (let i = 1; i <= lines.length; i++) {
+    const next = i < lines.length ? repeatKind(lines[i]!, earlier[i]) : undefined;
+    if (i < lines.length && next === kind) continue;
+    flush(i, kind);
+    kind = next;
+  }
+  return { lines: out, replaced };
 }
 
 /**

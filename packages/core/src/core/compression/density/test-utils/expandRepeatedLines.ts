@@ -1,27 +1,35 @@
 /**
  * The inverse of a repeated-lines reply, for tests: each marker line replaced by the lines of the
- * output it names, read from `history` as it is (so a marker naming an output that is gone or
+ * text it names, read from `history` as it is (so a marker naming an output that is gone or
  * changed does not expand to the original).
  */
 import type { IContent } from '../../../../services/history/IContent.js';
-import { parseRepeatedLinesMarker } from '../repeatedLinesText.js';
+import { parameterRecord } from '../toolParameters.js';
+import { parseRepeatedLinesMarker, type RepeatedLinesRef } from '../repeatedLinesText.js';
 
 /** The text a response shows the model: its result, or its error. */
 export function shownText(block: { readonly result?: unknown; readonly error?: string }): string {
   return block.error ?? (typeof block.result === 'string' ? block.result : '');
 }
 
-export function outputIn(history: readonly IContent[], callId: string): string | undefined {
+/** The text `ref` names in `history`: a call's output, or its string parameter. */
+export function namedIn(history: readonly IContent[], ref: RepeatedLinesRef): string | undefined {
   for (const entry of history)
-    for (const block of entry.blocks)
-      if (block.type === 'tool_response' && block.callId === callId) return shownText(block);
+    for (const block of entry.blocks) {
+      if (ref.parameter === undefined) {
+        if (block.type === 'tool_response' && block.callId === ref.callId) return shownText(block);
+      } else if (block.type === 'tool_call' && block.id === ref.callId) {
+        const value = parameterRecord(block.parameters)?.[ref.parameter];
+        return typeof value === 'string' ? value : undefined;
+      }
+    }
   return undefined;
 }
 
-/** `reply` expanded; `undefined` when a marker names an output not in `history`. */
+/** `reply` expanded; `undefined` when a marker names a text not in `history`. */
 export function expandRepeatedLines(
   reply: string,
-  outputOf: (callId: string) => string | undefined,
+  textOf: (ref: RepeatedLinesRef) => string | undefined,
 ): string | undefined {
   const lines: string[] = [];
   for (const line of reply.split('\n')) {
@@ -30,11 +38,12 @@ export function expandRepeatedLines(
       lines.push(line);
       continue;
     }
-    const named = outputOf(ref.callId);
+    const named = textOf(ref);
     if (named === undefined) return undefined;
     const namedLines = named.split('\n');
     if (ref.to > namedLines.length) return undefined;
-    lines.push(...namedLines.slice(ref.from - 1, ref.to));
+    const repeated = namedLines.slice(ref.from - 1, ref.to);
+    lines.push(...(ref.crlf === true ? repeated.map((l) => `${l}\r`) : repeated));
   }
   return lines.join('\n');
 }
