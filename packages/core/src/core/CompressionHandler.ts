@@ -36,6 +36,7 @@ import {
   type LastSend,
 } from './densityStep.js';
 import { cacheRulesForProvider } from './densitySchedule.js';
+import type { CacheProviderName } from '../cache/index.js';
 import { CacheAnchorTracker } from './cacheAnchors.js';
 import { GrowthTracker } from './growthTracker.js';
 
@@ -83,6 +84,12 @@ export interface CompressionHandlerOptions {
   readonly resolveStrategy?: (name: CompressionStrategyName) => CompressionStrategy;
   readonly logger?: DebugLogger;
   readonly now?: () => number;
+  /**
+   * The most a batch may cost up front under a provider's cache rules (base-input-token units):
+   * what density has saved this session so far plus an allowance (issue 14). Without it batches
+   * are not capped.
+   */
+  readonly densityRiskBudget?: (provider: CacheProviderName) => number;
 }
 
 /** Reserve for the reply when none is configured: 10% of the window, at most 8,192 tokens. */
@@ -94,7 +101,6 @@ export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
   private densityDirty = true;
   private lastSend: LastSend | undefined;
-  private sends = 0;
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
@@ -170,7 +176,6 @@ export class CompressionHandler {
     this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
     this.growth.onSend(this.options.history.getTotalTokens());
     this.aftercare.onSend();
-    this.sends++;
   }
 
   /** Whether compressing now would loop (issue #11.5); if so, says so through `compactionLoop`. */
@@ -224,6 +229,8 @@ export class CompressionHandler {
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
       const { ephemerals } = this.options.runtime;
+      const rules = cacheRulesForProvider(this.options.runtimeState().provider);
+      const budget = this.options.densityRiskBudget?.(rules.provider);
       const outcome = await runDensityStep({
         strategy: strategy.name,
         optimize: strategy.optimize.bind(strategy),
@@ -232,9 +239,9 @@ export class CompressionHandler {
         ...(this.densityBatched()
           ? {
               schedule: {
-                rules: cacheRulesForProvider(this.options.runtimeState().provider),
+                rules,
                 paybackCalls: ephemerals.densityCachePaybackCalls(),
-                callsSoFar: this.sends,
+                ...(budget === undefined ? {} : { riskBudget: budget }),
                 lastSend: this.lastSend,
                 now: this.now(),
                 underPressure: options.underPressure ?? true,

@@ -148,10 +148,15 @@ describe('batched density schedule (issue 14.3)', () => {
     '#14.3 %s: an edit more than 20 blocks back rewrites the whole history (Anthropic lookback), so it waits there',
     async (provider, waits) => {
       const clock = { t: 0 };
-      const { history, pending, send } = setup({ 'context-limit': 1_000_000 }, clock, provider);
+      // A horizon of 10 calls (the default is 2): the suffix alone pays back in ~9.
+      const { history, pending, send } = setup(
+        { 'context-limit': 1_000_000, 'compression.density.cachePaybackCalls': 10 },
+        clock,
+        provider,
+      );
       await send(readDeepInLongHistory(...readFile('x', 'x.ts', 'x'.repeat(3000))));
       await send(replaceInFile('w', 'x.ts'));
-      // Priced as the suffix alone (OpenAI: no lookback) the 3,000-token read pays back at once;
+      // Priced as the suffix alone (OpenAI: no lookback) the 3,000-token read pays back in time;
       // priced as a rewrite of the 50k-token history it would take ~200 calls.
       expect(pending()).toBe(waits);
       expect(responseIds(history.getRawHistory()).has('x')).toBe(waits);
@@ -160,7 +165,10 @@ describe('batched density schedule (issue 14.3)', () => {
 
   it('#14.3 anthropic: a deep edit waits one call for its cache anchor, then goes, rewriting only what follows it', async () => {
     const clock = { t: 0 };
-    const { history, handler, pending, send } = setup({ 'context-limit': 1_000_000 }, clock);
+    const { history, handler, pending, send } = setup(
+      { 'context-limit': 1_000_000, 'compression.density.cachePaybackCalls': 10 },
+      clock,
+    );
     const [readCall, readResult] = readFile('x', 'x.ts', 'x'.repeat(3000));
     await send(readDeepInLongHistory(readCall, readResult));
     expect(handler.cacheAnchorEntries()).toEqual([]);

@@ -5,7 +5,7 @@ import {
   cacheRulesForProvider,
   callsToPayBack,
   decideDensityApplication,
-  expectedRemainingCalls,
+  upFrontCost,
   type BatchCut,
 } from './densitySchedule.js';
 
@@ -140,9 +140,33 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     expect(decideDensityApplication({ ...base, cuts: [] }).applyFrom).toBeUndefined();
   });
 
-  it('the horizon is the calls so far, at least the minimum', () => {
-    expect(expectedRemainingCalls(3, 10)).toBe(10);
-    expect(expectedRemainingCalls(40, 10)).toBe(40);
+  it('#14.3 a batch applied for paying back costs up front at most the risk budget (what the session saved so far); pressure, a cold cache and the first call ignore it', () => {
+    // (1.15 × 10,000 − 1.25 × 3,000) = 7,750 up front; pays back in 25.8 calls.
+    const bet: BatchCut = { ...deep, removedTokens: 3_000 };
+    expect(upFrontCost(anthropic, 3_000, 10_000)).toBeCloseTo(7_750, 6);
+    expect(upFrontCost(anthropic, 100, 60)).toBe(0);
+    const decide = (riskBudget: number | undefined, over: Partial<typeof base> = {}) =>
+      decideDensityApplication({
+        ...base,
+        cuts: [bet],
+        expectedRemainingCalls: 30,
+        ...(riskBudget === undefined ? {} : { riskBudget }),
+        ...over,
+      });
+    expect(decide(undefined).reason).toBe('pays-back');
+    expect(decide(7_750).reason).toBe('pays-back');
+    expect(decide(7_749)).toMatchObject({ applyFrom: undefined, reason: 'deferred' });
+    expect(decide(0, { underPressure: true }).reason).toBe('under-pressure');
+    expect(decide(0, { msSinceLastSend: anthropic.ttlMs + 1 }).reason).toBe('cache-cold');
+    expect(decide(0, { msSinceLastSend: undefined }).reason).toBe('no-cache-yet');
+    // The edits near the end cost nothing up front: they go whatever the budget.
+    const tail = decideDensityApplication({
+      ...base,
+      cuts: [bet, nearEnd],
+      expectedRemainingCalls: 30,
+      riskBudget: 0,
+    });
+    expect(tail).toMatchObject({ applyFrom: 40, reason: 'tail-pays-back' });
   });
 
   it('providers map to their cache rules, Anthropic 5m when unknown', () => {

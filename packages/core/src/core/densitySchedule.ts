@@ -13,9 +13,16 @@
  * Issue 14, the batched schedule: pending edits wait (they are found again by every later
  * optimize(), which only ever finds more, so a decision is never undone) and are applied
  * together when it costs least: the cache is cold, a compression is about to rewrite the history,
- * the batch pays back within the expected remaining calls, or the context is under pressure.
+ * the batch pays back within the horizon, or the context is under pressure.
  * A suffix of the batch (the edits near the end of the history) may go at once while the deep
  * edits wait.
+ *
+ * Sixth build, measured on the corpus: the horizon is short and fixed
+ * (`compression.density.cachePaybackCalls`, 2 calls) rather than "as many calls as so far", and a
+ * batch applied for paying back may cost up front at most the session's risk budget (what density
+ * saved so far plus a small allowance): a long bet on the session going on lost money on the
+ * sessions that ended first, and with content kept out when it enters the long bets no longer
+ * paid for those losses over the corpus.
  */
 import { CACHE_RULES, type CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold } from '../cache/priceCall.js';
@@ -42,6 +49,20 @@ export function callsToPayBack(
   const w = rules.writeMultiplier;
   const extra = (w - r) * invalidatedTokens - w * removedTokens;
   return Math.max(0, extra / (r * removedTokens));
+}
+
+/**
+ * What applying costs on the next call beyond leaving the history alone (the module comment's
+ * (w − r)·S − w·R); 0 when it saves at once. What a session ending right after loses.
+ */
+export function upFrontCost(
+  rules: CacheRules,
+  removedTokens: number,
+  invalidatedTokens: number,
+): number {
+  const r = rules.readMultiplier;
+  const w = rules.writeMultiplier;
+  return Math.max(0, (w - r) * invalidatedTokens - w * removedTokens);
 }
 
 /** One place the batch may be cut: apply the edits at `index` and after, leave the rest. */
@@ -78,6 +99,12 @@ export interface DensityScheduleInput {
    * drops the same content anyway, at the price of a rewrite. Undefined: any batch.
    */
   readonly pressureRoom?: number;
+  /**
+   * What the session has saved so far (base-input-token units): a batch applied for paying back
+   * may cost at most this much up front, so that a session ending before the payback still costs
+   * no more than it would have without density. Undefined: no cap.
+   */
+  readonly riskBudget?: number;
 }
 
 export const DENSITY_SCHEDULE_REASONS = [
@@ -115,7 +142,8 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
   const anchored = anchoredPayback(input.rules, whole);
   const awaiting = anchored !== undefined && anchored <= input.expectedRemainingCalls;
-  if (!awaiting && payback <= input.expectedRemainingCalls) return all('pays-back');
+  if (!awaiting && payback <= input.expectedRemainingCalls && affordable(input, whole))
+    return all('pays-back');
   const tail = tailThatPaysBack(input, awaiting);
   if (tail !== undefined)
     return { applyFrom: tail.index, reason: 'tail-pays-back', paybackCalls: payback };
@@ -133,7 +161,16 @@ function tailThatPaysBack(input: DensityScheduleInput, awaiting: boolean): Batch
       // While the anchor is awaited, a deep tail would be written again in full for nothing.
       !(awaiting && cut.anchoredInvalidatedTokens !== undefined) &&
       callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens) <=
-        input.expectedRemainingCalls,
+        input.expectedRemainingCalls &&
+      affordable(input, cut),
+  );
+}
+
+/** Whether what `cut` costs up front is within the session's risk budget. */
+function affordable(input: DensityScheduleInput, cut: BatchCut): boolean {
+  return (
+    input.riskBudget === undefined ||
+    upFrontCost(input.rules, cut.removedTokens, cut.invalidatedTokens) <= input.riskBudget
   );
 }
 
@@ -150,12 +187,4 @@ function anchoredPayback(rules: CacheRules, whole: BatchCut): number | undefined
   const saved = (w - r) * (whole.invalidatedTokens - anchored);
   if (saved <= r * whole.removedTokens) return undefined;
   return callsToPayBack(rules, whole.removedTokens, anchored);
-}
-
-/**
- * The payback horizon: a session that has made `callsSoFar` calls is expected to make about as
- * many more (no better estimate is known in advance), and at least `minimumCalls`.
- */
-export function expectedRemainingCalls(callsSoFar: number, minimumCalls: number): number {
-  return Math.max(minimumCalls, callsSoFar);
 }

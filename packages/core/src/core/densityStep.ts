@@ -16,11 +16,7 @@ import {
 import { densityCacheImpact } from './compression/density/cacheImpact.js';
 import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
 import type { CacheRules } from '../cache/cacheRules.js';
-import {
-  decideDensityApplication,
-  expectedRemainingCalls,
-  type DensityScheduleDecision,
-} from './densitySchedule.js';
+import { decideDensityApplication, type DensityScheduleDecision } from './densitySchedule.js';
 import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
 import { sentTokensFrom } from './densityInvalidation.js';
 
@@ -62,15 +58,15 @@ export interface LastSend {
 
 export interface DensitySchedule {
   readonly rules: CacheRules;
-  /** The payback horizon is at least this many calls. */
+  /** The payback horizon: a batch is applied for paying back within this many calls. */
   readonly paybackCalls: number;
-  /** Provider calls made so far in the session. */
-  readonly callsSoFar: number;
   readonly lastSend: LastSend | undefined;
   readonly now: number;
   readonly underPressure: boolean;
   /** See DensityScheduleInput.pressureRoom. */
   readonly pressureRoom?: number;
+  /** See DensityScheduleInput.riskBudget. */
+  readonly riskBudget?: number;
 }
 
 export interface DensityStepInput {
@@ -117,9 +113,10 @@ async function schedulePart(
     rules: schedule.rules,
     cuts,
     msSinceLastSend: schedule.lastSend ? schedule.now - schedule.lastSend.at : undefined,
-    expectedRemainingCalls: expectedRemainingCalls(schedule.callsSoFar, schedule.paybackCalls),
+    expectedRemainingCalls: schedule.paybackCalls,
     underPressure: schedule.underPressure,
     ...(schedule.pressureRoom === undefined ? {} : { pressureRoom: schedule.pressureRoom }),
+    ...(schedule.riskBudget === undefined ? {} : { riskBudget: schedule.riskBudget }),
   });
   const part =
     decision.applyFrom === undefined

@@ -28,6 +28,7 @@ export interface EphemeralAccessors {
   /** Issue 14.2: identical re-reads of a file still in context get a short reply. */
   densityUnchangedReads(): boolean;
   densityCachePaybackCalls(): number;
+  densityCacheRiskAllowance(): number;
   densityCompressHeadroom(): number;
   /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */
   densityPointerStyle?(): PointerStyle;

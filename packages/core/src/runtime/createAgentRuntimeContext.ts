@@ -37,6 +37,8 @@ export function createAgentRuntimeContext(
     densityUnchangedReads: () => settings.getDefaulted('compression.density.unchangedReads'),
     densitySchedule: () => settings.getDefaulted('compression.density.schedule'),
     densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
+    densityCacheRiskAllowance: () =>
+      settings.getDefaulted('compression.density.cacheRiskAllowance'),
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
     densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),
     artifactTrail: () => settings.getDefaulted('compression.artifactTrail'),

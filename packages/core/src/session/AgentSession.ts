@@ -231,6 +231,8 @@ export class AgentSession {
       promptResolver: options.promptResolver,
       promptBaseDir: options.promptBaseDir,
       activeTodos: () => this.todoStore.active(),
+      densityRiskBudget: (provider) =>
+        this.stats.densityRiskBudget(provider, this.runtime.ephemerals.densityCacheRiskAllowance()),
       todos: () => this.todoStore.get(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
       ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),

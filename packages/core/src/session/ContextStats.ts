@@ -11,7 +11,7 @@ import type {
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
-import { CACHE_RULES } from '../cache/index.js';
+import { CACHE_RULES, type CacheProviderName } from '../cache/index.js';
 import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
 
 export interface DensityPassTotals {
@@ -104,6 +104,7 @@ export class ContextStats {
       .then(() => saved)
       .then(
         (tokens) => {
+          this.cache.keptOut(tokens);
           this.kept = {
             notes: this.kept.notes + 1,
             tokens: this.kept.tokens + Math.max(0, tokens),
@@ -127,7 +128,15 @@ export class ContextStats {
 
   /** A model call was made (at `atMs`, ms since the epoch): prices density's cache effect. */
   modelCall(atMs?: number): void {
-    this.cache.modelCall(atMs);
+    this.cache.modelCall(atMs, this.history?.getTotalTokens());
+  }
+
+  /**
+   * Issue 14: the most a density batch may cost up front under `provider`'s cache rules — what
+   * density has saved so far plus `allowance` × what the session would have cost without it.
+   */
+  densityRiskBudget(provider: CacheProviderName, allowance: number): number {
+    return this.cache.savedSoFar(provider) + allowance * this.cache.baselineSoFar(provider);
   }
 
   /** What density's edits did to the prompt cache so far (issue 14). */

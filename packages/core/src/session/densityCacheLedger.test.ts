@@ -61,6 +61,35 @@ describe('#14.5 DensityCacheLedger: density’s cache effect in a live session',
     }
   });
 
+  it('#14.3 hand-computed: what the session saved so far (the risk budget) counts kept-out content, and what it would have cost without density', () => {
+    const ledger = new DensityCacheLedger();
+    ledger.modelCall(0, 10_000); // first call: 10k written
+    ledger.keptOut(2_000); // a reply kept 2k out when it entered
+    ledger.modelCall(MIN, 11_000); // without density 13k: 10k read, 3k written
+    ledger.edit(1_000, 1_500); // near the end: 1.5k re-sent uncached
+    ledger.modelCall(2 * MIN, 10_500); // without: 13.5k (10.5k + 2k kept + 1k removed)
+    ledger.modelCall(10 * MIN, 10_500); // cold: without density all 13.5k written
+    // Anthropic 5m: kept out 2k × 0.1 on the two warm calls, × 1.25 on the cold one; the edit
+    // (1.5k × 1.15 − 1k × 0.1) on its first call, then 1k × 1.25 cold.
+    const kept = 2_000 * 0.1 * 2 + 2_000 * 1.25;
+    const edit = 1_500 * 1.15 - 100 - 1_250;
+    expect(ledger.savedSoFar('anthropic')).toBeCloseTo(kept - edit, 6);
+    const without = 10_000 * 1.25 + (10_000 * 0.1 + 3_000 * 1.25) + (13_000 * 0.1 + 500 * 1.25);
+    expect(ledger.baselineSoFar('anthropic')).toBeCloseTo(without + 13_500 * 1.25, 6);
+    // OpenAI: no write premium, cached input at 0.1 (the table's multipliers).
+    expect(ledger.baselineSoFar('openai')).toBeCloseTo(
+      10_000 + (1_000 + 3_000) + (1_300 + 500) + 13_500,
+      6,
+    );
+    // The edit totals stay the edits' own (what /context reports as density's cache effect).
+    expect(ledger.totals().netWeightedTokens.anthropic).toBeCloseTo(edit, 6);
+    // A compression rewrites everything: nothing kept out before it saves any more.
+    ledger.compressed();
+    const before = ledger.savedSoFar('anthropic');
+    ledger.modelCall(11 * MIN, 4_000);
+    expect(ledger.savedSoFar('anthropic')).toBeCloseTo(before, 6);
+  });
+
   it('the session provider picks the rules; unknown adapters are priced as Anthropic 5m', () => {
     expect(cacheProviderFor('openai')).toBe('openai');
     expect(cacheProviderFor('gemini')).toBe('gemini');

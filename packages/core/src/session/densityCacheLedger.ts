@@ -11,6 +11,10 @@
  *   explicit caching (Anthropic) an edit more than `lookbackBlocks` blocks before the end loses
  *   the whole prompt;
  * - an applied compression rewrites everything: what density removed before it stops counting.
+ *
+ * Content kept out when it entered (the append-only replies) is priced apart, the same way as a
+ * removal that cost no rewrite; with the edits it makes what the session has saved so far, the
+ * budget a batch may risk (`savedSoFar`).
  */
 import {
   CACHE_PROVIDERS,
@@ -32,6 +36,7 @@ export interface DensityCacheTotals {
 
 export class DensityCacheLedger {
   private removed = 0;
+  private kept = 0;
   private pendingRewrite = 0;
   private pendingExplicit = 0;
   private lastCallAt: number | undefined;
@@ -44,6 +49,25 @@ export class DensityCacheLedger {
     openai: 0,
     gemini: 0,
   };
+  private readonly keptNet: Record<CacheProviderName, number> = {
+    anthropic: 0,
+    'anthropic-1h': 0,
+    openai: 0,
+    gemini: 0,
+  };
+
+  private readonly baseline: Record<CacheProviderName, number> = {
+    anthropic: 0,
+    'anthropic-1h': 0,
+    openai: 0,
+    gemini: 0,
+  };
+  private baselineContext = 0;
+
+  /** A reply kept `tokens` out of the history when it entered (no rewrite). */
+  keptOut(tokens: number): void {
+    this.kept += Math.max(0, tokens);
+  }
 
   /**
    * A density edit removed `removedTokens`; `suffixTokens` follow its first edited entry;
@@ -60,17 +84,30 @@ export class DensityCacheLedger {
   /** An applied compression rewrote the history: earlier removals no longer change a prompt. */
   compressed(): void {
     this.removed = 0;
+    this.kept = 0;
     this.pendingRewrite = 0;
     this.pendingExplicit = 0;
   }
 
   /** A model call was made at `atMs`. */
-  modelCall(atMs: number | undefined): void {
+  modelCall(atMs: number | undefined, contextTokens?: number): void {
     const gapMs =
       atMs === undefined || this.lastCallAt === undefined ? undefined : atMs - this.lastCallAt;
+    // The same call without density: the context with what density took out.
+    const without =
+      contextTokens === undefined ? undefined : contextTokens + this.removed + this.kept;
     for (const provider of CACHE_PROVIDERS) {
       const rules = CACHE_RULES[provider];
-      if (this.calls > 0 && isCacheCold(rules, gapMs)) {
+      const cold = this.calls > 0 && isCacheCold(rules, gapMs);
+      if (without !== undefined) {
+        const cached = cold ? 0 : Math.min(this.baselineContext, without);
+        this.baseline[provider] +=
+          cached * rules.readMultiplier + (without - cached) * rules.writeMultiplier;
+      }
+      // Kept-out tokens would have been read (or written again, cold); a new entry's first
+      // sending, a write, is not counted: the estimate errs on the side of saving less.
+      this.keptNet[provider] -= this.kept * (cold ? rules.writeMultiplier : rules.readMultiplier);
+      if (cold) {
         this.net[provider] -= this.removed * rules.writeMultiplier;
       } else {
         const explicit = rules.mode === 'explicit';
@@ -85,6 +122,20 @@ export class DensityCacheLedger {
     this.pendingExplicit = 0;
     this.calls++;
     this.lastCallAt = atMs;
+    if (without !== undefined) this.baselineContext = without;
+  }
+
+  /**
+   * What density has saved so far under `provider`'s rules, in base-input-token units: edits net
+   * of their rewrites, plus content kept out at entry (negative when the edits cost more).
+   */
+  savedSoFar(provider: CacheProviderName): number {
+    return -(this.net[provider] + this.keptNet[provider]);
+  }
+
+  /** An estimate of what the calls so far would have cost without density, under `provider`. */
+  baselineSoFar(provider: CacheProviderName): number {
+    return this.baseline[provider];
   }
 
   totals(): DensityCacheTotals {

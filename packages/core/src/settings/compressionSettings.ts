@@ -132,10 +132,20 @@ export const COMPRESSION_SETTINGS = [
     key: 'compression.density.cachePaybackCalls',
     category: 'cli-behavior',
     description:
-      'Batched schedule: edits are applied when they pay for their cache misses within max(this, calls so far) calls',
+      'Batched schedule: edits are applied when they pay for their cache misses within this many calls',
     type: 'number',
     range: { integer: true, min: 0 },
-    default: 10,
+    default: 2,
+    persistToProfile: true,
+  },
+  {
+    key: 'compression.density.cacheRiskAllowance',
+    category: 'cli-behavior',
+    description:
+      'Batched schedule: a batch may cost up front at most what density saved so far plus this fraction of the cost so far without density',
+    type: 'number',
+    range: { min: 0, max: 1 },
+    default: 0.05,
     persistToProfile: true,
   },
   {
