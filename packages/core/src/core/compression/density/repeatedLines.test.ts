@@ -76,6 +76,32 @@ describe('repeatedLinesReply (issue 14.2, repeated lines)', () => {
     expect(ask(first, shell('g', 'grep -n value src', numbered(1, 60)))).toBeUndefined();
   });
 
+  it('#14.2 sixth build: any call may name an output density never prunes — of a call that touches no file or writes one, whatever the tool', () => {
+    // An edit shows the file's window after it; the next edit's window repeats most of it.
+    const edit = (id: string, tag: string) =>
+      toolRoundTrip(
+        id,
+        'edit',
+        { file_path: '/ws/a.java', start_line: 10, end_line: 10 },
+        `[File: /ws/a.java (60 lines total)]\n${numbered(1, 40, tag)}`,
+      );
+    const first = edit('e1', 'v1');
+    const second = ask(first, edit('e2', 'v2'));
+    expect(second?.result).toMatch(/^\[lines 1–10 of call e1's output/);
+    // A read of the file right after names the edit's window (READ→WRITE never prunes a write).
+    const read = ask(first, shell('r1', "sed -n '1,40p' /ws/a.java", numbered(1, 40, 'v1')));
+    expect(read?.result).toMatch(/call e1's output repeat here/);
+    // A read tool may name a command's output, and a command another tool's output.
+    const log = shell('g1', 'git show HEAD:a.ts', numbered(1, 40));
+    expect(ask(log, readFile('r2', '/ws/a.ts', numbered(1, 40)))?.result).toMatch(/call g1's/);
+    const otherTool = toolRoundTrip('t1', 'run_tests', {}, numbered(1, 40));
+    expect(ask(otherTool, shell('t2', 'pytest', numbered(1, 40)))?.result).toMatch(/call t1's/);
+    // Never a read from a call that is not a read of the same file: it may go stale and be pruned.
+    const fileRead = readFile('r0', '/ws/a.java', numbered(1, 40));
+    expect(ask(fileRead, edit('e3', ''))).toBeUndefined();
+    expect(ask(fileRead, shell('t3', 'pytest', numbered(1, 40)))).toBeUndefined();
+  });
+
   it('#14.2 never about a pruned, summarized or replied copy, for recall, or when it saves too little', () => {
     const after = `${numbered(1, 40)}done\n`;
     const copies = [

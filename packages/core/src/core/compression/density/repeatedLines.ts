@@ -6,20 +6,23 @@
  * changed in a few lines (a test or reproduction script after an edit, a status poll), a read of
  * a range that overlaps an earlier read of the same file.
  *
- * The earlier output named must stay in context for as long as the marker does, so it is chosen
- * by the unchanged reply's rules:
- * - a read names an earlier read by the same tool of the same one file, with no write of that
+ * The earlier output named must stay in context for as long as the marker does, so it is one
+ * density never takes away:
+ * - the output of any call that touches no file or writes one, whatever the tool and parameters
+ *   (READ→WRITE prunes reads only); a failed run's error counts for a reply that is not a read,
+ *   and such a reply is given in its own error;
+ * - for a read, also an earlier read by the same tool of the same one file, with no write of that
  *   file since (any write, failed or shell): a later write makes READ→WRITE prune both;
- * - any other call that touches no file names an earlier call of the same tool that touches no
- *   file either, whatever its parameters (density never prunes those); for these a failed run is
- *   answered in its error, and may name a failed run's error;
  * - the earlier output is the tool's own text (not a pruned pointer, a summary, or any density
- *   reply; for a read, not an error), and `recall` is never answered this way.
+ *   reply; for a read, not an error), and `recall` is never answered this way;
+ * - a string parameter of the reply's own call: tools that echo what they were sent (gemini-cli's
+ *   write_file and replace show "the updated code") repeat text that sits in the call right above
+ *   the reply, which is kept, pruned or compressed together with it. Never another call's
+ *   parameter: a later reply could outlive it.
  *
- * Sixth build: any call's output (a write's too) may also name a string parameter of that same
- * call — tools that echo what they were sent (gemini-cli's write_file and replace show "the
- * updated code") repeat text that sits in the call right above the reply, which is kept, pruned
- * or compressed together with it. Never another call's parameter: a later reply could outlive it.
+ * (Fifth build: a read named only same-file reads, any other call only calls of its tool that
+ * touch no file. The sixth added parameters, and outputs of any tool that density keeps: an
+ * edit's window of the file after it is repeated by the next edit's or read's window.)
  *
  * Pure; at most `DIFFED_CANDIDATES` line diffs per output (each bounded in `repeatedLinesText.ts`),
  * chosen among the `SCANNED_CANDIDATES` newest eligible outputs by the lines they share.
@@ -31,7 +34,7 @@ import type {
 } from '../../../services/history/IContent.js';
 import { RECALL_TOOL } from '../densityVocabulary.js';
 import { isPrunedPointer } from '../recallPointers.js';
-import { touchesNoFile } from './callFileEffect.js';
+import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
 import { isCompactSummary } from './toolResponseSummary.js';
 import { isUnchangedReadReply, readTarget, writesAny, type ReadTarget } from './unchangedRead.js';
 import { parameterRecord } from './toolParameters.js';
@@ -72,6 +75,11 @@ function ownText(
   return isRepeatedLinesReply(result) ? undefined : { text: result, field: 'result' };
 }
 
+/** Whether a call writes a file: density never prunes its output (READ→WRITE prunes reads only). */
+function writesAFile(call: ToolCallBlock): boolean {
+  return (fileEffectOf(call, { shellFileOps: true })?.writes.length ?? 0) > 0;
+}
+
 /** Whether `earlier` may be named by a reply to `call` (see the module comment). */
 function mayName(
   earlier: ToolCallBlock,
@@ -79,8 +87,9 @@ function mayName(
   target: ReadTarget | undefined,
   workspaceRoot: string,
 ): boolean {
-  if (earlier.name !== call.name) return false;
-  if (target === undefined) return touchesNoFile(earlier);
+  // Density never prunes the output of a call that touches no file or writes one.
+  if (touchesNoFile(earlier) || writesAFile(earlier)) return true;
+  if (target === undefined || earlier.name !== call.name) return false;
   const files = readTarget(earlier, workspaceRoot)?.files;
   return files?.length === 1 && files[0] === target.files[0];
 }
@@ -102,12 +111,11 @@ export function repeatedLinesReply(
   const { workspaceRoot } = options;
   if (call.name === RECALL_TOOL) return undefined;
   const target = readTarget(call, workspaceRoot);
-  const namesEarlier = target === undefined ? touchesNoFile(call) : target.files.length === 1;
   const own = ownText(response, target === undefined);
   if (own === undefined || own.text.length < MIN_SAVED_CHARS) return undefined;
   const { text } = own;
   const lines = comparableLines(text);
-  const earlier = namesEarlier ? namedCandidates(history, call, target, workspaceRoot) : [];
+  const earlier = namedCandidates(history, call, target, workspaceRoot);
   const ranked = [...parameterCandidates(call), ...earlier]
     .map((candidate) => ({
       ...candidate,
