@@ -119,7 +119,7 @@ describe('dense demo, end to end', () => {
     // does not lower the input; what it still buys is room — it never has to compress.
     const recency = runOf('high-density-recency');
     expect(recency.compressions.length).toBeLessThan(dense.compressions.length);
-    expect(recency.peakContextTokens).toBeLessThan(dense.peakContextTokens);
+    expect(recency.compressions).toHaveLength(0);
   });
 
   it('every strategy sees identical context until the first density edit or compression', () => {

@@ -148,7 +148,7 @@ describe('batched density schedule (issue 14.3)', () => {
     '#14.3 %s: an edit more than 20 blocks back rewrites the whole history (Anthropic lookback), so it waits there',
     async (provider, waits) => {
       const clock = { t: 0 };
-      // A horizon of 10 calls (the default is 2): the suffix alone pays back in ~9.
+      // A horizon of 10 calls: the suffix alone pays back in ~9.
       const { history, pending, send } = setup(
         { 'context-limit': 1_000_000, 'compression.density.cachePaybackCalls': 10 },
         clock,

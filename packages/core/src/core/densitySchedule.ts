@@ -17,12 +17,13 @@
  * A suffix of the batch (the edits near the end of the history) may go at once while the deep
  * edits wait.
  *
- * Sixth build, measured on the corpus: the horizon is short and fixed
- * (`compression.density.cachePaybackCalls`, 2 calls) rather than "as many calls as so far", and a
- * batch applied for paying back may cost up front at most the session's risk budget (what density
- * saved so far plus a small allowance): a long bet on the session going on lost money on the
- * sessions that ended first, and with content kept out when it enters the long bets no longer
- * paid for those losses over the corpus.
+ * Sixth build, measured on the corpus: the horizon is fixed (`compression.density.cachePaybackCalls`,
+ * 15 calls) rather than "as many calls as so far", and a batch applied for paying back may cost up
+ * front at most the session's risk budget (what density saved so far plus
+ * `compression.density.cacheRiskAllowance` = 2% of what the session would have cost without it):
+ * a bet on the session going on may then lose at most what density already earned in it (and the
+ * small allowance), so a session that ends first no longer costs more than it would have without
+ * density.
  */
 import { CACHE_RULES, type CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold } from '../cache/priceCall.js';

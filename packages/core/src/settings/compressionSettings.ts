@@ -135,7 +135,7 @@ export const COMPRESSION_SETTINGS = [
       'Batched schedule: edits are applied when they pay for their cache misses within this many calls',
     type: 'number',
     range: { integer: true, min: 0 },
-    default: 2,
+    default: 15,
     persistToProfile: true,
   },
   {
@@ -145,7 +145,7 @@ export const COMPRESSION_SETTINGS = [
       'Batched schedule: a batch may cost up front at most what density saved so far plus this fraction of the cost so far without density',
     type: 'number',
     range: { min: 0, max: 1 },
-    default: 0.05,
+    default: 0.02,
     persistToProfile: true,
   },
   {
