@@ -35,6 +35,7 @@ async function fakeRunDemo(options: RunDemoOptions): Promise<DemoReport> {
     contextTokens: Array.from({ length: 10 }, (_, i) => i * 100),
     peakContextTokens: 900,
     cumulativeInputTokens: 4500,
+    cacheWeightedInputTokens: 900,
     modelCalls: 20,
     summarizerCalls: 1,
     toolCalls: 12,

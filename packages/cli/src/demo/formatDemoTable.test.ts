@@ -16,6 +16,7 @@ function run(index: number, overrides: Partial<DemoRun> = {}): DemoRun {
     contextTokens: Array.from({ length: 22 }, (_, i) => (i + 1) * 1000 + index),
     peakContextTokens: 22_000,
     cumulativeInputTokens: 1_234_567,
+    cacheWeightedInputTokens: 150_000 + index,
     modelCalls: 50,
     summarizerCalls: 0,
     toolCalls: 40,
@@ -109,6 +110,7 @@ describe('formatDemoTable', () => {
     expect(rowOf(text, 'summarizer calls')).toEqual(['2', '–']);
     expect(rowOf(text, 'tool calls (red test runs)')).toEqual(['40 (2)', '40 (2)']);
     expect(rowOf(text, 'input tokens, all calls')).toEqual(['1,234,567', '1,234,567']);
+    expect(rowOf(text, '  priced with caching')).toEqual(['150,000', '150,003']);
   });
 
   it('labels the LLM summaries as the offline summarizer', () => {

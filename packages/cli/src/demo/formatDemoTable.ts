@@ -47,6 +47,7 @@ function tableRows(report: DemoReport): TextTableRow[] {
     ),
     row('peak context tokens', runs, (r) => formatCount(r.peakContextTokens)),
     row('input tokens, all calls', runs, (r) => formatCount(r.cumulativeInputTokens)),
+    row('  priced with caching', runs, (r) => formatCount(r.cacheWeightedInputTokens)),
     row('compressions', runs, (r) => String(r.compressions.length)),
     row('  during turns', runs, (r) => compressionTurns(r.compressions.map((c) => c.turn))),
     row('density edits', runs, (r) => (r.density.edits === 0 ? NONE : String(r.density.edits))),
@@ -79,6 +80,8 @@ export function formatDemoTable(report: DemoReport): string {
   const legend = [
     '',
     'context tokens: the history sent with the last model call of the turn.',
+    'priced with caching: the same input with Anthropic\'s 5-minute prompt cache (reads 0.1×, writes',
+    '  1.25×; an edited history is written again from the edit on), in uncached-token units.',
     'reclaimed: tokens removed by each density pass (items pruned) — stale reads: file contents read',
     '  before a later edit of that file; stale @: an @-inclusion of a file included again or edited later;',
     '  recency: tool results beyond the newest 3 per tool, replaced by a pointer.',

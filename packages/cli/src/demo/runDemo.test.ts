@@ -122,6 +122,14 @@ describe('dense demo, end to end', () => {
     expect(recency.compressions).toHaveLength(0);
   });
 
+  it('#14.5 every run is also priced with the prompt cache: cached reads make it far cheaper than its input, a warm session never cheaper than 0.1×', () => {
+    for (const variant of ['middle-out', 'one-shot', 'high-density'] as const) {
+      const run = runOf(variant);
+      expect(run.cacheWeightedInputTokens).toBeGreaterThan(run.cumulativeInputTokens * 0.1);
+      expect(run.cacheWeightedInputTokens).toBeLessThan(run.cumulativeInputTokens * 0.5);
+    }
+  });
+
   it('every strategy sees identical context until the first density edit or compression', () => {
     const [first, ...rest] = report.runs;
     for (const run of rest)

@@ -5,12 +5,14 @@
  */
 import {
   AgentSession,
+  CallMetrics,
   createDefaultToolRegistry,
   createToolContext,
   DEFAULT_PROMPTS_DIR,
   FilePromptResolver,
   OfflineSummaryProvider,
   registryToolExecutor,
+  requestSample,
   SettingsService,
   type ChatEvent,
   type DensityTotals,
@@ -55,6 +57,8 @@ export interface DemoRun {
   readonly peakContextTokens: number;
   /** History tokens summed over every model call: what a provider would bill as input. */
   readonly cumulativeInputTokens: number;
+  /** The same calls priced with Anthropic's 5-minute prompt cache (base-input-token units). */
+  readonly cacheWeightedInputTokens: number;
   readonly modelCalls: number;
   /** Calls to the offline summarizer (LLM strategies only). */
   readonly summarizerCalls: number;
@@ -157,12 +161,15 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoR
     failedToolCalls: 0,
   };
   const holder: { session?: AgentSession } = {};
+  // Every call priced with Anthropic's 5-minute cache (the demo's calls are a second apart: warm).
+  const priced = new CallMetrics();
   const model = new DemoModel({
-    onRequest: async () => {
+    onRequest: async (request) => {
       const history = holder.session?.history;
       if (history === undefined) return;
       await history.waitForTokenUpdates();
       m.perCall.push(history.getTotalTokens());
+      priced.record(requestSample(request, history));
     },
   });
   const summarizer = new OfflineSummaryProvider();
@@ -188,6 +195,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoR
     contextTokens: m.lastCallOfTurn,
     peakContextTokens: Math.max(0, ...m.perCall),
     cumulativeInputTokens: m.perCall.reduce((a, b) => a + b, 0),
+    cacheWeightedInputTokens: priced.totals().cacheWeightedInputTokens,
     modelCalls: model.calls,
     summarizerCalls: summarizer.summaries,
     toolCalls: m.toolCalls,

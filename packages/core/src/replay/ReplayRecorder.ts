@@ -14,7 +14,7 @@ import {
   type DensityTokenBreakdown,
 } from '../core/densityAccounting.js';
 import type { DensityResult } from '../core/compression/types.js';
-import { CallMetrics } from './metrics/CallMetrics.js';
+import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
@@ -87,17 +87,7 @@ export class ReplayRecorder implements StrategyObserver {
     timeMs?: number,
   ): Promise<void> {
     await this.history.waitForTokenUpdates();
-    const { contents } = request;
-    const anchors = (request.cacheAnchors ?? [])
-      .map((entry) => contents.indexOf(entry) + 1)
-      .filter((a) => a > 0);
-    this.calls.record({
-      contents,
-      contextTokens: this.history.getTotalTokens(),
-      tokensOf: (entry) => this.history.tokensOf(entry) ?? 0,
-      timeMs,
-      ...(anchors.length === 0 ? {} : { anchors }),
-    });
+    this.calls.record(requestSample(request, this.history, timeMs));
     this.tracker.advance(position);
   }
 

@@ -23,6 +23,7 @@ export {
   type ExposureLoss,
   type LossCause,
 } from './oracle/ExposureTracker.js';
+export { CallMetrics, requestSample, type CallSample } from './metrics/CallMetrics.js';
 export { cacheEffectVsNone, type CacheEffect, type ProviderEffect } from './metrics/cacheEffect.js';
 export {
   sumCacheCosts,

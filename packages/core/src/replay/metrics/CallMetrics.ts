@@ -28,6 +28,28 @@ export interface CallSample {
   readonly anchors?: readonly number[];
 }
 
+/** The sample for a request as sent (its contents and cache anchors), priced from `history`. */
+export function requestSample(
+  request: { readonly contents: readonly IContent[]; readonly cacheAnchors?: readonly IContent[] },
+  history: {
+    getTotalTokens(): number;
+    tokensOf(entry: IContent): number | undefined;
+  },
+  timeMs?: number,
+): CallSample {
+  const { contents } = request;
+  const anchors = (request.cacheAnchors ?? [])
+    .map((entry) => contents.indexOf(entry) + 1)
+    .filter((a) => a > 0);
+  return {
+    contents,
+    contextTokens: history.getTotalTokens(),
+    tokensOf: (entry) => history.tokensOf(entry) ?? 0,
+    timeMs,
+    ...(anchors.length === 0 ? {} : { anchors }),
+  };
+}
+
 export interface CallTotals {
   readonly modelCalls: number;
   readonly cumulativeInputTokens: number;
