@@ -80,7 +80,7 @@ export function formatDemoTable(report: DemoReport): string {
   const legend = [
     '',
     'context tokens: the history sent with the last model call of the turn.',
-    'priced with caching: the same input with Anthropic\'s 5-minute prompt cache (reads 0.1×, writes',
+    "priced with caching: the same input with Anthropic's 5-minute prompt cache (reads 0.1×, writes",
     '  1.25×; an edited history is written again from the edit on), in uncached-token units.',
     'reclaimed: tokens removed by each density pass (items pruned) — stale reads: file contents read',
     '  before a later edit of that file; stale @: an @-inclusion of a file included again or edited later;',
