@@ -34,6 +34,13 @@ export interface DensityCacheTotals {
   readonly netWeightedTokens: Readonly<Record<CacheProviderName, number>>;
 }
 
+function zeroPerProvider(): Record<CacheProviderName, number> {
+  return Object.fromEntries(CACHE_PROVIDERS.map((provider) => [provider, 0])) as Record<
+    CacheProviderName,
+    number
+  >;
+}
+
 export class DensityCacheLedger {
   private removed = 0;
   private kept = 0;
@@ -43,25 +50,10 @@ export class DensityCacheLedger {
   private notSent = 0;
   private rewritten = 0;
   private calls = 0;
-  private readonly net: Record<CacheProviderName, number> = {
-    anthropic: 0,
-    'anthropic-1h': 0,
-    openai: 0,
-    gemini: 0,
-  };
-  private readonly keptNet: Record<CacheProviderName, number> = {
-    anthropic: 0,
-    'anthropic-1h': 0,
-    openai: 0,
-    gemini: 0,
-  };
+  private readonly net = zeroPerProvider();
+  private readonly keptNet = zeroPerProvider();
 
-  private readonly baseline: Record<CacheProviderName, number> = {
-    anthropic: 0,
-    'anthropic-1h': 0,
-    openai: 0,
-    gemini: 0,
-  };
+  private readonly baseline = zeroPerProvider();
   private baselineContext = 0;
 
   /** A reply kept `tokens` out of the history when it entered (no rewrite). */
