@@ -33,6 +33,7 @@ import {
   runDensityStep,
   type DensityAppliedEvent,
   type DensityDeferredEvent,
+  type DensitySchedule,
   type LastSend,
 } from './densityStep.js';
 import { cacheRulesForProvider } from './densitySchedule.js';
@@ -215,6 +216,25 @@ export class CompressionHandler {
     return current + pendingTokens >= this.compressionThreshold() * limit;
   }
 
+  /** The batched schedule's inputs for this pre-send step; undefined with `schedule=immediate`. */
+  private densitySchedule(options: {
+    readonly underPressure?: boolean;
+    readonly pressureRoom?: number;
+  }): DensitySchedule | undefined {
+    if (!this.densityBatched()) return undefined;
+    const rules = cacheRulesForProvider(this.options.runtimeState().provider);
+    const budget = this.options.densityRiskBudget?.(rules.provider);
+    return {
+      rules,
+      paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
+      ...(budget === undefined ? {} : { riskBudget: budget }),
+      lastSend: this.lastSend,
+      now: this.now(),
+      underPressure: options.underPressure ?? true,
+      ...(options.pressureRoom === undefined ? {} : { pressureRoom: options.pressureRoom }),
+    };
+  }
+
   /**
    * Runs the strategy's optimize() on the raw history when content was added since the last run,
    * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
@@ -228,29 +248,13 @@ export class CompressionHandler {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
-      const { ephemerals } = this.options.runtime;
-      const rules = cacheRulesForProvider(this.options.runtimeState().provider);
-      const budget = this.options.densityRiskBudget?.(rules.provider);
+      const schedule = this.densitySchedule(options);
       const outcome = await runDensityStep({
         strategy: strategy.name,
         optimize: strategy.optimize.bind(strategy),
         history: this.options.history,
         config: this.densityConfig(),
-        ...(this.densityBatched()
-          ? {
-              schedule: {
-                rules,
-                paybackCalls: ephemerals.densityCachePaybackCalls(),
-                ...(budget === undefined ? {} : { riskBudget: budget }),
-                lastSend: this.lastSend,
-                now: this.now(),
-                underPressure: options.underPressure ?? true,
-                ...(options.pressureRoom === undefined
-                  ? {}
-                  : { pressureRoom: options.pressureRoom }),
-              },
-            }
-          : {}),
+        ...(schedule === undefined ? {} : { schedule }),
       });
       if (outcome.kind === 'deferred') {
         this.anchors.onPending(outcome.event.firstEditedIndex);

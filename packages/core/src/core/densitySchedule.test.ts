@@ -66,7 +66,7 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     rules: anthropic,
     cuts: [deep],
     msSinceLastSend: 1000,
-    expectedRemainingCalls: 10,
+    paybackHorizon: 10,
     underPressure: false,
   };
 
@@ -90,7 +90,7 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     });
     // Exactly the TTL is still warm (isCacheCold: strictly longer).
     expect(all({ msSinceLastSend: anthropic.ttlMs }).reason).toBe('deferred');
-    expect(all({ expectedRemainingCalls: 2000 }).reason).toBe('pays-back');
+    expect(all({ paybackHorizon: 2000 }).reason).toBe('pays-back');
   });
 
   it('the 1-hour cache stays warm over a 10-minute gap', () => {
@@ -149,7 +149,7 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
       decideDensityApplication({
         ...base,
         cuts: [bet],
-        expectedRemainingCalls: 30,
+        paybackHorizon: 30,
         ...(riskBudget === undefined ? {} : { riskBudget }),
         ...over,
       });
@@ -163,7 +163,7 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     const tail = decideDensityApplication({
       ...base,
       cuts: [bet, nearEnd],
-      expectedRemainingCalls: 30,
+      paybackHorizon: 30,
       riskBudget: 0,
     });
     expect(tail).toMatchObject({ applyFrom: 40, reason: 'tail-pays-back' });

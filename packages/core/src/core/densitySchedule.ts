@@ -39,19 +39,6 @@ export function cacheRulesForProvider(provider: string): CacheRules {
   return CACHE_RULES.anthropic;
 }
 
-/** Calls until applying costs less than not applying (the module comment derives it). */
-export function callsToPayBack(
-  rules: CacheRules,
-  removedTokens: number,
-  invalidatedTokens: number,
-): number {
-  if (removedTokens <= 0) return Number.POSITIVE_INFINITY;
-  const r = rules.readMultiplier;
-  const w = rules.writeMultiplier;
-  const extra = (w - r) * invalidatedTokens - w * removedTokens;
-  return Math.max(0, extra / (r * removedTokens));
-}
-
 /**
  * What applying costs on the next call beyond leaving the history alone (the module comment's
  * (w − r)·S − w·R); 0 when it saves at once. What a session ending right after loses.
@@ -64,6 +51,18 @@ export function upFrontCost(
   const r = rules.readMultiplier;
   const w = rules.writeMultiplier;
   return Math.max(0, (w - r) * invalidatedTokens - w * removedTokens);
+}
+
+/** Calls until applying costs less than not applying (the module comment derives it). */
+export function callsToPayBack(
+  rules: CacheRules,
+  removedTokens: number,
+  invalidatedTokens: number,
+): number {
+  if (removedTokens <= 0) return Number.POSITIVE_INFINITY;
+  return (
+    upFrontCost(rules, removedTokens, invalidatedTokens) / (rules.readMultiplier * removedTokens)
+  );
 }
 
 /** One place the batch may be cut: apply the edits at `index` and after, leave the rest. */
@@ -90,8 +89,8 @@ export interface DensityScheduleInput {
   readonly cuts: readonly BatchCut[];
   /** Milliseconds since the previous call; undefined before the first call. */
   readonly msSinceLastSend: number | undefined;
-  /** How many more calls the session is expected to make (the payback horizon). */
-  readonly expectedRemainingCalls: number;
+  /** A batch is applied for paying back when it does so within this many calls. */
+  readonly paybackHorizon: number;
   /** The context is at the compression threshold: density must run before compression. */
   readonly underPressure: boolean;
   /**
@@ -142,8 +141,8 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
   if (input.msSinceLastSend === undefined) return all('no-cache-yet');
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
   const anchored = anchoredPayback(input.rules, whole);
-  const awaiting = anchored !== undefined && anchored <= input.expectedRemainingCalls;
-  if (!awaiting && payback <= input.expectedRemainingCalls && affordable(input, whole))
+  const awaiting = anchored !== undefined && anchored <= input.paybackHorizon;
+  if (!awaiting && payback <= input.paybackHorizon && affordable(input, whole))
     return all('pays-back');
   const tail = tailThatPaysBack(input, awaiting);
   if (tail !== undefined)
@@ -162,7 +161,7 @@ function tailThatPaysBack(input: DensityScheduleInput, awaiting: boolean): Batch
       // While the anchor is awaited, a deep tail would be written again in full for nothing.
       !(awaiting && cut.anchoredInvalidatedTokens !== undefined) &&
       callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens) <=
-        input.expectedRemainingCalls &&
+        input.paybackHorizon &&
       affordable(input, cut),
   );
 }

@@ -113,7 +113,7 @@ async function schedulePart(
     rules: schedule.rules,
     cuts,
     msSinceLastSend: schedule.lastSend ? schedule.now - schedule.lastSend.at : undefined,
-    expectedRemainingCalls: schedule.paybackCalls,
+    paybackHorizon: schedule.paybackCalls,
     underPressure: schedule.underPressure,
     ...(schedule.pressureRoom === undefined ? {} : { pressureRoom: schedule.pressureRoom }),
     ...(schedule.riskBudget === undefined ? {} : { riskBudget: schedule.riskBudget }),

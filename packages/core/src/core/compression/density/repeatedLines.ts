@@ -119,7 +119,7 @@ export function repeatedLinesReply(
   const ranked = [...parameterCandidates(call), ...earlier]
     .map((candidate) => ({
       ...candidate,
-      shared: sharedLineChars(lineSetOf(candidate.block, candidate.output), lines),
+      shared: sharedLineChars(candidate.lines, lines),
     }))
     .filter((candidate) => candidate.shared >= MIN_SAVED_CHARS)
     .sort((x, y) => y.shared - x.shared)
@@ -135,9 +135,9 @@ export function repeatedLinesReply(
 
 interface Candidate {
   readonly source: RepeatedLinesSource;
-  /** What the line set of the text is cached by (immutable). */
-  readonly block: object;
   readonly output: string;
+  /** The output's distinct lines, as compared. */
+  readonly lines: ReadonlySet<string>;
 }
 
 /**
@@ -150,22 +150,26 @@ function parameterCandidates(call: ToolCallBlock): Candidate[] {
   if (record === undefined) return [];
   return Object.entries(record).flatMap(([parameter, value]) =>
     typeof value === 'string' && value.length >= MIN_SAVED_CHARS
-      ? [{ source: { callId: call.id, parameter }, block: call, output: value }]
+      ? [
+          {
+            source: { callId: call.id, parameter },
+            output: value,
+            lines: new Set(comparableLines(value)),
+          },
+        ]
       : [],
   );
 }
 
 /**
- * Distinct lines of an earlier text, by its (immutable) block and the text: outputs are compared
- * again later.
+ * Distinct lines of an earlier output, by its (immutable) block — a block has one text a reply
+ * may name: outputs are compared again by later replies.
  */
-const LINE_SETS = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+const LINE_SETS = new WeakMap<ToolResponseBlock, ReadonlySet<string>>();
 
-function lineSetOf(block: object, text: string): ReadonlySet<string> {
-  let sets = LINE_SETS.get(block);
-  if (sets === undefined) LINE_SETS.set(block, (sets = new Map<string, ReadonlySet<string>>()));
-  let set = sets.get(text);
-  if (set === undefined) sets.set(text, (set = new Set(comparableLines(text))));
+function lineSetOf(block: ToolResponseBlock, output: string): ReadonlySet<string> {
+  let set = LINE_SETS.get(block);
+  if (set === undefined) LINE_SETS.set(block, (set = new Set(comparableLines(output))));
   return set;
 }
 
@@ -191,8 +195,10 @@ function namedCandidates(
         const response = responses.get(block.id);
         if (response === undefined || !mayName(block, call, target, workspaceRoot)) continue;
         const own = ownText(response, target === undefined);
-        if (own !== undefined)
-          found.push({ source: { callId: block.id }, block: response, output: own.text });
+        if (own !== undefined) {
+          const lines = lineSetOf(response, own.text);
+          found.push({ source: { callId: block.id }, output: own.text, lines });
+        }
       }
     }
     if (target === undefined) continue;

@@ -105,7 +105,8 @@ export function repeatedLinesText(
     const { count } = part;
     if (part.removed) e += count;
     else if (part.added) {
-      out.push(...textLines.slice(t, (t += count)));
+      out.push(...textLines.slice(t, t + count));
+      t += count;
     } else {
       const kept = markRuns(textLines.slice(t, t + count), earlierLines.slice(e, e + count), {
         ...source,
