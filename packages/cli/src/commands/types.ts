@@ -8,12 +8,8 @@ import type { PromptTokens } from '../format/contextExtraLines.js';
 import type { DensitySwitches } from '../format/contextReportLines.js';
 import type { CliSession } from '../session/CliSession.js';
 
-export type LineTone = 'normal' | 'heading' | 'info' | 'success' | 'warning' | 'error' | 'dim';
-
-export interface OutputLine {
-  readonly text: string;
-  readonly tone?: LineTone;
-}
+export type { LineTone, OutputLine } from '../format/outputLine.js';
+import type { OutputLine } from '../format/outputLine.js';
 
 export type CommandOutput =
   | { readonly kind: 'lines'; readonly lines: readonly OutputLine[] }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { ContextReport } from '@dense/core';
-import type { OutputLine } from '../commands/types.js';
+import type { OutputLine } from './outputLine.js';
 import { formatCount } from './formatTokens.js';
 
 /** Mirrors CliSession's PromptParts (format/ stays free of session types). */

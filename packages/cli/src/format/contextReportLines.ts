@@ -4,7 +4,7 @@
  * compression (when, strategy, before → after). Pure; ContextView renders it.
  */
 import { CACHE_RULES, type ContextReport, type DensityPassTotals } from '@dense/core';
-import type { OutputLine } from '../commands/types.js';
+import type { OutputLine } from './outputLine.js';
 import { plainNoopReason } from './compressionReason.js';
 import { compressionRemovedLines, promptLines, type PromptTokens } from './contextExtraLines.js';
 import { formatCount, formatPercent } from './formatTokens.js';

@@ -6,7 +6,14 @@
 import type { CacheRules } from '../cache/cacheRules.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
-import type { LastSend } from './densityStep.js';
+
+/** What the previous provider call was sent: this many raw entries, at this time. */
+export interface LastSend {
+  readonly entries: number;
+  readonly at: number;
+  /** The cache anchors it carried (`cacheAnchors.ts`): entry counts before a breakpoint. */
+  readonly anchors?: readonly number[];
+}
 
 /**
  * Tokens of the previous call's prompt whose cache an edit at index `from` (≥ `lowest`) loses.

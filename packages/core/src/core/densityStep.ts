@@ -18,7 +18,9 @@ import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAcc
 import type { CacheRules } from '../cache/cacheRules.js';
 import { decideDensityApplication, type DensityScheduleDecision } from './densitySchedule.js';
 import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
-import { sentTokensFrom } from './densityInvalidation.js';
+import { sentTokensFrom, type LastSend } from './densityInvalidation.js';
+
+export type { LastSend } from './densityInvalidation.js';
 
 export interface DensityAppliedEvent {
   readonly strategy: CompressionStrategyName;
@@ -46,14 +48,6 @@ export interface DensityDeferredEvent {
   readonly schedule: DensityScheduleDecision;
   /** Lowest entry index the waiting edits touch (where a cache anchor goes). */
   readonly firstEditedIndex: number;
-}
-
-/** What the previous provider call was sent: this many raw entries, at this time. */
-export interface LastSend {
-  readonly entries: number;
-  readonly at: number;
-  /** The cache anchors it carried (`cacheAnchors.ts`): entry counts before a breakpoint. */
-  readonly anchors?: readonly number[];
 }
 
 export interface DensitySchedule {

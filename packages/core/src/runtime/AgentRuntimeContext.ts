@@ -3,7 +3,7 @@
  * settings (`ephemerals`) and a few facts about the session (`config`).
  */
 import type { PointerStyle } from '../core/compression/recallPointers.js';
-import type { CompressionStrategyName } from '../core/compression/types.js';
+import type { CompressionStrategyName } from '../core/compression/compressionStrategyName.js';
 import type { DensityScheduleMode } from '../core/densitySchedule.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 

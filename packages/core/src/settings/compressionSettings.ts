@@ -1,5 +1,5 @@
 /** Settings of the compression domain: which strategy runs, when, and what density does. */
-import { COMPRESSION_STRATEGIES } from '../core/compression/types.js';
+import { COMPRESSION_STRATEGIES } from '../core/compression/compressionStrategyName.js';
 import { POINTER_STYLES } from '../core/compression/recallPointers.js';
 import { DENSITY_SCHEDULE_MODES } from '../core/densitySchedule.js';
 import type { NumericRange } from './settingSpec.js';

@@ -11,14 +11,8 @@ import type { PromptContext, PromptResolver } from '../../prompt-config/PromptRe
 import type { AgentRuntimeContext, AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
 import type { Todo } from '../../tools/todo-schemas.js';
 
-export const COMPRESSION_STRATEGIES = [
-  'middle-out',
-  'top-down-truncation',
-  'one-shot',
-  'high-density',
-] as const;
-
-export type CompressionStrategyName = (typeof COMPRESSION_STRATEGIES)[number];
+export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
+import type { CompressionStrategyName } from './compressionStrategyName.js';
 
 /**
  * When a strategy works. `threshold`: only `compress()` once the context passes the threshold.
