@@ -9,6 +9,7 @@ export * from './settings/settingSpec.js';
 export * from './settings/settingsRegistry.js';
 export * from './settings/parseSettingValue.js';
 export * from './settings/SettingsService.js';
+export { renderSettingsReference } from './settings/settingsReference.js';
 export * from './runtime/AgentRuntimeContext.js';
 export * from './runtime/createAgentRuntimeContext.js';
 export * from './profiles/ProfileManager.js';
