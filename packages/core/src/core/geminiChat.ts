@@ -41,12 +41,13 @@ export interface GeminiChatOptions {
   readonly now?: () => number;
   /**
    * What to record for a tool's response, given the history before it is recorded (issue 14.2:
-   * an identical re-read becomes a short reply naming the copy still in context). Default: as is.
+   * an identical re-read becomes a short reply naming the copy still in context). May be async (it
+   * may count tokens). Default: as is.
    */
   readonly reviseToolResponse?: (
     call: ToolCallBlock,
     response: ToolResponseBlock,
-  ) => ToolResponseBlock;
+  ) => ToolResponseBlock | Promise<ToolResponseBlock>;
   /**
    * What to record for a user message, given the history after the pre-send step (issue 14.2: an
    * `@` inclusion identical to one still in context becomes a note naming it). Default: as is.
@@ -167,8 +168,11 @@ export class GeminiChat {
     return (this.options.now ?? Date.now)();
   }
 
-  private revise(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
-    return this.options.reviseToolResponse?.(call, response) ?? response;
+  private async revise(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+  ): Promise<ToolResponseBlock> {
+    return (await this.options.reviseToolResponse?.(call, response)) ?? response;
   }
 
   private record(content: IContent): void {
@@ -236,7 +240,7 @@ export class GeminiChat {
       for (const call of calls) {
         const response = signal?.aborted
           ? cancelledResponse(call)
-          : this.revise(call, await this.options.tools.execute(call, signal));
+          : await this.revise(call, await this.options.tools.execute(call, signal));
         responses.push(response);
         yield { type: 'tool_result', call, response };
       }

@@ -129,19 +129,34 @@ export class AgentSession {
 
   /**
    * Issue 14.2: high-density answers an identical re-read of a file still in context briefly, and
-   * records runs of lines an output repeats from one still in context as markers naming it.
+   * records runs of lines an output repeats from one still in context as markers naming it. A
+   * reply is used only when it costs fewer tokens than the output (a call id can cost more than a
+   * short output); if counting fails, the output is recorded as it is.
    */
-  private reviseToolResponse(call: ToolCallBlock, response: ToolResponseBlock): ToolResponseBlock {
+  private async reviseToolResponse(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+  ): Promise<ToolResponseBlock> {
     if (!this.appendOnlyDensity()) return response;
     const workspaceRoot = this.runtime.config.getWorkspaceRoot();
     const history = this.history.getRawHistory();
-    const reply =
-      unchangedReadReply(history, call, response, { workspaceRoot }) ??
-      repeatedLinesReply(history, call, response, { workspaceRoot });
-    if (reply === undefined) return response;
+    const candidates = [unchangedReadReply, repeatedLinesReply];
     const asEntry = (block: ToolResponseBlock): IContent => ({ speaker: 'tool', blocks: [block] });
-    this.countKeptOut(asEntry(response), asEntry(reply));
-    return reply;
+    let original: number | undefined;
+    for (const candidate of candidates) {
+      const reply = candidate(history, call, response, { workspaceRoot });
+      if (reply === undefined) continue;
+      try {
+        original ??= await this.history.estimateTokensForContents([asEntry(response)]);
+        const kept = await this.history.estimateTokensForContents([asEntry(reply)]);
+        if (kept >= original) continue;
+        this.stats.keptOut(Promise.resolve(original - kept));
+        return reply;
+      } catch {
+        return response;
+      }
+    }
+    return response;
   }
 
   /** Tells the stats what a note kept out: the content's tokens less the note's. */

@@ -2,7 +2,8 @@
  * Stale `@` file inclusions. Dedup (REQ-HD-006): when a file is inlined into human messages more
  * than once, only its latest inclusion keeps the content. Beyond the spec, with READ→WRITE
  * pruning on: an inclusion of a file that a later successful write changed is stale as well. Each
- * stale copy is cut out of its text block and a one-line note says what was removed and why.
+ * stale copy is cut out of its text block and a one-line note says what was removed and why; a
+ * later line that named the cut copy as still above becomes that note too (inclusionReferences).
  */
 import { findFileInclusions, type FileInclusionSpan } from '../densityVocabulary.js';
 import type { ContentBlock, IContent } from '../../../services/history/IContent.js';
@@ -11,6 +12,7 @@ import { humanInclusions } from './humanInclusions.js';
 import { resolveToolPath } from './toolParameters.js';
 import type { HistorySlots } from './toolCallIndex.js';
 import { recallIdOfInclusion, type PointerStyle } from '../recallPointers.js';
+import { rewriteReferencesToCutCopies } from './inclusionReferences.js';
 
 export interface InclusionDedupOptions {
   /** Relative paths in markers resolve against this directory. */
@@ -104,8 +106,19 @@ export function deduplicateFileInclusions(
     if (spans) spans.push(stale);
     else blocks.set(inclusion.blockIndex, [stale]);
   });
-  return cutStaleSpans(history, byBlock, options.pointerStyle);
+  const { result, notes } = cutStaleSpans(history, byBlock, options.pointerStyle);
+  const copies = inclusions.map((inclusion) => ({
+    entryIndex: inclusion.entryIndex,
+    key: inclusion.key,
+    cutNote: notes.get(siteKey(inclusion)),
+  }));
+  const current = (i: number) => result.replacements.get(i) ?? history[i];
+  const rewritten = rewriteReferencesToCutCopies(history, current, copies, options.workspaceRoot);
+  const replacements = new Map([...result.replacements, ...rewritten]);
+  return { ...result, replacements };
 }
+
+const siteKey = (site: Inclusion) => `${site.entryIndex}:${site.blockIndex}:${site.span.start}`;
 
 /**
  * Why an inclusion goes, if it does: changed by a later write (the more useful note), else
@@ -136,12 +149,14 @@ function forEachInclusion(history: HistorySlots, visit: (inclusion: Inclusion) =
   });
 }
 
+/** Cuts the stale spans; `notes` holds the note left for each span actually cut, by `siteKey`. */
 function cutStaleSpans(
   history: HistorySlots,
   byBlock: ReadonlyMap<number, ReadonlyMap<number, readonly StaleSpan[]>>,
   style: PointerStyle | undefined,
-): DensityPassResult {
+): { readonly result: DensityPassResult; readonly notes: Map<string, string> } {
   const replacements = new Map<number, IContent>();
+  const notes = new Map<string, string>();
   let pruned = 0;
   for (const [entryIndex, blocks] of byBlock) {
     const entry = history[entryIndex];
@@ -152,19 +167,24 @@ function cutStaleSpans(
       const block = entry.blocks[blockIndex];
       if (block?.type !== 'text') continue;
       const reasons = new Map(spans.map((stale) => [stale.span.start, stale.reason]));
+      const noteOf = (span: FileInclusionSpan) =>
+        noteFor(block.text, span, reasons.get(span.start), style);
       const text = cutSpans(
         block.text,
         spans.map((stale) => stale.span),
-        (span) => noteFor(block.text, span, reasons.get(span.start), style),
+        noteOf,
       );
       if (text === undefined) continue;
+      for (const { span } of spans) {
+        notes.set(siteKey({ entryIndex, blockIndex, span }), noteOf(span));
+      }
       nextBlocks[blockIndex] = { ...block, text };
       pruned += spans.length;
       changed = true;
     }
     if (changed) replacements.set(entryIndex, { ...entry, blocks: nextBlocks });
   }
-  return { removals: new Set(), replacements, pruned };
+  return { result: { removals: new Set(), replacements, pruned }, notes };
 }
 
 /**

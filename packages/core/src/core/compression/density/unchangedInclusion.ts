@@ -6,8 +6,11 @@
  * rewrites the cached prompt after it.
  *
  * "Still in the history" is read from the current history: the earlier span must be there in
- * full (a cut copy leaves a note, not the span), and no call after it may write the file (even a
- * failed or shell write: READ→WRITE could cut that copy later while the note stays).
+ * full (a cut copy leaves a note, not the span), it must be the file's latest inclusion (a file
+ * changed outside the agent and included again supersedes it), and no call after it may write the
+ * file (even a failed or shell write: READ→WRITE could cut that copy later while the note stays).
+ * If a later inclusion supersedes the named copy, dedup rewrites the note as it cuts the copy
+ * (`inclusionReferences.ts`).
  */
 import type { IContent, TextBlock } from '../../../services/history/IContent.js';
 import { findFileInclusions, type FileInclusionSpan } from '../densityVocabulary.js';
@@ -19,9 +22,13 @@ export interface UnchangedInclusionOptions {
   readonly workspaceRoot: string;
 }
 
+export const UNCHANGED_NOTE_HEAD = '[@';
+export const UNCHANGED_NOTE_TAIL =
+  ': unchanged since its copy included in an earlier message — that copy is still above]\n';
+
 /** The line left instead of a repeated inclusion. Never starts with `--- ` (not a marker). */
 export function unchangedInclusionNote(filePath: string): string {
-  return `[@${filePath}: unchanged since its copy included in an earlier message — that copy is still above]\n`;
+  return `${UNCHANGED_NOTE_HEAD}${filePath}${UNCHANGED_NOTE_TAIL}`;
 }
 
 /** Inclusion texts (markers included) still whole in `history` whose file nothing wrote since. */
@@ -32,6 +39,8 @@ function intactInclusions(
 ): Set<string> {
   const intact = new Set<string>();
   const written = new Set<string>();
+  // Only the latest copy of a file may be named: dedup cuts every older one once a newer exists.
+  const seen = new Set<string>();
   for (let i = history.length - 1; i >= 0; i--) {
     const entry = history[i]!;
     for (const block of entry.blocks) {
@@ -40,11 +49,12 @@ function intactInclusions(
     }
     for (const { blockIndex, spans } of humanInclusions(entry)) {
       const text = (entry.blocks[blockIndex] as TextBlock).text;
-      for (const span of spans) {
+      for (const span of [...spans].reverse()) {
         const file = resolveToolPath(span.filePath, workspaceRoot);
-        // Only the message's own files, and only copies no later call wrote.
-        if (!files.has(file) || written.has(file)) continue;
-        intact.add(text.slice(span.start, span.end));
+        // Only the message's own files, only their latest copy, and only if no later call wrote it.
+        if (!files.has(file) || seen.has(file)) continue;
+        seen.add(file);
+        if (!written.has(file)) intact.add(text.slice(span.start, span.end));
       }
     }
   }

@@ -17,7 +17,8 @@
  * reply names stays (`recall` excepted: it is asked for on purpose).
  *
  * A read whose content is exactly an `@` inclusion of the same file still in an earlier user
- * message (no write of the file since) is answered the same way, naming that inclusion.
+ * message (its latest inclusion, no write of the file since) is answered the same way, naming
+ * that inclusion.
  */
 import type {
   ContentBlock,
@@ -113,22 +114,28 @@ function mayName(
   return readTarget(earlier, workspaceRoot)?.key === target.key;
 }
 
-/** Whether `entry` (a user message) inlines the one file `target` reads with exactly `text`. */
-function includesCopy(
+/**
+ * Whether the latest inclusion in `entry` (a user message) of the one file `target` reads holds
+ * exactly `text`: `same`, `other` (a different copy), or `undefined` when it includes no copy.
+ */
+function includedCopy(
   entry: IContent,
   target: ReadTarget,
   text: string,
   workspaceRoot: string,
-): boolean {
-  if (target.files.length !== 1) return false;
-  return humanInclusions(entry).some(({ blockIndex, spans }) => {
+): 'same' | 'other' | undefined {
+  if (target.files.length !== 1) return undefined;
+  let latest: string | undefined;
+  for (const { blockIndex, spans } of humanInclusions(entry)) {
     const block = entry.blocks[blockIndex] as TextBlock;
-    return spans.some((span) => {
-      if (resolveToolPath(span.filePath, workspaceRoot) !== target.files[0]) return false;
-      const body = inclusionBody(block.text, span);
-      return body === text || body === `${text}\n`;
-    });
-  });
+    for (const span of spans) {
+      if (resolveToolPath(span.filePath, workspaceRoot) === target.files[0]) {
+        latest = inclusionBody(block.text, span);
+      }
+    }
+  }
+  if (latest === undefined) return undefined;
+  return latest === text || latest === `${text}\n` ? 'same' : 'other';
 }
 
 /** Whether `call` writes any of `files` (resolved paths), succeeded or not, shell writes too. */
@@ -172,6 +179,7 @@ export function unchangedReadReply(
     workspaceRoot,
     reply: target === undefined ? sameOutputText : unchangedReadText,
     candidates: new Set<string>(),
+    inclusionSuperseded: false,
   };
   for (let i = history.length - 1; i >= 0; i--) {
     const found = scanEntry(history[i]!, scan);
@@ -189,6 +197,11 @@ interface Scan {
   readonly reply: (callId: string) => string;
   /** Identical copies whose call is not reached yet (the walk goes newest first). */
   readonly candidates: Set<string>;
+  /**
+   * A newer inclusion of the file differs: older inclusions are not named (dedup cuts every copy
+   * but the latest).
+   */
+  inclusionSuperseded: boolean;
 }
 
 /**
@@ -211,7 +224,11 @@ function scanEntry(
     }
   }
   if (target === undefined) return undefined;
-  if (includesCopy(entry, target, text, workspaceRoot)) return { reply: INCLUDED_REPLY };
+  if (!scan.inclusionSuperseded) {
+    const included = includedCopy(entry, target, text, workspaceRoot);
+    if (included === 'same') return { reply: INCLUDED_REPLY };
+    scan.inclusionSuperseded = included === 'other';
+  }
   const writes = (block: ContentBlock) =>
     block.type === 'tool_call' && writesAny(block, target.files, workspaceRoot);
   return blocks.some(writes) ? 'written' : undefined;
