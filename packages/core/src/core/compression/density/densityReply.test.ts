@@ -38,7 +38,11 @@ describe('replies at entry name one call (issue 22)', () => {
   it('#22.4 with reused ids, an identical output gets no "same output as call call_1" reply', () => {
     const out = lines(20, 'hit');
     // The grep's id is reused by a listing whose output is another text.
-    const history = [human('go'), ...grep('call_1', 'hit', out), ...shell('call_1', 'ls', lines(9, 'f'))];
+    const history = [
+      human('go'),
+      ...grep('call_1', 'hit', out),
+      ...shell('call_1', 'ls', lines(9, 'f')),
+    ];
     expect(ask(unchangedReadReply, history, grep('call_2', 'hit', out))).toBeUndefined();
     // With distinct ids the same history gets the reply.
     const distinct = [human('go'), ...grep('c1', 'hit', out), ...shell('c2', 'ls', lines(9, 'f'))];
@@ -50,7 +54,11 @@ describe('replies at entry name one call (issue 22)', () => {
   it('#22.4 with reused ids, a re-run sharing lines gets no marker naming an ambiguous call', () => {
     const before = `${lines(30, 'v')}FAILED\n`;
     const after = `${lines(30, 'v')}passed\n`;
-    const history = [human('go'), ...shell('call_1', 'pytest', before), ...shell('call_1', 'ls', lines(9, 'f'))];
+    const history = [
+      human('go'),
+      ...shell('call_1', 'pytest', before),
+      ...shell('call_1', 'ls', lines(9, 'f')),
+    ];
     expect(ask(repeatedLinesReply, history, shell('call_2', 'pytest', after))).toBeUndefined();
     // The reply's own call reusing the named id is ambiguous too.
     const own = [human('go'), ...shell('call_1', 'pytest', before)];
@@ -66,15 +74,16 @@ const literalMarker = (callId: string, from: number, to: number) =>
   repeatedLinesMarker({ callId, from, to }, 'src/m0.ts:1: x', 'src/m3.ts:4: x');
 
 describe('marker-shaped lines in an output (issue 22)', () => {
-  it('#22.5 an output printing a marker-shaped line gets no reply that expansion would change', () => {
+  it('#22.5 a failed run printing a marker-shaped line gets no reply that expansion would change', () => {
     const earlier = lines(30, 'v');
-    // A test log of Dense itself prints a marker naming the earlier call.
-    const text = `${lines(30, 'v')}${literalMarker('c1', 1, 4)}\n`;
+    // A failing test log of Dense itself prints a marker naming the earlier call.
+    const text = `${lines(30, 'v')}${literalMarker('c1', 1, 4)}\nFAIL`;
     const history = [human('go'), ...shell('c1', 'npm test', earlier)];
-    const reply = ask(repeatedLinesReply, history, shell('c2', 'npm test', text));
+    const run = toolRoundTrip('c2', 'run_shell_command', { command: 'npm test' }, '', text);
+    const reply = ask(repeatedLinesReply, history, run);
     if (reply !== undefined) {
-      const expanded = expandRepeatedLines(String(reply.result), (ref) =>
-        namedIn([...history, ...shell('c2', 'npm test', text)], ref),
+      const expanded = expandRepeatedLines(String(reply.error), (ref) =>
+        namedIn([...history, ...run], ref),
       );
       expect(expanded).toBe(text);
     }
@@ -82,15 +91,32 @@ describe('marker-shaped lines in an output (issue 22)', () => {
   });
 
   it('#22.5 property: reply then expand gives the output back byte for byte, marker-shaped lines included', () => {
+    const wordArb = fc.constantFrom(
+      'alpha',
+      'beta',
+      'gamma',
+      'delta',
+      'epsilon',
+      '',
+      '\r',
+      'ok 1\r',
+    );
     const lineArb = fc.oneof(
-      fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'epsilon', '', '\r', 'ok 1\r'),
+      wordArb,
       fc
         .record({ id: fc.constantFrom('c1', 'c2', 'x'), from: fc.nat(6), span: fc.nat(6) })
         .map(({ id, from, span }) => literalMarker(id, from + 1, from + 1 + span)),
     );
-    const textArb = fc.array(lineArb, { maxLength: 40 }).map((l) => l.join('\n'));
+    const linesArb = (min: number) => fc.array(lineArb, { minLength: min, maxLength: 12 });
+    // Outputs that share a run of lines, with marker-shaped lines around and inside it.
+    const pairArb = fc
+      .record({ common: linesArb(4), before: linesArb(0), after: linesArb(0), old: linesArb(0) })
+      .map(({ common, before, after, old }) => ({
+        earlier: [...old, ...common].join('\n'),
+        text: [...before, ...common, ...after].join('\n'),
+      }));
     fc.assert(
-      fc.property(textArb, textArb, fc.boolean(), (earlier, text, newline) => {
+      fc.property(pairArb, fc.boolean(), ({ earlier, text }, newline) => {
         const output = newline ? `${text}\n` : text;
         const reply = repeatedLinesText(earlier, output, { callId: 'c1' });
         if (reply === undefined) return;
@@ -117,6 +143,8 @@ describe('recall of a reply (issue 22)', () => {
       index.add(entry);
     expect(index.get(recallIdOfResponse(reply!))).toBe(after);
     // The same id the untouched response would have had.
-    expect(recallIdOfResponse(reply!)).toBe(recallIdOfResponse(response.blocks[0] as ToolResponseBlock));
+    expect(recallIdOfResponse(reply!)).toBe(
+      recallIdOfResponse(response.blocks[0] as ToolResponseBlock),
+    );
   });
 });

@@ -3,7 +3,11 @@
  * call's output, else `result`), the tool's own output kept in `original` so that recall returns
  * it and a reply whose referent is gone can be put back as it was.
  */
-import type { IContent, ToolCallBlock, ToolResponseBlock } from '../../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../../services/history/IContent.js';
 
 /** Where a response holds the text the model sees: its result, or its error. */
 export type OutputField = 'result' | 'error';
@@ -30,7 +34,9 @@ export function replyText(block: ToolResponseBlock): string {
 }
 
 /** The reply put back as the tool's own output, byte for byte. */
-export function restoredReply(block: ToolResponseBlock & { readonly original: string }): ToolResponseBlock {
+export function restoredReply(
+  block: ToolResponseBlock & { readonly original: string },
+): ToolResponseBlock {
   const { original, ...rest } = block;
   return { ...rest, [block.error !== undefined ? 'error' : 'result']: original };
 }

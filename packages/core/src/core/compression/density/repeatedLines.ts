@@ -58,7 +58,6 @@ const SCANNED_CANDIDATES = 60;
 /** Of those, the ones sharing the most lines that are diffed. */
 const DIFFED_CANDIDATES = 5;
 
-
 /**
  * The tool's own text (not any kind of reply) and where it is. An error counts only for a call
  * that touches no file (`errors`): a failed read is never pruned while a successful one may be.

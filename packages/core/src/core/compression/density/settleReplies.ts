@@ -22,7 +22,9 @@ import type { HistorySlots } from './toolCallIndex.js';
 import { unchangedReplyReferent } from './unchangedRead.js';
 
 function before(a: BlockSite, b: BlockSite): boolean {
-  return a.entryIndex < b.entryIndex || (a.entryIndex === b.entryIndex && a.blockIndex < b.blockIndex);
+  return (
+    a.entryIndex < b.entryIndex || (a.entryIndex === b.entryIndex && a.blockIndex < b.blockIndex)
+  );
 }
 
 /** The tool's own text of a response: not a reply, its result or (failed, no result) its error. */

@@ -224,7 +224,8 @@ function scanEntry(
       if (block.toolName === call.name && block.result === text && block.error === undefined)
         candidates.add(block.callId);
     } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
-      if (scan.unique(block.id) && mayName(block, target, workspaceRoot)) return { reply: scan.reply(block.id) };
+      if (scan.unique(block.id) && mayName(block, target, workspaceRoot))
+        return { reply: scan.reply(block.id) };
     }
   }
   if (target === undefined) return undefined;
