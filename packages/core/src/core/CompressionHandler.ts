@@ -29,6 +29,7 @@ import {
 } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
 import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
+import { settleReplies } from './compression/density/settleReplies.js';
 import {
   runDensityStep,
   type DensityAppliedEvent,
@@ -346,6 +347,9 @@ export class CompressionHandler {
           contextLimit: this.options.runtime.ephemerals.contextLimit(),
         });
       }
+      // A reply whose named text the compression dropped is put back in the same rewrite.
+      if (result.kind === 'applied')
+        result = { ...result, newHistory: settleReplies(result.newHistory) };
       this.aftercare.onCompressed(result);
       if (result.kind === 'applied') {
         history.replaceHistory(result.newHistory);

@@ -37,7 +37,9 @@ async function session(settings: EphemeralSettings) {
     ...settings,
   });
   await agent.sendMessage('Run it twice.');
-  const requests = provider.requests.map((request) => JSON.stringify(request.contents));
+  // A reply keeps the tool's own output aside (`original`); the providers never send it.
+  const sent = (key: string, value: unknown) => (key === 'original' ? undefined : value);
+  const requests = provider.requests.map((request) => JSON.stringify(request.contents, sent));
   return { agent, requests };
 }
 

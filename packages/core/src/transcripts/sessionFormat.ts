@@ -25,6 +25,7 @@ const ToolResponseSchema = z.object({
   result: z.unknown(),
   error: z.string().optional(),
   isComplete: z.boolean().optional(),
+  original: z.string().optional(),
 });
 const MediaSchema = z.object({
   type: z.literal('media'),

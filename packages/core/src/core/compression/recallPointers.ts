@@ -31,10 +31,12 @@ export function isRecallIdShape(id: string): boolean {
 }
 
 /**
- * The exact text `recall` returns for a tool response: a string result as is, anything else as
- * JSON; a failed call without a result gives its error message.
+ * The exact text `recall` returns for a tool response: the tool's own output a density reply
+ * stands for; else a string result as is, anything else as JSON; a failed call without a result
+ * gives its error message.
  */
 export function originalResponseText(block: ToolResponseBlock): string {
+  if (block.original !== undefined) return block.original;
   const { result } = block;
   if (typeof result === 'string') return result === '' && block.error ? block.error : result;
   if (result === undefined || result === null) return block.error ?? '';

@@ -29,6 +29,12 @@ export interface ToolResponseBlock {
   /** Present when the tool failed; the message the model sees. */
   readonly error?: string;
   readonly isComplete?: boolean;
+  /**
+   * Present on a density reply only (the field that holds the reply, `error` when set, else
+   * `result`, names earlier text instead of repeating it): the tool's own output, byte for byte.
+   * Never sent to a model; recall and the expansion of a reply whose referent is gone read it.
+   */
+  readonly original?: string;
 }
 
 export interface MediaBlock {

@@ -1,7 +1,8 @@
 /**
  * `optimize()` of the high-density strategy as one pure function: runs the enabled passes in order
  * (READ→WRITE, stale `@` inclusions, recency), each on the history as the previous ones left it,
- * and merges their edits into one DensityResult against the raw indices.
+ * and merges their edits into one DensityResult against the raw indices; any reply whose named
+ * text those edits took away is put back in the same result.
  */
 import type { IContent } from '../../../services/history/IContent.js';
 import type { DensityConfig, DensityResult, DensityResultMetadata } from '../types.js';
@@ -10,6 +11,7 @@ import type { HistorySlots } from './toolCallIndex.js';
 import { deduplicateFileInclusions } from './inclusionDedup.js';
 import { latestSuccessfulWrites, pruneReadWritePairs } from './readWritePruning.js';
 import { pruneByRecency } from './recencyPruning.js';
+import { settleRepliesPass } from './settleReplies.js';
 
 /**
  * Never mutates `history` and never throws on odd tool parameters. The result holds no index in
@@ -55,6 +57,8 @@ export function optimizeDensity(
       }),
     );
   }
+  // A pass that took away text a reply names puts that reply back in the same edit.
+  draft.merge(settleRepliesPass(draft.slots));
   const metadata: DensityResultMetadata = counts;
   return { ...draft.edits(), metadata };
 }

@@ -18,7 +18,12 @@
  * - a string parameter of the reply's own call: tools that echo what they were sent (gemini-cli's
  *   write_file and replace show "the updated code") repeat text that sits in the call right above
  *   the reply, which is kept, pruned or compressed together with it. Never another call's
- *   parameter: a later reply could outlive it.
+ *   parameter: a later reply could outlive it;
+ * - the call is the only one in the history with its id (with reused ids a name would point at
+ *   whichever call the reader finds first), and no kept line of the reply looks like a marker.
+ *
+ * A compression that later drops the named text puts the reply back as the tool's own output
+ * (`settleReplies.ts`); the reply block keeps that output for it and for recall.
  *
  * (Fifth build: a read named only same-file reads, any other call only calls of its tool that
  * touch no file. The sixth added parameters, and outputs of any tool that density keeps: an
@@ -35,6 +40,7 @@ import type {
 import { RECALL_TOOL } from '../densityVocabulary.js';
 import { isPrunedPointer } from '../recallPointers.js';
 import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
+import { asDensityReply, isDensityReply, namesUniquely, type OutputField } from './densityReply.js';
 import { isCompactSummary } from './toolResponseSummary.js';
 import { isUnchangedReadReply, readTarget, writesAny, type ReadTarget } from './unchangedRead.js';
 import { parameterRecord } from './toolParameters.js';
@@ -52,9 +58,6 @@ const SCANNED_CANDIDATES = 60;
 /** Of those, the ones sharing the most lines that are diffed. */
 const DIFFED_CANDIDATES = 5;
 
-/** Where a response holds the text the model sees: its result, or its error. */
-type OutputField = 'result' | 'error';
-
 /**
  * The tool's own text (not any kind of reply) and where it is. An error counts only for a call
  * that touches no file (`errors`): a failed read is never pruned while a successful one may be.
@@ -63,7 +66,7 @@ function ownText(
   block: ToolResponseBlock,
   errors: boolean,
 ): { readonly text: string; readonly field: OutputField } | undefined {
-  if (block.isComplete === false) return undefined;
+  if (block.isComplete === false || isDensityReply(block)) return undefined;
   const { result, error } = block;
   if (error !== undefined) {
     const failed = errors && typeof error === 'string' && (result === '' || result === undefined);
@@ -115,8 +118,11 @@ export function repeatedLinesReply(
   if (own === undefined || own.text.length < MIN_SAVED_CHARS) return undefined;
   const { text } = own;
   const lines = comparableLines(text);
+  const unique = namesUniquely(history, call);
+  const named = (candidate: Candidate) => unique(candidate.source.callId);
   const earlier = namedCandidates(history, call, target, workspaceRoot);
   const ranked = [...parameterCandidates(call), ...earlier]
+    .filter(named)
     .map((candidate) => ({
       ...candidate,
       shared: sharedLineChars(candidate.lines, lines),
@@ -130,7 +136,7 @@ export function repeatedLinesReply(
     if (reply !== undefined && (best === undefined || reply.length < best.length)) best = reply;
   }
   if (best === undefined || text.length - best.length < MIN_SAVED_CHARS) return undefined;
-  return { ...response, [own.field]: best };
+  return asDensityReply(response, { field: own.field, text: best, original: text });
 }
 
 interface Candidate {

@@ -60,7 +60,36 @@ export function parseRepeatedLinesMarker(line: string): RepeatedLinesRef | undef
   };
 }
 
+/**
+ * The inverse of a reply: each marker line replaced by the lines it names, read through `textOf`;
+ * `undefined` when a marker names a text `textOf` does not have or lines it does not hold.
+ */
+export function expandRepeatedLines(
+  reply: string,
+  textOf: (ref: RepeatedLinesRef) => string | undefined,
+): string | undefined {
+  const lines: string[] = [];
+  for (const line of reply.split('\n')) {
+    const ref = parseRepeatedLinesMarker(line);
+    if (ref === undefined) {
+      lines.push(line);
+      continue;
+    }
+    const named = textOf(ref);
+    if (named === undefined) return undefined;
+    const namedLines = outputLines(named);
+    if (ref.from < 1 || ref.to > namedLines.length) return undefined;
+    const repeated = namedLines.slice(ref.from - 1, ref.to);
+    lines.push(...(ref.crlf === true ? repeated.map((l) => `${l}\r`) : repeated));
+  }
+  return lines.join('\n');
+}
+
 /** Whether a tool result holds a repeated-lines marker (it is a reply, not the tool's own text). */
+function isMarkerShaped(line: string): boolean {
+  return MARKER.test(line);
+}
+
 export function isRepeatedLinesReply(result: unknown): boolean {
   return typeof result === 'string' && MARKER_LINE.test(result);
 }
@@ -86,7 +115,8 @@ export interface RepeatedLinesSource {
 /**
  * `text` with each run of at least `MIN_REPEATED_LINES` lines it shares with `earlier` (in a
  * line diff, line ends aside) replaced by a marker naming `source`; `undefined` when no run is
- * that long or the diff is too large to compute cheaply.
+ * that long, the diff is too large to compute cheaply, or a line of `text` kept verbatim has the
+ * shape of a marker (neither the model nor the expansion could tell it from a real one).
  */
 export function repeatedLinesText(
   earlier: string,
@@ -100,7 +130,7 @@ export function repeatedLinesText(
   const out: string[] = [];
   let e = 0;
   let t = 0;
-  let replaced = false;
+  let markers = 0;
   for (const part of parts) {
     const { count } = part;
     if (part.removed) e += count;
@@ -113,12 +143,12 @@ export function repeatedLinesText(
         from: e + 1,
       });
       out.push(...kept.lines);
-      replaced ||= kept.replaced;
+      markers += kept.markers;
       t += count;
       e += count;
     }
   }
-  if (!replaced) return undefined;
+  if (markers === 0 || out.filter(isMarkerShaped).length !== markers) return undefined;
   const joined = out.join('\n');
   return text.endsWith('\n') ? `${joined}\n` : joined;
 }
@@ -140,9 +170,9 @@ function markRuns(
   lines: readonly string[],
   earlier: readonly string[],
   at: RepeatedLinesSource & { readonly from: number },
-): { readonly lines: readonly string[]; readonly replaced: boolean } {
+): { readonly lines: readonly string[]; readonly markers: number } {
   const out: string[] = [];
-  let replaced = false;
+  let markers = 0;
   let start = 0;
   const flush = (end: number, kind: 'exact' | 'crlf' | undefined) => {
     if (kind !== undefined && end - start >= MIN_REPEATED_LINES) {
@@ -154,7 +184,7 @@ function markRuns(
         ...(kind === 'crlf' ? { crlf: true } : {}),
       };
       out.push(repeatedLinesMarker(ref, earlier[start]!, earlier[end - 1]!));
-      replaced = true;
+      markers++;
     } else out.push(...lines.slice(start, end));
     start = end;
   };
@@ -165,7 +195,7 @@ function markRuns(
     flush(i, kind);
     kind = next;
   }
-  return { lines: out, replaced };
+  return { lines: out, markers };
 }
 
 /**

@@ -30,6 +30,7 @@ import type {
 import { RECALL_TOOL } from '../densityVocabulary.js';
 import { inclusionBody } from '../fileInclusionFormat.js';
 import { fileEffectOf, touchesNoFile } from './callFileEffect.js';
+import { asDensityReply, namesUniquely } from './densityReply.js';
 import { humanInclusions } from './humanInclusions.js';
 import { extractFilePath, resolveToolPath } from './toolParameters.js';
 import { isShellTool } from './toolResultText.js';
@@ -53,6 +54,18 @@ export function sameOutputText(callId: string): string {
 /** The reply to a read whose content is an `@` inclusion still in an earlier message. */
 export const INCLUDED_REPLY =
   '[unchanged since its inclusion in an earlier message — that copy is still above]';
+
+/** What the text of an unchanged or same-output reply names: a call, or an `@` inclusion. */
+export type UnchangedReplyReferent =
+  { readonly kind: 'call'; readonly callId: string } | { readonly kind: 'inclusion' };
+
+export function unchangedReplyReferent(text: string): UnchangedReplyReferent | undefined {
+  if (text === INCLUDED_REPLY) return { kind: 'inclusion' };
+  if (!text.endsWith(REPLY_SUFFIX)) return undefined;
+  const prefix = [REPLY_PREFIX, OUTPUT_PREFIX].find((p) => text.startsWith(p));
+  if (prefix === undefined) return undefined;
+  return { kind: 'call', callId: text.slice(prefix.length, -REPLY_SUFFIX.length) };
+}
 
 export function isUnchangedReadReply(result: unknown): boolean {
   if (result === INCLUDED_REPLY) return true;
@@ -180,11 +193,13 @@ export function unchangedReadReply(
     reply: target === undefined ? sameOutputText : unchangedReadText,
     candidates: new Set<string>(),
     inclusionSuperseded: false,
+    unique: namesUniquely(history, call),
   };
   for (let i = history.length - 1; i >= 0; i--) {
     const found = scanEntry(history[i]!, scan);
     if (found === 'written') return undefined;
-    if (found !== undefined) return { ...response, result: found.reply };
+    if (found !== undefined)
+      return asDensityReply(response, { field: 'result', text: found.reply, original: text });
   }
   return undefined;
 }
@@ -202,6 +217,8 @@ interface Scan {
    * but the latest).
    */
   inclusionSuperseded: boolean;
+  /** Whether a call id names one call only (see `namesUniquely`). */
+  readonly unique: (id: string) => boolean;
 }
 
 /**
@@ -220,7 +237,8 @@ function scanEntry(
       if (block.toolName === call.name && block.result === text && block.error === undefined)
         candidates.add(block.callId);
     } else if (block.type === 'tool_call' && candidates.delete(block.id)) {
-      if (mayName(block, target, workspaceRoot)) return { reply: scan.reply(block.id) };
+      if (scan.unique(block.id) && mayName(block, target, workspaceRoot))
+        return { reply: scan.reply(block.id) };
     }
   }
   if (target === undefined) return undefined;

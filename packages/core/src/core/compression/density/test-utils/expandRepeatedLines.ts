@@ -5,7 +5,7 @@
  */
 import type { IContent } from '../../../../services/history/IContent.js';
 import { parameterRecord } from '../toolParameters.js';
-import { parseRepeatedLinesMarker, type RepeatedLinesRef } from '../repeatedLinesText.js';
+import { expandRepeatedLines, type RepeatedLinesRef } from '../repeatedLinesText.js';
 
 /** The text a response shows the model: its result, or its error. */
 export function shownText(block: { readonly result?: unknown; readonly error?: string }): string {
@@ -27,23 +27,4 @@ export function namedIn(history: readonly IContent[], ref: RepeatedLinesRef): st
 }
 
 /** `reply` expanded; `undefined` when a marker names a text not in `history`. */
-export function expandRepeatedLines(
-  reply: string,
-  textOf: (ref: RepeatedLinesRef) => string | undefined,
-): string | undefined {
-  const lines: string[] = [];
-  for (const line of reply.split('\n')) {
-    const ref = parseRepeatedLinesMarker(line);
-    if (ref === undefined) {
-      lines.push(line);
-      continue;
-    }
-    const named = textOf(ref);
-    if (named === undefined) return undefined;
-    const namedLines = named.split('\n');
-    if (ref.to > namedLines.length) return undefined;
-    const repeated = namedLines.slice(ref.from - 1, ref.to);
-    lines.push(...(ref.crlf === true ? repeated.map((l) => `${l}\r`) : repeated));
-  }
-  return lines.join('\n');
-}
+export { expandRepeatedLines };
