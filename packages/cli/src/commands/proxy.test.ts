@@ -54,4 +54,15 @@ describe('dense proxy (command)', () => {
     expect(out.stderr).toMatch(/dense proxy 200 anthropic .*in 3 .* out 2/);
     expect(out.stderr).toMatch(/requests\s+1/);
   });
+
+  it('#22.13 the banner gives Codex a line it reads: a model provider, not OPENAI_BASE_URL', async () => {
+    const { io, out } = captureIO('/');
+    expect(await runProxy({ port: 0 }, io, Promise.resolve())).toBe(0);
+    const url = /listening on (\S+)/.exec(out.stdout)?.[1] ?? '';
+    const codex = out.stdout.split('\n').find((line) => line.trimStart().startsWith('Codex:'));
+    expect(codex).not.toContain('OPENAI_BASE_URL');
+    expect(codex).toContain(
+      `codex -c model_provider=dense -c 'model_providers.dense={name="dense",base_url="${url}/v1",env_key="OPENAI_API_KEY",wire_api="responses"}'`,
+    );
+  });
 });

@@ -55,6 +55,7 @@ export function parseProxyArgs(
     throw new ProxyUsageError(`--port must be an integer from 0 to 65535, got '${port}'.`);
   }
   const maxBodyMb = positiveNumber(args['max-body-mb'], '--max-body-mb', 32);
+  const inFlightMb = positiveNumber(args['max-in-flight-mb'], '--max-in-flight-mb', 256);
   return {
     host: typeof args.host === 'string' ? args.host : '127.0.0.1',
     port,
@@ -65,6 +66,7 @@ export function parseProxyArgs(
     ),
     openaiUpstream: upstream(args['openai-upstream'], '--openai-upstream', DEFAULT_OPENAI_UPSTREAM),
     maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
+    maxBytesInFlight: Math.round(inFlightMb * 1024 * 1024),
     pressureTokens: positiveNumber(
       args['pressure-tokens'],
       '--pressure-tokens',
@@ -73,6 +75,20 @@ export function parseProxyArgs(
     ...(typeof args.record === 'string' ? { recordDir: args.record } : {}),
     color: env.NO_COLOR === undefined || env.NO_COLOR === '',
   };
+}
+
+/**
+ * How to point each client at the proxy. Codex reads its base URL only from its own config (it
+ * ignores `OPENAI_BASE_URL`), so its line defines a model provider on the command line.
+ */
+export function proxyBanner(url: string): string {
+  const codexProvider = `model_providers.dense={name="dense",base_url="${url}/v1",env_key="OPENAI_API_KEY",wire_api="responses"}`;
+  return (
+    `dense proxy listening on ${url}\n` +
+    `  Claude Code: ANTHROPIC_BASE_URL=${url} claude\n` +
+    `  Codex:       codex -c model_provider=dense -c '${codexProvider}'\n` +
+    `  others:      OPENAI_BASE_URL=${url}/v1\n`
+  );
 }
 
 /** Runs until `stop` resolves; the summary goes to stderr. */
@@ -90,13 +106,9 @@ export async function runProxy(
     );
   }
   if (options.recordDir !== undefined) {
-    log(`dense proxy: recording requests (API keys redacted) to ${options.recordDir}`);
+    log(`dense proxy: recording requests (credentials redacted) to ${options.recordDir}`);
   }
-  io.stdout.write(
-    `dense proxy listening on ${server.url}\n` +
-      `  Claude Code: ANTHROPIC_BASE_URL=${server.url} claude\n` +
-      `  Codex:       OPENAI_BASE_URL=${server.url}/v1 codex\n`,
-  );
+  io.stdout.write(proxyBanner(server.url));
   await stop;
   await server.close();
   log(formatSummary(server.stats.toJSON()));
@@ -124,9 +136,14 @@ export const proxyCommand: CliSubcommand = {
       .option('openai-upstream', { type: 'string', describe: 'OpenAI API base URL' })
       .option('record', {
         type: 'string',
-        describe: 'Write each request (API keys redacted) into this directory',
+        describe:
+          'Write each request (credentials redacted) into this directory, after any earlier run',
       })
       .option('max-body-mb', { type: 'number', describe: 'Largest request body (default 32)' })
+      .option('max-in-flight-mb', {
+        type: 'number',
+        describe: 'Request bodies held at once before answering 503 (default 256)',
+      })
       .option('pressure-tokens', {
         type: 'number',
         describe: `Send every prunable edit at once above this many tokens (default ${DEFAULT_PRESSURE_TOKENS})`,

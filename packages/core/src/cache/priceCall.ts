@@ -25,6 +25,18 @@ export interface CallCacheCost {
   readonly weightedTokens: number;
 }
 
+/** A prompt's split into cache reads, cache writes and base-price tokens, in base-input-token units. */
+export function weighPrompt(
+  rules: CacheRules,
+  split: Pick<CallCacheCost, 'cacheReadTokens' | 'cacheWriteTokens' | 'uncachedTokens'>,
+): number {
+  return (
+    rules.readMultiplier * split.cacheReadTokens +
+    rules.writeMultiplier * split.cacheWriteTokens +
+    split.uncachedTokens
+  );
+}
+
 /** True when the previous call's cache is gone by the time of this call. */
 export function isCacheCold(rules: CacheRules, gapMs: number | undefined): boolean {
   return gapMs !== undefined && gapMs > rules.ttlMs;
@@ -39,11 +51,6 @@ export function priceCall(rules: CacheRules, input: CallCacheInput): CallCacheCo
   const writes = rules.mode === 'explicit' && prompt >= rules.minCacheableTokens;
   const cacheWriteTokens = writes ? rest : 0;
   const uncachedTokens = writes ? 0 : rest;
-  return {
-    cacheReadTokens: read,
-    cacheWriteTokens,
-    uncachedTokens,
-    weightedTokens:
-      rules.readMultiplier * read + rules.writeMultiplier * cacheWriteTokens + uncachedTokens,
-  };
+  const split = { cacheReadTokens: read, cacheWriteTokens, uncachedTokens };
+  return { ...split, weightedTokens: weighPrompt(rules, split) };
 }

@@ -2,7 +2,8 @@
  * Sends one request to the configured upstream and pipes the reply back as it arrives: status,
  * headers and body verbatim (errors, `retry-after` and all), chunk by chunk. A copy of each chunk
  * goes to the usage meter (decompressed on the side when the reply is compressed). An upstream that
- * drops the connection mid-reply drops the client's connection too.
+ * drops the connection mid-reply drops the client's connection too, and the outcome says the reply
+ * was cut. Targets never leave the configured upstream's base path.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -23,25 +24,40 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export interface ForwardInput {
-  readonly upstream: URL;
+  /** Where the request goes (see `upstreamTarget`). */
+  readonly target: URL;
   readonly clientRequest: http.IncomingMessage;
   readonly clientResponse: http.ServerResponse;
   /** The (possibly edited) body; undefined pipes the client's body through unread. */
   readonly body: Buffer | undefined;
 }
 
+/**
+ * How the reply ended: passed on whole, cut because the upstream dropped the connection
+ * mid-reply, or cut because the client went away first.
+ */
+export type ReplyEnd = 'complete' | 'upstream-cut' | 'client-closed';
+
 export interface ForwardOutcome {
   readonly status: number;
   readonly usage: Usage | undefined;
+  readonly end: ReplyEnd;
 }
 
-export function upstreamUrl(upstream: URL, requestUrl: string): URL {
+/**
+ * The upstream URL for a client's request target: the upstream's base path followed by the
+ * request's path and query. Undefined when the path, once its dot segments (`..`, `%2e%2e`, and
+ * backslashes, which URLs read as slashes) are resolved, leaves the base path.
+ */
+export function upstreamTarget(upstream: URL, requestUrl: string): URL | undefined {
   const base = upstream.pathname.replace(/\/+$/, '');
   const target = new URL(upstream.toString());
   const query = requestUrl.indexOf('?');
-  target.pathname = base + (query === -1 ? requestUrl : requestUrl.slice(0, query));
+  const requestPath = query === -1 ? requestUrl : requestUrl.slice(0, query);
+  target.pathname = base + (requestPath.startsWith('/') ? '' : '/') + requestPath;
   target.search = query === -1 ? '' : requestUrl.slice(query);
-  return target;
+  const inside = target.pathname === base || target.pathname.startsWith(`${base}/`);
+  return inside ? target : undefined;
 }
 
 function requestHeaders(input: ForwardInput): http.OutgoingHttpHeaders {
@@ -83,6 +99,7 @@ function pipeReply(
   input: ForwardInput,
   reply: http.IncomingMessage,
   resolve: (outcome: ForwardOutcome) => void,
+  clientGone: () => boolean,
 ): void {
   const { clientResponse } = input;
   const status = reply.statusCode ?? 502;
@@ -97,12 +114,13 @@ function pipeReply(
   });
   reply.on('end', () => {
     clientResponse.end();
-    setImmediate(() => resolve({ status, usage: meter.finish() }));
+    setImmediate(() => resolve({ status, usage: meter.finish(), end: 'complete' }));
   });
   const drop = () => {
     if (!reply.complete) {
+      const end: ReplyEnd = clientGone() ? 'client-closed' : 'upstream-cut';
       clientResponse.destroy();
-      resolve({ status, usage: meter.finish() });
+      resolve({ status, usage: meter.finish(), end });
     }
   };
   reply.on('aborted', drop);
@@ -123,19 +141,22 @@ function gatewayError(response: http.ServerResponse, message: string): void {
 /** Resolves when the reply has been passed on (or the connection dropped). Never rejects. */
 export function forwardRequest(input: ForwardInput): Promise<ForwardOutcome> {
   return new Promise((resolve) => {
-    const target = upstreamUrl(input.upstream, input.clientRequest.url ?? '/');
+    const target = input.target;
     const client = target.protocol === 'https:' ? https : http;
     const request = client.request(target, {
       method: input.clientRequest.method,
       headers: requestHeaders(input),
     });
-    request.on('response', (reply) => pipeReply(input, reply, resolve));
+    let clientGone = false;
+    request.on('response', (reply) => pipeReply(input, reply, resolve, () => clientGone));
     request.on('error', (error) => {
       gatewayError(input.clientResponse, `dense proxy: upstream unreachable (${error.message})`);
-      resolve({ status: 502, usage: undefined });
+      resolve({ status: 502, usage: undefined, end: 'complete' });
     });
     input.clientResponse.on('close', () => {
-      if (!input.clientResponse.writableFinished) request.destroy();
+      if (input.clientResponse.writableFinished) return;
+      clientGone = true;
+      request.destroy();
     });
     if (input.body === undefined) (input.clientRequest as Readable).pipe(request);
     else request.end(input.body);

@@ -4,6 +4,8 @@ export * from './densifyRequest.js';
 export * from './jsonSpans.js';
 export * from './proxySchedule.js';
 export * from './proxyServer.js';
+export * from './passThroughCost.js';
+export * from './proxyReport.js';
 export * from './proxyStats.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';

@@ -2,17 +2,22 @@
  * `dense proxy`: a local HTTP server between a coding agent and its model API. Chat requests
  * (Anthropic Messages, OpenAI Chat Completions and Responses) get request-side density; every
  * other route goes to the configured upstream unchanged. Only the configured upstreams are ever
- * contacted (no open relay); API keys and bodies are never logged.
+ * contacted (no open relay), and only under their base paths; only loopback `Host` names (and the
+ * `--host` address) are answered; API keys and bodies are never logged. Chat bodies held at once
+ * are bounded (503 with `retry-after` past the bound).
  */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import * as path from 'node:path';
-import { writeFileAtomic } from '../utils/atomicWrite.js';
 import { errorMessage } from '../utils/errors.js';
+import { BodyBudget } from './bodyBudget.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
-import { forwardRequest } from './forwardRequest.js';
-import { formatRequestLine, ProxyStats, type ProxyRequestRecord } from './proxyStats.js';
+import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
+import { isAllowedHost } from './isAllowedHost.js';
+import { requestCacheProvider } from './passThroughCost.js';
+import { formatRequestLine } from './proxyReport.js';
+import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import { RequestRecorder } from './requestRecorder.js';
 import type { WireApi } from './wireHistory.js';
 
 export interface ProxyServerOptions {
@@ -23,9 +28,16 @@ export interface ProxyServerOptions {
   readonly openaiUpstream?: string;
   /** Request bodies above this are refused with 413. Default 32 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Chat body bytes held at once; a request past it gets 503 with `retry-after`. Default 256 MiB,
+   * never less than `maxBodyBytes`.
+   */
+  readonly maxBytesInFlight?: number;
+  /** Conversations kept apart in the stats (default 256). */
+  readonly maxStatsConversations?: number;
   /** Estimated prompt tokens at which every prunable result is sent at once. */
   readonly pressureTokens?: number;
-  /** Opt-in: write each request (keys redacted) and its forwarded body here. */
+  /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
   /** Receives one line per request (and fail-open reasons). */
   readonly log?: (line: string) => void;
@@ -44,10 +56,12 @@ export interface ProxyServer {
 export const DEFAULT_ANTHROPIC_UPSTREAM = 'https://api.anthropic.com';
 export const DEFAULT_OPENAI_UPSTREAM = 'https://api.openai.com';
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
 export const DEFAULT_PRESSURE_TOKENS = 150_000;
+/** Seconds a client is asked to wait when the proxy holds too many bodies. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 const SESSION_HEADERS = ['x-claude-code-session-id', 'session_id', 'x-session-id'];
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'cookie']);
 
 /** The wire API of a chat route, or undefined for routes forwarded as they are. */
 export function chatApi(method: string | undefined, url: string): WireApi | undefined {
@@ -70,18 +84,33 @@ function isAnthropicRoute(request: http.IncomingMessage): boolean {
 }
 
 class BodyTooLarge extends Error {}
+class ProxyBusy extends Error {}
 
-function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer> {
+/** Reads the whole body, taking its bytes from `budget` as they arrive; the caller gives them back. */
+function readBody(
+  request: http.IncomingMessage,
+  limit: number,
+  budget: BodyBudget,
+  taken: { bytes: number },
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
+    let failed = false;
     request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
+      if (failed) return;
+      const error =
+        taken.bytes + chunk.length > limit
+          ? new BodyTooLarge()
+          : !budget.tryTake(chunk.length)
+            ? new ProxyBusy()
+            : undefined;
+      if (error !== undefined) {
+        failed = true;
+        reject(error);
         request.resume();
         return;
       }
+      taken.bytes += chunk.length;
       chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks)));
@@ -89,19 +118,31 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<Buffer>
   });
 }
 
-function tooLarge(limit: number): unknown {
-  return {
-    type: 'error',
-    error: {
-      type: 'request_too_large',
-      message: `dense proxy: request body exceeds ${limit} bytes (raise it with --max-body-mb)`,
-    },
-  };
+function errorBody(type: string, message: string): unknown {
+  return { type: 'error', error: { type, message: `dense proxy: ${message}` } };
 }
 
-function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
+}
+
+function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' | 'busy'): void {
+  if (kind === 'too-large') {
+    const limit = ctx.maxBodyBytes;
+    const message = `request body exceeds ${limit} bytes (raise it with --max-body-mb)`;
+    sendJson(response, 413, errorBody('request_too_large', message));
+    return;
+  }
+  const message = `busy: ${ctx.budget.limitBytes} bytes of request bodies in flight; retry shortly`;
+  sendJson(response, 503, errorBody('overloaded_error', message), {
+    'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+  });
 }
 
 function sessionIdOf(request: http.IncomingMessage): string | undefined {
@@ -112,14 +153,6 @@ function sessionIdOf(request: http.IncomingMessage): string | undefined {
   return undefined;
 }
 
-function redactedHeaders(request: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    out[name] = SECRET_HEADERS.has(name) ? '[redacted]' : String(value);
-  }
-  return out;
-}
-
 interface Context {
   readonly options: ProxyServerOptions;
   readonly anthropic: URL;
@@ -127,38 +160,50 @@ interface Context {
   readonly store: ConversationStore;
   readonly stats: ProxyStats;
   readonly now: () => number;
-  recorded: number;
-}
-
-async function record(ctx: Context, request: http.IncomingMessage, body: Buffer, sent: Buffer) {
-  if (ctx.options.recordDir === undefined) return;
-  const index = String(++ctx.recorded).padStart(5, '0');
-  const entry = {
-    method: request.method,
-    url: request.url,
-    headers: redactedHeaders(request),
-    body: body.toString('utf8'),
-    forwarded: sent.equals(body) ? '(unchanged)' : sent.toString('utf8'),
-  };
-  await writeFileAtomic(path.join(ctx.options.recordDir, `${index}.json`), JSON.stringify(entry));
+  readonly maxBodyBytes: number;
+  readonly budget: BodyBudget;
+  readonly recorder: RequestRecorder | undefined;
 }
 
 async function handleChat(
   ctx: Context,
   api: WireApi,
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
+  target: URL,
+  exchange: { request: http.IncomingMessage; response: http.ServerResponse },
 ): Promise<void> {
+  const { request, response } = exchange;
   const started = ctx.now();
-  const limit = ctx.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let body: Buffer;
+  const taken = { bytes: 0 };
   try {
-    body = await readBody(request, limit);
-  } catch (error) {
-    if (!(error instanceof BodyTooLarge)) throw error;
-    sendJson(response, 413, tooLarge(limit));
-    return;
+    let body: Buffer;
+    try {
+      body = await readBody(request, ctx.maxBodyBytes, ctx.budget, taken);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refuse(ctx, response, 'too-large');
+      if (error instanceof ProxyBusy) return refuse(ctx, response, 'busy');
+      throw error;
+    }
+    await densifyAndForward(ctx, api, target, { request, response, body, started });
+  } finally {
+    ctx.budget.give(taken.bytes);
   }
+}
+
+/** Density, the optional recording, the forward and the request's record, for a body read whole. */
+async function densifyAndForward(
+  ctx: Context,
+  api: WireApi,
+  target: URL,
+  exchange: {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    body: Buffer;
+    /** When the request arrived (before its body was read). */
+    started: number;
+  },
+): Promise<void> {
+  const { request, response, body, started } = exchange;
+  const counting = isCountTokens(request.url ?? '');
   const result = densifyRequest({
     api,
     body,
@@ -166,21 +211,28 @@ async function handleChat(
     store: ctx.store,
     now: started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
-    readOnly: isCountTokens(request.url ?? ''),
+    readOnly: counting,
   });
   logUnsupported(ctx, result);
-  await record(ctx, request, body, result.body).catch((error: unknown) => {
+  const recording = { method: request.method, url: request.url, headers: request.headers };
+  await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
   });
-  const upstream = api === 'anthropic' ? ctx.anthropic : ctx.openai;
   const outcome = await forwardRequest({
-    upstream,
+    target,
     clientRequest: request,
     clientResponse: response,
     body: result.body,
   });
-  const counting = isCountTokens(request.url ?? '');
-  finish(ctx, { route: counting ? 'anthropic count_tokens' : api, started, result, ...outcome });
+  const pricing: RequestPricing | undefined = counting
+    ? undefined
+    : {
+        provider: requestCacheProvider(api, body.toString('utf8')),
+        originalBytes: body.length,
+        sentBytes: result.body.length,
+      };
+  const route = counting ? 'anthropic count_tokens' : api;
+  finish(ctx, { route, started, result, pricing, outcome });
 }
 
 function logUnsupported(ctx: Context, result: DensifyResult): void {
@@ -195,18 +247,19 @@ function finish(
     route: string;
     started: number;
     result: DensifyResult;
-    status: number;
-    usage: ProxyRequestRecord['usage'];
+    pricing: RequestPricing | undefined;
+    outcome: ForwardOutcome;
   },
 ): void {
-  const { result } = input;
+  const { result, outcome } = input;
   const entry: ProxyRequestRecord = {
     at: input.started,
     route: input.route,
-    status: input.status,
+    status: outcome.status,
+    end: outcome.end,
     conversationId: result.conversationId,
     durationMs: Math.max(0, Math.round(ctx.now() - input.started)),
-    usage: input.usage,
+    usage: outcome.usage,
     removedChars: result.removedChars,
     pointers: result.pointers,
     newEdits: result.newEdits,
@@ -217,8 +270,8 @@ function finish(
   if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
     ctx.store.get(result.conversationId, ctx.now()).totals.requests++;
   }
-  ctx.stats.record(entry);
-  ctx.options.log?.(formatRequestLine(entry, ctx.options.color === true));
+  const stored = ctx.stats.record(entry, input.pricing);
+  ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
 }
 
 async function handle(
@@ -227,38 +280,61 @@ async function handle(
   response: http.ServerResponse,
 ): Promise<void> {
   const url = request.url ?? '/';
+  if (!isAllowedHost(request.headers.host, ctx.options.host ?? '127.0.0.1')) {
+    request.resume();
+    const message = `Host '${request.headers.host ?? ''}' is not served (only loopback names and --host)`;
+    sendJson(response, 403, errorBody('permission_error', message));
+    return;
+  }
   if (request.method === 'GET' && url.split('?')[0] === '/dense/stats') {
     sendJson(response, 200, ctx.stats.toJSON());
     return;
   }
   const api = chatApi(request.method, url);
-  if (api !== undefined) return handleChat(ctx, api, request, response);
-  const limit = ctx.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (Number(request.headers['content-length'] ?? 0) > limit) {
+  const upstream = api === 'anthropic' || (api === undefined && isAnthropicRoute(request));
+  const target = upstreamTarget(upstream ? ctx.anthropic : ctx.openai, url);
+  if (target === undefined) {
     request.resume();
-    sendJson(response, 413, tooLarge(limit));
+    sendJson(
+      response,
+      400,
+      errorBody('invalid_request_error', 'path leaves the upstream base path'),
+    );
     return;
   }
-  const upstream = isAnthropicRoute(request) ? ctx.anthropic : ctx.openai;
+  if (api !== undefined) return handleChat(ctx, api, target, { request, response });
+  if (Number(request.headers['content-length'] ?? 0) > ctx.maxBodyBytes) {
+    request.resume();
+    return refuse(ctx, response, 'too-large');
+  }
   await forwardRequest({
-    upstream,
+    target,
     clientRequest: request,
     clientResponse: response,
     body: undefined,
   });
 }
 
-/** Starts listening; resolves once the port is bound. */
-export function startProxyServer(options: ProxyServerOptions = {}): Promise<ProxyServer> {
-  const ctx: Context = {
+function createContext(options: ProxyServerOptions): Context {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const inFlight = options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT;
+  return {
     options,
     anthropic: new URL(options.anthropicUpstream ?? DEFAULT_ANTHROPIC_UPSTREAM),
     openai: new URL(options.openaiUpstream ?? DEFAULT_OPENAI_UPSTREAM),
     store: options.store ?? new ConversationStore(),
-    stats: new ProxyStats(),
+    stats: new ProxyStats({ maxConversations: options.maxStatsConversations }),
     now: options.now ?? Date.now,
-    recorded: 0,
+    maxBodyBytes,
+    // A single body up to the size limit is always accepted when nothing else is in flight.
+    budget: new BodyBudget(Math.max(inFlight, maxBodyBytes)),
+    recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
   };
+}
+
+/** Starts listening; resolves once the port is bound. */
+export function startProxyServer(options: ProxyServerOptions = {}): Promise<ProxyServer> {
+  const ctx = createContext(options);
   const sockets = new Set<Socket>();
   const server = http.createServer((request, response) => {
     handle(ctx, request, response).catch(() => {

@@ -1,15 +1,22 @@
 /**
- * What the proxy reports: one record per request (route, conversation, billed usage, what density
- * removed, whether the cached prefix stayed byte-identical), the live stderr line, the
- * `GET /dense/stats` JSON and the summary table printed at exit.
+ * What the proxy reports: one record per request (route, conversation, billed usage, how the reply
+ * ended, what density removed, whether the cached prefix stayed byte-identical, and what the
+ * request cost against passing it through unchanged), the live stderr line, the `GET /dense/stats`
+ * JSON and the summary table printed at exit. Per-conversation entries are bounded: past
+ * `maxConversations` the least recently active one is folded into one `dropped` total.
  */
+import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
+import type { ReplyEnd } from './forwardRequest.js';
+import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from './proxySchedule.js';
-import type { Usage } from './usageMeter.js';
+import { ZERO_USAGE, type Usage } from './usageMeter.js';
 
 export interface ProxyRequestRecord {
   readonly at: number;
   readonly route: string;
   readonly status: number;
+  /** Whether the reply reached the client whole. */
+  readonly end: ReplyEnd;
   readonly conversationId: string | undefined;
   readonly durationMs: number;
   readonly usage: Usage | undefined;
@@ -20,6 +27,15 @@ export interface ProxyRequestRecord {
   readonly schedule: ScheduleReason;
   readonly prefixStable: boolean | undefined;
   readonly unsupported?: string;
+  /** Billed against pass-through, for billed requests whose reply reported usage. */
+  readonly cost?: RequestCost;
+}
+
+/** What a billed request needs to be priced against passing it through. */
+export interface RequestPricing {
+  readonly provider: CacheProviderName;
+  readonly originalBytes: number;
+  readonly sentBytes: number;
 }
 
 export interface ProxyTotals {
@@ -28,32 +44,62 @@ export interface ProxyTotals {
   readonly cacheCreationTokens: number;
   readonly cacheReadTokens: number;
   readonly outputTokens: number;
-  /** Estimated tokens density kept out of the requests (removed characters / 4). */
+  /**
+   * Estimated tokens density kept out of the requests (removed characters / 4), summed over
+   * requests: a result sent as the pointer on ten requests counts ten times. Not a saving; the
+   * saving is `passThroughCost - billedCost`.
+   */
   readonly removedTokens: number;
   readonly batches: number;
   readonly prefixBreaks: number;
+  /** Replies cut mid-way (upstream dropped or client closed). */
+  readonly cutReplies: number;
+  /** Billed prompt cost in base-input-token units (output left out). */
+  readonly billedCost: number;
+  /** Estimated prompt cost of the same requests passed through unchanged, same units. */
+  readonly passThroughCost: number;
 }
 
 export interface ProxyStatsJson {
   readonly totals: ProxyTotals;
   readonly conversations: Readonly<Record<string, ProxyTotals>>;
+  /** Conversations dropped from `conversations` to keep it bounded, summed. */
+  readonly dropped: { readonly conversations: number; readonly totals: ProxyTotals };
   readonly recent: readonly ProxyRequestRecord[];
 }
 
+export interface ProxyStatsOptions {
+  /** Conversations kept apart in the stats (default 256); older ones are summed in `dropped`. */
+  readonly maxConversations?: number;
+}
+
 const RECENT = 100;
+export const DEFAULT_STATS_CONVERSATIONS = 256;
+
+const NO_COST: RequestCost = { billed: 0, passThrough: 0 };
 
 function addTo(totals: ProxyTotals, record: ProxyRequestRecord): ProxyTotals {
-  const usage = record.usage;
+  const usage = record.usage ?? ZERO_USAGE;
+  const cost = record.cost ?? NO_COST;
   return {
     requests: totals.requests + 1,
-    inputTokens: totals.inputTokens + (usage?.input ?? 0),
-    cacheCreationTokens: totals.cacheCreationTokens + (usage?.cacheCreation ?? 0),
-    cacheReadTokens: totals.cacheReadTokens + (usage?.cacheRead ?? 0),
-    outputTokens: totals.outputTokens + (usage?.output ?? 0),
+    inputTokens: totals.inputTokens + usage.input,
+    cacheCreationTokens: totals.cacheCreationTokens + usage.cacheCreation,
+    cacheReadTokens: totals.cacheReadTokens + usage.cacheRead,
+    outputTokens: totals.outputTokens + usage.output,
     removedTokens: totals.removedTokens + Math.round(record.removedChars / 4),
     batches: totals.batches + (record.newEdits > 0 ? 1 : 0),
     prefixBreaks: totals.prefixBreaks + (record.prefixStable === false ? 1 : 0),
+    cutReplies: totals.cutReplies + (record.end === 'complete' ? 0 : 1),
+    billedCost: totals.billedCost + cost.billed,
+    passThroughCost: totals.passThroughCost + cost.passThrough,
   };
+}
+
+function sum(a: ProxyTotals, b: ProxyTotals): ProxyTotals {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(a) as (keyof ProxyTotals)[]) out[key] = a[key] + b[key];
+  return out as unknown as ProxyTotals;
 }
 
 const ZERO: ProxyTotals = {
@@ -65,67 +111,76 @@ const ZERO: ProxyTotals = {
   removedTokens: 0,
   batches: 0,
   prefixBreaks: 0,
+  cutReplies: 0,
+  billedCost: 0,
+  passThroughCost: 0,
 };
+
+interface ConversationEntry {
+  totals: ProxyTotals;
+  passThrough: PassThroughState | undefined;
+}
 
 export class ProxyStats {
   private totals: ProxyTotals = ZERO;
-  private readonly perConversation = new Map<string, ProxyTotals>();
+  private readonly perConversation = new Map<string, ConversationEntry>();
+  private dropped = { conversations: 0, totals: ZERO };
   private readonly recent: ProxyRequestRecord[] = [];
+  private readonly maxConversations: number;
 
-  record(record: ProxyRequestRecord): void {
+  constructor(options: ProxyStatsOptions = {}) {
+    this.maxConversations = Math.max(1, options.maxConversations ?? DEFAULT_STATS_CONVERSATIONS);
+  }
+
+  /**
+   * Adds one request; with `pricing` and reported usage it is priced against pass-through.
+   * Returns the record as stored (with its cost).
+   */
+  record(input: ProxyRequestRecord, pricing?: RequestPricing): ProxyRequestRecord {
+    const key = input.conversationId ?? '(none)';
+    const entry = this.perConversation.get(key) ?? { totals: ZERO, passThrough: undefined };
+    let record = input;
+    if (pricing !== undefined && input.usage !== undefined) {
+      const priced = passThroughCost({
+        ...pricing,
+        usage: input.usage,
+        rules: cacheRulesFor(pricing.provider),
+        at: input.at,
+        previous: entry.passThrough,
+      });
+      record = { ...input, cost: priced.cost };
+      entry.passThrough = priced.state;
+    }
+    entry.totals = addTo(entry.totals, record);
     this.totals = addTo(this.totals, record);
-    const key = record.conversationId ?? '(none)';
-    this.perConversation.set(key, addTo(this.perConversation.get(key) ?? ZERO, record));
+    this.perConversation.delete(key);
+    this.perConversation.set(key, entry);
+    this.bound();
     this.recent.push(record);
     if (this.recent.length > RECENT) this.recent.shift();
+    return record;
   }
 
   toJSON(): ProxyStatsJson {
     return {
       totals: this.totals,
-      conversations: Object.fromEntries(this.perConversation),
+      conversations: Object.fromEntries(
+        [...this.perConversation].map(([key, entry]) => [key, entry.totals]),
+      ),
+      dropped: this.dropped,
       recent: [...this.recent],
     };
   }
-}
 
-const k = (value: number): string =>
-  value >= 10_000 ? `${(value / 1000).toFixed(0)}k` : String(value);
-
-/** One line per request for stderr; colour only when `color`. */
-export function formatRequestLine(record: ProxyRequestRecord, color: boolean): string {
-  const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
-  const usage = record.usage;
-  const billed = usage
-    ? `in ${k(usage.input)} · cache w ${k(usage.cacheCreation)} r ${k(usage.cacheRead)} · out ${k(usage.output)}`
-    : 'no usage';
-  const density =
-    record.unsupported !== undefined
-      ? paint(33, 'unchanged')
-      : record.pointers > 0
-        ? paint(
-            32,
-            `−${k(Math.round(record.removedChars / 4))} tok (${record.pointers} ptr, +${record.newEdits} ${record.schedule})`,
-          )
-        : `no edit${record.schedule === 'wait' ? ' (waiting for cold cache)' : ''}`;
-  const prefix = record.prefixStable === false ? paint(31, ' prefix changed') : '';
-  const status = record.status >= 400 ? paint(31, String(record.status)) : String(record.status);
-  return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${prefix}`;
-}
-
-/** The table printed when the proxy stops. */
-export function formatSummary(stats: ProxyStatsJson): string {
-  const rows: [string, string][] = [
-    ['requests', String(stats.totals.requests)],
-    ['conversations', String(Object.keys(stats.conversations).length)],
-    ['input tokens (uncached)', String(stats.totals.inputTokens)],
-    ['cache write tokens', String(stats.totals.cacheCreationTokens)],
-    ['cache read tokens', String(stats.totals.cacheReadTokens)],
-    ['output tokens', String(stats.totals.outputTokens)],
-    ['tokens removed by density (est.)', String(stats.totals.removedTokens)],
-    ['edit batches sent', String(stats.totals.batches)],
-    ['requests whose cached prefix changed', String(stats.totals.prefixBreaks)],
-  ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  return ['dense proxy summary', ...rows.map(([l, v]) => `  ${l.padEnd(width)}  ${v}`)].join('\n');
+  private bound(): void {
+    while (this.perConversation.size > this.maxConversations) {
+      const [oldest, entry] = this.perConversation.entries().next().value ?? [];
+      if (oldest === undefined || entry === undefined) break;
+      this.perConversation.delete(oldest);
+      this.dropped = {
+        conversations: this.dropped.conversations + 1,
+        totals: sum(this.dropped.totals, entry.totals),
+      };
+    }
+  }
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { cacheRulesFor } from '../cache/cacheRules.js';
+import { passThroughCost } from './passThroughCost.js';
+import { formatSummary } from './proxyReport.js';
+import { ProxyStats, type ProxyRequestRecord } from './proxyStats.js';
+
+function request(extra: Partial<ProxyRequestRecord>): ProxyRequestRecord {
+  return {
+    at: 0,
+    route: 'anthropic',
+    status: 200,
+    end: 'complete',
+    conversationId: 'c',
+    durationMs: 1,
+    usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 },
+    removedChars: 0,
+    pointers: 0,
+    newEdits: 0,
+    schedule: 'none',
+    prefixStable: undefined,
+    ...extra,
+  };
+}
+
+const anthropic = cacheRulesFor('anthropic');
+
+describe('ProxyStats', () => {
+  it('#22.12 per-conversation stats are bounded; the dropped ones are still in the totals', () => {
+    const stats = new ProxyStats({ maxConversations: 3 });
+    for (let i = 0; i < 10; i++) stats.record(request({ conversationId: `s${i}` }));
+    stats.record(request({ conversationId: 's1' }));
+    const json = stats.toJSON();
+    expect(Object.keys(json.conversations)).toEqual(['s8', 's9', 's1']);
+    expect(json.dropped.conversations).toBe(8);
+    expect(json.dropped.totals.requests).toBe(8);
+    expect(json.totals.requests).toBe(11);
+  });
+
+  it('#22.12 by default 3,000 session ids keep at most 256 entries', () => {
+    const stats = new ProxyStats();
+    for (let i = 0; i < 3000; i++) stats.record(request({ conversationId: `session:${i}` }));
+    expect(Object.keys(stats.toJSON().conversations).length).toBeLessThanOrEqual(256);
+    expect(stats.toJSON().totals.requests).toBe(3000);
+  });
+});
+
+describe('passThroughCost', () => {
+  const usage = { input: 10, cacheCreation: 1_000, cacheRead: 50_000, output: 100 };
+
+  it('#22.20 a request forwarded byte-identical costs exactly what was billed', () => {
+    const { cost } = passThroughCost({
+      usage,
+      rules: anthropic,
+      originalBytes: 400_000,
+      sentBytes: 400_000,
+      at: 1000,
+      previous: { at: 0, promptTokens: 50_000 },
+    });
+    expect(cost.billed).toBeCloseTo(10 + 1.25 * 1_000 + 0.1 * 50_000);
+    expect(cost.passThrough).toBe(cost.billed);
+  });
+
+  it('#22.20 sticky pointers on a warm cache: pass-through would have cost more', () => {
+    const { cost } = passThroughCost({
+      usage,
+      rules: anthropic,
+      originalBytes: 440_000,
+      sentBytes: 400_000,
+      at: 1000,
+      previous: { at: 0, promptTokens: 55_000 },
+    });
+    expect(cost.passThrough).toBeGreaterThan(cost.billed);
+  });
+
+  it('#22.20 a small edit that rewrote a warm cache: density cost money', () => {
+    const rewrite = { input: 10, cacheCreation: 50_000, cacheRead: 1_000, output: 100 };
+    const { cost } = passThroughCost({
+      usage: rewrite,
+      rules: anthropic,
+      originalBytes: 204_400,
+      sentBytes: 204_000,
+      at: 1000,
+      previous: { at: 0, promptTokens: 50_000 },
+    });
+    expect(cost.billed).toBeGreaterThan(cost.passThrough);
+  });
+});
+
+describe('formatSummary', () => {
+  it('#22.20 says per conversation when density cost money, and no longer sums tokens removed', () => {
+    const stats = new ProxyStats();
+    const costly = { billed: 1_000, passThrough: 800 };
+    const cheap = { billed: 500, passThrough: 900 };
+    stats.record(request({ conversationId: 'a', removedChars: 40_000, cost: costly }));
+    stats.record(request({ conversationId: 'b', removedChars: 4_000, cost: cheap }));
+    const summary = formatSummary(stats.toJSON());
+    expect(summary).not.toMatch(/tokens removed/);
+    expect(summary).toMatch(/a: 1 requests, billed 1000 vs 800 pass-through, density cost money/);
+    expect(summary).toMatch(/b: 1 requests, billed 500 vs 900 pass-through, saved 44\.4% \(400\)/);
+    expect(summary).toMatch(/density cost money in 1 of 2 conversations/);
+  });
+});
