@@ -5,5 +5,6 @@ export * from './jsonSpans.js';
 export * from './proxySchedule.js';
 export * from './proxyServer.js';
 export * from './proxyStats.js';
+export * from './sentPointers.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';
