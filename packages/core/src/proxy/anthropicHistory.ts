@@ -34,7 +34,7 @@ function isOpaque(type: string): boolean {
 
 interface Reader {
   readonly text: string;
-  readonly sites: Map<string, ResultSite>;
+  readonly sites: ResultSite[];
   /** Canonical calls per client call id (a multi-file patch has several). */
   readonly callIds: Map<string, CanonicalRef[]>;
 }
@@ -62,10 +62,16 @@ function resultContent(
     : { text: parts.join('\n'), cacheControlRaw };
 }
 
+/** Where a block sits: its wire message and the index its first decision block will have. */
+interface BlockPosition {
+  readonly messageIndex: number;
+  readonly blockIndex: number;
+}
+
 function readToolResult(
   reader: Reader,
   block: JsonNode,
-  messageIndex: number,
+  position: BlockPosition,
 ): ContentBlock[] | string {
   const callId = stringMember(block, 'tool_use_id');
   if (callId === undefined) return 'tool_result without tool_use_id';
@@ -75,9 +81,9 @@ function readToolResult(
   const isError = flag !== undefined && reader.text.slice(flag.start, flag.end) === 'true';
   const text = content?.text ?? '';
   if (content !== undefined && contentNode !== undefined) {
-    reader.sites.set(callId, {
+    reader.sites.push({
       callId,
-      messageIndex,
+      ...position,
       start: contentNode.start,
       end: contentNode.end,
       ...(content.cacheControlRaw === undefined
@@ -96,7 +102,11 @@ function readToolResult(
   );
 }
 
-function readBlock(reader: Reader, block: JsonNode, messageIndex: number): ContentBlock[] | string {
+function readBlock(
+  reader: Reader,
+  block: JsonNode,
+  position: BlockPosition,
+): ContentBlock[] | string {
   const type = stringMember(block, 'type');
   if (type === undefined) return 'content block without a type';
   switch (type) {
@@ -116,7 +126,7 @@ function readBlock(reader: Reader, block: JsonNode, messageIndex: number): Conte
       return calls;
     }
     case 'tool_result':
-      return readToolResult(reader, block, messageIndex);
+      return readToolResult(reader, block, position);
     default:
       return isOpaque(type) ? [] : `unknown content block type '${type}'`;
   }
@@ -130,7 +140,7 @@ function readMessage(reader: Reader, message: JsonNode, index: number): IContent
   if (content.kind === 'string') blocks.push(textBlock(content.value));
   else if (content.kind === 'array') {
     for (const block of content.items) {
-      const read = readBlock(reader, block, index);
+      const read = readBlock(reader, block, { messageIndex: index, blockIndex: blocks.length });
       if (typeof read === 'string') return read;
       blocks.push(...read);
     }
@@ -148,18 +158,18 @@ function readMessage(reader: Reader, message: JsonNode, index: number): IContent
 export function readAnthropicRequest(text: string, root: JsonNode): ReadOutcome {
   const messages = member(root, 'messages');
   if (messages?.kind !== 'array') return unsupported('no messages array');
-  const reader: Reader = { text, sites: new Map(), callIds: new Map() };
+  const reader: Reader = { text, sites: [], callIds: new Map() };
+  const systemNode = member(root, 'system');
+  const system = systemNode === undefined ? '' : text.slice(systemNode.start, systemNode.end);
   const history: IContent[] = [];
   for (let index = 0; index < messages.items.length; index++) {
     const entry = readMessage(reader, messages.items[index] as JsonNode, index);
-    if (typeof entry === 'string') return unsupported(entry);
+    if (typeof entry === 'string') {
+      return unsupported(entry, index > 0 ? conversationIdentity(system, history[0]) : undefined);
+    }
     history.push(entry);
   }
-  const system = member(root, 'system');
-  const identity = conversationIdentity(
-    system === undefined ? '' : text.slice(system.start, system.end),
-    history[0],
-  );
+  const identity = conversationIdentity(system, history[0]);
   return {
     kind: 'history',
     wire: {

@@ -1,11 +1,13 @@
 /**
  * Per-conversation proxy state: the sticky set of results already sent as pointers (so the same
- * history yields the same bytes on every later request), the time of the last request, the
+ * history yields the same bytes on every later request), what the last read request sent (so a
+ * request that cannot be read still repeats it), the time of the last request, the
  * message hashes of the last forwarded request (prefix stability), and running totals. Bounded:
  * least-recently-used conversations beyond `maxConversations` and conversations idle longer than
  * `idleMs` are forgotten.
  */
 import { createHash } from 'node:crypto';
+import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationTotals {
   requests: number;
@@ -19,8 +21,13 @@ export interface ConversationTotals {
 
 export interface ConversationState {
   readonly id: string;
-  /** Call ids whose results were sent as the pointer: repeated on every later request. */
+  /**
+   * Results sent as the pointer, by position, call id and content: repeated on every later request
+   * in which density still finds them stale.
+   */
   readonly applied: Set<string>;
+  /** What the last request read in full sent as pointers. */
+  lastSent: SentPointers | undefined;
   lastRequestAt: number | undefined;
   /** Hash of each forwarded message of the previous request. */
   lastMessageHashes: readonly string[];
@@ -83,6 +90,7 @@ export class ConversationStore {
       state = {
         id,
         applied: new Set(),
+        lastSent: undefined,
         lastRequestAt: undefined,
         lastMessageHashes: [],
         loggedReasons: new Set(),

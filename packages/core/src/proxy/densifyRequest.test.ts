@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
-import { anthropicBody, claudeSession, codexBody, FILE_TEXT } from './test-utils/wireRequests.js';
+import {
+  anthropicBody,
+  claudeSession,
+  codexBody,
+  codexShellPatch,
+  FILE_TEXT,
+} from './test-utils/wireRequests.js';
 
 const POINTER_JSON = JSON.stringify(PRUNED_POINTER);
+const PATCH = '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch';
 
 function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
   return {
@@ -132,5 +139,39 @@ describe('densifyRequest (OpenAI Responses, Codex)', () => {
     expect(result.pointers).toBe(1);
     expect(sent).toContain(`"call_id":"c1","output":${POINTER_JSON}`);
     expect(sent).toContain(`"call_id":"c2","output":${JSON.stringify(`${FILE_TEXT}\n// edited`)}`);
+  });
+
+  const codex = (body: string) =>
+    densifyRequest(options(body, { api: 'openai-responses', sessionId: undefined }));
+
+  it('#22.2 a cat before an apply_patch whose verification failed goes out intact', () => {
+    const failed = [
+      { type: 'custom_tool_call', call_id: 'p1', name: 'apply_patch', input: PATCH },
+      {
+        type: 'custom_tool_call_output',
+        call_id: 'p1',
+        output: 'apply_patch verification failed: Failed to find expected lines in /w/a.ts:\nv1',
+      },
+    ] as const;
+    const body = codexBody(2, { patch: failed });
+    expect(codex(body)).toMatchObject({ pointers: 0 });
+    expect(codex(body).body.toString()).toBe(body);
+  });
+
+  it('#22.2 a cat before a shell apply_patch that exited 1 goes out intact', () => {
+    const output = (exitCode: number) =>
+      JSON.stringify({
+        output: exitCode === 0 ? 'Success. Updated: M /w/a.ts' : 'error: invalid hunk at line 2',
+        metadata: { exit_code: exitCode, duration_seconds: 0.1 },
+      });
+    const failed = codexBody(2, { patch: codexShellPatch('p1', output(1)) });
+    expect(codex(failed).body.toString()).toBe(failed);
+    const plainFailed = codexBody(2, {
+      patch: codexShellPatch('p1', 'Exit code: 1\nWall time: 0.1 seconds\nOutput:\nerror'),
+    });
+    expect(codex(plainFailed).body.toString()).toBe(plainFailed);
+    // The same patch that succeeded makes the cat stale.
+    const applied = codexBody(2, { patch: codexShellPatch('p1', output(0)) });
+    expect(codex(applied)).toMatchObject({ pointers: 1 });
   });
 });

@@ -1,8 +1,11 @@
 /**
  * The proxy's request-side density step: read the body, decide which tool results to send as the
- * pointer (sticky ones always, new ones by the schedule), splice them into the original text.
- * Fails open: anything it does not fully understand comes back as the original bytes.
+ * pointer (the ones density finds stale in this request: those already sent always, new ones by
+ * the schedule), splice them into the original text. Fails open: anything it does not fully
+ * understand comes back as the original bytes, with only the pointers already sent repeated where
+ * that is byte-exact (`sentPointers.ts`).
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
@@ -16,6 +19,11 @@ import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
+import {
+  recordSentPointers,
+  repeatSentPointers,
+  type PassThroughPointers,
+} from './sentPointers.js';
 import { spliceEdits } from './spliceEdits.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
@@ -42,6 +50,8 @@ export interface DensifyResult {
   readonly unsupported?: string;
   /** True the first time this conversation hit that reason (log it once). */
   readonly firstTimeReason?: boolean;
+  /** With `unsupported`: whether the pointers already sent went out again. */
+  readonly passThrough?: PassThroughPointers;
   readonly schedule: ScheduleReason;
   /** Results sent as the pointer on this request (sticky + new). */
   readonly pointers: number;
@@ -82,25 +92,52 @@ function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSi
   });
 }
 
-function passThrough(options: DensifyOptions, reason: string, id?: string): DensifyResult {
-  let firstTimeReason = true;
-  if (id !== undefined) {
-    const state = options.store.get(id, options.now);
-    firstTimeReason = !state.loggedReasons.has(reason);
-    state.loggedReasons.add(reason);
+interface PassThroughInput {
+  readonly reason: string;
+  /** The request text, when it is valid UTF-8 (pointers can be repeated in it). */
+  readonly text?: string;
+  /**
+   * The conversation's identity: '' when the request was read, but not far enough to know it;
+   * absent when it was not read at all (no conversation state is touched).
+   */
+  readonly identity?: string;
+}
+
+function repeatFor(input: PassThroughInput, state: ConversationState | undefined) {
+  if (input.text === undefined) return { sites: [], outcome: dropped('body-not-utf8') };
+  if (state === undefined || input.identity === '') {
+    return { sites: [], outcome: dropped('conversation-unknown') };
+  }
+  return repeatSentPointers(input.text, state.lastSent);
+}
+
+function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyResult {
+  const id =
+    input.identity === undefined ? undefined : conversationKey(options.sessionId, input.identity);
+  const state = id === undefined ? undefined : options.store.get(id, options.now);
+  const firstTimeReason = state?.loggedReasons.has(input.reason) !== true;
+  if (state !== undefined) {
+    state.loggedReasons.add(input.reason);
     state.lastRequestAt = options.now;
   }
+  const repeat = repeatFor(input, state);
+  const splice = spliceEdits(input.text ?? '', repeat.sites);
   return {
-    body: options.body,
+    body: repeat.sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),
     conversationId: id,
-    unsupported: reason,
+    unsupported: input.reason,
     firstTimeReason,
+    passThrough: repeat.outcome,
     schedule: 'none',
-    pointers: 0,
+    pointers: repeat.sites.length,
     newEdits: 0,
-    removedChars: 0,
+    removedChars: splice.removedChars,
     prefixStable: undefined,
   };
+}
+
+function dropped(reason: 'body-not-utf8' | 'conversation-unknown'): PassThroughPointers {
+  return { kind: 'dropped', reason, kept: 0 };
 }
 
 function prefixStable(
@@ -118,36 +155,46 @@ function prefixStable(
 
 /** Never throws: a failure anywhere forwards the original body and says why. */
 export function densifyRequest(options: DensifyOptions): DensifyResult {
+  // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
+  if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
   const text = options.body.toString('utf8');
-  if (text.includes('\uFFFD')) return passThrough(options, 'body is not clean UTF-8');
   let outcome: ReadOutcome;
   let root: JsonNode;
   try {
     root = parseJsonSpans(text);
     outcome = read(options.api, text, root);
   } catch (error) {
-    return passThrough(options, `request not parsed: ${errorMessage(error)}`);
+    return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
   if (outcome.kind === 'unsupported') {
-    return passThrough(options, outcome.reason, conversationKey(options.sessionId, ''));
+    return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
     return densifyWire(options, text, outcome.wire);
   } catch (error) {
-    return passThrough(options, `density failed: ${errorMessage(error)}`);
+    const reason = `density failed: ${errorMessage(error)}`;
+    return passThrough(options, { reason, text, identity: outcome.wire.identity });
   }
+}
+
+/** What names a result across requests: its position, its call id and its content. */
+function siteKey(wire: WireHistory, site: ResultSite): string {
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  const result = block?.type === 'tool_response' ? block.result : undefined;
+  const content = createHash('sha1')
+    .update(typeof result === 'string' ? result : '')
+    .digest('base64');
+  return `${site.messageIndex}:${site.blockIndex}:${site.callId}:${content}`;
 }
 
 function decide(
   options: DensifyOptions,
   text: string,
   wire: WireHistory,
-  state: ConversationState,
+  input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
 ): ScheduleDecision {
+  const { state, candidates } = input;
   if (options.readOnly === true) return { apply: [], reason: 'none' };
-  const candidates = [...planProxyEdits(wire)]
-    .filter((callId) => !state.applied.has(callId))
-    .flatMap((callId) => wire.sites.get(callId) ?? []);
   const spans = wire.messageSpans;
   const messagesStart = spans[0]?.start ?? 0;
   const messagesChars = (spans.at(-1)?.end ?? messagesStart) - messagesStart;
@@ -169,13 +216,19 @@ function decide(
 function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
-  const sticky = [...state.applied].flatMap((callId) => wire.sites.get(callId) ?? []);
-  const decision = decide(options, text, wire, state);
-  const sites = [...sticky, ...decision.apply];
+  // Only results density finds stale in this very request: a sticky pointer whose write is gone
+  // (the client rewound its history) is a live read again and goes out intact.
+  const stale = planProxyEdits(wire).map((site) => ({ site, key: siteKey(wire, site) }));
+  const sticky = stale.filter(({ key }) => state.applied.has(key));
+  const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
+  const decision = decide(options, text, wire, { state, candidates });
+  const sites = [...sticky.map(({ site }) => site), ...decision.apply];
   const splice = spliceEdits(text, sites);
   let stable: boolean | undefined;
   if (options.readOnly !== true) {
-    for (const site of decision.apply) state.applied.add(site.callId);
+    const keys = new Map(stale.map(({ site, key }) => [site, key]));
+    for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
+    state.lastSent = recordSentPointers(text, wire, sites);
     const hashes = messageHashes(text, wire, sites);
     stable = prefixStable(state.lastMessageHashes, hashes);
     state.lastMessageHashes = hashes;

@@ -7,5 +7,6 @@ export * from './proxyServer.js';
 export * from './passThroughCost.js';
 export * from './proxyReport.js';
 export * from './proxyStats.js';
+export * from './sentPointers.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';

@@ -2,12 +2,15 @@
  * Reads OpenAI requests into a WireHistory: Chat Completions (`messages`, assistant `tool_calls`,
  * `tool` messages) and Responses (`input` items: message, function_call, function_call_output,
  * custom_tool_call(_output), local_shell_call(_output)). Item types it does not know make the
- * request unsupported (forwarded unchanged).
+ * request unsupported (forwarded unchanged). A tool output counts as failed by the transcript
+ * importer's rule for Codex outputs (exit code, rejected or unverified patch), so a failed write
+ * never makes a read stale.
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
+import { readOutput } from '../transcripts/importers/codexRollout.js';
 import {
   conversationIdentity,
   unsupported,
@@ -18,7 +21,7 @@ import {
 
 interface Reader {
   readonly text: string;
-  readonly sites: Map<string, ResultSite>;
+  readonly sites: ResultSite[];
   readonly callIds: Map<string, CanonicalRef[]>;
 }
 
@@ -86,15 +89,24 @@ function result(
   const content = contentText(input.node);
   if (typeof content === 'string') return content;
   if (content.textOnly && input.node !== undefined && input.node.kind !== 'null') {
-    reader.sites.set(input.callId, {
+    reader.sites.push({
       callId: input.callId,
       messageIndex: input.messageIndex,
+      blockIndex: 0,
       start: input.node.start,
       end: input.node.end,
     });
   }
-  return (reader.callIds.get(input.callId) ?? [{ id: input.callId, name: '' }]).map((ref) =>
-    toolResponseBlock({ callId: ref.id, toolName: ref.name, result: content.text }),
+  const refs = reader.callIds.get(input.callId) ?? [{ id: input.callId, name: '' }];
+  const raw = input.node?.kind === 'string' ? input.node.value : content.text;
+  const failed = readOutput(raw, refs[0]?.name).failed;
+  return refs.map((ref) =>
+    toolResponseBlock({
+      callId: ref.id,
+      toolName: ref.name,
+      result: content.text,
+      ...(failed ? { error: content.text || 'error' } : {}),
+    }),
   );
 }
 
@@ -165,16 +177,18 @@ export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): R
   const list = member(root, isChat ? 'messages' : 'input');
   if (list?.kind !== 'array')
     return unsupported(isChat ? 'no messages array' : 'input is not a list');
-  const reader: Reader = { text, sites: new Map(), callIds: new Map() };
+  const reader: Reader = { text, sites: [], callIds: new Map() };
+  const instructions = member(root, 'instructions');
+  const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
   const history: IContent[] = [];
   for (let index = 0; index < list.items.length; index++) {
     const node = list.items[index] as JsonNode;
     const entry = isChat ? chatMessage(reader, node, index) : responsesItem(reader, node, index);
-    if (typeof entry === 'string') return unsupported(entry);
+    if (typeof entry === 'string') {
+      return unsupported(entry, index > 0 ? conversationIdentity(system, history[0]) : undefined);
+    }
     history.push(entry);
   }
-  const instructions = member(root, 'instructions');
-  const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
   const identity = conversationIdentity(system, history[0]);
   return {
     kind: 'history',

@@ -74,7 +74,9 @@ function proxyDecisions(entries: readonly IContent[]): string[] {
   const text = JSON.stringify({ model: 'm', messages: toAnthropicMessages(entries) });
   const outcome = readAnthropicRequest(text, parseJsonSpans(text));
   if (outcome.kind !== 'history') throw new Error(outcome.reason);
-  return [...planProxyEdits(outcome.wire)].sort();
+  return planProxyEdits(outcome.wire)
+    .map((site) => site.callId)
+    .sort();
 }
 
 describe('proxy and CLI density decisions', () => {

@@ -1,13 +1,13 @@
 /**
  * Which tool results the proxy may replace by the pointer: high-density's `optimize()` run on the
- * decision history, reduced to the call ids whose responses it removed or replaced. The proxy
+ * decision history, reduced to the result sites whose responses it removed or replaced. The proxy
  * never removes a call or a result (pairing stays intact); it only replaces a result's content.
  */
 import { optimizeDensity } from '../core/compression/density/optimizeDensity.js';
 import type { DensityConfig } from '../core/compression/types.js';
-import type { ContentBlock } from '../services/history/IContent.js';
+import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
-import type { WireHistory } from './wireHistory.js';
+import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** READ→WRITE pruning (shell reads and writes too); no recency, no inclusion rewrites. */
 export const PROXY_DENSITY_CONFIG: DensityConfig = {
@@ -22,34 +22,40 @@ export const PROXY_DENSITY_CONFIG: DensityConfig = {
 /** What a pruned result is replaced with (the high-density pointer). */
 export const PROXY_POINTER = PRUNED_POINTER;
 
-function responseIds(blocks: readonly ContentBlock[]): string[] {
-  return blocks.flatMap((block) => (block.type === 'tool_response' ? [block.callId] : []));
+/** `messageIndex:blockIndex` of a tool_response block in the decision history. */
+const positionKey = (messageIndex: number, blockIndex: number): string =>
+  `${messageIndex}:${blockIndex}`;
+
+function prunedPositions(history: readonly IContent[], config: DensityConfig): Set<string> {
+  const result = optimizeDensity(history, config);
+  const pruned = new Set<string>();
+  const addResponses = (index: number, keep: (block: ContentBlock) => boolean) => {
+    (history[index]?.blocks ?? []).forEach((block, blockIndex) => {
+      if (block.type === 'tool_response' && !keep(block))
+        pruned.add(positionKey(index, blockIndex));
+    });
+  };
+  for (const index of result.removals) addResponses(index, () => false);
+  for (const [index, replacement] of result.replacements) {
+    const kept = new Set(replacement.blocks);
+    addResponses(index, (block) => kept.has(block));
+  }
+  return pruned;
 }
 
 /**
- * Call ids (client ids) whose result content density would prune, restricted to results the
- * proxy can replace (text content, longer than the pointer).
+ * The result sites whose content density would prune in this request, by position (a reused call
+ * id names several results), restricted to results the proxy can replace (text content, longer
+ * than the pointer). In request order.
  */
 export function planProxyEdits(
   wire: WireHistory,
   config: DensityConfig = PROXY_DENSITY_CONFIG,
-): Set<string> {
-  const { history } = wire;
-  const result = optimizeDensity(history, config);
-  const pruned = new Set<string>();
-  for (const index of result.removals) {
-    for (const id of responseIds(history[index]?.blocks ?? [])) pruned.add(id);
-  }
-  for (const [index, replacement] of result.replacements) {
-    const kept = new Set(replacement.blocks);
-    for (const block of history[index]?.blocks ?? []) {
-      if (block.type === 'tool_response' && !kept.has(block)) pruned.add(block.callId);
-    }
-  }
-  const editable = new Set<string>();
-  for (const id of pruned) {
-    const site = wire.sites.get(id);
-    if (site !== undefined && site.end - site.start > PROXY_POINTER.length + 2) editable.add(id);
-  }
-  return editable;
+): ResultSite[] {
+  const pruned = prunedPositions(wire.history, config);
+  return wire.sites.filter(
+    (site) =>
+      pruned.has(positionKey(site.messageIndex, site.blockIndex)) &&
+      site.end - site.start > PROXY_POINTER.length + 2,
+  );
 }

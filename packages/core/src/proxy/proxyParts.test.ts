@@ -9,6 +9,7 @@ import type { ResultSite } from './wireHistory.js';
 const site = (messageIndex: number, start: number, length: number): ResultSite => ({
   callId: `c${messageIndex}`,
   messageIndex,
+  blockIndex: 0,
   start,
   end: start + length,
 });

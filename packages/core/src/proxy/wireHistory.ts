@@ -1,7 +1,8 @@
 /**
  * What a request-side reader (one per wire API) hands the density step: the conversation in the
- * content model (for decisions only; it is never serialized back) and, per tool call id, where the
- * tool result's content sits in the original request text (for splicing).
+ * content model (for decisions only; it is never serialized back) and, per tool result position,
+ * where the result's content sits in the original request text (for splicing). Positions, not call
+ * ids, name a result: clients may reuse one id for every call.
  */
 import type { IContent } from '../services/history/IContent.js';
 
@@ -9,8 +10,10 @@ export type WireApi = 'anthropic' | 'openai-chat' | 'openai-responses';
 
 export interface ResultSite {
   readonly callId: string;
-  /** Index of the wire message/item holding the result. */
+  /** Index of the wire message/item holding the result (also its index in `history`). */
   readonly messageIndex: number;
+  /** Index in `history[messageIndex].blocks` of the result's (first) tool_response block. */
+  readonly blockIndex: number;
   /** Span of the content value in the request text. */
   readonly start: number;
   readonly end: number;
@@ -24,8 +27,8 @@ export interface ResultSite {
 export interface WireHistory {
   readonly api: WireApi;
   readonly history: readonly IContent[];
-  /** Results whose content may be replaced (text only), by call id. */
-  readonly sites: ReadonlyMap<string, ResultSite>;
+  /** Results whose content may be replaced (text only), in request order. */
+  readonly sites: readonly ResultSite[];
   /** Number of wire messages/items (the newest one is never cached yet). */
   readonly messageCount: number;
   /** Span of each wire message/item in the request text (for prefix-stability hashes). */
@@ -36,7 +39,12 @@ export interface WireHistory {
 
 export type ReadOutcome =
   | { readonly kind: 'history'; readonly wire: WireHistory }
-  | { readonly kind: 'unsupported'; readonly reason: string };
+  | {
+      readonly kind: 'unsupported';
+      readonly reason: string;
+      /** The conversation's identity, when the reader got far enough to know it. */
+      readonly identity?: string;
+    };
 
 /**
  * What identifies a conversation without a session header: the system text and the first entry's
@@ -47,6 +55,8 @@ export function conversationIdentity(system: string, first: IContent | undefined
   return `${system}\u0000${text.join('\u0000')}`;
 }
 
-export function unsupported(reason: string): ReadOutcome {
-  return { kind: 'unsupported', reason };
+export function unsupported(reason: string, identity?: string): ReadOutcome {
+  return identity === undefined
+    ? { kind: 'unsupported', reason }
+    : { kind: 'unsupported', reason, identity };
 }

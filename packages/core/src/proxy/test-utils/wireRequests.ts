@@ -1,6 +1,7 @@
 /**
- * Builders for the proxy's tests: a Claude Code-shaped Anthropic session (Read, Edit, Read) and a
- * Codex-shaped Responses session, as request bodies whose bytes the tests compare.
+ * Builders for the proxy's tests: a Claude Code-shaped Anthropic session (Read, Edit, Read), a
+ * Codex-shaped Responses session and Chat Completions turns, as request bodies whose bytes the
+ * tests compare.
  */
 
 type Json = Record<string, unknown>;
@@ -55,8 +56,28 @@ export function claudeSession(steps: number, options: SessionOptions = {}): Json
   return messages;
 }
 
+export interface CodexOptions {
+  /** The patch's call and output, in place of a custom `apply_patch` that succeeds. */
+  readonly patch?: readonly [Json, Json];
+}
+
+/** A Codex patch run through the shell tool (`bash -lc "apply_patch <<'EOF' …"`). */
+export function codexShellPatch(id: string, output: string): [Json, Json] {
+  const script =
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch\nEOF";
+  return [
+    {
+      type: 'function_call',
+      call_id: id,
+      name: 'shell',
+      arguments: JSON.stringify({ command: ['bash', '-lc', script] }),
+    },
+    { type: 'function_call_output', call_id: id, output },
+  ];
+}
+
 /** A Codex Responses request: `cat` a file, patch it, `cat` it again (cut after `steps`). */
-export function codexBody(steps: number): string {
+export function codexBody(steps: number, options: CodexOptions = {}): string {
   const items: Json[] = [
     { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix a.ts' }] },
   ];
@@ -69,16 +90,13 @@ export function codexBody(steps: number): string {
     call_id: id,
     output,
   });
-  const script: [Json, Json][] = [
+  const patch: readonly [Json, Json] = options.patch ?? [
+    call('p1', 'apply_patch', '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch'),
+    out('p1', 'Done!', 'custom_tool_call_output'),
+  ];
+  const script: (readonly [Json, Json])[] = [
     [call('c1', 'shell', { command: ['cat', '/w/a.ts'] }), out('c1', FILE_TEXT)],
-    [
-      call(
-        'p1',
-        'apply_patch',
-        '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch',
-      ),
-      out('p1', 'Done!', 'custom_tool_call_output'),
-    ],
+    patch,
     [call('c2', 'shell', { command: ['cat', '/w/a.ts'] }), out('c2', `${FILE_TEXT}\n// edited`)],
   ];
   for (const [c, o] of script.slice(0, steps)) items.push(c, o);
@@ -86,6 +104,31 @@ export function codexBody(steps: number): string {
     model: 'gpt-test',
     instructions: 'be brief',
     input: items,
+    stream: true,
+  });
+}
+
+/** One Chat Completions tool turn: the assistant's call and the tool message answering it. */
+export function chatTurn(id: string, name: string, args: Json, output: string): Json[] {
+  return [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+    },
+    { role: 'tool', tool_call_id: id, content: output },
+  ];
+}
+
+/** A Chat Completions request: a system and a user message, then `turns`. */
+export function chatBody(turns: readonly Json[]): string {
+  return JSON.stringify({
+    model: 'gpt-test',
+    messages: [
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'edit a.ts' },
+      ...turns,
+    ],
     stream: true,
   });
 }
