@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
+import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import {
@@ -25,6 +25,7 @@ import {
   type PassThroughPointers,
 } from './sentPointers.js';
 import { spliceEdits } from './spliceEdits.js';
+import { requestCacheProvider } from './passThroughCost.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
@@ -66,12 +67,6 @@ function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
   return api === 'anthropic'
     ? readAnthropicRequest(text, root)
     : readOpenAIRequest(text, root, api);
-}
-
-function rulesFor(api: WireApi, text: string) {
-  const name: CacheProviderName =
-    api !== 'anthropic' ? 'openai' : /"ttl"\s*:\s*"1h"/.test(text) ? 'anthropic-1h' : 'anthropic';
-  return cacheRulesFor(name);
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSite[]): string[] {
@@ -208,7 +203,7 @@ function decide(
     gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
     requestsSoFar: state.totals.requests,
-    rules: rulesFor(options.api, text),
+    rules: cacheRulesFor(requestCacheProvider(options.api, text)),
     pressureTokens: options.pressureTokens,
   });
 }

@@ -3,6 +3,7 @@
  * exit, both from `ProxyStats` records. Costs are prompt costs in base-input-token units.
  */
 import type { ProxyRequestRecord, ProxyStatsJson, ProxyTotals } from './proxyStats.js';
+import { POINTERS_DROPPED_TEXT, type PassThroughPointers } from './sentPointers.js';
 
 const k = (value: number): string =>
   value >= 10_000 ? `${(value / 1000).toFixed(0)}k` : String(Math.round(value));
@@ -22,7 +23,7 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
     : 'no usage';
   const density =
     record.unsupported !== undefined
-      ? paint(33, 'unchanged')
+      ? paint(33, passThroughText(record.passThrough))
       : record.pointers > 0
         ? paint(
             32,
@@ -40,6 +41,16 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
   const statusText = `${record.status}${END_TEXT[record.end]}`;
   const status = failed ? paint(31, statusText) : statusText;
   return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${prefix}${costly ? paint(31, costText) : costText}`;
+}
+
+/**
+ * A request forwarded without being read: `unchanged`, or whether the pointers already sent went
+ * out again — when they did not, the provider's cached prefix broke, and the line says why.
+ */
+function passThroughText(outcome: PassThroughPointers | undefined): string {
+  if (outcome === undefined || outcome.kind === 'none') return 'unchanged';
+  if (outcome.kind === 'kept') return `unchanged, ${outcome.pointers} ptr kept`;
+  return `unchanged, cache broke: ${POINTERS_DROPPED_TEXT[outcome.reason]} (${outcome.kept} ptr kept)`;
 }
 
 /** "saved 12% (1.2k)" or "density cost 3% more (+400)" or "no difference". */

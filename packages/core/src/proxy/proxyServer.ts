@@ -266,6 +266,7 @@ function finish(
     schedule: result.schedule,
     prefixStable: result.prefixStable,
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
+    ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
   };
   if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
     ctx.store.get(result.conversationId, ctx.now()).totals.requests++;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { passThroughCost } from './passThroughCost.js';
-import { formatSummary } from './proxyReport.js';
+import { formatRequestLine, formatSummary } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord } from './proxyStats.js';
 
 function request(extra: Partial<ProxyRequestRecord>): ProxyRequestRecord {
@@ -98,5 +98,24 @@ describe('formatSummary', () => {
     expect(summary).toMatch(/a: 1 requests, billed 1000 vs 800 pass-through, density cost money/);
     expect(summary).toMatch(/b: 1 requests, billed 500 vs 900 pass-through, saved 44\.4% \(400\)/);
     expect(summary).toMatch(/density cost money in 1 of 2 conversations/);
+  });
+});
+
+describe('formatRequestLine', () => {
+  it('#22.19 a request forwarded unread says whether the pointers already sent were kept, and why the cache broke', () => {
+    const unread = { unsupported: 'request not parsed' };
+    expect(formatRequestLine(request(unread), false)).toContain('· unchanged');
+    expect(
+      formatRequestLine(request({ ...unread, passThrough: { kind: 'kept', pointers: 3 } }), false),
+    ).toContain('unchanged, 3 ptr kept');
+    const broke = formatRequestLine(
+      request({
+        ...unread,
+        passThrough: { kind: 'dropped', reason: 'history-changed', kept: 0 },
+      }),
+      false,
+    );
+    expect(broke).toContain('cache broke: an earlier message differs');
+    expect(broke).toContain('(0 ptr kept)');
   });
 });

@@ -6,6 +6,7 @@
  * `maxConversations` the least recently active one is folded into one `dropped` total.
  */
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
+import type { PassThroughPointers } from './sentPointers.js';
 import type { ReplyEnd } from './forwardRequest.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from './proxySchedule.js';
@@ -27,6 +28,8 @@ export interface ProxyRequestRecord {
   readonly schedule: ScheduleReason;
   readonly prefixStable: boolean | undefined;
   readonly unsupported?: string;
+  /** With `unsupported`: whether the pointers already sent went out again (the cache kept). */
+  readonly passThrough?: PassThroughPointers;
   /** Billed against pass-through, for billed requests whose reply reported usage. */
   readonly cost?: RequestCost;
 }
