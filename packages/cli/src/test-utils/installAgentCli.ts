@@ -37,7 +37,7 @@ interface AgentPackage {
 }
 
 /** Without the `npm_*` variables an enclosing `npm run` / `npx` sets (workspace, prefix …). */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
   );
