@@ -25,7 +25,7 @@ export {
 export type { ImportSource } from './SessionBuilder.js';
 export { textLines, readFileLines, type LineSource } from './lineSource.js';
 export { importDenseSession } from './importers/denseSession.js';
-export { importClaudeCode } from './importers/claudeCode.js';
+export { importClaudeCode, importClaudeCodeRecords } from './importers/claudeCode.js';
 export { importCodexRollout } from './importers/codexRollout.js';
 export { importGeminiContent } from './importers/geminiContent.js';
 export { importGeminiMarkdown } from './importers/geminiMarkdown.js';
