@@ -28,7 +28,7 @@ export const TRANSCRIPT_FORMATS = [
  * - `openhands-events`: an OpenHands event stream saved as one JSON array.
  * - `openhands-output`: an OpenHands evaluation/resolver `output.jsonl`, one session per line.
  * - `swe-agent`: a SWE-agent `.traj` (0.x windowed editor and 1.x, function calling or not).
- * - `mini-swe-agent`: a mini-swe-agent `traj.json` (bash-only protocol).
+ * - `mini-swe-agent`: a mini-swe-agent `traj.json` (1.x bash blocks, or 2.x native tool calls).
  */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
