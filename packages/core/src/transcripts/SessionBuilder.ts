@@ -44,6 +44,11 @@ export class SessionBuilder {
     this.ignored.set(reason, (this.ignored.get(reason) ?? 0) + count);
   }
 
+  /** Declares that this importer counts what the file holds: `recorded` is set, from 0. */
+  countRecorded(): void {
+    this.recordedModelCalls ??= 0;
+  }
+
   /**
    * Counts a model reply the file holds, before any mapping (replies sharing `groupKey` count once).
    * An importer that counts lets `checkImport` compare what it read with what it imported.

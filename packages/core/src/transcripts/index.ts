@@ -34,3 +34,4 @@ export { importMiniSweAgent } from './importers/miniSweAgent.js';
 export { importOpenHandsEvents, importOpenHandsOutput } from './importers/openHands.js';
 export { importSweAgent } from './importers/sweAgent.js';
 export { toolLinkProblems } from './toolLinkProblems.js';
+export * from './checkImport.js';

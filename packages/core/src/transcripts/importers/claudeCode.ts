@@ -187,6 +187,8 @@ class ChainSplitter {
   constructor(source: ImportSource) {
     this.main = new SessionBuilder(source, 'claude-code');
     this.side = new SessionBuilder(source, 'claude-code');
+    this.main.countRecorded();
+    this.side.countRecorded();
   }
 
   add(record: ClaudeRecord): void {

@@ -174,6 +174,7 @@ export function importMiniSweAgent(document: unknown, source: ImportSource): Imp
     );
   }
   const builder = new SessionBuilder(source, 'mini-swe-agent');
+  builder.countRecorded();
   const info = isParams(document.info) ? document.info : {};
   const config = isParams(info.config) ? info.config : {};
   const environment = isParams(config.environment) ? config.environment : {};
