@@ -311,13 +311,16 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   }
   writeResults(io, options, reports, runs.get('none') ?? []);
   if (options.report !== undefined) await writeReport(io, options, policies, runs);
-  if (completeFiles === 0) {
-    io.stderr.write(
-      `dense replay: no file in ${options.target} imported completely; the figures above describe incomplete imports.\n`,
-    );
-    return EXIT.failed;
-  }
-  return EXIT.ok;
+  return exitAfterImports(io, options.target, completeFiles);
+}
+
+/** `failed` (with a line on stderr) when no file imported completely, else `ok`. */
+function exitAfterImports(io: CliIO, target: string, completeFiles: number): number {
+  if (completeFiles > 0) return EXIT.ok;
+  io.stderr.write(
+    `dense replay: no file in ${target} imported completely; the figures above describe incomplete imports.\n`,
+  );
+  return EXIT.failed;
 }
 
 export const replayCommand: CliSubcommand = {
