@@ -140,6 +140,16 @@ async function main(): Promise<number> {
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
+  const incomplete = new Map<string, string>();
+  for (const run of runs) {
+    const { file, sessionIndex, importProblem } = run.report;
+    if (importProblem !== undefined) incomplete.set(`${file}#${sessionIndex}`, importProblem);
+  }
+  for (const [session, problem] of incomplete)
+    console.error(`bench:replay: warning: ${session}: ${problem}.`);
+  console.error(
+    `bench:replay: ${files.length - failures.length} of ${files.length} files imported; ${incomplete.size} session(s) imported incompletely.`,
+  );
   if (args.json !== undefined) {
     await writeFileAtomic(args.json, JSON.stringify({ runs, crossChecks, failures }));
     console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);

@@ -97,6 +97,37 @@ describe('dense replay', () => {
     );
   });
 
+  /** A mini-swe-agent run whose model never answered: imports, but with no model call. */
+  const noReplies = JSON.stringify({
+    trajectory_format: 'mini-swe-agent-1.1',
+    info: { mini_version: '2.0.0' },
+    messages: [
+      { role: 'system', content: 'You run bash commands.' },
+      { role: 'user', content: 'Fix the add function.' },
+    ],
+  });
+
+  it('#22.17 an import with no model call warns, is marked in the report and exits non-zero', async () => {
+    const file = path.join(dir, 'empty.traj.json');
+    await writeFile(file, noReplies);
+    const { code, stdout, stderr } = await run('replay', file, '--json');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^dense replay: warning: .*empty\.traj\.json: imported no model call/m);
+    expect(stderr).toMatch(/no file in .* imported completely/);
+    const [session] = (JSON.parse(stdout) as { sessions: { importProblem?: string }[] }).sessions;
+    expect(session?.importProblem).toMatch(/^imported no model call \(0 of 0 model calls/);
+  });
+
+  it('#22.17 a directory with one complete import exits 0 and marks the incomplete row', async () => {
+    await writeFile(path.join(dir, 'empty.traj.json'), noReplies);
+    const { code, stdout, stderr } = await run('replay', dir, '--strategy', 'none');
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/warning: .*empty\.traj\.json: imported no model call/);
+    expect(stdout).toMatch(/^empty\.traj\.json !\s+mini-swe-agent/m);
+    expect(stdout).toMatch(/^! incomplete import/m);
+    expect(stdout).not.toMatch(/^session\.jsonl !/m);
+  });
+
   it('one session in human form: every figure in one table', async () => {
     const { code, stdout } = await run(
       'replay',

@@ -7,7 +7,9 @@
 import type { Argv } from 'yargs';
 import {
   cacheEffectVsNone,
+  checkImport,
   DenseError,
+  describeImportCheck,
   getReplayPolicy,
   importTranscriptSessions,
   listTranscriptFiles,
@@ -161,18 +163,26 @@ function policiesFor(options: ReplayCliOptions): ReplayPolicy[] {
   );
 }
 
-/** Per policy id, one run per session of `file`. */
+/** Per policy id, one run per session of `file`, and whether any session imported completely. */
 async function replayFile(
   file: string,
   options: ReplayCliOptions,
   policies: readonly ReplayPolicy[],
   tokenCounter: TokenCounter,
   warn: (line: string) => void,
-): Promise<Map<string, ReportRun[]>> {
+): Promise<{ runs: Map<string, ReportRun[]>; complete: boolean }> {
   const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
-  for (const session of await importTranscriptSessions(file)) {
+  let complete = false;
+  const sessions = await importTranscriptSessions(file);
+  for (const session of sessions) {
     const warning = skippedWarning(file, session.skipped);
     if (warning !== undefined) warn(warning);
+    const problem = describeImportCheck(checkImport(session));
+    if (problem === undefined) complete = true;
+    else {
+      const name = sessions.length > 1 ? `${file}#${session.sessionIndex}` : file;
+      warn(`dense replay: warning: ${name}: ${problem}.`);
+    }
     const prepared = await prepareReplay(session, { tokenCounter });
     for (const policy of policies) {
       const run = await replaySession(prepared, {
@@ -184,7 +194,7 @@ async function replayFile(
       runs.get(policy.id)?.push({ report: run.report, series: run.series });
     }
   }
-  return runs;
+  return { runs, complete };
 }
 
 /** The single-session report's comparison with `none`, in words. */
@@ -264,7 +274,11 @@ async function writeReport(
   io.stderr.write(`dense replay: report written to ${file}\n`);
 }
 
-/** Runs the command; resolves to the exit code. Problems are one line on stderr. */
+/**
+ * Runs the command; resolves to the exit code. Problems are one line on stderr: a file that cannot
+ * be imported is skipped, a session whose import looks incomplete (`checkImport`) is warned about
+ * and marked; the exit code is `failed` when no file imported completely.
+ */
 export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<number> {
   const files = await listTranscriptFiles(options.target);
   const directory = !(files.length === 1 && files[0] === options.target);
@@ -273,13 +287,15 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   const policies = policiesFor(options);
   const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   const skipped: string[] = [];
+  let completeFiles = 0;
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
-      const fileRuns = await replayFile(file, options, policies, tokenCounter, (line) =>
+      const replayed = await replayFile(file, options, policies, tokenCounter, (line) =>
         skipped.push(line),
       );
-      for (const [id, list] of fileRuns) runs.get(id)?.push(...list);
+      for (const [id, list] of replayed.runs) runs.get(id)?.push(...list);
+      if (replayed.complete) completeFiles += 1;
     } catch (error) {
       if (!(error instanceof DenseError) || !directory) throw error;
       skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);
@@ -295,7 +311,16 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   }
   writeResults(io, options, reports, runs.get('none') ?? []);
   if (options.report !== undefined) await writeReport(io, options, policies, runs);
-  return EXIT.ok;
+  return exitAfterImports(io, options.target, completeFiles);
+}
+
+/** `failed` (with a line on stderr) when no file imported completely, else `ok`. */
+function exitAfterImports(io: CliIO, target: string, completeFiles: number): number {
+  if (completeFiles > 0) return EXIT.ok;
+  io.stderr.write(
+    `dense replay: no file in ${target} imported completely; the figures above describe incomplete imports.\n`,
+  );
+  return EXIT.failed;
 }
 
 export const replayCommand: CliSubcommand = {

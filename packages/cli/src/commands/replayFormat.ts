@@ -77,10 +77,16 @@ function metricRows(figures: Figures): [string, string][] {
   ];
 }
 
+/** The file's base name (`#n` for a multi-session file), `!` when its import looks incomplete. */
 function sessionName(report: ReplaySessionReport): string {
   const base = report.file.split(/[\\/]/).pop() ?? report.file;
-  return report.sessionIndex === 0 ? base : `${base}#${report.sessionIndex}`;
+  const name = report.sessionIndex === 0 ? base : `${base}#${report.sessionIndex}`;
+  return report.importProblem === undefined ? name : `${name} !`;
 }
+
+/** The note under a table whose sessions include an incomplete import. */
+export const INCOMPLETE_IMPORT_NOTE =
+  '! incomplete import (see the warning on stderr): the figures cover only what was imported.';
 
 /** One session, all its figures, as a two-column table. */
 export function formatSessionReport(report: ReplaySessionReport): string {
@@ -95,6 +101,7 @@ export function formatSessionReport(report: ReplaySessionReport): string {
     ],
   ];
   if (report.summarizer !== null) rows.push(['summaries written by', report.summarizer]);
+  if (report.importProblem !== undefined) rows.push(['import problem', report.importProblem]);
   return pad(rows, () => false).join('\n');
 }
 
@@ -141,7 +148,9 @@ export function formatSessionRows(
     ...reports.map((r) => row(sessionName(r), r.format, r)),
     row('total', '', totals),
   ];
-  return pad(rows, (col) => col >= 2).join('\n');
+  const table = pad(rows, (col) => col >= 2).join('\n');
+  const incomplete = reports.some((r) => r.importProblem !== undefined);
+  return incomplete ? `${table}\n${INCOMPLETE_IMPORT_NOTE}` : table;
 }
 
 /** `[#####-----] 12/40 name`, cut to `width` characters. */

@@ -23,6 +23,11 @@ export interface ReplaySessionReport {
   readonly format: TranscriptFormat;
   /** The session's position in a multi-session file (0 otherwise). */
   readonly sessionIndex: number;
+  /**
+   * Set when the import looks incomplete (`checkImport`): no model call, or far fewer calls than
+   * the file holds. The figures then describe what was imported, not the recorded session.
+   */
+  readonly importProblem?: string;
   readonly strategy: ReplayPolicyId;
   /** The context limit used; `null` when the policy lifts it (`none`). */
   readonly contextLimit: number | null;
@@ -84,6 +89,7 @@ export interface ReplayTotals extends Omit<
   | 'file'
   | 'format'
   | 'sessionIndex'
+  | 'importProblem'
   | 'strategy'
   | 'contextLimit'
   | 'summarizer'

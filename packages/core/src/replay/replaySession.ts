@@ -22,6 +22,7 @@ import { ReplayTurnEnd } from './replayErrors.js';
 import { policyStrategy, type ReplayPolicy } from './replayPolicies.js';
 import type { ReplaySessionReport } from './replayReport.js';
 import { ReplayToolExecutor } from './ReplayToolExecutor.js';
+import { checkImport, describeImportCheck } from '../transcripts/checkImport.js';
 
 /** The limit a policy that lifts it (`none`) runs with. */
 export const UNLIMITED_CONTEXT = 1_000_000_000;
@@ -237,8 +238,9 @@ class SessionReplayer {
       },
     );
     const exposures = this.recorder.exposures();
+    const importProblem = describeImportCheck(checkImport(session));
     return {
-      report,
+      report: importProblem === undefined ? report : { ...report, importProblem },
       series: this.recorder.calls.totals().series,
       overhead: this.recorder.overheadSamples(),
       losses: exposures.losses,

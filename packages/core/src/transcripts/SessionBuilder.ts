@@ -19,6 +19,9 @@ export class SessionBuilder {
   readonly content: ContentAccumulator;
   private readonly skipped: SkippedRecord[] = [];
   private readonly ignored = new Map<string, number>();
+  private readonly recordedReplies = new Set<string>();
+  private recordedModelCalls: number | undefined;
+  private recordedToolCalls = 0;
   sessionId: string | undefined;
   workspaceRoot: string | undefined;
   model: string | undefined;
@@ -39,6 +42,29 @@ export class SessionBuilder {
   /** A record that is not conversation (progress, snapshot, system prompt…), counted by reason. */
   ignore(reason: string, count = 1): void {
     this.ignored.set(reason, (this.ignored.get(reason) ?? 0) + count);
+  }
+
+  /** Declares that this importer counts what the file holds: `recorded` is set, from 0. */
+  countRecorded(): void {
+    this.recordedModelCalls ??= 0;
+  }
+
+  /**
+   * Counts a model reply the file holds, before any mapping (replies sharing `groupKey` count once).
+   * An importer that counts lets `checkImport` compare what it read with what it imported.
+   */
+  recordModelCall(groupKey?: string): void {
+    if (groupKey !== undefined) {
+      if (this.recordedReplies.has(groupKey)) return;
+      this.recordedReplies.add(groupKey);
+    }
+    this.recordedModelCalls = (this.recordedModelCalls ?? 0) + 1;
+  }
+
+  /** Counts tool calls the file holds, before any mapping (see `recordModelCall`). */
+  recordToolCalls(count: number): void {
+    this.recordedModelCalls ??= 0;
+    this.recordedToolCalls += count;
   }
 
   /** Sets a session fact the first time a non-empty value is seen. */
@@ -62,6 +88,14 @@ export class SessionBuilder {
       contents,
       skipped: [...this.skipped],
       ignored: Object.fromEntries(this.ignored),
+      ...(this.recordedModelCalls === undefined
+        ? {}
+        : {
+            recorded: {
+              modelCalls: this.recordedModelCalls,
+              toolCalls: this.recordedToolCalls,
+            },
+          }),
       stats: computeSessionStats(contents),
     };
   }

@@ -1,11 +1,14 @@
 /**
  * Imports every real session in the shared corpus (`../shared/corpus` from the repository root,
- * listed in its manifest.jsonl). Skipped, with a name that says so, when the folder is absent.
+ * listed in its manifest.jsonl) and checks each file's model-call and tool-call counts against the
+ * table below, so an importer that silently reads less fails here. Skipped, with a name that says
+ * so, when the folder is absent (as on CI, whose checkout has no `../shared`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkImport } from './checkImport.js';
 import { importTranscriptSessions } from './importTranscript.js';
 import { toolLinkProblems } from './toolLinkProblems.js';
 import type { ImportedSession } from './types.js';
@@ -25,6 +28,155 @@ const entries: ManifestEntry[] = present
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as ManifestEntry)
   : [];
+
+/**
+ * Per corpus file (path under `raw/`), summed over its sessions: [model calls (AI entries), tool
+ * calls]. Counted once from an import checked against the raw records; a changed number means an
+ * importer now reads the file differently, which must be deliberate.
+ */
+const EXPECTED_CALLS: Readonly<Record<string, readonly [number, number]>> = {
+  'mini-swe-agent-swebench-gemini3pro/astropy__astropy-8707.traj.json': [57, 55],
+  'mini-swe-agent-swebench-gemini3pro/django__django-12965.traj.json': [50, 49],
+  'mini-swe-agent-swebench-gemini3pro/matplotlib__matplotlib-24177.traj.json': [74, 72],
+  'mini-swe-agent-swebench-gemini3pro/mwaskom__seaborn-3069.traj.json': [57, 50],
+  'mini-swe-agent-swebench-gemini3pro/psf__requests-5414.traj.json': [50, 47],
+  'mini-swe-agent-swebench-gemini3pro/pydata__xarray-4687.traj.json': [64, 63],
+  'mini-swe-agent-swebench-gemini3pro/pylint-dev__pylint-6386.traj.json': [55, 54],
+  'mini-swe-agent-swebench-gemini3pro/pytest-dev__pytest-7982.traj.json': [57, 57],
+  'mini-swe-agent-swebench-gemini3pro/scikit-learn__scikit-learn-26323.traj.json': [56, 55],
+  'mini-swe-agent-swebench-gemini3pro/sphinx-doc__sphinx-9229.traj.json': [142, 132],
+  'mini-swe-agent-swebench-gemini3pro/sympy__sympy-13878.traj.json': [91, 89],
+  'mini-swe-agent-swebench-gemini3pro/django__django-11265.traj.json': [59, 58],
+  'mini-swe-agent-swebench-gemini3pro/matplotlib__matplotlib-23412.traj.json': [50, 50],
+  'mini-swe-agent-swebench-gemini3pro/psf__requests-1142.traj.json': [71, 69],
+  'mini-swe-agent-swebench-gemini3pro/pydata__xarray-7393.traj.json': [62, 62],
+  'mini-swe-agent-swebench-gemini3pro/pylint-dev__pylint-6528.traj.json': [97, 95],
+  'mini-swe-agent-swebench-gemini3pro/pytest-dev__pytest-6197.traj.json': [92, 91],
+  'mini-swe-agent-swebench-gemini3pro/scikit-learn__scikit-learn-10908.traj.json': [53, 52],
+  'mini-swe-agent-swebench-gemini3pro/sphinx-doc__sphinx-10673.traj.json': [81, 80],
+  'mini-swe-agent-swebench-gemini3pro/sympy__sympy-18199.traj.json': [54, 54],
+  'mini-swe-agent-swebench-gemini3pro/django__django-14349.traj.json': [92, 61],
+  'mini-swe-agent-swebench-gemini3pro/matplotlib__matplotlib-22719.traj.json': [56, 54],
+  'mini-swe-agent-swebench-gemini3pro/pydata__xarray-3095.traj.json': [54, 54],
+  'mini-swe-agent-swebench-gemini3pro/pylint-dev__pylint-8898.traj.json': [55, 53],
+  'mini-swe-agent-swebench-gemini3pro/pytest-dev__pytest-7490.traj.json': [97, 94],
+  'mini-swe-agent-swebench-gemini3pro/astropy__astropy-14995.traj.json': [25, 24],
+  'mini-swe-agent-swebench-gemini3pro/django__django-16877.traj.json': [39, 39],
+  'mini-swe-agent-swebench-gemini3pro/matplotlib__matplotlib-26342.traj.json': [44, 43],
+  'mini-swe-agent-swebench-gemini3pro/mwaskom__seaborn-3187.traj.json': [42, 40],
+  'mini-swe-agent-swebench-gemini3pro/psf__requests-1766.traj.json': [25, 25],
+  'mini-swe-agent-swebench-gemini3pro/pydata__xarray-6992.traj.json': [36, 36],
+  'mini-swe-agent-swebench-gemini3pro/pylint-dev__pylint-4604.traj.json': [45, 43],
+  'mini-swe-agent-swebench-gemini3pro/pytest-dev__pytest-5840.traj.json': [38, 38],
+  'mini-swe-agent-swebench-gemini3pro/scikit-learn__scikit-learn-25102.traj.json': [43, 41],
+  'mini-swe-agent-swebench-gemini3pro/sphinx-doc__sphinx-7590.traj.json': [32, 32],
+  'mini-swe-agent-swebench-gemini3pro/sympy__sympy-13615.traj.json': [46, 45],
+  'mini-swe-agent-swebench-gemini3pro/astropy__astropy-13977.traj.json': [28, 27],
+  'mini-swe-agent-swebench-gemini3pro/django__django-16502.traj.json': [28, 26],
+  'mini-swe-agent-swebench-gemini3pro/matplotlib__matplotlib-25332.traj.json': [37, 36],
+  'mini-swe-agent-swebench-gemini3pro/psf__requests-2317.traj.json': [33, 32],
+  'swe-agent-trajectories/gpt4__pydicom__pydicom-1458.traj': [12, 12],
+  'swe-agent-trajectories/gpt4__swe-agent__test-repo-i1.traj': [5, 5],
+  'swe-agent-trajectories/fc_replace_from_source__marshmallow-1867.traj': [13, 13],
+  'swe-agent-trajectories/default_windowed__marshmallow-1867.traj': [14, 14],
+  'swe-agent-trajectories/human_thought__humanevalfix-python-0.traj': [5, 5],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__google__gson-1555.traj': [29, 29],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__fasterxml__jackson-core-1133.traj': [23, 23],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__google__gson-1703.traj': [23, 23],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__fasterxml__jackson-core-980.traj': [22, 22],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__fasterxml__jackson-databind-4230.traj': [
+    22, 22,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-chat-v2__fasterxml__jackson-databind-4257.traj': [
+    18, 18,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-dataformat-xml-544.traj': [
+    47, 47,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-databind-3625.traj': [
+    36, 36,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-databind-3666.traj': [
+    26, 26,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-dataformat-xml-531.traj': [
+    16, 16,
+  ],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-core-1309.traj': [15, 15],
+  'swe-agent-multi-swe-bench-java/deepseek-coder-v2__fasterxml__jackson-core-1172.traj': [12, 12],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__googlecontainertools__jib-4144.traj': [57, 57],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__fasterxml__jackson-core-1053.traj': [54, 54],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__google__gson-1555.traj': [54, 54],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__fasterxml__jackson-databind-3509.traj': [51, 51],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__fasterxml__jackson-databind-4219.traj': [51, 51],
+  'swe-agent-multi-swe-bench-java/doubao-pro-128k__fasterxml__jackson-core-566.traj': [50, 50],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__fasterxml__jackson-databind-1650.traj': [
+    19, 19,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__fasterxml__jackson-databind-4186.traj': [
+    18, 18,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__apache__dubbo-7041.traj': [17, 17],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__fasterxml__jackson-dataformat-xml-531.traj': [
+    17, 17,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__google__gson-1391.traj': [17, 17],
+  'swe-agent-multi-swe-bench-java/gpt-4o-2024-05-13__apache__dubbo-9187.traj': [16, 16],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__fasterxml__jackson-core-1208.traj': [
+    30, 30,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__fasterxml__jackson-core-1016.traj': [
+    29, 29,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__fasterxml__jackson-databind-4072.traj': [
+    29, 29,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__fasterxml__jackson-databind-4132.traj': [
+    29, 29,
+  ],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__fasterxml__jackson-dataformat-xml-544.traj':
+    [29, 29],
+  'swe-agent-multi-swe-bench-java/gpt-4o-mini-2024-07-18__google__gson-1391.traj': [28, 28],
+  'claude-code-gastownhall/1-claude-code-website-implementation-plan__subagents__agent-a1090b5.jsonl':
+    [9, 22],
+  'claude-code-gastownhall/1-claude-code-website-implementation-plan__subagents__agent-a48467c.jsonl':
+    [7, 19],
+  'claude-code-gastownhall/1-claude-code-website-implementation-plan__subagents__agent-ade0ac4.jsonl':
+    [6, 10],
+  'claude-code-gastownhall/1-claude-code-website-implementation-plan__subagents__agent-af83d1f.jsonl':
+    [6, 14],
+  'claude-code-gastownhall/2-claude-code-website-cc-learnings-session1.jsonl': [136, 145],
+  'claude-code-gastownhall/3-claude-code-website-cc-learnings-session2.jsonl': [122, 157],
+  'claude-code-gastownhall/4-claude-code-website-cc-loose-execute-plan.jsonl': [237, 346],
+  'codex-cli-gastownhall/5-codex-website-codex.jsonl': [7, 7],
+  'gemini-cli-chatrecording-gastownhall/6-gemini-execute-plan.json': [151, 198],
+  'gemini-cli-content-mcp-lektor/260306_gemini_log.json': [48, 58],
+  'gemini-cli-content-mcp-lektor/260306_gemini_log_a.json': [42, 37],
+  'gemini-cli-content-mcp-lektor/260307_gemini_log.json': [100, 98],
+  'gemini-cli-content-mcp-lektor/260308_gemini_log.json': [67, 64],
+  'gemini-cli-content-mcp-lektor/260310_gemini_log.json': [81, 70],
+  'gemini-cli-content-mcp-lektor/260312_gemini_log.json': [84, 76],
+  'gemini-cli-content-mcp-lektor/260313_gemini_log.json': [63, 46],
+  'gemini-cli-content-mcp-lektor/260318_gemini_log.json': [41, 39],
+  'gemini-cli-content-mcp-lektor/260318_gemini_log_WORKFLOW.json': [15, 7],
+  'gemini-cli-content-mcp-lektor/260318_gemini_log_a.json': [38, 39],
+  'gemini-cli-markdown-plansmith/plansmith-current.md': [69, 69],
+  'openhands/multi_swe_bench_output.jsonl': [105, 103],
+  'openhands/resolver_mock_output.jsonl': [24, 24],
+  'openhands/trajs_basic.json': [2, 1],
+  'openhands/trajs_basic_gui_mode.json': [5, 4],
+  'openhands/trajs_basic_interactions.json': [3, 0],
+  'openhands/trajs_wrong_initial_state.json': [4, 3],
+  'claude-code-hooks-chatjson/kesslerio__attio-mcp-server__f89f86a1.chat.json': [80, 73],
+  'claude-code-hooks-chatjson/erewhon__medianator__a5b806f4.chat.json': [351, 337],
+  'claude-code-hooks-chatjson/lroy-stack__restaurant-app__24133cc4.chat.json': [162, 188],
+  'claude-code-hooks-chatjson/pattern-stack__task-patterns__998db3cd.chat.json': [82, 81],
+  'claude-code-hooks-chatjson/TJProRata__GistConsole__7e4df352.chat.json': [45, 70],
+  'mini-swe-agent2-deepseek/deepseek_chat_test_1-100__django__django-13590.traj.json': [64, 64],
+  'mini-swe-agent2-deepseek/deepseek_chat_test_1-100__django__django-11848.traj.json': [90, 90],
+  'mini-swe-agent2-deepseek/deepseek_reasoner_dev__pvlib__pvlib-python-1072.traj.json': [15, 15],
+  'mini-swe-agent2-deepseek/deepseek_reasoner_dev__sqlfluff__sqlfluff-2419.traj.json': [55, 55],
+};
 
 /** Each manifest file's sessions, or the error importing it threw. */
 const imported = new Map<string, ImportedSession[] | Error>();
@@ -56,6 +208,22 @@ describe.skipIf(!present)(
             session.stats.toolCalls,
           );
         }
+      },
+    );
+
+    it.each(entries.map((entry) => entry.file))(
+      '#22.17 imports every model call and tool call of %s (expected counts per file)',
+      (file) => {
+        const sessions = imported.get(file);
+        if (sessions instanceof Error) throw sessions;
+        const counted = [
+          (sessions ?? []).reduce((sum, session) => sum + session.stats.aiEntries, 0),
+          (sessions ?? []).reduce((sum, session) => sum + session.stats.toolCalls, 0),
+        ];
+        const expected = EXPECTED_CALLS[file.replace(/^raw\//, '')];
+        expect(expected, `add '${file}': [${counted.join(', ')}] to EXPECTED_CALLS`).toBeDefined();
+        expect(counted).toEqual(expected);
+        for (const session of sessions ?? []) expect(checkImport(session)).toEqual({ kind: 'ok' });
       },
     );
 

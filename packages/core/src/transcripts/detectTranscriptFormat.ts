@@ -1,6 +1,6 @@
 /**
  * Recognises a transcript's format from its content, not its file name: the first JSONL line's
- * shape, or a whole JSON document's keys, or the markdown export's section headers. `sniffTranscript`
+ * shape, or a whole JSON document's keys (or its first element's, for arrays), or the markdown export's section headers. `sniffTranscript`
  * also hands back what it had to parse, so a JSON document is read only once.
  */
 import { open, readFile } from 'node:fs/promises';
@@ -82,6 +82,7 @@ export function classifyJsonValue(value: unknown): TranscriptFormat | undefined 
     const first: unknown = value[0];
     if (isParams(first) && Array.isArray(first.parts) && typeof first.role === 'string')
       return 'gemini-cli-content';
+    if (isParams(first) && lineFormat(first) === 'claude-code') return 'claude-code';
     return isEventList(value) ? 'openhands-events' : undefined;
   }
   return isParams(value) ? classifyObject(value) : undefined;
@@ -134,6 +135,14 @@ function unknownFormat(file: string): TranscriptError {
     `${file}: not a transcript format dense can read. Expected a dense session, gemini-cli (recording, /chat share JSON or markdown), Claude Code, Codex, OpenHands, SWE-agent or mini-swe-agent file.`,
     file,
   );
+}
+
+/** Whether the file's text starts with `[` (after a byte-order mark and white space). */
+export async function startsWithJsonArray(file: string): Promise<boolean> {
+  return (await readHead(file))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('[');
 }
 
 /** Detects the format, parsing as much as detection needs (and returning it). */

@@ -6,8 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../utils/errors.js';
-import { parseJsonDocument, sniffTranscript, type Sniffed } from './detectTranscriptFormat.js';
-import { importClaudeCode } from './importers/claudeCode.js';
+import {
+  parseJsonDocument,
+  sniffTranscript,
+  startsWithJsonArray,
+  type Sniffed,
+} from './detectTranscriptFormat.js';
+import { importClaudeCode, importClaudeCodeRecords } from './importers/claudeCode.js';
 import { importCodexRollout } from './importers/codexRollout.js';
 import { importDenseSession } from './importers/denseSession.js';
 import { importGeminiContent } from './importers/geminiContent.js';
@@ -31,7 +36,8 @@ const STREAMED: ReadonlySet<TranscriptFormat> = new Set([
 /** What `sniffTranscript` would return, for a format given by the caller. */
 async function load(file: string, format: TranscriptFormat): Promise<Sniffed> {
   if (format === 'gemini-cli-markdown') return { format, text: await readFile(file, 'utf8') };
-  if (STREAMED.has(format)) return { format };
+  const claudeArray = format === 'claude-code' && (await startsWithJsonArray(file));
+  if (STREAMED.has(format) && !claudeArray) return { format };
   return { format, document: parseJsonDocument(await readFile(file, 'utf8'), file) };
 }
 
@@ -45,7 +51,11 @@ async function importSniffed(
     case 'dense-session':
       return [await importDenseSession(lines(), source)];
     case 'claude-code':
-      return [await importClaudeCode(lines(), source)];
+      return [
+        Array.isArray(sniffed.document)
+          ? importClaudeCodeRecords(sniffed.document, source)
+          : await importClaudeCode(lines(), source),
+      ];
     case 'codex':
       return [await importCodexRollout(lines(), source)];
     case 'openhands-output': {

@@ -25,7 +25,7 @@ export {
 export type { ImportSource } from './SessionBuilder.js';
 export { textLines, readFileLines, type LineSource } from './lineSource.js';
 export { importDenseSession } from './importers/denseSession.js';
-export { importClaudeCode } from './importers/claudeCode.js';
+export { importClaudeCode, importClaudeCodeRecords } from './importers/claudeCode.js';
 export { importCodexRollout } from './importers/codexRollout.js';
 export { importGeminiContent } from './importers/geminiContent.js';
 export { importGeminiMarkdown } from './importers/geminiMarkdown.js';
@@ -34,3 +34,4 @@ export { importMiniSweAgent } from './importers/miniSweAgent.js';
 export { importOpenHandsEvents, importOpenHandsOutput } from './importers/openHands.js';
 export { importSweAgent } from './importers/sweAgent.js';
 export { toolLinkProblems } from './toolLinkProblems.js';
+export * from './checkImport.js';

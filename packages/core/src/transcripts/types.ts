@@ -22,12 +22,13 @@ export const TRANSCRIPT_FORMATS = [
  * - `gemini-cli-recording`: gemini-cli's automatic chat recording (`~/.gemini/tmp/<hash>/chats/*.json`).
  * - `gemini-cli-content`: gemini-cli `/chat share file.json` (the raw `Content[]` history).
  * - `gemini-cli-markdown`: gemini-cli `/chat share file.md`.
- * - `claude-code`: a Claude Code session JSONL (`~/.claude/projects/…`, subagent files included).
+ * - `claude-code`: a Claude Code session JSONL (`~/.claude/projects/…`, subagent files included), or
+ *   the same records as one JSON array (the `logs/chat.json` a Stop hook writes).
  * - `codex`: a Codex CLI rollout JSONL (`~/.codex/sessions/…/rollout-*.jsonl`).
  * - `openhands-events`: an OpenHands event stream saved as one JSON array.
  * - `openhands-output`: an OpenHands evaluation/resolver `output.jsonl`, one session per line.
  * - `swe-agent`: a SWE-agent `.traj` (0.x windowed editor and 1.x, function calling or not).
- * - `mini-swe-agent`: a mini-swe-agent `traj.json` (bash-only protocol).
+ * - `mini-swe-agent`: a mini-swe-agent `traj.json` (1.x bash blocks, or 2.x native tool calls).
  */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
@@ -64,6 +65,12 @@ export interface SessionStats {
   readonly unansweredCalls: number;
 }
 
+/** Calls a transcript file holds, counted from its raw records. */
+export interface RecordedCalls {
+  readonly modelCalls: number;
+  readonly toolCalls: number;
+}
+
 /** One recorded session in our canonical model. */
 export interface ImportedSession {
   /** The file it came from, as given to the importer. */
@@ -80,6 +87,11 @@ export interface ImportedSession {
   readonly skipped: readonly SkippedRecord[];
   /** Records that are not conversation (progress lines, snapshots, system prompts…), counted by reason. */
   readonly ignored: Readonly<Record<string, number>>;
+  /**
+   * What the file holds, counted from its raw records before mapping, for importers that count it:
+   * model replies and tool calls. `checkImport` compares it with `stats`.
+   */
+  readonly recorded?: RecordedCalls;
   readonly stats: SessionStats;
 }
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { ToolCallBlock } from '../../services/history/IContent.js';
 import { readFileLines, textLines } from '../lineSource.js';
 import { toolLinkProblems } from '../toolLinkProblems.js';
-import { importClaudeCode } from './claudeCode.js';
+import { detectTranscriptFormat } from '../detectTranscriptFormat.js';
+import { importTranscriptSessions } from '../importTranscript.js';
+import { importClaudeCode, importClaudeCodeRecords } from './claudeCode.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/claude-code-session.jsonl', import.meta.url));
 
@@ -158,5 +160,67 @@ describe('importClaudeCode', () => {
     expect(session.skipped).toEqual([
       { line: 1, reason: 'assistant line without message.content' },
     ]);
+  });
+});
+
+describe('importClaudeCode: chains and the hook array form', () => {
+  const HOOKS = fileURLToPath(new URL('../fixtures/claude-code-hooks-chat.json', import.meta.url));
+
+  it('#22.14 imports a main session that starts with a Warmup sidechain exchange as the main session', async () => {
+    const lines = [
+      line({ type: 'user', isSidechain: true, message: { role: 'user', content: 'Warmup' } }),
+      line({
+        type: 'assistant',
+        isSidechain: true,
+        message: { id: 'w', role: 'assistant', content: [{ type: 'text', text: 'Ready.' }] },
+      }),
+      line({ type: 'user', message: { role: 'user', content: 'Read a.ts' } }),
+      line({
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/a.ts' } }],
+        },
+      }),
+      line({
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] },
+      }),
+      line({
+        type: 'assistant',
+        message: { id: 'm2', content: [{ type: 'text', text: 'Done.' }] },
+      }),
+    ];
+    const session = await importClaudeCode(lines, { file: 'main.jsonl' });
+    expect(session.contents.map((entry) => entry.speaker)).toEqual(['human', 'ai', 'tool', 'ai']);
+    expect(session.stats).toMatchObject({ aiEntries: 2, toolCalls: 1, toolResponses: 1 });
+    expect(session.ignored).toEqual({ 'sidechain (subagent) message inside a main session': 2 });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 1 });
+  });
+
+  it('#22.16 reads the logs/chat.json hook form: one JSON array of the session records', async () => {
+    expect(await detectTranscriptFormat(HOOKS)).toBe('claude-code');
+    const [session, ...others] = await importTranscriptSessions(HOOKS);
+    expect(others).toEqual([]);
+    expect(session).toMatchObject({
+      format: 'claude-code',
+      sessionId: 'hook-session-1',
+      workspaceRoot: '/home/dev/notes',
+      skipped: [],
+      recorded: { modelCalls: 3, toolCalls: 2 },
+    });
+    expect(session?.stats).toMatchObject({ aiEntries: 3, toolCalls: 2, reads: 1, writes: 1 });
+    expect(toolLinkProblems(session?.contents ?? [])).toEqual([]);
+    const given = await importTranscriptSessions(HOOKS, { format: 'claude-code' });
+    expect(given[0]?.stats).toEqual(session?.stats);
+  });
+
+  it('#22.16 reports a hook-array element that is not a record by its JSON path', () => {
+    const session = importClaudeCodeRecords(
+      [3, { type: 'user', sessionId: 's', message: { content: 'hi' } }],
+      { file: 'chat.json' },
+    );
+    expect(session.skipped).toEqual([{ path: '$[0]', reason: 'expected a JSON object' }]);
+    expect(session.stats.humanEntries).toBe(1);
   });
 });

@@ -1,7 +1,11 @@
 /**
- * Claude Code session JSONL → IContent[]. Assistant lines sharing `message.id` are one reply and
- * become one AI entry; `tool_result` blocks in user lines become tool entries (`is_error` → error);
- * summaries, snapshots, progress and other non-message lines are ignored with counted reasons.
+ * Claude Code session records → IContent[], from the session JSONL or from the same records as one
+ * JSON array (`logs/chat.json`). Assistant records sharing `message.id` are one reply and become
+ * one AI entry; `tool_result` blocks in user records become tool entries (`is_error` → error);
+ * summaries, snapshots, progress and other non-message records are ignored with counted reasons.
+ * A file with any main-chain (`isSidechain: false`) message is a main session and its sidechain
+ * messages (subagents, the `Warmup` exchange Claude Code 2.x records first) are ignored; a file of
+ * sidechain messages only is a subagent transcript and imported as one.
  */
 import {
   textBlock,
@@ -10,10 +14,10 @@ import {
   type ContentMetadata,
   type MediaBlock,
 } from '../../services/history/IContent.js';
-import { jsonObjectLines, type LineSource } from '../lineSource.js';
+import { jsonObjectLines, type LineSource, type ParsedLine } from '../lineSource.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { isParams, mapToolCall } from '../toolAliases.js';
-import type { ImportedSession } from '../types.js';
+import type { ImportedSession, RecordLocation } from '../types.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -77,24 +81,29 @@ function assistantMetadata(record: Json, message: Json): ContentMetadata {
   };
 }
 
-function onAssistant(record: Json, line: number, builder: SessionBuilder): void {
+function onAssistant(record: Json, at: RecordLocation, builder: SessionBuilder): void {
   const message = isParams(record.message) ? record.message : undefined;
   if (
     message === undefined ||
     (!Array.isArray(message.content) && typeof message.content !== 'string')
   ) {
-    builder.skip({ line }, 'assistant line without message.content');
+    builder.skip(at, 'assistant line without message.content');
     return;
   }
   if (record.isApiErrorMessage === true || message.model === '<synthetic>') {
     builder.ignore('synthetic assistant message (API error or notice)');
     return;
   }
+  const groupKey = typeof message.id === 'string' ? message.id : undefined;
+  builder.recordModelCall(groupKey);
+  builder.recordToolCalls(
+    blocksOf(message.content).filter((block) => isParams(block) && block.type === 'tool_use')
+      .length,
+  );
   builder.noteFacts({ model: message.model });
   const blocks = blocksOf(message.content)
     .map((block) => assistantBlock(block, builder))
     .filter((block): block is ContentBlock => block !== undefined);
-  const groupKey = typeof message.id === 'string' ? message.id : undefined;
   builder.content.ai(blocks, {
     ...(groupKey === undefined ? {} : { groupKey }),
     metadata: assistantMetadata(record, message),
@@ -120,13 +129,13 @@ function imageBlock(block: Json): MediaBlock | undefined {
   return { type: 'media', mimeType, data: source.data, encoding: 'base64' };
 }
 
-function onToolResult(block: Json, line: number, builder: SessionBuilder): void {
+function onToolResult(block: Json, at: RecordLocation, builder: SessionBuilder): void {
   const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
   const text = toolResultText(block.content);
   const recorded = builder.content.toolResponse(
     block.is_error === true ? { callId, result: '', error: text } : { callId, result: text },
   );
-  if (!recorded) builder.skip({ line }, `tool_result for unknown tool_use id '${callId}'`);
+  if (!recorded) builder.skip(at, `tool_result for unknown tool_use id '${callId}'`);
 }
 
 /** A user-line block that the human sees as part of their message, if it is one. */
@@ -137,19 +146,19 @@ function humanBlock(block: Json, builder: SessionBuilder): ContentBlock | undefi
   return undefined;
 }
 
-function onUser(record: Json, line: number, builder: SessionBuilder): void {
+function onUser(record: Json, at: RecordLocation, builder: SessionBuilder): void {
   const message = isParams(record.message) ? record.message : undefined;
   if (
     message === undefined ||
     (!Array.isArray(message.content) && typeof message.content !== 'string')
   ) {
-    builder.skip({ line }, 'user line without message.content');
+    builder.skip(at, 'user line without message.content');
     return;
   }
   const human: ContentBlock[] = [];
   for (const block of blocksOf(message.content)) {
     if (!isParams(block)) continue;
-    if (block.type === 'tool_result') onToolResult(block, line, builder);
+    if (block.type === 'tool_result') onToolResult(block, at, builder);
     else {
       const shown = humanBlock(block, builder);
       if (shown) human.push(shown);
@@ -163,34 +172,87 @@ function onUser(record: Json, line: number, builder: SessionBuilder): void {
   }
 }
 
-/** Imports one Claude Code session (a main session or a subagent `agent-*.jsonl`). */
+/** One record of the file and where it was, or why it could not be read. */
+type ClaudeRecord =
+  | { readonly kind: 'object'; readonly at: RecordLocation; readonly value: Json }
+  | { readonly kind: 'invalid'; readonly at: RecordLocation; readonly reason: string };
+
+/** The main chain and the sidechain of one file, each into its own builder. */
+class ChainSplitter {
+  private readonly main: SessionBuilder;
+  private readonly side: SessionBuilder;
+  private mainMessages = 0;
+  private sideMessages = 0;
+
+  constructor(source: ImportSource) {
+    this.main = new SessionBuilder(source, 'claude-code');
+    this.side = new SessionBuilder(source, 'claude-code');
+    this.main.countRecorded();
+    this.side.countRecorded();
+  }
+
+  add(record: ClaudeRecord): void {
+    if (record.kind === 'invalid') {
+      for (const builder of [this.main, this.side]) builder.skip(record.at, record.reason);
+      return;
+    }
+    const { value, at } = record;
+    const type = value.type;
+    if (type !== 'user' && type !== 'assistant') {
+      const reason = NON_MESSAGE_TYPES.has(String(type))
+        ? `${String(type)} line`
+        : 'unknown line type';
+      for (const builder of [this.main, this.side]) builder.ignore(reason);
+      return;
+    }
+    const sidechain = value.isSidechain === true;
+    if (sidechain) this.sideMessages += 1;
+    else this.mainMessages += 1;
+    const builder = sidechain ? this.side : this.main;
+    builder.noteFacts({ sessionId: value.sessionId, workspaceRoot: value.cwd });
+    if (type === 'assistant') onAssistant(value, at, builder);
+    else onUser(value, at, builder);
+  }
+
+  /** The main session when the file has one, else the subagent session. */
+  build(): ImportedSession {
+    if (this.mainMessages === 0) return this.side.build();
+    if (this.sideMessages > 0) {
+      this.main.ignore('sidechain (subagent) message inside a main session', this.sideMessages);
+    }
+    return this.main.build();
+  }
+}
+
+function fromLine(parsed: ParsedLine): ClaudeRecord {
+  return parsed.kind === 'invalid'
+    ? { kind: 'invalid', at: { line: parsed.line }, reason: parsed.reason }
+    : { kind: 'object', at: { line: parsed.line }, value: parsed.value };
+}
+
+/** Imports one Claude Code session JSONL (a main session or a subagent `agent-*.jsonl`). */
 export async function importClaudeCode(
   lines: LineSource,
   source: ImportSource,
 ): Promise<ImportedSession> {
-  const builder = new SessionBuilder(source, 'claude-code');
-  let sidechain: boolean | undefined;
-  for await (const parsed of jsonObjectLines(lines)) {
-    if (parsed.kind === 'invalid') {
-      builder.skip({ line: parsed.line }, parsed.reason);
-      continue;
-    }
-    const record = parsed.value;
-    const type = record.type;
-    if (type !== 'user' && type !== 'assistant') {
-      builder.ignore(
-        NON_MESSAGE_TYPES.has(String(type)) ? `${String(type)} line` : 'unknown line type',
-      );
-      continue;
-    }
-    sidechain ??= record.isSidechain === true;
-    if ((record.isSidechain === true) !== sidechain) {
-      builder.ignore('sidechain (subagent) message inside a main session');
-      continue;
-    }
-    builder.noteFacts({ sessionId: record.sessionId, workspaceRoot: record.cwd });
-    if (type === 'assistant') onAssistant(record, parsed.line, builder);
-    else onUser(record, parsed.line, builder);
-  }
-  return builder.build();
+  const splitter = new ChainSplitter(source);
+  for await (const parsed of jsonObjectLines(lines)) splitter.add(fromLine(parsed));
+  return splitter.build();
+}
+
+/** Imports one Claude Code session held as one JSON array of its records (`logs/chat.json`). */
+export function importClaudeCodeRecords(
+  records: readonly unknown[],
+  source: ImportSource,
+): ImportedSession {
+  const splitter = new ChainSplitter(source);
+  records.forEach((value, i) => {
+    const at = { path: `$[${i}]` };
+    splitter.add(
+      isParams(value)
+        ? { kind: 'object', at, value }
+        : { kind: 'invalid', at, reason: 'expected a JSON object' },
+    );
+  });
+  return splitter.build();
 }

@@ -69,3 +69,55 @@ describe('mini-swe-agent protocol helpers', () => {
     expect(isFailedObservation(text)).toBe(failed);
   });
 });
+
+describe('importMiniSweAgent: 2.x native tool calls', () => {
+  const FIXTURE2 = fileURLToPath(new URL('../fixtures/mini-swe-agent2.traj.json', import.meta.url));
+  const document: unknown = JSON.parse(readFileSync(FIXTURE2, 'utf8'));
+
+  it('#22.15 imports native tool_calls and role "tool" answers of a reasoning model', () => {
+    const session = importMiniSweAgent(document, { file: FIXTURE2 });
+    expect(session.stats).toMatchObject({
+      aiEntries: 4,
+      toolCalls: 4,
+      toolResponses: 3,
+      unansweredCalls: 1,
+      failedToolResponses: 1,
+      shellReads: 1,
+    });
+    expect(session.contents[1]?.blocks).toEqual([
+      {
+        type: 'tool_call',
+        id: 'call_0',
+        name: 'run_shell_command',
+        parameters: { command: 'cat calc.py' },
+        description: 'bash',
+      },
+    ]);
+    expect(session.recorded).toEqual({ modelCalls: 4, toolCalls: 4 });
+    expect(session.skipped).toEqual([]);
+    expect(session.ignored).toEqual({ 'system prompt': 1, 'exit message': 1 });
+    expect(toolLinkProblems(session.contents)).toEqual([]);
+  });
+
+  it('#22.15 keeps reasoning_content as thinking only when asked', () => {
+    const session = importMiniSweAgent(document, { file: FIXTURE2, includeThinking: true });
+    expect(session.contents[1]?.blocks.map((block) => block.type)).toEqual([
+      'thinking',
+      'tool_call',
+    ]);
+    expect(session.contents[1]?.blocks[0]).toEqual({
+      type: 'thinking',
+      thought: 'Look at calc.py first.',
+    });
+  });
+
+  it('#22.15 skips a tool message that names no earlier call', () => {
+    const session = importMiniSweAgent(
+      { messages: [{ role: 'tool', tool_call_id: 'nope', content: 'x' }] },
+      { file: 't.json' },
+    );
+    expect(session.skipped).toEqual([
+      { path: '$.messages[0]', reason: "tool message for unknown tool_call_id 'nope'" },
+    ]);
+  });
+});
