@@ -4,6 +4,7 @@ import {
   toolCallBlock,
   toolResponseBlock,
   type ToolCallBlock,
+  type ToolResponseBlock,
 } from '../../../services/history/IContent.js';
 import {
   isCompactSummary,
@@ -63,6 +64,29 @@ describe('one-line tool summaries', () => {
     ).toBe('[run_shell_command npm run build — success, "built in 2s"]');
     expect(summary('run_shell_command', { command: 'true' }, shellOutput('(empty)', 0))).toBe(
       '[run_shell_command true — success, no output]',
+    );
+  });
+
+  it('#22.6 a density reply is summarized from the tool output it stands for, not from the reply', () => {
+    const call = toolCallBlock('c', 'run_shell_command', { command: 'npm test' });
+    const marker = '[same output as call b — that copy is still above]';
+    const reply = (field: 'result' | 'error'): ToolResponseBlock => ({
+      ...toolResponseBlock({
+        callId: 'c',
+        toolName: 'run_shell_command',
+        result: field === 'result' ? marker : '',
+        ...(field === 'error' ? { error: marker } : {}),
+      }),
+      original:
+        field === 'result'
+          ? shellOutput('FAIL a.test.ts\n3 failed, 10 passed', 1)
+          : 'ENOENT: no such file',
+    });
+    expect(summarizeToolResponse(reply('result'), call, ROOT)).toBe(
+      '[run_shell_command npm test — error: exit 1, "3 failed, 10 passed"]',
+    );
+    expect(summarizeToolResponse(reply('error'), call, ROOT)).toContain(
+      'error: ENOENT: no such file',
     );
   });
 

@@ -25,7 +25,11 @@ export function summarizeToolResponse(
 ): string {
   const toolName = clip(call?.name ?? response.toolName, 40);
   const kind = toolKindOf(toolName, call?.parameters);
-  const text = resultText(response.result);
+  // A density reply stands for the tool's own output: the line summarizes that output.
+  const text =
+    response.original !== undefined && response.error === undefined
+      ? response.original
+      : resultText(response.result);
   const subject = summarySubject(kind, call, workspaceRoot);
   const outcome = outcomeOf(response, kind === 'shell' ? shellExitCode(text) : undefined);
   const facts = summaryFacts(kind, call, text);
@@ -41,7 +45,7 @@ export function summarizeToolResponse(
 function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): string {
   if (exitCode !== undefined && exitCode !== 0) return `error: exit ${exitCode}`;
   if (response.error !== undefined) {
-    const message = clip(response.error, ERROR_MAX);
+    const message = clip(response.original ?? response.error, ERROR_MAX);
     return message === '' ? 'error' : `error: ${message}`;
   }
   return 'success';
