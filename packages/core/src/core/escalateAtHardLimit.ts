@@ -3,8 +3,8 @@
  * compression: makes room without an LLM, whatever the strategy. In this order, stopping as soon
  * as the history fits `room`:
  *   1. every tool output over the size cap is cut to it (the whole output stays recallable);
- *   2. the oldest entries are dropped — the fewest that make it fit, never a call without its
- *      responses, never the newest `keepNewest` entries;
+ *   2. the oldest entries are dropped — the fewest that make it fit, up to the next human message
+ *      when there is one, never a call without its responses, never the newest `keepNewest`;
  *   3. the outputs still in the history are cut to ever smaller caps (halving, down to
  *      `MIN_CAP_TOKENS`).
  * `planEmergencyRoom` decides on a copy; `escalateAtHardLimit` rewrites the history once.
@@ -19,6 +19,7 @@ import {
 } from '../services/recall/keptOriginals.js';
 import { capToolOutput } from './capToolOutput.js';
 import { planTopDownTruncation } from './compression/planTopDownTruncation.js';
+import { safeSplitPoints } from './compression/toolCallBoundary.js';
 
 /** The smallest cap step 3 cuts outputs to: a few lines around the notice. */
 export const MIN_CAP_TOKENS = 32;
@@ -126,7 +127,10 @@ async function capAll(
   return result;
 }
 
-/** Drops the fewest oldest entries that make `entries` fit `room` (or as many as allowed). */
+/**
+ * Drops the fewest oldest entries that make `entries` fit `room` (or as many as allowed), moved
+ * on to the next human message when one is left, so the history starts with a whole turn.
+ */
 async function dropOldest(
   entries: readonly IContent[],
   input: EmergencyRoomInput,
@@ -139,7 +143,17 @@ async function dropOldest(
     targetTokens: input.room,
     minKeep: input.keepNewest,
   });
-  return plan.kind === 'drop' ? entries.slice(plan.dropCount) : [...entries];
+  if (plan.kind !== 'drop') return [...entries];
+  const safe = safeSplitPoints(entries);
+  const last = entries.length - input.keepNewest;
+  let cut = plan.dropCount;
+  for (let j = cut; j < last; j++) {
+    if (entries[j]?.speaker === 'human' && safe[j]) {
+      cut = j;
+      break;
+    }
+  }
+  return entries.slice(cut);
 }
 
 /**

@@ -92,6 +92,8 @@ describe('a session never locks at a 10k window', () => {
     const sent = JSON.stringify(provider.requests.at(-1)?.contents);
     expect(sent).toContain('second-big');
     expect(sent).not.toContain('first-big');
+    // The history starts with a whole turn: the second big message.
+    expect(JSON.stringify(provider.requests.at(-1)?.contents[0])).toContain('second-big');
     expect(emergencies).toHaveLength(1);
     expect(emergencies[0]).toMatchObject({ outputsCapped: 0, fits: true });
     const tokens = await requestTokens(provider.requests.at(-1)!, charEstimateTokenCounter);
