@@ -29,7 +29,6 @@ import {
 } from './compression/types.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
-import { toolOutputCapTokens } from './capToolOutput.js';
 import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
 import {
   runDensityStep,
@@ -180,7 +179,7 @@ export class CompressionHandler {
       if (!compressed && this.hardLimit.exceeds(pendingTokens)) {
         await this.performCompression(promptId, pendingTokens);
       }
-      if (this.hardLimit.exceeds(pendingTokens)) await this.escalate(promptId, pendingTokens);
+      await this.escalateIfOverHardLimit(promptId, pendingTokens);
       if (this.hardLimit.exceeds(pendingTokens)) throw this.hardLimit.overflowError(pendingTokens);
     }
     const entries = this.options.history.length;
@@ -383,16 +382,16 @@ export class CompressionHandler {
     return event;
   }
 
-  /** Still over the hard limit after compression: `escalateAtHardLimit`, which says what it did. */
-  private async escalate(promptId: string, pendingTokens: number): Promise<void> {
-    const event = await escalateAtHardLimit({
-      history: this.options.history,
-      room: this.hardLimit.room(pendingTokens),
-      capTokens: toolOutputCapTokens(this.options.runtime.ephemerals),
-      // Mid-turn the last call keeps its responses; before a new message everything may go.
-      keepNewest: pendingTokens > 0 ? 0 : 1,
-      promptId,
-    });
+  /**
+   * Over the hard limit after compression (a send, or `/compress`): `escalateAtHardLimit`, which
+   * says what it did through `emergencyRoom`. Does nothing when the history fits.
+   */
+  async escalateIfOverHardLimit(promptId: string, pendingTokens = 0): Promise<void> {
+    if (!this.hardLimit.exceeds(pendingTokens)) return;
+    const { history, runtime } = this.options;
+    const room = this.hardLimit.room(pendingTokens);
+    const { ephemerals } = runtime;
+    const event = await escalateAtHardLimit({ history, room, ephemerals, pendingTokens, promptId });
     if (event === undefined) return;
     this.anchors.onRewritten();
     this.events.emit('emergencyRoom', event);

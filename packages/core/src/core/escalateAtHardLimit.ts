@@ -17,7 +17,7 @@ import {
   withKeptOriginals,
   type KeptOriginal,
 } from '../services/recall/keptOriginals.js';
-import { capToolOutput } from './capToolOutput.js';
+import { capToolOutput, toolOutputCapTokens } from './capToolOutput.js';
 import { planTopDownTruncation } from './compression/planTopDownTruncation.js';
 import { safeSplitPoints } from './compression/toolCallBoundary.js';
 
@@ -60,6 +60,23 @@ export interface EmergencyRoomEvent {
   readonly entriesDropped: number;
   readonly fits: boolean;
   readonly promptId: string;
+  /** What happened, for the user. */
+  readonly message: string;
+}
+
+function emergencyMessage(event: Omit<EmergencyRoomEvent, 'message'>): string {
+  const did = [
+    ...(event.outputsCapped > 0
+      ? [
+          `cut ${event.outputsCapped} tool output(s) to their first and last lines (recall returns them whole)`,
+        ]
+      : []),
+    ...(event.entriesDropped > 0 ? [`dropped the ${event.entriesDropped} oldest entries`] : []),
+  ].join(' and ');
+  const outcome = event.fits
+    ? 'the request fits now'
+    : 'the request still does not fit: shorten the message or raise context-limit';
+  return `Context over the hard limit after compression (${event.tokensBefore} tokens): ${did}, ${event.tokensAfter} tokens left; ${outcome}.`;
 }
 
 const textEntry = (text: string): IContent => ({
@@ -195,8 +212,10 @@ export interface EscalateAtHardLimitInput {
   readonly history: HistoryService;
   /** Tokens the history may take: limit less the reply reserve and the pending message. */
   readonly room: number;
-  readonly capTokens: number;
-  readonly keepNewest: number;
+  /** The window and `compression.toolOutputCap`. */
+  readonly ephemerals: Parameters<typeof toolOutputCapTokens>[0];
+  /** The message about to be added; 0 mid-turn, where the last call keeps its responses. */
+  readonly pendingTokens: number;
   readonly promptId: string;
 }
 
@@ -213,8 +232,9 @@ export async function escalateAtHardLimit(
   const plan = await planEmergencyRoom({
     entries: history.getCurated(),
     room,
-    capTokens: input.capTokens,
-    keepNewest: input.keepNewest,
+    capTokens: toolOutputCapTokens(input.ephemerals),
+    // Before a new message everything may go; mid-turn the last call stays with its responses.
+    keepNewest: input.pendingTokens > 0 ? 0 : 1,
     countEntries: (entries) => history.estimateTokensForContents(entries),
   });
   if (plan.kind === 'unchanged') return undefined;
@@ -227,7 +247,7 @@ export async function escalateAtHardLimit(
   await history.waitForTokenUpdates();
   const { outputsCapped, entriesDropped, fits } = plan;
   const tokensAfter = history.getTotalTokens();
-  return {
+  const event = {
     tokensBefore,
     tokensAfter,
     room,
@@ -236,4 +256,5 @@ export async function escalateAtHardLimit(
     fits,
     promptId: input.promptId,
   };
+  return { ...event, message: emergencyMessage(event) };
 }

@@ -205,11 +205,16 @@ export class AgentSession {
     return this.chat.sendMessage(message, options);
   }
 
-  /** Runs the active strategy's compression now (`/compress`), after any pending density work. */
+  /**
+   * Runs the active strategy's compression now (`/compress`), after any pending density work; a
+   * history still over the hard limit then gets the emergency escalation (`emergencyRoom`).
+   */
   async compressNow(promptId = `manual-${Date.now()}`): Promise<CompressionEvent> {
     await this.history.waitForTokenUpdates();
     await this.compression.ensureDensityOptimized();
-    return this.compression.performCompression(promptId);
+    const event = await this.compression.performCompression(promptId);
+    await this.compression.escalateIfOverHardLimit(promptId);
+    return event;
   }
 
   /** Forgets the conversation (`/clear`); settings and todos stay. */

@@ -14,6 +14,7 @@ import {
 } from '../services/history/TokenCounter.js';
 import type { GenerateRequest } from '../providers/IProvider.js';
 import type { EmergencyRoomEvent } from '../core/CompressionHandler.js';
+import { human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
 
 const WINDOW = 10_000;
 /** The default reply reserve at this window (10%). */
@@ -98,5 +99,30 @@ describe('a session never locks at a 10k window', () => {
     expect(emergencies[0]).toMatchObject({ outputsCapped: 0, fits: true });
     const tokens = await requestTokens(provider.requests.at(-1)!, charEstimateTokenCounter);
     expect(tokens).toBeLessThanOrEqual(WINDOW - RESERVE);
+  });
+
+  it('#22.8 /compress makes room for a resumed history holding an output over the window', async () => {
+    const provider = new ScriptedProvider([{ text: 'Back on track.' }]);
+    const session = scriptedToolSession({
+      provider,
+      settings: { 'context-limit': WINDOW },
+      output: () => '',
+    });
+    const notices: string[] = [];
+    session.compression.events.on('emergencyRoom', (event) => notices.push(event.message));
+    const command = { command: 'seq 100000 130000' };
+    session.history.addAll([
+      human('Print the numbers.'),
+      toolCall({ id: 'seq-1', name: 'run_shell_command', parameters: command }),
+      toolResult({ id: 'seq-1', name: 'run_shell_command', result: SEQ }),
+    ]);
+
+    await session.compressNow();
+    await session.history.waitForTokenUpdates();
+
+    expect(session.history.getTotalTokens()).toBeLessThanOrEqual(WINDOW - RESERVE);
+    expect(notices).toEqual([expect.stringContaining('cut 1 tool output(s)')]);
+    await session.sendMessage('Go on.');
+    expect(provider.remaining).toBe(0);
   });
 });
