@@ -82,6 +82,14 @@ export function shortenOutput(text: string, budget: number, recallId: string): s
   return tail === '' ? `${before}${notice}` : `${before}${notice}\n${tail}`;
 }
 
+/** Reads back the recall id of the notice line `shortenOutput` writes. */
+const NOTICE_ID = /for one tool result; recall id (r[0-9a-f]{10}) returns it whole …\]$/m;
+
+/** The recall id a notice line in `text` names (the first such line), if any. */
+export function recallIdNamedByNotice(text: string): string | undefined {
+  return NOTICE_ID.exec(text)?.[1];
+}
+
 function withShown(block: ToolResponseBlock, shown: string): ToolResponseBlock {
   const { error, isComplete } = block;
   const base = { type: 'tool_response', callId: block.callId, toolName: block.toolName } as const;

@@ -9,7 +9,7 @@
  *      `MIN_CAP_TOKENS`).
  * `planEmergencyRoom` decides on a copy; `escalateAtHardLimit` rewrites the history once.
  */
-import type { IContent, ToolResponseBlock } from '../services/history/IContent.js';
+import type { ContentBlock, IContent, ToolResponseBlock } from '../services/history/IContent.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import {
   findKeptOriginal,
@@ -17,7 +17,7 @@ import {
   withKeptOriginals,
   type KeptOriginal,
 } from '../services/recall/keptOriginals.js';
-import { capToolOutput, toolOutputCapTokens } from './capToolOutput.js';
+import { capToolOutput, recallIdNamedByNotice, toolOutputCapTokens } from './capToolOutput.js';
 import { planTopDownTruncation } from './compression/planTopDownTruncation.js';
 import { safeSplitPoints } from './compression/toolCallBoundary.js';
 
@@ -86,10 +86,10 @@ const textEntry = (text: string): IContent => ({
 
 /** The original of a block the entry already shows shortened, found by the recall id it names. */
 function originalFor(entry: IContent, block: ToolResponseBlock): KeptOriginal | undefined {
-  const shown = `${typeof block.result === 'string' ? block.result : ''}${block.error ?? ''}`;
-  const match = /recall id (r[0-9a-f]{10}) returns it whole/.exec(shown);
-  if (match?.[1] === undefined) return undefined;
-  const kept = findKeptOriginal(entry, match[1]);
+  const shown = `${typeof block.result === 'string' ? block.result : ''}\n${block.error ?? ''}`;
+  const id = recallIdNamedByNotice(shown);
+  if (id === undefined) return undefined;
+  const kept = findKeptOriginal(entry, id);
   return kept?.callId === block.callId && kept.toolName === block.toolName ? kept : undefined;
 }
 
@@ -103,7 +103,7 @@ async function capEntry(
   const countTokens = (text: string) => countEntries([textEntry(text)]);
   const originals: KeptOriginal[] = [];
   const capped = new Set<string>();
-  const blocks = [];
+  const blocks: ContentBlock[] = [];
   for (const block of entry.blocks) {
     if (block.type !== 'tool_response') {
       blocks.push(block);
