@@ -1,6 +1,6 @@
 /**
- * A session at a 10k window that earlier builds locked: one tool output larger than the window,
- * and a message refused at the hard limit although dropping one more old turn would make room.
+ * Two ways a session at a 10k window could lock: one tool output larger than the window, and a
+ * message refused at the hard limit although dropping one more old turn would make room.
  * Real session, real strategies, a scripted model and scripted tools.
  */
 import { describe, expect, it } from 'vitest';
