@@ -227,6 +227,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     recall.attach(session),
     // Issue #11.5: a compression that would loop is skipped and the user is told why.
     session.compression.events.on('compactionLoop', (event) => onNotice(event.message)),
+    session.compression.events.on('emergencyRoom', (event) => onNotice(event.message)),
   ];
   await summaries.prepareCurrent();
   return {

@@ -233,7 +233,7 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     expect(log).toEqual(['optimize', 'compress@800']);
   });
 
-  it('the emergency path throws a typed overflow error with the numbers when nothing makes room', async () => {
+  it('the emergency path throws a typed overflow error with the numbers when nothing makes room (mid-turn, the newest entry alone is over)', async () => {
     const strategy = fakeStrategy({
       compress: (context) =>
         Promise.resolve({
@@ -248,8 +248,8 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
           },
         }),
     });
-    const { handler } = await setup({ entries: [big(700)], strategy, reserve: 100 });
-    const error = await handler.ensureCompressionBeforeSend('p', 300).catch((e: unknown) => e);
+    const { handler } = await setup({ entries: [big(1000)], strategy, reserve: 100 });
+    const error = await handler.ensureCompressionBeforeSend('p', 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContextOverflowError);
     expect(error).toMatchObject({
       code: 'CONTEXT_OVERFLOW',

@@ -27,7 +27,8 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
-import { ContextOverflowError } from './chatTypes.js';
+import { HardLimit } from './HardLimit.js';
+import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
 import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
 import { settleReplies } from './compression/density/settleReplies.js';
 import {
@@ -51,6 +52,8 @@ const PRESSURE_CALLS = 1;
 
 /** The events this handler emits carry these payloads. */
 export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
+export type { EmergencyRoomEvent } from './escalateAtHardLimit.js';
+export { defaultCompletionReserve } from './HardLimit.js';
 
 export interface CompressionEvent {
   readonly strategy: CompressionStrategyName;
@@ -68,6 +71,8 @@ export interface CompressionHandlerEvents {
   compressed: CompressionEvent;
   /** The pre-send check would compress again right after a compression (issue #11.5). */
   compactionLoop: CompactionLoopEvent;
+  /** Over the hard limit after compression, outputs were cut or old entries dropped. */
+  emergencyRoom: EmergencyRoomEvent;
 }
 
 export interface CompressionHandlerOptions {
@@ -94,11 +99,6 @@ export interface CompressionHandlerOptions {
   readonly densityRiskBudget?: (provider: CacheProviderName) => number;
 }
 
-/** Reserve for the reply when none is configured: 10% of the window, at most 8,192 tokens. */
-export function defaultCompletionReserve(contextLimit: number): number {
-  return Math.min(8192, Math.floor(contextLimit * 0.1));
-}
-
 export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
   private densityDirty = true;
@@ -109,9 +109,15 @@ export class CompressionHandler {
   private readonly aftercare = new CompressionAftercare();
   private readonly anchors = new CacheAnchorTracker();
   private readonly growth = new GrowthTracker();
+  private readonly hardLimit: HardLimit;
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
+    this.hardLimit = new HardLimit({
+      contextLimit: () => options.runtime.ephemerals.contextLimit(),
+      historyTokens: () => options.history.getTotalTokens(),
+      ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
+    });
   }
 
   /** New content entered the history through the turn loop (REQ-HD-002.6). */
@@ -145,18 +151,19 @@ export class CompressionHandler {
 
   /**
    * The pre-send step: settle tokens, optimize density, compress past the threshold, and make sure
-   * the history plus `pendingTokens` plus the reply reserve fits the hard limit, else throw
-   * `ContextOverflowError` (the pending message is not in the history, so nothing is lost).
+   * the history plus `pendingTokens` plus the reply reserve fits the hard limit — escalating past
+   * the strategy when it is not enough (`escalateAtHardLimit`) — else throw `ContextOverflowError`
+   * (the pending message is not in the history, so nothing is lost).
    */
   async ensureCompressionBeforeSend(promptId: string, pendingTokens = 0): Promise<void> {
     if (this.compressionPromise) await this.compressionPromise.catch(() => undefined);
     await this.options.history.waitForTokenUpdates();
     // A message that cannot fit even in an empty history is refused before anything irreversible.
-    if (this.cannotEverFit(pendingTokens)) throw this.overflowError(pendingTokens, true);
+    this.hardLimit.refuseIfNeverFits(pendingTokens);
     await this.ensureDensityOptimized({
       underPressure: this.shouldCompress(pendingTokens),
       // Over the hard limit already: correctness first, every pending edit goes.
-      ...(this.exceedsHardLimit(pendingTokens)
+      ...(this.hardLimit.exceeds(pendingTokens)
         ? {}
         : { pressureRoom: this.pressureRoom(pendingTokens) }),
     });
@@ -165,14 +172,16 @@ export class CompressionHandler {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
     }
-    if (this.exceedsHardLimit(pendingTokens)) {
+    if (this.hardLimit.exceeds(pendingTokens)) {
       // Emergency path (REQ-HD-002.8): density first (a deferred edit is applied now), then
-      // compression only if density did not make room, then give up.
+      // compression only if density did not make room, then the strategy-independent escalation,
+      // and only then give up.
       await this.ensureDensityOptimized({ underPressure: true });
-      if (!compressed && this.exceedsHardLimit(pendingTokens)) {
+      if (!compressed && this.hardLimit.exceeds(pendingTokens)) {
         await this.performCompression(promptId, pendingTokens);
       }
-      if (this.exceedsHardLimit(pendingTokens)) throw this.overflowError(pendingTokens);
+      await this.escalateIfOverHardLimit(promptId, pendingTokens);
+      if (this.hardLimit.exceeds(pendingTokens)) throw this.hardLimit.overflowError(pendingTokens);
     }
     const entries = this.options.history.length;
     this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
@@ -377,32 +386,22 @@ export class CompressionHandler {
     return event;
   }
 
+  /**
+   * Over the hard limit after compression (a send, or `/compress`): `escalateAtHardLimit`, which
+   * says what it did through `emergencyRoom`. Does nothing when the history fits.
+   */
+  async escalateIfOverHardLimit(promptId: string, pendingTokens = 0): Promise<void> {
+    if (!this.hardLimit.exceeds(pendingTokens)) return;
+    const { history, runtime } = this.options;
+    const room = this.hardLimit.room(pendingTokens);
+    const { ephemerals } = runtime;
+    const event = await escalateAtHardLimit({ history, room, ephemerals, pendingTokens, promptId });
+    if (event === undefined) return;
+    this.anchors.onRewritten();
+    this.events.emit('emergencyRoom', event);
+  }
+
   private now(): number {
     return (this.options.now ?? Date.now)();
-  }
-
-  private reserve(): number {
-    const limit = this.options.runtime.ephemerals.contextLimit();
-    return this.options.completionReserve?.() ?? defaultCompletionReserve(limit);
-  }
-
-  private exceedsHardLimit(pendingTokens: number): boolean {
-    const limit = this.options.runtime.ephemerals.contextLimit();
-    return this.options.history.getTotalTokens() + pendingTokens + this.reserve() > limit;
-  }
-
-  private cannotEverFit(pendingTokens: number): boolean {
-    return pendingTokens + this.reserve() > this.options.runtime.ephemerals.contextLimit();
-  }
-
-  private overflowError(pendingTokens: number, messageAlone = false): ContextOverflowError {
-    const history = this.options.history.getTotalTokens();
-    const reserve = this.reserve();
-    return new ContextOverflowError(
-      history + pendingTokens + reserve,
-      this.options.runtime.ephemerals.contextLimit(),
-      { history, pending: pendingTokens, reserve },
-      messageAlone,
-    );
   }
 }

@@ -26,6 +26,13 @@ import {
   type TurnSummary,
 } from './chatTypes.js';
 import type { CompressionHandler } from './CompressionHandler.js';
+import { withKeptOriginals, type KeptOriginal } from '../services/recall/keptOriginals.js';
+
+/** A tool's response as the model will see it, and the whole output when that is shortened. */
+export interface LimitedToolResponse {
+  readonly response: ToolResponseBlock;
+  readonly original?: KeptOriginal;
+}
 
 export interface GeminiChatOptions {
   readonly history: HistoryService;
@@ -53,6 +60,11 @@ export interface GeminiChatOptions {
    * `@` inclusion identical to one still in context becomes a note naming it). Default: as is.
    */
   readonly reviseUserMessage?: (message: IContent) => IContent;
+  /**
+   * Applied to every tool response before `reviseToolResponse` (the size cap on one output). An
+   * `original` is kept in the tool entry's metadata, where the recall store finds it.
+   */
+  readonly limitToolResponse?: (response: ToolResponseBlock) => Promise<LimitedToolResponse>;
 }
 
 const ZERO_USAGE: UsageStats = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -175,6 +187,10 @@ export class GeminiChat {
     return (await this.options.reviseToolResponse?.(call, response)) ?? response;
   }
 
+  private limit(response: ToolResponseBlock): Promise<LimitedToolResponse> {
+    return this.options.limitToolResponse?.(response) ?? Promise.resolve({ response });
+  }
+
   private record(content: IContent): void {
     this.options.history.add(content);
     this.options.compression.markDirty();
@@ -235,18 +251,23 @@ export class GeminiChat {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ChatEvent, void> {
     const responses: ToolResponseBlock[] = [];
+    const originals: KeptOriginal[] = [];
     try {
       yield { type: 'ai_message', content: reply };
       for (const call of calls) {
-        const response = signal?.aborted
-          ? cancelledResponse(call)
-          : await this.revise(call, await this.options.tools.execute(call, signal));
+        let response = cancelledResponse(call);
+        if (!signal?.aborted) {
+          const limited = await this.limit(await this.options.tools.execute(call, signal));
+          if (limited.original) originals.push(limited.original);
+          response = await this.revise(call, limited.response);
+        }
         responses.push(response);
         yield { type: 'tool_result', call, response };
       }
     } finally {
       for (const call of calls.slice(responses.length)) responses.push(cancelledResponse(call));
-      this.record({ speaker: 'tool', blocks: responses, metadata: { timestamp: this.now() } });
+      const metadata = withKeptOriginals({ timestamp: this.now() }, originals);
+      this.record({ speaker: 'tool', blocks: responses, ...(metadata ? { metadata } : {}) });
     }
     if (signal?.aborted) throw new ChatCancelledError();
   }

@@ -32,6 +32,11 @@ export interface EphemeralAccessors {
   densityCompressHeadroom(): number;
   /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */
   densityPointerStyle?(): PointerStyle;
+  /**
+   * `compression.toolOutputCap`: the largest fraction of the context window one tool output may
+   * take; absent in older fakes means the setting's default.
+   */
+  toolOutputCap?(): number;
   /** `compression.artifactTrail` (issue #11.3); absent in older fakes means off. */
   artifactTrail?(): boolean;
 }

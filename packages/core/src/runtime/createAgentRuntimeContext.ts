@@ -42,6 +42,7 @@ export function createAgentRuntimeContext(
     densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
     densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),
     artifactTrail: () => settings.getDefaulted('compression.artifactTrail'),
+    toolOutputCap: () => settings.getDefaulted('compression.toolOutputCap'),
   };
   return {
     ephemerals,

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DebugLogger } from '../utils/logger.js';
 import { HistoryService } from '../services/history/HistoryService.js';
-import type { IContent, ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
+import {
+  textBlock,
+  type IContent,
+  type ToolCallBlock,
+  type ToolResponseBlock,
+} from '../services/history/IContent.js';
 import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
 import { repeatedLinesReply } from '../core/compression/density/repeatedLines.js';
 import { unchangedInclusionMessage } from '../core/compression/density/unchangedInclusion.js';
@@ -20,7 +25,8 @@ import type { AgentRuntimeContext } from '../runtime/AgentRuntimeContext.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 import type { CompressionStrategy, CompressionStrategyName } from '../core/compression/types.js';
 import { CompressionHandler, type CompressionEvent } from '../core/CompressionHandler.js';
-import { GeminiChat } from '../core/geminiChat.js';
+import { GeminiChat, type LimitedToolResponse } from '../core/geminiChat.js';
+import { capToolOutput, toolOutputCapTokens } from '../core/capToolOutput.js';
 import { cacheProviderFor, type CacheProviderName } from '../cache/index.js';
 import type { DensityCacheTotals } from './densityCacheLedger.js';
 import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/chatTypes.js';
@@ -119,6 +125,7 @@ export class AgentSession {
       ...(options.maxModelCalls === undefined ? {} : { maxModelCalls: options.maxModelCalls }),
       ...(options.now ? { now: options.now } : {}),
       reviseToolResponse: (call, response) => this.reviseToolResponse(call, response),
+      limitToolResponse: (response) => this.capToolResponse(response),
       reviseUserMessage: (message) => this.reviseUserMessage(message),
     });
     const clock = options.now ?? Date.now;
@@ -157,6 +164,21 @@ export class AgentSession {
       }
     }
     return response;
+  }
+
+  /**
+   * Every strategy: an output over `compression.toolOutputCap` of the window is shown as its head
+   * and tail around a notice naming its recall id; the whole output is kept for recall.
+   */
+  private async capToolResponse(response: ToolResponseBlock): Promise<LimitedToolResponse> {
+    const outcome = await capToolOutput({
+      block: response,
+      capTokens: toolOutputCapTokens(this.runtime.ephemerals),
+      countTokens: (text) =>
+        this.history.estimateTokensForContents([{ speaker: 'tool', blocks: [textBlock(text)] }]),
+    });
+    if (outcome.kind === 'within-cap') return { response };
+    return { response: outcome.block, original: outcome.original };
   }
 
   /** Tells the stats what a note kept out: the content's tokens less the note's. */
@@ -198,11 +220,16 @@ export class AgentSession {
     return this.chat.sendMessage(message, options);
   }
 
-  /** Runs the active strategy's compression now (`/compress`), after any pending density work. */
+  /**
+   * Runs the active strategy's compression now (`/compress`), after any pending density work; a
+   * history still over the hard limit then gets the emergency escalation (`emergencyRoom`).
+   */
   async compressNow(promptId = `manual-${Date.now()}`): Promise<CompressionEvent> {
     await this.history.waitForTokenUpdates();
     await this.compression.ensureDensityOptimized();
-    return this.compression.performCompression(promptId);
+    const event = await this.compression.performCompression(promptId);
+    await this.compression.escalateIfOverHardLimit(promptId);
+    return event;
   }
 
   /** Forgets the conversation (`/clear`); settings and todos stay. */

@@ -169,6 +169,16 @@ export const COMPRESSION_SETTINGS = [
     persistToProfile: true,
   },
   {
+    key: 'compression.toolOutputCap',
+    category: 'cli-behavior',
+    description:
+      'Largest fraction of the context window one tool output may take, with every strategy; a longer output is kept whole for recall and the model sees its first and last lines and the recall id',
+    type: 'number',
+    range: FRACTION,
+    default: 0.25,
+    persistToProfile: true,
+  },
+  {
     key: 'compression.artifactTrail',
     category: 'cli-behavior',
     description:

@@ -11,6 +11,7 @@ import {
   recallIdOfInclusion,
   recallIdOfResponse,
 } from '../../core/compression/recallPointers.js';
+import { keptOriginalsOf, recallIdOfKept } from './keptOriginals.js';
 
 /** What a lookup found: the exact original text, or why there is none (said to the model). */
 export type RecallLookup =
@@ -25,7 +26,10 @@ export interface RecallStore {
   lookup(id: string): Promise<RecallLookup>;
 }
 
-/** Visits every recallable original in `entry`: tool responses and human `@` inclusions. */
+/**
+ * Visits every recallable original in `entry`: tool responses, outputs the entry keeps whole
+ * beside a shortened copy, and human `@` inclusions.
+ */
 export function forEachRecallable(
   entry: IContent,
   visit: (id: string, content: string) => void,
@@ -34,6 +38,7 @@ export function forEachRecallable(
     if (block.type === 'tool_response')
       visit(recallIdOfResponse(block), originalResponseText(block));
   }
+  for (const kept of keptOriginalsOf(entry)) visit(recallIdOfKept(kept), kept.text);
   for (const { blockIndex, spans } of humanInclusions(entry)) {
     const block = entry.blocks[blockIndex];
     if (block?.type !== 'text') continue;
