@@ -8,7 +8,7 @@
  */
 import type { IContent } from '../../services/history/IContent.js';
 import { recordingPosition } from '../oracle/exposureLedger.js';
-import type { Reacquisition } from './findReacquisitions.js';
+import { findReacquisitions, type Reacquisition } from './findReacquisitions.js';
 import { blockText } from './groundingText.js';
 
 export interface WorkRedoneCounts {
@@ -31,6 +31,18 @@ export function recordedBoundaries(contents: readonly IContent[]): number[] {
     else if (seenContent) boundaries.push(recordingPosition(index, 0));
   });
   return boundaries;
+}
+
+/** Sums over sessions; a session without the figures counts as zero. */
+export function sumWorkRedone(all: readonly (WorkRedoneCounts | undefined)[]): WorkRedoneCounts {
+  return all.reduce<WorkRedoneCounts>(
+    (sum, c) => ({
+      reacquired: sum.reacquired + (c?.reacquired ?? 0),
+      redone: sum.redone + (c?.redone ?? 0),
+      keptInContext: sum.keptInContext + (c?.keptInContext ?? 0),
+    }),
+    ZERO_WORK_REDONE,
+  );
 }
 
 export class WorkRedoneCounter {
@@ -85,4 +97,22 @@ export class WorkRedoneCounter {
       ),
     );
   }
+}
+
+const plans = new WeakMap<
+  readonly IContent[],
+  { reacquisitions: readonly Reacquisition[]; boundaries: readonly number[] }
+>();
+
+/** A counter for one policy's replay of `contents` (the recording's half computed once). */
+export function workRedoneCounterFor(contents: readonly IContent[]): WorkRedoneCounter {
+  let plan = plans.get(contents);
+  if (plan === undefined) {
+    plan = {
+      reacquisitions: findReacquisitions(contents),
+      boundaries: recordedBoundaries(contents),
+    };
+    plans.set(contents, plan);
+  }
+  return new WorkRedoneCounter(plan.reacquisitions, plan.boundaries);
 }

@@ -108,9 +108,7 @@ export function extractSpecifics(text: string): Specific[] {
       const start = match.index;
       const end = start + match[0].length;
       if (taken(spans, start, end)) continue;
-      const specific = pattern.make
-        ? pattern.make(match)
-        : { kind: pattern.kind, text: match[0] };
+      const specific = pattern.make ? pattern.make(match) : { kind: pattern.kind, text: match[0] };
       if (specific === undefined) continue;
       spans.push([start, end]);
       add(specific);
