@@ -19,6 +19,7 @@ import { compareWithPriorArt } from './benchCompare.js';
 import { targetsSection } from './benchTargets.js';
 import { cacheTargetsSection } from './benchCacheTargets.js';
 import { losslessTable } from './benchLossless.js';
+import { groundingSection } from './benchGrounding.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
 export const REPLAY_END = '<!-- replay-bench:end -->';
@@ -232,6 +233,7 @@ export function replayMarkdown(
     '',
     selfCompactedSection(allRuns),
     '',
+    groundingSection(allRuns),
     crossCheckSection(crossChecks),
     '',
     '### Replay: context per model call',

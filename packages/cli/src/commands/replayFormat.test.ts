@@ -74,6 +74,31 @@ describe('replay formatting', () => {
     expect(formatTotals(totals)).toMatch(/sessions \(compressed\)\s+2 \(0\)/);
   });
 
+  it('#25.3 #25.4 grounding and work redone: a row each in the tables, a column in the rows', () => {
+    const kinds = ['path', 'line-ref', 'test-name', 'error', 'identifier', 'number'] as const;
+    const zero = { specifics: 0, visible: 0, recallable: 0, hidden: 0 };
+    const grounded: ReplaySessionReport = {
+      ...report,
+      grounding: {
+        specifics: 200,
+        visible: 190,
+        recallable: 6,
+        hidden: 4,
+        byKind: Object.fromEntries(kinds.map((k) => [k, zero])) as never,
+        examples: [],
+      },
+      workRedone: { reacquired: 5, redone: 3, keptInContext: 2 },
+    };
+    const text = formatSessionReport(grounded);
+    expect(text).toMatch(
+      /grounding: visible \/ recallable \/ hidden\s+95\.0% \(190 \/ 6 \/ 4 of 200\)$/m,
+    );
+    expect(text).toMatch(/work redone after compaction \(kept in context\)\s+3 \(2\)$/m);
+    const totals = totalReplayReports([grounded]);
+    expect(formatSessionRows([grounded], totals).split('\n')[1]).toMatch(/\s95\.0%$/);
+    expect(formatSessionReport(report)).not.toContain('grounding');
+  });
+
   it('#14.5 the cache effect vs none: input saved, reads/writes gained or lost, cost per provider', () => {
     const costs = zeroCacheCosts();
     const priced = (read: number, write: number, weighted: number) => ({

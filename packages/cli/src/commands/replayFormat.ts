@@ -74,7 +74,32 @@ function metricRows(figures: Figures): [string, string][] {
       'synthetic responses / overflow calls',
       `${int(figures.syntheticResponses)} / ${int(figures.overflowCalls)}`,
     ],
+    ...groundingRows(figures),
   ];
+}
+
+/** Grounding rate: specifics used next that the policy still showed, of all used. */
+function groundingCell(figures: Pick<Figures, 'grounding'>): string {
+  const g = figures.grounding;
+  return g === undefined ? '–' : percentOf(g.visible, g.specifics);
+}
+
+function groundingRows(figures: Figures): [string, string][] {
+  const { grounding: g, workRedone: w } = figures;
+  const rows: [string, string][] = [];
+  if (g !== undefined) {
+    rows.push([
+      'grounding: visible / recallable / hidden',
+      `${groundingCell(figures)} (${int(g.visible)} / ${int(g.recallable)} / ${int(g.hidden)} of ${int(g.specifics)})`,
+    ]);
+  }
+  if (w !== undefined) {
+    rows.push([
+      'work redone after compaction (kept in context)',
+      `${int(w.redone)} (${int(w.keptInContext)})`,
+    ]);
+  }
+  return rows;
 }
 
 /** The file's base name (`#n` for a multi-session file), `!` when its import looks incomplete. */
@@ -130,6 +155,7 @@ export function formatSessionRows(
     'compr',
     'stale reads',
     'live lost',
+    'grounded',
   ];
   const row = (name: string, format: string, f: Figures): string[] => [
     name,
@@ -142,6 +168,7 @@ export function formatSessionRows(
     int(f.compressions),
     percentOf(f.staleReclaimedTokens.reads, f.staleTokens.reads),
     int(f.liveLostTokens),
+    groundingCell(f),
   ];
   const rows = [
     header,

@@ -127,6 +127,56 @@ function sourceTables(input: HtmlReportInput): string {
   return parts.join('\n');
 }
 
+function groundingTable(input: HtmlReportInput): string {
+  const rows = input.policies.map((policy) => {
+    const runs = input.runs[policy] ?? [];
+    const used = sum(runs, (r) => r.grounding?.specifics ?? 0);
+    return [
+      policy,
+      int(used),
+      pct(
+        sum(runs, (r) => r.grounding?.visible ?? 0),
+        used,
+      ),
+      int(sum(runs, (r) => r.grounding?.recallable ?? 0)),
+      int(sum(runs, (r) => r.grounding?.hidden ?? 0)),
+      int(sum(runs, (r) => r.workRedone?.redone ?? 0)),
+      int(sum(runs, (r) => r.workRedone?.keptInContext ?? 0)),
+    ];
+  });
+  return table(
+    [
+      'policy',
+      'specifics used next',
+      'grounding rate (visible)',
+      'recallable',
+      'hidden',
+      'work redone after compaction',
+      're-fetched though kept',
+    ],
+    rows,
+  );
+}
+
+/** The first hidden or recallable specifics of each policy, with the session they were used in. */
+function groundingExamples(input: HtmlReportInput, perPolicy = 5): string {
+  const rows = input.policies.flatMap((policy) =>
+    (input.runs[policy] ?? [])
+      .flatMap((run) =>
+        (run.report.grounding?.examples ?? []).map((example) => [
+          policy,
+          sessionName(run.report),
+          example.kind,
+          example.text,
+          example.verdict,
+        ]),
+      )
+      .slice(0, perPolicy),
+  );
+  if (rows.length === 0) return '<p>Every specific used next was visible to every policy.</p>';
+  return table(['policy', 'session', 'kind', 'specific', 'verdict'], rows);
+}
+
 /** Longest chart title that fits the 800 px chart in bold 16 px type. */
 const TITLE_CHARS = 70;
 
@@ -175,6 +225,10 @@ export function renderReplayHtml(input: HtmlReportInput): string {
 <p>${int(sessions)} recorded agent session${sessions === 1 ? '' : 's'} from <code>${escape(input.target)}</code> were replayed offline, call by call, under each context policy below, with a context limit of ${int(input.contextLimit)} tokens. <strong>none</strong> keeps everything and is the baseline: “% of none” is the share of its input tokens a policy sends (lower costs less). “Stale file content” is file text that a later write made out of date; “live file content lost” is current file text a policy removed, which the model may then miss.</p>
 <h2>Policies compared</h2>
 ${comparisonTable(input)}
+<h2>Grounding: what the agent used next</h2>
+<p>For each model call, the file paths, line references, test names, error strings, identifiers and numbers of four or more digits the recorded agent then used (in its text and tool-call arguments) that first appeared in an earlier tool output or user message: <strong>visible</strong> in what the policy sent to that call, <strong>recallable</strong> by a recall id named there, or <strong>hidden</strong>. Work redone: recorded tool calls fetching the same content again across a compaction when the policy no longer had it; “re-fetched though kept”: the policy still had it.</p>
+${groundingTable(input)}
+${groundingExamples(input)}
 <h2>Per source file</h2>
 ${sourceTables(input)}
 <h2>Context per model call</h2>

@@ -18,6 +18,9 @@ import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
+import { GroundingOracle } from './grounding/GroundingOracle.js';
+import { planGrounding } from './grounding/planGrounding.js';
+import { workRedoneCounterFor, type WorkRedoneCounter } from './grounding/WorkRedoneCounter.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
 import type { ReplaySessionReport } from './replayReport.js';
@@ -59,6 +62,8 @@ export class ReplayRecorder implements StrategyObserver {
   private firstCompressionTurn: number | null = null;
   private currentTurn = 0;
   private readonly survival: ArtifactSurvival;
+  private readonly grounding: GroundingOracle;
+  private readonly workRedone: WorkRedoneCounter;
 
   constructor(
     prepared: PreparedReplay,
@@ -71,6 +76,8 @@ export class ReplayRecorder implements StrategyObserver {
       namedIn: namedRecallIds,
     });
     this.survival = new ArtifactSurvival(prepared.workspaceRoot);
+    this.grounding = new GroundingOracle(planGrounding(prepared.plan.contents), recallIdOfResponse);
+    this.workRedone = workRedoneCounterFor(prepared.plan.contents);
   }
 
   startTurn(turn: number): void {
@@ -88,6 +95,8 @@ export class ReplayRecorder implements StrategyObserver {
   ): Promise<void> {
     await this.history.waitForTokenUpdates();
     this.calls.record(requestSample(request, this.history, timeMs));
+    this.grounding.onModelCall(request.contents, position);
+    this.workRedone.onModelCall(request.contents, position);
     this.tracker.advance(position);
   }
 
@@ -129,6 +138,7 @@ export class ReplayRecorder implements StrategyObserver {
     if (event.result.kind !== 'applied') return;
     this.compressionCount++;
     this.firstCompressionTurn ??= this.currentTurn;
+    this.workRedone.compacted();
     if (before === undefined) return;
     this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
     this.survival.onCompressed(before, this.history.getRawHistory());
@@ -182,6 +192,8 @@ export class ReplayRecorder implements StrategyObserver {
       cacheCostAssumedWarm: calls.cacheCostAssumedWarm,
       timedModelCalls: calls.timedCalls,
       densityOverheadMs: { median: median(ms), p99: percentile(ms, 99), samples: ms.length },
+      grounding: this.grounding.totals(),
+      workRedone: this.workRedone.totals(),
     };
   }
 }

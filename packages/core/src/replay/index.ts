@@ -33,3 +33,12 @@ export {
 } from './metrics/cacheCost.js';
 export * from './crossCheckOracle.js';
 export * from './recordedCompactions.js';
+export { SPECIFIC_KINDS, type Specific, type SpecificKind } from './grounding/extractSpecifics.js';
+export {
+  type GroundingCounts,
+  type GroundingExample,
+  type GroundingTotals,
+  type GroundingVerdict,
+} from './grounding/GroundingOracle.js';
+export { groundingRate, sumGrounding } from './grounding/sumGrounding.js';
+export { type WorkRedoneCounts } from './grounding/WorkRedoneCounter.js';

@@ -9,6 +9,9 @@ import type { CategoryTokens } from './oracle/ExposureTracker.js';
 import { roundCacheCosts, sumCacheCosts, type CacheCostByProvider } from './metrics/cacheCost.js';
 import type { SurvivalCount } from './metrics/artifactSurvival.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
+import type { GroundingTotals } from './grounding/GroundingOracle.js';
+import { sumGrounding } from './grounding/sumGrounding.js';
+import { sumWorkRedone, type WorkRedoneCounts } from './grounding/WorkRedoneCounter.js';
 
 export interface OverheadSummary {
   /** Milliseconds per pre-send density step (optimize + apply). */
@@ -82,6 +85,13 @@ export interface ReplaySessionReport {
   /** Model calls whose recorded reply carries a time (the rest are assumed warm). */
   readonly timedModelCalls: number;
   readonly densityOverheadMs: OverheadSummary;
+  /**
+   * Specifics the agent used next that first appeared in earlier context, judged in what the
+   * policy sent to each call: visible, recallable by a named recall id, or hidden.
+   */
+  readonly grounding?: GroundingTotals;
+  /** Tool calls re-fetching content across a compaction, and whether the policy still had it. */
+  readonly workRedone?: WorkRedoneCounts;
 }
 
 export interface ReplayTotals extends Omit<
@@ -175,5 +185,7 @@ export function totalReplayReports(
       p99: percentile(samples, 99),
       samples: sumBy(reports, (r) => r.densityOverheadMs.samples),
     },
+    grounding: sumGrounding(reports.map((r) => r.grounding)),
+    workRedone: sumWorkRedone(reports.map((r) => r.workRedone)),
   };
 }

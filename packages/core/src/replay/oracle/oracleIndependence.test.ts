@@ -27,14 +27,27 @@ function forbiddenImports(file: string): string[] {
   });
 }
 
-describe('#12 independent oracle', () => {
-  const modules = readdirSync(ORACLE_DIR, { recursive: true, encoding: 'utf8' })
+function modulesIn(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .map((file) => path.join(ORACLE_DIR, file));
+    .map((file) => path.join(dir, file));
+}
+
+describe('#12 independent oracle', () => {
+  const modules = modulesIn(ORACLE_DIR);
 
   it('#12 no module under replay/oracle/ imports from core/compression/ or shell/', () => {
     expect(modules.length).toBeGreaterThan(5);
     const offending = modules.flatMap((file) =>
+      forbiddenImports(file).map((specifier) => `${path.basename(file)} → ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('#25.3 no module under replay/grounding/ imports from core/compression/ or shell/', () => {
+    const grounding = modulesIn(path.resolve(ORACLE_DIR, '../grounding'));
+    expect(grounding.length).toBeGreaterThan(4);
+    const offending = grounding.flatMap((file) =>
       forbiddenImports(file).map((specifier) => `${path.basename(file)} → ${specifier}`),
     );
     expect(offending).toEqual([]);
