@@ -1,14 +1,17 @@
 /**
  * Client tool calls in the proxy's request, as the density passes know them: Claude Code and Codex
  * names go through the transcript alias table; a Codex `apply_patch` becomes one write per file it
- * touches; anything else keeps its name (generic function tools never read or write files, so
- * density never prunes them).
+ * touches; the shell commands and patches inside a Codex `exec` script are read as those same
+ * calls when the script is understood; anything else keeps its name (generic function tools and
+ * scripts not understood never read or write files, so density never prunes by them).
  */
 import type { ContentBlock } from '../services/history/IContent.js';
 import { toolCallBlock } from '../services/history/IContent.js';
 import { DELETE_FILE_TOOL, mapToolCall } from '../transcripts/toolAliases.js';
 import { extractPatch, parseApplyPatch } from '../transcripts/applyPatch.js';
 import { shellCommandString } from '../transcripts/importers/codexRollout.js';
+import { parseExecCode, type ExecCodeParse } from '../transcripts/parseExecCode.js';
+import { fileEffectOf } from '../core/compression/density/callFileEffect.js';
 
 function patchCalls(id: string, patchText: string): ContentBlock[] {
   const patch = extractPatch(patchText);
@@ -74,4 +77,36 @@ export function canonicalIds(blocks: readonly ContentBlock[]): CanonicalRef[] {
   return blocks.flatMap((block) =>
     block.type === 'tool_call' ? [{ id: block.id, name: block.name }] : [],
   );
+}
+
+/** How to judge the output of an understood `exec` call (see `execCallFailed`). */
+export interface ExecCallFacts {
+  readonly parse: Extract<ExecCodeParse, { kind: 'calls' }>;
+  /** A shell command in it changes files: only a shown exit code 0 proves it succeeded. */
+  readonly needsExitCode: boolean;
+}
+
+/**
+ * The canonical calls of one Codex `exec` script: its nested shell command or patches, or (a
+ * script not understood) one `exec` call that touches no file. `facts` is absent for the latter.
+ */
+export function canonicalExecCalls(
+  id: string,
+  code: string,
+): { readonly blocks: ContentBlock[]; readonly facts?: ExecCallFacts } {
+  const parse = parseExecCode(code);
+  if (parse.kind === 'opaque') return { blocks: canonicalCalls(id, 'exec', code) };
+  let needsExitCode = false;
+  const blocks = parse.calls.flatMap((nested, index) => {
+    const callId = index === 0 ? id : `${id}#call${index}`;
+    if (nested.tool === 'apply_patch') return canonicalCalls(callId, 'apply_patch', nested.patch);
+    const calls = canonicalCalls(callId, 'exec_command', nested.parameters);
+    needsExitCode ||= calls.some(
+      (block) =>
+        block.type === 'tool_call' &&
+        (fileEffectOf(block, { shellFileOps: true })?.writes.length ?? 0) > 0,
+    );
+    return calls;
+  });
+  return { blocks, facts: { parse, needsExitCode } };
 }

@@ -4,13 +4,22 @@
  * custom_tool_call(_output), local_shell_call(_output)). Item types it does not know make the
  * request unsupported (forwarded unchanged). A tool output counts as failed by the transcript
  * importer's rule for Codex outputs (exit code, rejected or unverified patch), so a failed write
- * never makes a read stale.
+ * never makes a read stale. A Codex `exec` script is read as the shell command or patches inside
+ * it when it is understood, and its output fails unless the script completed (and, for a shell
+ * command that changes files, showed exit code 0).
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
-import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
+import {
+  canonicalCalls,
+  canonicalExecCalls,
+  canonicalIds,
+  type CanonicalRef,
+  type ExecCallFacts,
+} from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
 import { readOutput } from '../transcripts/importers/codexRollout.js';
+import { execCallFailed, readExecOutput } from '../transcripts/readExecOutput.js';
 import {
   conversationIdentity,
   unsupported,
@@ -23,6 +32,8 @@ interface Reader {
   readonly text: string;
   readonly sites: ResultSite[];
   readonly callIds: Map<string, CanonicalRef[]>;
+  /** Understood Codex `exec` calls by call id. */
+  readonly execCalls: Map<string, ExecCallFacts>;
 }
 
 const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
@@ -79,7 +90,26 @@ function parseArguments(raw: string | undefined): unknown {
 function call(reader: Reader, id: string, name: string, parameters: unknown): ContentBlock[] {
   const calls = canonicalCalls(id, name, parameters);
   reader.callIds.set(id, canonicalIds(calls));
+  reader.execCalls.delete(id);
   return calls;
+}
+
+/** A Codex `exec` custom tool call: the calls inside its script, when understood. */
+function execCall(reader: Reader, id: string, code: string): ContentBlock[] {
+  const { blocks, facts } = canonicalExecCalls(id, code);
+  reader.callIds.set(id, canonicalIds(blocks));
+  if (facts === undefined) reader.execCalls.delete(id);
+  else reader.execCalls.set(id, facts);
+  return blocks;
+}
+
+/** The text items of an output value (a plain string is one item). */
+function textParts(node: JsonNode | undefined): string[] {
+  if (node?.kind === 'string') return [node.value];
+  if (node?.kind !== 'array') return [];
+  return node.items.flatMap((part) =>
+    TEXT_PARTS.has(stringMember(part, 'type') ?? '') ? [stringMember(part, 'text') ?? ''] : [],
+  );
 }
 
 function result(
@@ -99,7 +129,11 @@ function result(
   }
   const refs = reader.callIds.get(input.callId) ?? [{ id: input.callId, name: '' }];
   const raw = input.node?.kind === 'string' ? input.node.value : content.text;
-  const failed = readOutput(raw, refs[0]?.name).failed;
+  const exec = reader.execCalls.get(input.callId);
+  const failed =
+    exec === undefined
+      ? readOutput(raw, refs[0]?.name).failed
+      : execCallFailed({ ...exec, output: readExecOutput(textParts(input.node)) });
   return refs.map((ref) =>
     toolResponseBlock({
       callId: ref.id,
@@ -150,6 +184,14 @@ const OUTPUT_ITEMS = new Set([
   'local_shell_call_output',
 ]);
 
+function callItem(reader: Reader, item: JsonNode, type: string, callId: string): ContentBlock[] {
+  const name = stringMember(item, 'name') ?? 'shell';
+  if (type === 'custom_tool_call' && name === 'exec') {
+    return execCall(reader, callId, stringMember(item, 'input') ?? '');
+  }
+  return call(reader, callId, name, callParameters(item, type));
+}
+
 function responsesItem(reader: Reader, item: JsonNode, index: number): IContent | string {
   const type = stringMember(item, 'type') ?? (member(item, 'role') ? 'message' : '');
   const callId = stringMember(item, 'call_id');
@@ -161,10 +203,8 @@ function responsesItem(reader: Reader, item: JsonNode, index: number): IContent 
   }
   if (CALL_ITEMS.has(type) || OUTPUT_ITEMS.has(type)) {
     if (callId === undefined) return `${type} without call_id`;
-    if (CALL_ITEMS.has(type)) {
-      const name = stringMember(item, 'name') ?? 'shell';
-      return { speaker: 'ai', blocks: call(reader, callId, name, callParameters(item, type)) };
-    }
+    if (CALL_ITEMS.has(type))
+      return { speaker: 'ai', blocks: callItem(reader, item, type, callId) };
     const blocks = result(reader, { callId, node: member(item, 'output'), messageIndex: index });
     return typeof blocks === 'string' ? blocks : { speaker: 'tool', blocks };
   }
@@ -177,7 +217,7 @@ export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): R
   const list = member(root, isChat ? 'messages' : 'input');
   if (list?.kind !== 'array')
     return unsupported(isChat ? 'no messages array' : 'input is not a list');
-  const reader: Reader = { text, sites: [], callIds: new Map() };
+  const reader: Reader = { text, sites: [], callIds: new Map(), execCalls: new Map() };
   const instructions = member(root, 'instructions');
   const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
   const history: IContent[] = [];
