@@ -17,10 +17,11 @@ export const OUTPUT_MULTIPLIER: Readonly<Record<ClientApi, number>> = {
 };
 
 /**
- * Reported context at which the client compacts by itself: the lowest trigger seen in recorded
- * Claude Code sessions (155–158k reported tokens).
+ * Last reported context from which the client compacts by itself: recorded Claude Code sessions
+ * triggered at 155–158k (reported usage plus the results appended since, which the transcript's
+ * last usage leaves out: one recorded compaction followed a reply reporting 154.8k), so 150k.
  */
-export const AUTO_COMPACT_TOKENS = 155_000;
+export const AUTO_COMPACT_TOKENS = 150_000;
 
 export interface SideReport {
   readonly requests: number;
