@@ -78,6 +78,20 @@ async function writeAtomic(target: string, bytes: Buffer, at: number): Promise<v
   }
 }
 
+async function dropTombstones(root: string, before: number): Promise<void> {
+  const conversations = ((await orUndefined(readdir(root))) ?? []).filter((name) =>
+    CONVERSATION_NAME.test(name),
+  );
+  for (const conversation of conversations) {
+    for (const name of (await orUndefined(readdir(path.join(root, conversation)))) ?? []) {
+      if (!name.endsWith(TOMBSTONE)) continue;
+      const file = path.join(root, conversation, name);
+      const info = await orUndefined(stat(file));
+      if (info !== undefined && info.mtimeMs < before) await rm(file, { force: true });
+    }
+  }
+}
+
 export function archiveFiles(root: string): ArchiveFiles {
   const resolved = path.resolve(root);
   const dirOf = (conversation: string) => path.join(resolved, conversation);
@@ -129,16 +143,6 @@ export function archiveFiles(root: string): ArchiveFiles {
       await writeAtomic(fileOf(conversation, name + TOMBSTONE), Buffer.from(reason), at);
       await rm(fileOf(conversation, name), { force: true });
     },
-    async dropTombstones(before) {
-      for (const conversation of await conversations()) {
-        for (const name of await names(conversation)) {
-          if (!name.endsWith(TOMBSTONE)) continue;
-          const info = await orUndefined(stat(fileOf(conversation, name)));
-          if (info !== undefined && info.mtimeMs < before) {
-            await rm(fileOf(conversation, name), { force: true });
-          }
-        }
-      }
-    },
+    dropTombstones: (before) => dropTombstones(resolved, before),
   };
 }
