@@ -1,8 +1,8 @@
 /**
  * `dense mcp`: a stdio MCP server whose one tool, `recall`, gives back the exact original a
  * `dense proxy` pointer names, for clients whose model reaches tools through MCP
- * (`claude mcp add dense -- dense mcp`; Codex: `[mcp_servers.dense]` with `command = "dense"`,
- * `args = ["mcp"]`). Runs until the client closes stdin; stdout carries only the protocol.
+ * (`claude mcp add dense -- dense mcp`; `codex mcp add dense -- dense mcp`). Runs until the
+ * client closes stdin; stdout carries only the protocol.
  */
 import type { Argv } from 'yargs';
 import type { CliSubcommand } from '../args/CliSubcommand.js';
@@ -15,7 +15,7 @@ export const mcpCommand: CliSubcommand = {
   builder: (yargs: Argv) =>
     yargs.epilogue(
       'Claude Code: claude mcp add dense -- dense mcp. ' +
-        'Codex (~/.codex/config.toml): [mcp_servers.dense] command = "dense", args = ["mcp"].',
+        'Codex: codex mcp add dense -- dense mcp.',
     ),
   async run(_args, io) {
     const [{ createRecallMcpServer }, { StdioServerTransport }] = await Promise.all([

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxyServer, type ProxyServer } from '@dense/core';
+import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
 import { CODEX_VERSION, installCodex } from '../test-utils/installAgentCli.js';
 
 const install = await installCodex();
@@ -81,6 +81,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     proxy = await startProxyServer({
       openaiUpstream: upstreamUrl,
       recordDir: path.join(base, 'record'),
+      recall: new RecallArchive({ dir: path.join(base, 'recall') }),
     });
     const provider = `model_providers.dense={name="dense",base_url="${proxy.url}/v1",env_key="OPENAI_API_KEY",wire_api="responses"}`;
     const [file = '', ...prefix] = install.kind === 'installed' ? install.command : [];
