@@ -18,6 +18,8 @@ import {
 import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
+import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
+import type { RecallEntry } from '../recall/RecallArchive.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
 import {
   recordSentPointers,
@@ -58,6 +60,8 @@ export interface DensifyResult {
   readonly pointers: number;
   /** Results newly added this request (a new batch). */
   readonly newEdits: number;
+  /** The originals of the results newly sent as pointers: to keep before the request goes out. */
+  readonly recalls: readonly RecallEntry[];
   readonly removedChars: number;
   /** Messages the previous request also had are byte-identical (undefined on the first). */
   readonly prefixStable: boolean | undefined;
@@ -69,8 +73,8 @@ function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
     : readOpenAIRequest(text, root, api);
 }
 
-function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSite[]): string[] {
-  const byMessage = new Map<number, ResultSite[]>();
+function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
+  const byMessage = new Map<number, PointerSite[]>();
   for (const site of sites) {
     const list = byMessage.get(site.messageIndex) ?? [];
     list.push(site);
@@ -126,6 +130,7 @@ function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyR
     schedule: 'none',
     pointers: repeat.sites.length,
     newEdits: 0,
+    recalls: [],
     removedChars: splice.removedChars,
     prefixStable: undefined,
   };
@@ -217,7 +222,9 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
   const decision = decide(options, text, wire, { state, candidates });
-  const sites = [...sticky.map(({ site }) => site), ...decision.apply];
+  const sites = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
+    pointerSite(wire, site),
+  );
   const splice = spliceEdits(text, sites);
   let stable: boolean | undefined;
   if (options.readOnly !== true) {
@@ -236,6 +243,7 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
+    recalls: decision.apply.map((site) => recallEntryAt(wire, site)),
     removedChars: splice.removedChars,
     prefixStable: stable,
   };

@@ -10,3 +10,4 @@ export * from './proxyStats.js';
 export * from './sentPointers.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';
+export * from './proxyPointer.js';

@@ -4,11 +4,14 @@
  * other route goes to the configured upstream unchanged. Only the configured upstreams are ever
  * contacted (no open relay), and only under their base paths; only loopback `Host` names (and the
  * `--host` address) are answered; API keys and bodies are never logged. Chat bodies held at once
- * are bounded (503 with `retry-after` past the bound).
+ * are bounded (503 with `retry-after` past the bound). The original of every result sent as a
+ * pointer is kept in the recall archive before the request goes out.
  */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { RecallArchive } from '../recall/RecallArchive.js';
 import { errorMessage } from '../utils/errors.js';
+import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
@@ -44,6 +47,8 @@ export interface ProxyServerOptions {
   readonly color?: boolean;
   readonly now?: () => number;
   readonly store?: ConversationStore;
+  /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
+  readonly recall?: RecallArchive;
 }
 
 export interface ProxyServer {
@@ -163,6 +168,7 @@ interface Context {
   readonly maxBodyBytes: number;
   readonly budget: BodyBudget;
   readonly recorder: RequestRecorder | undefined;
+  readonly recall: RecallArchive;
 }
 
 async function handleChat(
@@ -214,6 +220,7 @@ async function densifyAndForward(
     readOnly: counting,
   });
   logUnsupported(ctx, result);
+  await keepOriginals(ctx, result);
   const recording = { method: request.method, url: request.url, headers: request.headers };
   await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
@@ -233,6 +240,16 @@ async function densifyAndForward(
       };
   const route = counting ? 'anthropic count_tokens' : api;
   finish(ctx, { route, started, result, pricing, outcome });
+}
+
+/** A pointer must not reach the model before its original can be recalled; failures are logged. */
+async function keepOriginals(ctx: Context, result: DensifyResult): Promise<void> {
+  if (result.recalls.length === 0 || result.conversationId === undefined) return;
+  try {
+    await ctx.recall.put(result.conversationId, result.recalls);
+  } catch (error) {
+    ctx.options.log?.(`dense proxy: could not keep originals for recall (${errorMessage(error)})`);
+  }
 }
 
 function logUnsupported(ctx: Context, result: DensifyResult): void {
@@ -330,6 +347,7 @@ function createContext(options: ProxyServerOptions): Context {
     // A single body up to the size limit is always accepted when nothing else is in flight.
     budget: new BodyBudget(Math.max(inFlight, maxBodyBytes)),
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
+    recall: options.recall ?? new RecallArchive({ dir: getDensePaths().recallDir }),
   };
 }
 
