@@ -33,3 +33,6 @@ export {
 } from './metrics/cacheCost.js';
 export * from './crossCheckOracle.js';
 export * from './recordedCompactions.js';
+export * from './metrics/recordedUsage.js';
+export { OUTPUT_PRICE_RATIO } from './metrics/outputPrice.js';
+export { type SummarizationTotals } from './metrics/CallMetrics.js';
