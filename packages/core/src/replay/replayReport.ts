@@ -128,7 +128,7 @@ export interface ReplayTotals extends Omit<
   | 'firstCompressionTurn'
   | 'timeBlocked'
 > {
-  readonly timeBlocked: TimeBlocked;
+  readonly timeBlocked?: TimeBlocked;
   readonly sessions: number;
   /** Sessions with at least one applied compression. */
   readonly sessionsCompressed: number;
