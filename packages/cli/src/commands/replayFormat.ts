@@ -146,8 +146,7 @@ export function formatSessionRows(
 ): string {
   const costOf = (list: readonly ReplaySessionReport[] | undefined, index: number | 'total') => {
     if (list === undefined || list.length !== reports.length) return undefined;
-    if (index !== 'total')
-      return list[index] === undefined ? undefined : anthropicCost(list[index]);
+    if (index !== 'total') return list[index]?.cacheCost.anthropic.weightedTokens;
     return list.reduce((sum, report) => sum + anthropicCost(report), 0);
   };
   const vs = (f: Figures, index: number | 'total') => [
