@@ -145,7 +145,7 @@ export function formatSessionRows(
   baselines?: SessionBaselines,
 ): string {
   const costOf = (list: readonly ReplaySessionReport[] | undefined, index: number | 'total') => {
-    if (list === undefined || list.length !== reports.length) return undefined;
+    if (list?.length !== reports.length) return undefined;
     if (index !== 'total') return list[index]?.cacheCost.anthropic.weightedTokens;
     return list.reduce((sum, report) => sum + anthropicCost(report), 0);
   };
