@@ -4,7 +4,7 @@
  * between calls and with every gap assumed warm; per source, worst sessions first. Pure.
  */
 import { REPLAY_POLICY_IDS, type ReplayPolicyId, type ReplaySessionReport } from '@dense/core';
-import { groupFor, int, pct, sessionKey, sessionName } from './benchAggregate.js';
+import { groupFor, int, isLimitless, pct, sessionKey, sessionName } from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
 
 const CORPUS_RATIO = 0.9;
@@ -89,7 +89,7 @@ function lowestAt32k(runs: readonly BenchRun[]): string {
     groupFor(runs, policy, limit).totals.cacheCost[pricing].weightedTokens;
   const none = cost('none', 'anthropic');
   const lossless = REPLAY_POLICY_IDS.filter(
-    (p) => p !== 'none' && groupFor(runs, p, limit).totals.liveLostTokensBy.density === 0,
+    (p) => !isLimitless(p) && groupFor(runs, p, limit).totals.liveLostTokensBy.density === 0,
   );
   if (!lossless.includes(POLICY)) {
     return '- 32k, lowest cache-weighted cost among policies losing no live content to density: **missed** — high-density itself loses live content to density.';

@@ -14,6 +14,7 @@ import {
   zeroCacheCosts,
   type CacheCostByProvider,
 } from './cacheCost.js';
+import { OUTPUT_PRICE_RATIO } from './outputPrice.js';
 
 export interface CallSample {
   /** The entries sent (the curated history). */
@@ -68,6 +69,16 @@ export interface CallTotals {
   readonly historyRewriteDepth: { readonly meanEntries: number; readonly meanTokens: number };
   /** Context tokens of each call, in order. */
   readonly series: readonly number[];
+  /** Summarization calls of recorded compactions (in the cost and input figures above). */
+  readonly summarization: SummarizationTotals;
+}
+
+export interface SummarizationTotals {
+  readonly calls: number;
+  /** The context at each boundary, sent as the call's input. */
+  readonly inputTokens: number;
+  /** The summaries written, billed at each provider's output price (`OUTPUT_PRICE_RATIO`). */
+  readonly outputTokens: number;
 }
 
 type Reusable = Partial<Record<CacheProviderName, number>>;
@@ -113,8 +124,42 @@ export class CallMetrics {
   private depthEntries = 0;
   private depthTokens = 0;
   private readonly contextSeries: number[] = [];
+  private priced = 0;
+  private summarization: SummarizationTotals = { calls: 0, inputTokens: 0, outputTokens: 0 };
 
   record(sample: CallSample): void {
+    this.priceSample(sample);
+    this.contextSeries.push(sample.contextTokens);
+  }
+
+  /**
+   * A compaction's summarization call: `sample` is the context at the boundary (input, priced
+   * like any call, counted in cumulative input and peak but not as a model call), `outputTokens`
+   * the summary it wrote, billed at each provider's output price.
+   */
+  recordSummarization(sample: CallSample, outputTokens: number): void {
+    this.priceSample(sample);
+    const add = (totals: CacheCostByProvider): CacheCostByProvider =>
+      Object.fromEntries(
+        CACHE_PROVIDERS.map((provider) => [
+          provider,
+          {
+            ...totals[provider],
+            weightedTokens:
+              totals[provider].weightedTokens + outputTokens * OUTPUT_PRICE_RATIO[provider],
+          },
+        ]),
+      ) as CacheCostByProvider;
+    this.cost = add(this.cost);
+    this.costWarm = add(this.costWarm);
+    this.summarization = {
+      calls: this.summarization.calls + 1,
+      inputTokens: this.summarization.inputTokens + sample.contextTokens,
+      outputTokens: this.summarization.outputTokens + outputTokens,
+    };
+  }
+
+  private priceSample(sample: CallSample): void {
     const { contents, contextTokens, tokensOf } = sample;
     let common = 0;
     const limit = Math.min(contents.length, this.previous.length);
@@ -146,7 +191,7 @@ export class CallMetrics {
       recorded: read(this.breakpoints, sample.timeMs),
       warm: read(this.breakpointsWarm, undefined),
     });
-    this.contextSeries.push(contextTokens);
+    this.priced++;
     this.previous = contents;
     this.previousPrefix = prefix;
   }
@@ -157,7 +202,7 @@ export class CallMetrics {
     timeMs: number | undefined,
     explicit: { readonly recorded: Reusable; readonly warm: Reusable },
   ): void {
-    const hasPrevious = this.contextSeries.length > 0;
+    const hasPrevious = this.priced > 0;
     const gapMs =
       timeMs === undefined || this.previousTime === undefined
         ? undefined
@@ -185,6 +230,7 @@ export class CallMetrics {
         meanTokens: mean(this.depthTokens),
       },
       series: this.contextSeries,
+      summarization: this.summarization,
     };
   }
 }
