@@ -1,6 +1,6 @@
 /**
  * How each provider prices a prompt whose prefix it has cached: one table, the only place these
- * numbers live. The schedule, the replay and `/context` all price calls through `priceCall`.
+ * numbers live. What a request reads and writes under them is `cachePrefix.ts`.
  *
  * Multipliers are relative to the provider's base input-token price, so a cost of 1.0 per token
  * is "what this token would cost with no caching at all".
@@ -33,6 +33,11 @@ export interface CacheRules {
    * of its own nearer, finds no cached prefix at all (the whole prompt is written again).
    */
   readonly lookbackBlocks?: number;
+  /**
+   * Automatic caching only: a cache hit beyond the minimum grows in steps of this many tokens
+   * (the read is rounded down to the last step).
+   */
+  readonly readIncrementTokens?: number;
   /** Where the figures come from. */
   readonly source: string;
 }
@@ -76,8 +81,10 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     ttlMs: 5 * MINUTE,
     minCacheableTokens: 1024,
     mode: 'automatic',
+    readIncrementTokens: 128,
     source:
-      'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, no write premium, ' +
+      'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, hits in 128-token ' +
+      'increments beyond that, no write premium, ' +
       'cached input discounted (0.1× on the GPT-5 family); caches cleared after 5–10 minutes ' +
       'of inactivity (the lower bound is used).',
   },
