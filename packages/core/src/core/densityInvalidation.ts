@@ -31,13 +31,34 @@ export function sentTokensFrom(
   lastSend: LastSend | undefined,
   rules: CacheRules,
 ): SentTokens {
+  const end = Math.min(lastSend?.entries ?? 0, history.length);
+  const read = historyCacheRead(history, { entries: end, anchors: lastSend?.anchors ?? [] }, rules);
+  const unedited = read(end);
+  const lost = (from: number, extra?: number) =>
+    from >= end ? 0 : Math.max(0, unedited - read(from, extra));
+  return {
+    invalidated: (from) => lost(from),
+    anchored: (from) => lost(from, from),
+  };
+}
+
+/**
+ * Tokens the next request (the history as it stands) reads from the cache when its first
+ * `from` entries are unchanged, with an extra cache anchor before entry `extra` if given; what
+ * the provider holds is described at `sentTokensFrom`, `sent.entries` being the prompt sent last.
+ */
+export function historyCacheRead(
+  history: HistoryService,
+  sent: { readonly entries: number; readonly anchors: readonly number[] },
+  rules: CacheRules,
+): (from: number, extra?: number) => number {
   const raw = history.getRawHistory();
-  const end = Math.min(lastSend?.entries ?? 0, raw.length);
+  const end = Math.min(sent.entries, raw.length);
   const spans = raw.map((entry) => ({
     blocks: Math.max(1, entry.blocks.length),
     tokens: history.tokensOf(entry) ?? 0,
   }));
-  const anchors = (lastSend?.anchors ?? []).filter((a) => a > 0 && a <= end);
+  const anchors = sent.anchors.filter((a) => a > 0 && a <= end);
   const { layout, blocksBefore } = entryLayout(spans, {
     breakpointsAtEntries: [...anchors, raw.length],
     promptTokens: history.getTotalTokens(),
@@ -55,27 +76,20 @@ export function sentTokensFrom(
     }
     for (const a of anchors) held.push(prefixAt(a));
   }
-  const read = (from: number, extra?: number): number => {
-    const anchor = extra === undefined ? [] : [prefixAt(extra)];
+  return (from, extra) => {
     const next =
       extra === undefined
         ? layout
         : { ...layout, breakpoints: [...layout.breakpoints, blocksBefore[extra] ?? 0] };
     return cachePrefix({
       rules,
-      cached: [...held, ...anchor],
+      cached: extra === undefined ? held : [...held, prefixAt(extra)],
       next,
       firstChangedBlock: blocksBefore[Math.min(from, end)] ?? 0,
     }).readTokens;
   };
-  const unedited = read(end);
-  const lost = (from: number, extra?: number) =>
-    from >= end ? 0 : Math.max(0, unedited - read(from, extra));
-  return {
-    invalidated: (from) => lost(from),
-    anchored: (from) => lost(from, from),
-  };
 }
+
 export interface SentTokens {
   /** What an edit at `from` invalidates now. */
   readonly invalidated: (from: number) => number;
