@@ -108,12 +108,19 @@ export function cacheRulesFor(provider: CacheProviderName): CacheRules {
 }
 
 /**
- * The cache rules a provider adapter is priced with: Dense's `anthropic`, `openai` and `gemini`
- * adapters by name; anything else (an OpenAI-compatible endpoint, a test double) as Anthropic's
- * 5-minute cache, the rules under which a history rewrite costs most.
+ * The one provider→rules mapping: which cache rules a provider name is priced with. OpenAI's
+ * APIs (`openai`, `codex`) cache automatically, Gemini (`gemini`, `google`) implicitly; anything
+ * else (Anthropic, an OpenAI-compatible endpoint, a test double) as Anthropic's 5-minute cache,
+ * the rules under which a history rewrite costs most.
  */
 export function cacheProviderFor(providerName: string): CacheProviderName {
   const name = providerName.toLowerCase();
-  if (name === 'openai' || name === 'gemini') return name;
+  if (name.includes('openai') || name.includes('codex')) return 'openai';
+  if (name.includes('gemini') || name.includes('google')) return 'gemini';
   return 'anthropic';
+}
+
+/** The cache rules a provider name is priced with (`cacheProviderFor`). */
+export function cacheRulesForProvider(providerName: string): CacheRules {
+  return CACHE_RULES[cacheProviderFor(providerName)];
 }
