@@ -75,9 +75,16 @@ describe('densifyRequest (Anthropic)', () => {
   it('#15.3 a small stale result waits while the cache is warm and goes out once it is cold', () => {
     const store = new ConversationStore();
     const small = { readContent: 'short file content, a few dozen characters long' };
-    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price.
-    const system = [{ type: 'text', text: 'x'.repeat(20_000) }];
-    const messages = (steps: number) => anthropicBody(claudeSession(steps, small), { system });
+    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price, with
+    // Claude Code's breakpoints: the system prompt and the newest message's last block.
+    const ephemeral = { cache_control: { type: 'ephemeral' } };
+    const system = [{ type: 'text', text: 'x'.repeat(20_000), ...ephemeral }];
+    const messages = (steps: number) => {
+      const session = claudeSession(steps, small) as { content: object[] }[];
+      const last = session.at(-1)!;
+      last.content = [...last.content.slice(0, -1), { ...last.content.at(-1), ...ephemeral }];
+      return anthropicBody(session, { system });
+    };
     densifyRequest(options(messages(1), { store, now: 0 }));
     const warm = densifyRequest(options(messages(2), { store, now: 10_000 }));
     expect(warm).toMatchObject({ pointers: 0, schedule: 'wait' });
