@@ -193,7 +193,7 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
       'summarizer** (deterministic, no LLM: first line of each user message, each tool call). ' +
       '"Stale", "live" and "duplicate" are the oracle\'s verdicts (docs/replay.md); "live lost" is file ' +
       'content neither stale nor superseded that a policy removed, in tokens (and % of all file content ' +
-      "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `priceCall`: each call's " +
+      "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `cachePrefix`: each call's " +
       'prefix unchanged since the previous call at 0.1×, the rest written at 1.25×, prompts under ' +
       '1,024 tokens uncached, a recorded gap over 5 minutes cold (issue 14 section).',
   ].join('\n');

@@ -77,9 +77,16 @@ describe('densifyRequest (Anthropic)', () => {
     const store = new ConversationStore();
     // Small, yet longer than the pointer that would replace it.
     const small = { readContent: 'short file content, a few dozen characters long\n'.repeat(3) };
-    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price.
-    const system = [{ type: 'text', text: 'x'.repeat(20_000) }];
-    const messages = (steps: number) => anthropicBody(claudeSession(steps, small), { system });
+    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price, with
+    // Claude Code's breakpoints: the system prompt and the newest message's last block.
+    const ephemeral = { cache_control: { type: 'ephemeral' } };
+    const system = [{ type: 'text', text: 'x'.repeat(20_000), ...ephemeral }];
+    const messages = (steps: number) => {
+      const session = claudeSession(steps, small) as { content: object[] }[];
+      const last = session.at(-1)!;
+      last.content = [...last.content.slice(0, -1), { ...last.content.at(-1), ...ephemeral }];
+      return anthropicBody(session, { system });
+    };
     densifyRequest(options(messages(1), { store, now: 0 }));
     const warm = densifyRequest(options(messages(2), { store, now: 10_000 }));
     expect(warm).toMatchObject({ pointers: 0, schedule: 'wait' });
