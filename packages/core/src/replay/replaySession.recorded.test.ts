@@ -4,13 +4,13 @@ import { ai, human, readFile } from '../test-utils/historyBuilders.js';
 import { contentTokenText, type TokenCounter } from '../services/history/TokenCounter.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { ImportedSession } from '../transcripts/types.js';
-import { computeSessionStats } from '../transcripts/sessionStats.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { RECORDED_SUMMARIZER_LABEL, replaySession } from './replaySession.js';
 import { OUTPUT_PRICE_RATIO } from './metrics/outputPrice.js';
 import { CallMetrics } from './metrics/CallMetrics.js';
 import { CACHE_PROVIDERS } from '../cache/index.js';
+import { importedSession } from '../test-utils/importedSession.js';
 
 /** One token per character: every figure below can be computed by hand. */
 const CHARS: TokenCounter = { countText: (text) => text.length };
@@ -32,18 +32,8 @@ const BEFORE = [human('Look at a.ts'), at(readCall, 10), readResult, at(ai('It s
 const AFTER = [at(ai('Continuing: setting a to 2.'), 140), human('Thanks')];
 const SESSION = [...BEFORE, human('Go on'), SUMMARY, ...AFTER];
 
-function session(contents: readonly IContent[]): ImportedSession {
-  return {
-    file: 'fixture.jsonl',
-    format: 'claude-code',
-    sessionIndex: 0,
-    workspaceRoot: '/w',
-    contents,
-    skipped: [],
-    ignored: {},
-    stats: computeSessionStats(contents),
-  };
-}
+const session = (contents: readonly IContent[]): ImportedSession =>
+  importedSession(contents, { format: 'claude-code' });
 
 async function replay(contents: readonly IContent[], id: ReplayPolicyId) {
   const prepared = await prepareReplay(session(contents), { tokenCounter: CHARS });
