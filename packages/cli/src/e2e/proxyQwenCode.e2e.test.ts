@@ -47,6 +47,7 @@ const steps = (file: string): ChatToolStep[] => [
 ];
 
 type Json = Record<string, unknown>;
+type StatsJson = ReturnType<ProxyServer['stats']['toJSON']>;
 
 /** Per tool call id, the raw JSON of its `tool` message content; and the newest call id. */
 function toolOutputs(raw: string): { outputs: Map<string, string>; newest?: string } {
@@ -119,11 +120,12 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(last?.outputs.get(read2 ?? '')).toContain('line 400:');
   });
 
-  it('#24.3 the newest result always reaches the upstream intact, and every request is understood', () => {
+  it('#24.3 the newest result always reaches the upstream intact, and every request is understood', async () => {
     for (const body of upstream.bodies.slice(1).map(toolOutputs)) {
       expect(body.outputs.get(body.newest ?? '')).not.toMatch(POINTER);
     }
-    const stats = proxy.stats.toJSON().recent.filter((entry) => entry.route === 'openai-chat');
+    const served = (await (await fetch(`${proxy.url}/dense/stats`)).json()) as StatsJson;
+    const stats = served.recent.filter((entry) => entry.route === 'openai-chat');
     expect(stats).toHaveLength(script.length + 1);
     expect(stats.every((entry) => entry.unsupported === undefined)).toBe(true);
     expect(stats.at(-1)?.pointers).toBe(1);
