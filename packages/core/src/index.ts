@@ -32,7 +32,7 @@ export * from './services/recall/RecallStore.js';
 export * from './services/recall/RecordingRecallStore.js';
 export * from './core/chatTypes.js';
 export * from './core/assembleReply.js';
-export * from './core/densityAccounting.js';
+export * from './core/attributeDensityTokens.js';
 export * from './core/CompressionHandler.js';
 export * from './core/compressionAftercare.js';
 export * from './core/geminiChat.js';

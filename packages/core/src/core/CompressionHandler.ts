@@ -27,6 +27,7 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
+import { densityPassSwitches } from './compression/densityPass.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
 import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
@@ -340,9 +341,7 @@ export class CompressionHandler {
   densityConfig(): DensityConfig {
     const { ephemerals, config } = this.options.runtime;
     return {
-      readWritePruning: ephemerals.densityReadWritePruning(),
-      fileDedupe: ephemerals.densityFileDedupe(),
-      recencyPruning: ephemerals.densityRecencyPruning(),
+      passes: densityPassSwitches(ephemerals),
       recencyRetention: ephemerals.densityRecencyRetention(),
       shellFileOps: ephemerals.densityShellFileOps(),
       pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',

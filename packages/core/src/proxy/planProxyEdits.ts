@@ -11,9 +11,7 @@ import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** READ→WRITE pruning (shell reads and writes too); no recency, no inclusion rewrites. */
 export const PROXY_DENSITY_CONFIG: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: false,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: false, recency: false },
   recencyRetention: 3,
   workspaceRoot: '/',
   shellFileOps: true,

@@ -40,7 +40,7 @@ const dropReads: CompressionStrategy = {
     return {
       removals,
       replacements: new Map(),
-      metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: removals.length / 2 },
+      metadata: { ...EMPTY_DENSITY_METADATA, readWrite: removals.length / 2 },
     };
   },
   compress: () => Promise.reject(new Error('not under test')),

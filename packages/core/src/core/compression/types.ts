@@ -13,6 +13,11 @@ import type { Todo } from '../../tools/todo-schemas.js';
 
 export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
 import type { CompressionStrategyName } from './compressionStrategyName.js';
+import {
+  ZERO_DENSITY_PASS_COUNTS,
+  type DensityPassCounts,
+  type DensityPassSwitches,
+} from './densityPass.js';
 
 /**
  * When a strategy works. `threshold`: only `compress()` once the context passes the threshold.
@@ -25,9 +30,8 @@ export type StrategyTrigger =
 
 /** The density passes' switches, built by the orchestrator from the runtime settings. */
 export interface DensityConfig {
-  readonly readWritePruning: boolean;
-  readonly fileDedupe: boolean;
-  readonly recencyPruning: boolean;
+  /** Which passes run (`densityPassSwitches` maps the settings to them). */
+  readonly passes: DensityPassSwitches;
   /** Results kept per tool name by recency pruning; values below 1 mean 1. */
   readonly recencyRetention: number;
   /** Relative paths in tool parameters resolve against this directory. */
@@ -38,20 +42,17 @@ export interface DensityConfig {
    */
   readonly shellFileOps?: boolean;
   /**
-   * `recall` (issue #11): every pruned result or cut inclusion leaves a pointer naming its recall
-   * id; `spec` or absent: the spec's pointers (REQ-HD-007.2) and removal of stale reads.
+   * `recall`: every pruned result or cut inclusion leaves a pointer naming its recall id; `spec`
+   * or absent: the spec's pointers and removal of stale reads.
    */
   readonly pointerStyle?: PointerStyle;
 }
 
-export interface DensityResultMetadata {
-  /** Stale read calls pruned: one per read call/response pair. */
-  readonly readWritePairsPruned: number;
-  /** Stale `@` inclusion spans cut out of human messages. */
-  readonly fileDeduplicationsPruned: number;
-  /** Tool responses whose payload was replaced by the pruned pointer. */
-  readonly recencyPruned: number;
-}
+/**
+ * What each pass pruned: `readWrite` stale read calls (one per call/response pair), `dedup` stale
+ * `@` inclusion spans cut out of human messages, `recency` tool responses replaced by a pointer.
+ */
+export type DensityResultMetadata = DensityPassCounts;
 
 /**
  * Surgical edits against the raw history, by index. An index is never in both `removals` and
@@ -74,7 +75,7 @@ export interface CompressionContext {
   readonly currentTokenCount: number;
   /**
    * Tokens of the message about to be added, not yet in `history` (a new user message): a
-   * compression that aims at a size leaves room for it, so one rewrite makes it fit (issue 14).
+   * compression that aims at a size leaves room for it, so one rewrite makes it fit.
    */
   readonly pendingTokens?: number;
   readonly logger: DebugLogger;
@@ -92,7 +93,7 @@ export interface CompressionContext {
 
 /**
  * A strategy's size target less the message about to be added (never below 0), so the compressed
- * history has room for it and one rewrite is enough (issue 14).
+ * history has room for it and one rewrite is enough.
  */
 export function targetWithRoomForPending(target: number, context: CompressionContext): number {
   return Math.max(0, target - (context.pendingTokens ?? 0));
@@ -159,11 +160,7 @@ export interface CompressionStrategy {
   ): number;
 }
 
-export const EMPTY_DENSITY_METADATA: DensityResultMetadata = {
-  readWritePairsPruned: 0,
-  fileDeduplicationsPruned: 0,
-  recencyPruned: 0,
-};
+export const EMPTY_DENSITY_METADATA: DensityResultMetadata = ZERO_DENSITY_PASS_COUNTS;
 
 export function isEmptyDensityResult(result: DensityResult): boolean {
   return result.removals.length === 0 && result.replacements.size === 0;

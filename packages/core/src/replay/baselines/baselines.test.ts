@@ -150,9 +150,7 @@ describe('peer baselines', () => {
       ...toolRoundTrip('s2', 'run_shell_command', { command: "sed -i 's/a/b/' a.py" }, ''),
     ];
     const config = {
-      readWritePruning: true,
-      fileDedupe: true,
-      recencyPruning: false,
+      passes: { readWrite: true, dedup: true, recency: false },
       recencyRetention: 3,
       workspaceRoot: '/w',
     };

@@ -76,9 +76,7 @@ function originalsOf(history: readonly IContent[]): Set<string> {
 
 function prunedView(history: readonly IContent[]): IContent[] {
   const config = {
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: true,
+    passes: { readWrite: true, dedup: true, recency: true },
     recencyRetention: 1,
     workspaceRoot: '/ws',
     pointerStyle: 'recall' as const,

@@ -14,9 +14,7 @@ import {
 import { simulateSession } from './test-utils/simulateSession.js';
 
 const config: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: true,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: true, recency: false },
   recencyRetention: 3,
   workspaceRoot: TEST_ROOT,
 };

@@ -106,20 +106,18 @@ describe('duplicate @ file inclusion dedup', () => {
     expect(replaced?.blocks[2]).toEqual(textBlock(staleInclusionNote('a.ts')));
   });
 
-  it('REQ-HD-006.4 does nothing when fileDedupe is false', () => {
+  it('REQ-HD-006.4 does nothing when the dedup pass is off', () => {
     const history = [
       human(formatFileInclusion('a.ts', body('1'))),
       human(formatFileInclusion('a.ts', body('2'))),
     ];
     const off = optimizeDensity(history, {
-      readWritePruning: true,
-      fileDedupe: false,
-      recencyPruning: false,
+      passes: { readWrite: true, dedup: false, recency: false },
       recencyRetention: 3,
       workspaceRoot: ROOT,
     });
     expect(off.replacements.size).toBe(0);
-    expect(off.metadata.fileDeduplicationsPruned).toBe(0);
+    expect(off.metadata.dedup).toBe(0);
   });
 
   const [openA = '', , closeA = ''] = formatFileInclusion('a.ts', 'body').split('\n');
@@ -217,13 +215,11 @@ describe('duplicate @ file inclusion dedup', () => {
       human(formatFileInclusion('src/a.ts', body('2'))),
     ];
     const once = optimizeDensity(history, {
-      readWritePruning: false,
-      fileDedupe: true,
-      recencyPruning: false,
+      passes: { readWrite: false, dedup: true, recency: false },
       recencyRetention: 3,
       workspaceRoot: ROOT,
     });
-    expect(once.metadata.fileDeduplicationsPruned).toBe(1);
+    expect(once.metadata.dedup).toBe(1);
     const applied = applyDensityResultToArray(history, once);
     expect(dedup(applied).replacements.size).toBe(0);
   });
@@ -257,9 +253,7 @@ describe('duplicate @ file inclusion dedup', () => {
 
 describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
   const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: true, recency: false },
     recencyRetention: 3,
     workspaceRoot: ROOT,
     ...overrides,
@@ -269,7 +263,7 @@ describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
   it('cuts an inclusion whose file a later successful write changed, saying so', () => {
     const history = [included, ...replaceInFile('w', 'src/a.ts'), ai('done')];
     const result = optimizeDensity(history, config());
-    expect(result.metadata.fileDeduplicationsPruned).toBe(1);
+    expect(result.metadata.dedup).toBe(1);
     const after = textOf(result.replacements.get(0));
     expect(after).toContain('Please fix');
     expect(after).toContain(staleInclusionNote('src/a.ts', 'written'));
@@ -281,18 +275,23 @@ describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
     const before = [...replaceInFile('w', 'src/a.ts'), included];
     const other = [included, ...replaceInFile('w', 'src/b.ts')];
     for (const history of [failed, before, other]) {
-      expect(optimizeDensity(history, config()).metadata.fileDeduplicationsPruned).toBe(0);
+      expect(optimizeDensity(history, config()).metadata.dedup).toBe(0);
     }
   });
 
-  it('is part of READ→WRITE pruning: off with readWritePruning off, on with fileDedupe off', () => {
+  it('is part of READ→WRITE pruning: off with the readWrite pass off, on with dedup off', () => {
     const history = [included, ...replaceInFile('w', 'src/a.ts')];
     expect(
-      optimizeDensity(history, config({ readWritePruning: false })).metadata
-        .fileDeduplicationsPruned,
+      optimizeDensity(
+        history,
+        config({ passes: { readWrite: false, dedup: true, recency: false } }),
+      ).metadata.dedup,
     ).toBe(0);
     expect(
-      optimizeDensity(history, config({ fileDedupe: false })).metadata.fileDeduplicationsPruned,
+      optimizeDensity(
+        history,
+        config({ passes: { readWrite: true, dedup: false, recency: false } }),
+      ).metadata.dedup,
     ).toBe(1);
   });
 

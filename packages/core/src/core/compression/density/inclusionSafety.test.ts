@@ -18,9 +18,7 @@ import { deepFreeze } from './test-utils/deepFreeze.js';
 
 const ROOT = '/workspace';
 const CONFIG: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: true,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: true, recency: false },
   recencyRetention: 1,
   workspaceRoot: ROOT,
 };
@@ -44,7 +42,7 @@ describe('#12.1 marker-shaped lines in file content', () => {
     const after = applyDensityResultToArray(history, result);
     expect(textOf(after[0])).toBe(textOf(history[0]));
     expect(textOf(after[0])).not.toContain('newer copy');
-    expect(result.metadata?.fileDeduplicationsPruned).toBe(0);
+    expect(result.metadata?.dedup).toBe(0);
   });
 
   it('#12.1 notes.md with a "--- src/b.ts ---" line, then a successful write of src/b.ts: notes.md is kept whole', () => {
@@ -58,7 +56,7 @@ describe('#12.1 marker-shaped lines in file content', () => {
     const result = optimizeDensity(deepFreeze(history), CONFIG);
     const after = applyDensityResultToArray(history, result);
     expect(textOf(after[0])).toBe(textOf(history[0]));
-    expect(result.metadata?.fileDeduplicationsPruned).toBe(0);
+    expect(result.metadata?.dedup).toBe(0);
   });
 
   it('#12.1 an inclusion nested in a file (a pasted Dense transcript) is content, not an inclusion', () => {

@@ -23,7 +23,7 @@ export function optimizeDensity(
   config: DensityConfig,
 ): DensityResult {
   const draft = new DensityDraft(history);
-  const counts = { readWritePairsPruned: 0, fileDeduplicationsPruned: 0, recencyPruned: 0 };
+  const counts = { readWrite: 0, dedup: 0, recency: 0 };
   const run = (pass: (slots: HistorySlots) => DensityPassResult): number => {
     const result = pass(draft.slots);
     draft.merge(result);
@@ -34,23 +34,24 @@ export function optimizeDensity(
     shellFileOps: config.shellFileOps === true,
     ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
   };
-  if (config.readWritePruning) {
-    counts.readWritePairsPruned = run((slots) => pruneReadWritePairs(slots, readWriteOptions));
+  const { passes } = config;
+  if (passes.readWrite) {
+    counts.readWrite = run((slots) => pruneReadWritePairs(slots, readWriteOptions));
   }
-  if (config.fileDedupe || config.readWritePruning) {
-    counts.fileDeduplicationsPruned = run((slots) =>
+  if (passes.dedup || passes.readWrite) {
+    counts.dedup = run((slots) =>
       deduplicateFileInclusions(slots, {
         workspaceRoot: config.workspaceRoot,
-        dedupe: config.fileDedupe,
+        dedupe: passes.dedup,
         ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
-        ...(config.readWritePruning
+        ...(passes.readWrite
           ? { latestWrites: latestSuccessfulWrites(slots, readWriteOptions) }
           : {}),
       }),
     );
   }
-  if (config.recencyPruning) {
-    counts.recencyPruned = run((slots) =>
+  if (passes.recency) {
+    counts.recency = run((slots) =>
       pruneByRecency(slots, {
         recencyRetention: config.recencyRetention,
         ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),

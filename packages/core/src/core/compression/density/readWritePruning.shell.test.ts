@@ -12,9 +12,7 @@ import { optimizeDensity } from './optimizeDensity.js';
 describe('READ→WRITE with shellFileOps', () => {
   const ROOT = '/workspace';
   const config = (shellFileOps: boolean | undefined): DensityConfig => ({
-    readWritePruning: true,
-    fileDedupe: false,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: false, recency: false },
     recencyRetention: 3,
     workspaceRoot: ROOT,
     ...(shellFileOps === undefined ? {} : { shellFileOps }),
@@ -28,8 +26,8 @@ describe('READ→WRITE with shellFileOps', () => {
 
   it('is off when absent or false: shell commands are neither reads nor writes', () => {
     const history = [...shell('s', 'cat src/a.ts', 'A'), ...replaceInFile('w', 'src/a.ts')];
-    expect(optimizeDensity(history, config(undefined)).metadata.readWritePairsPruned).toBe(0);
-    expect(optimizeDensity(history, config(false)).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(history, config(undefined)).metadata.readWrite).toBe(0);
+    expect(optimizeDensity(history, config(false)).metadata.readWrite).toBe(0);
   });
 
   it('treats a successful shell read as a read made stale by a later write', () => {
@@ -38,7 +36,7 @@ describe('READ→WRITE with shellFileOps', () => {
       ...replaceInFile('w', 'src/a.ts'),
     ];
     const result = optimizeDensity(history, config(true));
-    expect(result.metadata.readWritePairsPruned).toBe(1);
+    expect(result.metadata.readWrite).toBe(1);
     expect(ids(history, result)).toEqual(['s']);
   });
 
@@ -64,12 +62,12 @@ describe('READ→WRITE with shellFileOps', () => {
         'permission denied',
       ),
     ];
-    expect(optimizeDensity(history, config(true)).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(history, config(true)).metadata.readWrite).toBe(0);
     const failedRead = [
       ...shell('s', 'cat src/a.ts', 'No such file\nExit Code: 1'),
       ...replaceInFile('w', 'src/a.ts'),
     ];
-    expect(optimizeDensity(failedRead, config(true)).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(failedRead, config(true)).metadata.readWrite).toBe(0);
   });
 
   it('resolves shell paths against the call directory', () => {
@@ -77,12 +75,12 @@ describe('READ→WRITE with shellFileOps', () => {
       ...shell('s', 'cat a.ts', 'A', { directory: 'pkg' }),
       ...replaceInFile('w', 'pkg/a.ts'),
     ];
-    expect(optimizeDensity(history, config(true)).metadata.readWritePairsPruned).toBe(1);
+    expect(optimizeDensity(history, config(true)).metadata.readWrite).toBe(1);
     const elsewhere = [
       ...shell('s', 'cat a.ts', 'A', { directory: 'pkg' }),
       ...replaceInFile('w', 'a.ts'),
     ];
-    expect(optimizeDensity(elsewhere, config(true)).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(elsewhere, config(true)).metadata.readWrite).toBe(0);
   });
 
   it('a shell result already replaced by the pointer or a summary no longer proves success', () => {
@@ -107,12 +105,16 @@ describe('READ→WRITE with shellFileOps', () => {
       ...shell('s2', 'npm test', `${'ok\n'.repeat(20)}Exit Code: 0`),
       ...replaceInFile('w', 'src/a.ts'),
     ];
-    const withRecency = { ...config(true), recencyPruning: true, recencyRetention: 1 };
+    const withRecency = {
+      ...config(true),
+      passes: { readWrite: true, dedup: false, recency: true },
+      recencyRetention: 1,
+    };
     const once = optimizeDensity(history, withRecency);
     expect(once.metadata).toEqual({
-      readWritePairsPruned: 0,
-      fileDeduplicationsPruned: 0,
-      recencyPruned: 1,
+      readWrite: 0,
+      dedup: 0,
+      recency: 1,
     });
     const applied = history.map((entry, i) => once.replacements.get(i) ?? entry);
     const again = optimizeDensity(applied, withRecency);
@@ -130,16 +132,14 @@ describe('READ→WRITE with shellFileOps', () => {
     const once = optimizeDensity(history, config(true));
     const kept = history.filter((_, i) => !once.removals.includes(i));
     const again = optimizeDensity(kept, config(true));
-    expect(once.metadata.readWritePairsPruned).toBe(1);
+    expect(once.metadata.readWrite).toBe(1);
     expect(again.removals).toEqual([]);
   });
 });
 
 describe('deletions', () => {
   const config: DensityConfig = {
-    readWritePruning: true,
-    fileDedupe: false,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: false, recency: false },
     recencyRetention: 3,
     workspaceRoot: '/workspace',
   };
@@ -149,11 +149,11 @@ describe('deletions', () => {
       ...readFile('r', 'src/a.ts', 'A'),
       ...toolRoundTrip('d', 'delete_file', { file_path: 'src/a.ts' }, 'Deleted.'),
     ];
-    expect(optimizeDensity(deleted, config).metadata.readWritePairsPruned).toBe(1);
+    expect(optimizeDensity(deleted, config).metadata.readWrite).toBe(1);
     const failed = [
       ...readFile('r', 'src/a.ts', 'A'),
       ...toolRoundTrip('d', 'delete_file', { file_path: 'src/a.ts' }, '', 'No such file'),
     ];
-    expect(optimizeDensity(failed, config).metadata.readWritePairsPruned).toBe(0);
+    expect(optimizeDensity(failed, config).metadata.readWrite).toBe(0);
   });
 });

@@ -27,9 +27,7 @@ const responseIds = (history: readonly IContent[]): string[] =>
 
 function pruned(history: readonly IContent[]): IContent[] {
   const result = optimizeDensity(deepFreeze(history), {
-    readWritePruning: true,
-    fileDedupe: false,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: false, recency: false },
     recencyRetention: 3,
     workspaceRoot: ROOT,
   });

@@ -23,9 +23,7 @@ const responses = (history: readonly IContent[]): ToolResponseBlock[] =>
     e.blocks.filter((b): b is ToolResponseBlock => b.type === 'tool_response'),
   );
 const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
-  readWritePruning: false,
-  fileDedupe: false,
-  recencyPruning: true,
+  passes: { readWrite: false, dedup: false, recency: true },
   recencyRetention: 3,
   workspaceRoot: '/workspace',
   ...overrides,
@@ -54,7 +52,7 @@ describe('tool result recency pruning', () => {
       ...toolRoundTrip('g2', 'grep', { pattern: 'b' }, big('g2')),
     ];
     const result = optimizeDensity(history, config({ recencyRetention: 1 }));
-    expect(result.metadata.recencyPruned).toBe(2);
+    expect(result.metadata.recency).toBe(2);
     const after = responses(applyDensityResultToArray(history, result));
     expect(after.map((r) => r.result)).toEqual([
       PRUNED_POINTER,
@@ -136,11 +134,14 @@ describe('tool result recency pruning', () => {
     expect(getSettingDefault('compression.density.recencyPruning')).toBe(false);
   });
 
-  it('REQ-HD-007.6 does nothing when recencyPruning is false', () => {
+  it('REQ-HD-007.6 does nothing when the recency pass is off', () => {
     const history = ['s1', 's2', 's3', 's4', 's5'].flatMap(shell);
-    const result = optimizeDensity(history, config({ recencyPruning: false, recencyRetention: 1 }));
+    const result = optimizeDensity(
+      history,
+      config({ passes: { readWrite: false, dedup: false, recency: false }, recencyRetention: 1 }),
+    );
     expect(result.replacements.size).toBe(0);
-    expect(result.metadata.recencyPruned).toBe(0);
+    expect(result.metadata.recency).toBe(0);
   });
 
   it.each([
@@ -169,7 +170,7 @@ describe('tool result recency pruning', () => {
     ];
     const result = optimizeDensity(
       history,
-      config({ readWritePruning: true, recencyRetention: 1 }),
+      config({ passes: { readWrite: true, dedup: false, recency: true }, recencyRetention: 1 }),
     );
     expect([...result.removals]).toEqual([0, 1]);
     for (const index of result.removals) expect(result.replacements.has(index)).toBe(false);
@@ -200,12 +201,12 @@ describe('tool result recency pruning', () => {
     ];
     const result = optimizeDensity(
       history,
-      config({ readWritePruning: true, recencyRetention: 1 }),
+      config({ passes: { readWrite: true, dedup: false, recency: true }, recencyRetention: 1 }),
     );
     expect(result.metadata).toEqual({
-      readWritePairsPruned: 1,
-      fileDeduplicationsPruned: 0,
-      recencyPruned: 1,
+      readWrite: 1,
+      dedup: 0,
+      recency: 1,
     });
     expect(result.replacements.get(1)?.blocks).toEqual([
       {
@@ -222,7 +223,7 @@ describe('tool result recency pruning', () => {
     const once = run(history, { recencyRetention: 2 });
     const again = optimizeDensity(once, config({ recencyRetention: 2 }));
     expect(again.replacements.size).toBe(0);
-    expect(again.metadata.recencyPruned).toBe(0);
+    expect(again.metadata.recency).toBe(0);
   });
 
   it('prior-art A4: a result already pointed does not use up a place in the retention', () => {
@@ -242,7 +243,7 @@ describe('tool result recency pruning', () => {
       ...toolRoundTrip('c', 'replace', { file_path: 'z' }, 'ok'),
     ];
     const result = optimizeDensity(history, config({ recencyRetention: 1 }));
-    expect(result.metadata.recencyPruned).toBe(1);
+    expect(result.metadata.recency).toBe(1);
     expect(responses(applyDensityResultToArray(history, result)).map((r) => r.result)).toEqual([
       'ok',
       PRUNED_POINTER,

@@ -12,9 +12,7 @@ const strategy = new HighDensityStrategy();
 
 export function pruneEverything(history: readonly IContent[], workspaceRoot = '/ws'): IContent[] {
   const config: DensityConfig = {
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: true, recency: false },
     recencyRetention: 3,
     workspaceRoot,
     shellFileOps: true,

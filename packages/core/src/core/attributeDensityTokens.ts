@@ -2,28 +2,10 @@
  * How many tokens a density result frees, attributed to the pass that made each change, so the
  * CLI's `/context` and the replay benchmark can report what each pass reclaimed.
  */
+import type { DensityPassCounts } from './compression/densityPass.js';
 import type { DensityResult } from './compression/types.js';
 import { isRecencyPointer } from './compression/recallPointers.js';
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
-
-export interface DensityTokenBreakdown {
-  readonly readWrite: number;
-  readonly dedup: number;
-  readonly recency: number;
-}
-
-export const ZERO_DENSITY_TOKENS: DensityTokenBreakdown = { readWrite: 0, dedup: 0, recency: 0 };
-
-export function addDensityTokens(
-  a: DensityTokenBreakdown,
-  b: DensityTokenBreakdown,
-): DensityTokenBreakdown {
-  return {
-    readWrite: a.readWrite + b.readWrite,
-    dedup: a.dedup + b.dedup,
-    recency: a.recency + b.recency,
-  };
-}
 
 export type EstimateTokens = (contents: readonly IContent[]) => Promise<number>;
 
@@ -64,7 +46,7 @@ export async function attributeDensityTokens(
   history: readonly IContent[],
   result: DensityResult,
   estimate: EstimateTokens,
-): Promise<DensityTokenBreakdown> {
+): Promise<DensityPassCounts> {
   let readWrite = 0;
   let dedup = 0;
   let recency = 0;
