@@ -31,7 +31,7 @@ import { densityPassSwitches } from './compression/densityPass.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
 import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
-import { settleReplies } from './compression/density/settleReplies.js';
+import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import {
   runDensityStep,
   type DensityAppliedEvent,

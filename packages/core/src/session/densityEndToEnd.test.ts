@@ -11,7 +11,7 @@ import { workspaceSession } from '../test-utils/workspaceSession.js';
 import { formatFileInclusion } from '../core/compression/densityVocabulary.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
-import { unchangedInclusionNote } from '../core/compression/density/unchangedInclusion.js';
+import { unchangedInclusionNote } from '../core/compression/density/entry/unchangedInclusion.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import type { DensityAppliedEvent } from '../core/CompressionHandler.js';
 

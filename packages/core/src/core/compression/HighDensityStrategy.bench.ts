@@ -5,7 +5,7 @@
 import { bench, describe } from 'vitest';
 import { HighDensityStrategy } from './HighDensityStrategy.js';
 import type { CompressionContext, DensityConfig } from './types.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
 import { historyBytes, syntheticHistory } from './density/test-utils/syntheticHistory.js';
 import { simulateSession } from './density/test-utils/simulateSession.js';
 import { makeCompressionContext } from '../../test-utils/compressionContext.js';

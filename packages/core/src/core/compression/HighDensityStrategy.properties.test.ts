@@ -15,8 +15,8 @@ import type {
   ToolResponseBlock,
 } from '../../services/history/IContent.js';
 import { validateDensityResult } from '../../services/history/validateDensityResult.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
-import { effectiveRetention } from './density/recencyPruning.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
+import { effectiveRetention } from './density/optimize/recencyPruning.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 import {
   densityConfigArb,

@@ -12,7 +12,7 @@ import {
   replaceInFile,
   toolRoundTrip,
 } from '../../test-utils/historyBuilders.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 
 const ALL_ON: DensityConfig = {

@@ -4,19 +4,28 @@
  * check; `compress()`, past the threshold, summarizes old tool results in one line each and drops
  * the oldest entries if that is not enough — without any LLM call.
  */
-import type { IContent } from '../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../services/history/IContent.js';
+import {
+  toolResultReplies,
+  userMessageNote,
+  type EntryContext,
+} from './density/entry/entryReplies.js';
 import { safeSplitPoints } from './toolCallBoundary.js';
 import {
   compressionTarget,
   planHeadDrop,
   applySummaries,
   planTailStart,
-} from './density/compressionPlan.js';
-import { orderedSummaryCandidates } from './density/summaryOrder.js';
-import { summariesNeeded } from './density/summariesNeeded.js';
-import { summarizeTailAsNeeded } from './density/tailSummaries.js';
+} from './density/compress/compressionPlan.js';
+import { orderedSummaryCandidates } from './density/compress/summaryOrder.js';
+import { summariesNeeded } from './density/compress/summariesNeeded.js';
+import { summarizeTailAsNeeded } from './density/compress/tailSummaries.js';
 import { TRAIL_SHARE } from './artifactTrail/contextAnchor.js';
-import { optimizeDensity } from './density/optimizeDensity.js';
+import { optimizeDensity } from './density/optimize/optimizeDensity.js';
 import type {
   CompressionContext,
   CompressionNoopReason,
@@ -65,6 +74,20 @@ export class HighDensityStrategy implements CompressionStrategy {
    */
   optimize(history: readonly IContent[], config: DensityConfig): DensityResult {
     return optimizeDensity(history, config);
+  }
+
+  /** An identical re-read or repeated lines of a result still in context, as a short reply. */
+  toolResultAtEntry(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+    context: EntryContext,
+  ): Iterable<ToolResponseBlock> {
+    return toolResultReplies(call, response, context);
+  }
+
+  /** An `@` inclusion identical to one still in context, as a note naming it. */
+  userMessageAtEntry(message: IContent, context: EntryContext): IContent | undefined {
+    return userMessageNote(message, context);
   }
 
   /**

@@ -5,7 +5,12 @@
  */
 import type { PointerStyle } from './recallPointers.js';
 import type { DebugLogger } from '../../utils/logger.js';
-import type { IContent } from '../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../services/history/IContent.js';
+import type { EntryContext } from './density/entry/entryReplies.js';
 import type { IProvider } from '../../providers/IProvider.js';
 import type { PromptContext, PromptResolver } from '../../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
@@ -147,6 +152,21 @@ export interface CompressionStrategy {
    * throws on odd tool parameters. Called by the orchestrator before each threshold check.
    */
   optimize?(history: readonly IContent[], config: DensityConfig): DensityResult;
+  /**
+   * Replies that could be recorded instead of a tool result as it enters the history, best first,
+   * computed lazily; the caller records the first that costs fewer tokens than the output. Pure.
+   * Absent: results enter as they are.
+   */
+  toolResultAtEntry?(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+    context: EntryContext,
+  ): Iterable<ToolResponseBlock>;
+  /**
+   * The message to record instead of a user message as it enters the history, or `undefined` to
+   * record it as it is. Pure. Absent: messages enter as they are.
+   */
+  userMessageAtEntry?(message: IContent, context: EntryContext): IContent | undefined;
   /** Full compression, once the context passes the threshold. Errors propagate; no fallback. */
   compress(context: CompressionContext): Promise<CompressionResult>;
   /**

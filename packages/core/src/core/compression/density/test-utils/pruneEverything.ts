@@ -6,7 +6,7 @@
 import type { IContent } from '../../../../services/history/IContent.js';
 import { HighDensityStrategy } from '../../HighDensityStrategy.js';
 import type { DensityConfig } from '../../types.js';
-import { applyDensityResultToArray } from '../applyDensityResultToArray.js';
+import { applyDensityResultToArray } from '../optimize/applyDensityResultToArray.js';
 
 const strategy = new HighDensityStrategy();
 
