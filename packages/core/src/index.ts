@@ -34,7 +34,7 @@ export * from './core/chatTypes.js';
 export * from './core/assembleReply.js';
 export * from './core/attributeDensityTokens.js';
 export * from './core/CompressionHandler.js';
-export * from './core/compressionAftercare.js';
+export * from './core/CompactionLoopGuard.js';
 export * from './core/geminiChat.js';
 export * from './session/ContextStats.js';
 export * from './session/densityCacheLedger.js';

@@ -74,9 +74,9 @@ export interface ContextReport {
   readonly compressions: readonly CompressionRecord[];
   /** Density's prompt-cache effect so far, priced under the session provider's rules. */
   readonly densityCache?: DensityCacheReport;
-  /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
+  /** Removed content the history still names by recall id: the `recall` tool returns it. */
   readonly recallable?: RecallableTotals;
-  /** Repeated copies recorded as a note naming the copy already in context (issue 14.2). */
+  /** Repeated copies recorded as a note naming the copy already in context. */
   readonly keptOut?: KeptOutTotals;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The artifact trail (issue #11.3): what the session touched, collected deterministically from the
+ * The artifact trail: what the session touched, collected deterministically from the
  * history — never asked of an LLM — so it survives every compression: files read, created,
  * changed or deleted (with the last successful edit and the recall id of the latest read), shell
  * commands with their exit status, error lines of failed calls, and numbers the user gave. Pure.

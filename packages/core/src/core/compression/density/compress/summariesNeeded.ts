@@ -1,5 +1,5 @@
 /**
- * How many of the ordered summary candidates `compress()` needs (issue #11): the shortest prefix
+ * How many of the ordered summary candidates `compress()` needs: the shortest prefix
  * whose savings bring the history to the target, or all of them when nothing shorter does. Each
  * candidate's saving is counted once, on its own block, so the cost is O(candidates taken).
  */

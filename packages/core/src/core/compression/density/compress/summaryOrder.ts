@@ -1,5 +1,5 @@
 /**
- * Need-based `compress()` (issue #11): which head tool results to summarize first. Summaries are
+ * Need-based `compress()`: which head tool results to summarize first. Summaries are
  * taken in the order that costs the agent least — stale and superseded file content first, then
  * every other result oldest first, and the latest copy of a file that is still live last — so
  * `compress()` only summarizes as much as the target needs. One pass over the history, O(n).

@@ -1,5 +1,5 @@
 /**
- * Issue #11.2: when the whole head is gone and the preserved tail alone is still over the
+ * When the whole head is gone and the preserved tail alone is still over the
  * compression target (threshold × limit × headroom — the size the spec path aims at, without the
  * artifact trail's reserve), need-based `compress()` also summarizes tool results inside the tail:
  * in the same order (stale first, then oldest, the live latest copy of a file last), only as many

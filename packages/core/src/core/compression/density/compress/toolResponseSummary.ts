@@ -15,7 +15,7 @@ const ERROR_MAX = 80;
 
 /**
  * Summarizes `response` (answering `call`, when known) in one line of at most
- * `SUMMARY_MAX_CHARS`; with `recallId`, the line ends by naming it (issue #11). Display paths are relative to `workspaceRoot` when inside it.
+ * `SUMMARY_MAX_CHARS`; with `recallId`, the line ends by naming it. Display paths are relative to `workspaceRoot` when inside it.
  */
 export function summarizeToolResponse(
   response: ToolResponseBlock,

@@ -1,5 +1,5 @@
 /**
- * Append-only density (issue 14.2), fifth build: a tool output that repeats long runs of lines
+ * Append-only density: a tool output that repeats long runs of lines
  * from an earlier output still in context records each run as a one-line marker naming that call
  * and the lines, and keeps everything else verbatim. Costs no prompt cache: nothing already sent
  * changes. Covers what the unchanged reply (`unchangedRead.ts`) cannot: a re-run whose output
@@ -25,9 +25,8 @@
  * A compression that later drops the named text puts the reply back as the tool's own output
  * (`settleReplies.ts`); the reply block keeps that output for it and for recall.
  *
- * (Fifth build: a read named only same-file reads, any other call only calls of its tool that
- * touch no file. The sixth added parameters, and outputs of any tool that density keeps: an
- * edit's window of the file after it is repeated by the next edit's or read's window.)
+ * So an edit's window of the file after it, repeated by the next edit's or read's window, is
+ * recorded as a marker too.
  *
  * Pure; at most `DIFFED_CANDIDATES` line diffs per output (each bounded in `repeatedLinesText.ts`),
  * chosen among the `SCANNED_CANDIDATES` newest eligible outputs by the lines they share.

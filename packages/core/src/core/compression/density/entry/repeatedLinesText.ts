@@ -1,5 +1,5 @@
 /**
- * The text of a repeated-lines reply (issue 14.2, `repeatedLines.ts`): a tool output with each long
+ * The text of a repeated-lines reply (`repeatedLines.ts`): a tool output with each long
  * run of lines it shares with an earlier text (an earlier output, or a parameter of the call)
  * replaced by a one-line marker naming that text and the lines. Line ends aside: a run that only
  * adds a carriage return to each line says so in its marker. Pure text; which text may be named

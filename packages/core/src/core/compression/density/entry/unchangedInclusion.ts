@@ -1,5 +1,5 @@
 /**
- * Append-only density for `@` inclusions (issue 14.2): a user message that inlines a file whose
+ * Append-only density for `@` inclusions: a user message that inlines a file whose
  * inclusion — the same path, byte-identical content — is still in an earlier message of the
  * history gets a one-line note naming that copy instead of the content again. Nothing already
  * sent changes; the alternative, cutting the older copy once the newer arrives (REQ-HD-006),

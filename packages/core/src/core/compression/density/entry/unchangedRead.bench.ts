@@ -1,5 +1,5 @@
 /**
- * The unchanged-read / same-output reply (issue 14.2) runs once per tool response, before it is
+ * The unchanged-read / same-output reply runs once per tool response, before it is
  * recorded: a scan of the history newest to oldest. Measured on histories of 100k and 1M tokens
  * for a re-run whose output repeats nothing (the whole history is scanned: the worst case) and
  * for a file re-read (the scan stops at the first write of the file or the matching copy). The

@@ -1,5 +1,5 @@
 /**
- * Append-only density (issue 14.2): a re-read whose result is identical to a copy of the same file
+ * Append-only density: a re-read whose result is identical to a copy of the same file
  * that is still in context is answered with a short reply naming the earlier call, instead of the
  * content again. Costs no prompt cache: nothing already sent changes.
  *
@@ -46,7 +46,7 @@ export function unchangedReadText(callId: string): string {
   return `${REPLY_PREFIX}${callId}${REPLY_SUFFIX}`;
 }
 
-/** The reply to a call that reads no file whose output repeats an earlier one (issue 14.2). */
+/** The reply to a call that reads no file whose output repeats an earlier one. */
 export function sameOutputText(callId: string): string {
   return `${OUTPUT_PREFIX}${callId}${REPLY_SUFFIX}`;
 }

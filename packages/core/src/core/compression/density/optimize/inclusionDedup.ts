@@ -21,7 +21,7 @@ export interface InclusionDedupOptions {
   readonly dedupe?: boolean;
   /** Latest successful write per resolved path (entry index): earlier inclusions are stale. */
   readonly latestWrites?: ReadonlyMap<string, number>;
-  /** `recall`: each note names the recall id of the copy it replaces (issue #11). */
+  /** `recall`: each note names the recall id of the copy it replaces. */
   readonly pointerStyle?: PointerStyle;
 }
 

@@ -20,7 +20,7 @@ export interface ReadWritePruningOptions extends FileEffectOptions {
   /** Relative paths resolve against this directory (REQ-HD-005.11). */
   readonly workspaceRoot: string;
   /**
-   * `recall` (issue #11): a stale read keeps its call and gets a pointer naming its recall id in
+   * `recall`: a stale read keeps its call and gets a pointer naming its recall id in
    * place of its result; `spec` or absent: the call and its responses are removed (REQ-HD-005).
    */
   readonly pointerStyle?: PointerStyle;

@@ -19,7 +19,7 @@ const RECALL_POINTER_CHARS = 90;
 export interface RecencyPruningOptions {
   /** Results kept per tool name; see `effectiveRetention`. */
   readonly recencyRetention: number;
-  /** `recall` names the recall id in the pointer (issue #11); default `spec` (PRUNED_POINTER). */
+  /** `recall` names the recall id in the pointer; default `spec` (PRUNED_POINTER). */
   readonly pointerStyle?: PointerStyle;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Cache anchors (issue 14): extra prompt-cache breakpoints Dense's own requests carry so that a
+ * Cache anchors: extra prompt-cache breakpoints Dense's own requests carry so that a
  * deep density batch rewrites only the history after its first edit, not the whole prompt.
  *
  * With explicit caching (Anthropic) a request can read only a prefix that an earlier request

@@ -1,13 +1,9 @@
 /**
- * What follows every applied compression (issue #11, kept out of CompressionHandler): the artifact
- * trail and the todo list are put back deterministically (#11.3, #11.4), and a guard against
- * compaction loops (#11.5): when the pre-send check wants to compress again within
- * `LOOP_WINDOW_SENDS` sends of the last compression, the handler reports it and does not compress
- * again (only the hard-limit emergency path still may), instead of rewriting the history every turn.
+ * The guard against compaction loops: when the pre-send check wants to compress again within
+ * `LOOP_WINDOW_SENDS` sends of the last applied compression, the handler reports it and does not
+ * compress again (only the hard-limit emergency path still may), instead of rewriting the history
+ * every turn.
  */
-import type { IContent } from '../services/history/IContent.js';
-import type { Todo } from '../tools/todo-schemas.js';
-import { ArtifactTrailKeeper } from './compression/artifactTrail/contextAnchor.js';
 import type { CompressionResult } from './compression/types.js';
 
 /** A compression this many sends or fewer after the previous one counts as a loop. */
@@ -21,28 +17,9 @@ export interface CompactionLoopEvent {
   readonly message: string;
 }
 
-export interface AnchorContext {
-  readonly before: readonly IContent[];
-  readonly todos: readonly Todo[];
-  readonly workspaceRoot: string;
-  readonly contextLimit: number;
-}
-
-export class CompressionAftercare {
-  private readonly trail = new ArtifactTrailKeeper();
+export class CompactionLoopGuard {
   private sends = 0;
   private lastCompressionSend: number | undefined;
-
-  /** `result` with the trail and todos anchored into its new history (applied results only). */
-  anchor(result: CompressionResult, context: AnchorContext): CompressionResult {
-    if (result.kind !== 'applied') return result;
-    const newHistory = this.trail.anchor({ ...context, after: result.newHistory });
-    return {
-      ...result,
-      newHistory,
-      metadata: { ...result.metadata, compressedMessageCount: newHistory.length },
-    };
-  }
 
   /** A model call was sent. */
   onSend(): void {

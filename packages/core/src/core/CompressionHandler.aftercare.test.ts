@@ -11,9 +11,9 @@ import { formatTodoList } from '../tools/todo/formatTodoList.js';
 import type { CompressionContext, CompressionStrategy } from './compression/types.js';
 import { getCompressionStrategy } from './compression/compressionStrategyFactory.js';
 import { historyText, isNamedIn } from './compression/artifactTrail/namedInHistory.js';
-import { isTrailEntry } from './compression/artifactTrail/contextAnchor.js';
-import type { CompactionLoopEvent } from './compressionAftercare.js';
-import { LOOP_WINDOW_SENDS } from './compressionAftercare.js';
+import { isTrailEntry } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import type { CompactionLoopEvent } from './CompactionLoopGuard.js';
+import { LOOP_WINDOW_SENDS } from './CompactionLoopGuard.js';
 
 const TODOS: Todo[] = [
   { id: 't1', content: 'Fix the parser', status: 'in_progress' },

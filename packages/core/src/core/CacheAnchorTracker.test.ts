@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { CacheAnchorTracker, chooseCacheAnchors, MAX_CACHE_ANCHORS } from './cacheAnchors.js';
+import { CacheAnchorTracker, chooseCacheAnchors, MAX_CACHE_ANCHORS } from './CacheAnchorTracker.js';
 
 describe('cache anchors (issue 14.3)', () => {
   it('#14.3 marks the prefix before the first pending edit', () => {

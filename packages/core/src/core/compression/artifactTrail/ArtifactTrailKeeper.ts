@@ -1,8 +1,8 @@
 /**
- * After every applied compression, whatever the strategy (issue #11.3/#11.4): the artifact trail
- * and the todo list, from the history and the todo store, go into the new history as one entry
- * Dense writes itself — after the summary when there is one, else first — replacing the previous
- * one. The trail accumulates over compressions, so what an earlier compression dropped stays named.
+ * After every applied compression, whatever the strategy: the artifact trail and the todo list,
+ * from the history and the todo store, go into the new history as one entry Dense writes itself —
+ * after the summary when there is one, else first — replacing the previous one. The trail
+ * accumulates over compressions, so what an earlier compression dropped stays named.
  */
 import {
   createAiMessage,
@@ -10,6 +10,7 @@ import {
   type IContent,
 } from '../../../services/history/IContent.js';
 import type { Todo } from '../../../tools/todo-schemas.js';
+import type { CompressionResult } from '../types.js';
 import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtifacts.js';
 import { historyText } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
@@ -25,11 +26,9 @@ export function isTrailEntry(entry: IContent): boolean {
   return entry.metadata?.artifactTrail === true;
 }
 
-export interface AnchorInput {
+export interface TrailInput {
   /** The history the strategy compressed. */
   readonly before: readonly IContent[];
-  /** The strategy's new history. */
-  readonly after: readonly IContent[];
   readonly todos: readonly Todo[];
   readonly workspaceRoot: string;
   readonly contextLimit: number;
@@ -38,8 +37,19 @@ export interface AnchorInput {
 export class ArtifactTrailKeeper {
   private readonly artifacts: Artifacts = emptyArtifacts();
 
-  /** The new history with the current trail in place of any earlier one. */
-  anchor(input: AnchorInput): IContent[] {
+  /** `result` with the current trail in its new history (applied results only). */
+  keepTrail(result: CompressionResult, input: TrailInput): CompressionResult {
+    if (result.kind !== 'applied') return result;
+    const newHistory = this.historyWithTrail({ ...input, after: result.newHistory });
+    return {
+      ...result,
+      newHistory,
+      metadata: { ...result.metadata, compressedMessageCount: newHistory.length },
+    };
+  }
+
+  /** `input.after` (the strategy's new history) with the current trail in place of any earlier one. */
+  historyWithTrail(input: TrailInput & { readonly after: readonly IContent[] }): IContent[] {
     collectArtifacts(input.before, input.workspaceRoot, this.artifacts);
     const budget =
       input.contextLimit < MIN_TRAIL_CONTEXT
