@@ -180,6 +180,23 @@ export interface CompressionStrategy {
   ): number;
 }
 
+/**
+ * `strategy`'s entry methods bound to it, for a wrapper that forwards them (absent ones stay
+ * absent, so content enters as it is).
+ */
+export function entryMethodsOf(
+  strategy: CompressionStrategy,
+): Pick<CompressionStrategy, 'toolResultAtEntry' | 'userMessageAtEntry'> {
+  return {
+    ...(strategy.toolResultAtEntry === undefined
+      ? {}
+      : { toolResultAtEntry: strategy.toolResultAtEntry.bind(strategy) }),
+    ...(strategy.userMessageAtEntry === undefined
+      ? {}
+      : { userMessageAtEntry: strategy.userMessageAtEntry.bind(strategy) }),
+  };
+}
+
 export const EMPTY_DENSITY_METADATA: DensityResultMetadata = ZERO_DENSITY_PASS_COUNTS;
 
 export function isEmptyDensityResult(result: DensityResult): boolean {
