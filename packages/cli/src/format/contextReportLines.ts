@@ -3,22 +3,21 @@
  * speaker and by tool, what each density pass removed this session (counts and tokens), and every
  * compression (when, strategy, before → after). Pure; ContextView renders it.
  */
-import { CACHE_RULES, type ContextReport, type DensityPassTotals } from '@dense/core';
+import {
+  CACHE_RULES,
+  type ContextReport,
+  type DensityPassSwitches,
+  type DensityPassTotals,
+} from '@dense/core';
 import type { OutputLine } from './outputLine.js';
 import { plainNoopReason } from './compressionReason.js';
 import { compressionRemovedLines, promptLines, type PromptTokens } from './contextExtraLines.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
-/** Which density passes are switched on (shown as "off" next to a pass that is not). */
-export interface DensitySwitches {
-  readonly readWrite: boolean;
-  readonly dedup: boolean;
-  readonly recency: boolean;
-}
-
 export interface ContextLinesOptions {
-  readonly switches?: DensitySwitches;
+  /** Which density passes are switched on (shown as "off" next to a pass that is not). */
+  readonly switches?: DensityPassSwitches;
   /** Formats a compression's time; default local `HH:MM:SS`. */
   readonly clock?: (at: number) => string;
   readonly barWidth?: number;
@@ -91,7 +90,7 @@ function toolLines(report: ContextReport): OutputLine[] {
 
 function densityLines(
   report: ContextReport,
-  switches: DensitySwitches | undefined,
+  switches: DensityPassSwitches | undefined,
   narrow: boolean,
 ): OutputLine[] {
   const { density } = report;

@@ -304,9 +304,7 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     });
     await handler.ensureDensityOptimized();
     expect(seen).toEqual({
-      readWritePruning: true,
-      fileDedupe: false,
-      recencyPruning: true,
+      passes: { readWrite: true, dedup: false, recency: true },
       recencyRetention: 5,
       shellFileOps: true,
       pointerStyle: 'recall',
@@ -513,7 +511,7 @@ describe('CompressionHandler compression', () => {
       optimize: () => ({
         removals: [1, 2],
         replacements: new Map(),
-        metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: 1 },
+        metadata: { ...EMPTY_DENSITY_METADATA, readWrite: 1 },
       }),
     });
     const entries = [human('q'), ...readFile('r', 'a.ts', 'A'.repeat(40)), ai('done')];
@@ -540,7 +538,7 @@ describe('CompressionHandler batched density schedule (issue 14.3, compression.d
       optimize: (h) => ({
         removals: h.length > 3 ? [1] : [],
         replacements: new Map(),
-        metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: 1 },
+        metadata: { ...EMPTY_DENSITY_METADATA, readWrite: 1 },
       }),
     });
   const cacheAware = { 'context-limit': 100_000 } as const;

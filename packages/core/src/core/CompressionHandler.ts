@@ -27,10 +27,12 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
+import { densityPassSwitches } from './compression/densityPass.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
-import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
-import { settleReplies } from './compression/density/settleReplies.js';
+import { CompactionLoopGuard, type CompactionLoopEvent } from './CompactionLoopGuard.js';
+import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import {
   runDensityStep,
   type DensityAppliedEvent,
@@ -41,7 +43,7 @@ import {
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import { densityPressure, type DensityPressure } from './densityPressure.js';
 import type { CacheProviderName } from '../cache/index.js';
-import { CacheAnchorTracker } from './cacheAnchors.js';
+import { CacheAnchorTracker } from './CacheAnchorTracker.js';
 import { GrowthTracker } from './growthTracker.js';
 
 /** The events this handler emits carry these payloads. */
@@ -63,7 +65,7 @@ export interface CompressionHandlerEvents {
   /** The batched schedule left edits for later (they are re-evaluated before the next call). */
   densityDeferred: DensityDeferredEvent;
   compressed: CompressionEvent;
-  /** The pre-send check would compress again right after a compression (issue #11.5). */
+  /** The pre-send check would compress again right after a compression. */
   compactionLoop: CompactionLoopEvent;
   /** Over the hard limit after compression, outputs were cut or old entries dropped. */
   emergencyRoom: EmergencyRoomEvent;
@@ -78,7 +80,7 @@ export interface CompressionHandlerOptions {
   readonly promptResolver: PromptResolver;
   readonly promptBaseDir: string;
   readonly activeTodos?: () => readonly Todo[];
-  /** The whole todo list, re-injected after every compression (issue #11.4). */
+  /** The whole todo list, re-injected after every compression. */
   readonly todos?: () => readonly Todo[];
   /** Tokens kept free for the model's reply in the hard-limit check. */
   readonly completionReserve?: () => number;
@@ -87,7 +89,7 @@ export interface CompressionHandlerOptions {
   readonly now?: () => number;
   /**
    * The most a batch may cost up front under a provider's cache rules (base-input-token units):
-   * what density has saved this session so far plus an allowance (issue 14). Without it batches
+   * what density has saved this session so far plus an allowance. Without it batches
    * are not capped.
    */
   readonly densityRiskBudget?: (provider: CacheProviderName) => number;
@@ -100,7 +102,8 @@ export class CompressionHandler {
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
-  private readonly aftercare = new CompressionAftercare();
+  private readonly loopGuard = new CompactionLoopGuard();
+  private readonly trail = new ArtifactTrailKeeper();
   private readonly anchors = new CacheAnchorTracker();
   private readonly growth = new GrowthTracker();
   private readonly hardLimit: HardLimit;
@@ -186,23 +189,23 @@ export class CompressionHandler {
     const entries = this.options.history.length;
     this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
     this.growth.onSend(this.options.history.getTotalTokens());
-    this.aftercare.onSend();
+    this.loopGuard.onSend();
   }
 
-  /** Whether compressing now would loop (issue #11.5); if so, says so through `compactionLoop`. */
+  /** Whether compressing now would loop; if so, says so through `compactionLoop`. */
   private reportedLoop(pendingTokens: number): boolean {
     const threshold = Math.floor(
       this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit(),
     );
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
-    const loop = this.aftercare.loopCheck(tokens, threshold);
+    const loop = this.loopGuard.loopCheck(tokens, threshold);
     if (loop !== undefined) this.events.emit('compactionLoop', loop);
     return loop !== undefined;
   }
 
   /**
    * The entries after which the request about to be sent puts an extra prompt-cache breakpoint
-   * (issue 14, `cacheAnchors.ts`): the entry just before each anchor, as sent.
+   * (`CacheAnchorTracker.ts`): the entry just before each anchor, as sent.
    */
   cacheAnchorEntries(): readonly IContent[] {
     const raw = this.options.history.getRawHistory();
@@ -221,7 +224,7 @@ export class CompressionHandler {
     const thresholdTokens = this.compressionThreshold(strategy) * ephemerals.contextLimit();
     const blocked =
       this.lastCompressionChangedNothing ||
-      this.aftercare.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
+      this.loopGuard.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
     const after = blocked
       ? undefined
       : strategy.compressedTokensAtMost?.(ephemerals, pendingTokens);
@@ -262,7 +265,7 @@ export class CompressionHandler {
    * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
    * `compression.density.schedule` `batched` (the default), edits that would cost more in
    * prompt-cache misses than they save wait (the flag stays set) unless the context is
-   * `underPressure`; the edits near the end may go alone (issue 14).
+   * `underPressure`; the edits near the end may go alone.
    */
   async ensureDensityOptimized(options: DensityPressure = {}): Promise<void> {
     if (!this.densityDirty) return;
@@ -331,7 +334,7 @@ export class CompressionHandler {
     };
   }
 
-  /** Issue 14: density edits wait for a cheap moment unless `schedule` is `immediate`. */
+  /** Density edits wait for a cheap moment unless `schedule` is `immediate`. */
   private densityBatched(): boolean {
     const { ephemerals } = this.options.runtime;
     return ephemerals.densitySchedule() === 'batched' || ephemerals.densityCacheAware();
@@ -340,9 +343,7 @@ export class CompressionHandler {
   densityConfig(): DensityConfig {
     const { ephemerals, config } = this.options.runtime;
     return {
-      readWritePruning: ephemerals.densityReadWritePruning(),
-      fileDedupe: ephemerals.densityFileDedupe(),
-      recencyPruning: ephemerals.densityRecencyPruning(),
+      passes: densityPassSwitches(ephemerals),
       recencyRetention: ephemerals.densityRecencyRetention(),
       shellFileOps: ephemerals.densityShellFileOps(),
       pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',
@@ -360,7 +361,7 @@ export class CompressionHandler {
     try {
       result = await strategy.compress(context);
       if (this.options.runtime.ephemerals.artifactTrail?.() === true) {
-        result = this.aftercare.anchor(result, {
+        result = this.trail.keepTrail(result, {
           before: context.history,
           todos: this.options.todos?.() ?? [],
           workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
@@ -370,7 +371,7 @@ export class CompressionHandler {
       // A reply whose named text the compression dropped is put back in the same rewrite.
       if (result.kind === 'applied')
         result = { ...result, newHistory: settleReplies(result.newHistory) };
-      this.aftercare.onCompressed(result);
+      this.loopGuard.onCompressed(result);
       if (result.kind === 'applied') {
         history.replaceHistory(result.newHistory);
         this.anchors.onRewritten();

@@ -144,16 +144,13 @@ export function densityResultFrom(
     const ids = new Set(touchedCallIds(before, after));
     return countWhere(before.blocks, (b) => b.type === 'tool_call' && ids.has(b.id));
   };
-  let readWritePairsPruned = 0;
-  for (const index of removals) readWritePairsPruned += calls(history[index]!, undefined);
-  for (const [index, after] of replacements) readWritePairsPruned += calls(history[index]!, after);
+  let readWrite = 0;
+  for (const index of removals) readWrite += calls(history[index]!, undefined);
+  for (const [index, after] of replacements) readWrite += calls(history[index]!, after);
   const metadata: DensityResultMetadata = {
-    readWritePairsPruned,
-    fileDeduplicationsPruned: countWhere(
-      replacements.keys(),
-      (index) => history[index]!.speaker === 'human',
-    ),
-    recencyPruned: countWhere(replacements, ([index, after]) => {
+    readWrite,
+    dedup: countWhere(replacements.keys(), (index) => history[index]!.speaker === 'human'),
+    recency: countWhere(replacements, ([index, after]) => {
       const before = history[index]!;
       return after.blocks.some(
         (b, i) =>

@@ -315,7 +315,7 @@ describe('batched density schedule (issue 14.3)', () => {
     const result = {
       removals: [1, 2, 3, 4],
       replacements: new Map<number, IContent>(),
-      metadata: { readWritePairsPruned: 2, fileDeduplicationsPruned: 0, recencyPruned: 0 },
+      metadata: { readWrite: 2, dedup: 0, recency: 0 },
     };
     const savings = new Map([1, 2, 3, 4].map((i) => [i, 10]));
     const cuts = batchCuts(history, result, savings, () => 0);
@@ -323,7 +323,7 @@ describe('batched density schedule (issue 14.3)', () => {
     expect(cuts.map((c) => c.removedTokens)).toEqual([40, 20]);
     expect(densityResultFrom(history, result, 3)).toMatchObject({
       removals: [3, 4],
-      metadata: { readWritePairsPruned: 1 },
+      metadata: { readWrite: 1 },
     });
   });
 });

@@ -14,7 +14,8 @@ import {
   type DensityResultMetadata,
 } from './compression/types.js';
 import { densityCacheImpact } from './compression/density/cacheImpact.js';
-import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
+import { attributeDensityTokens } from './attributeDensityTokens.js';
+import type { DensityPassCounts } from './compression/densityPass.js';
 import type { CacheRules } from '../cache/cacheRules.js';
 import {
   decideDensityApplication,
@@ -29,7 +30,7 @@ export type { LastSend } from './densityInvalidation.js';
 export interface DensityAppliedEvent {
   readonly strategy: CompressionStrategyName;
   readonly metadata: DensityResultMetadata;
-  readonly removedTokens: DensityTokenBreakdown;
+  readonly removedTokens: DensityPassCounts;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** Lowest edited index: the provider's cached prompt prefix is lost from here on. */

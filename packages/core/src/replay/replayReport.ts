@@ -2,7 +2,7 @@
  * What a replay reports: one record per session and policy (the `--json` shape of
  * `dense replay`), and the totals over many sessions. Pure.
  */
-import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
+import type { DensityPassCounts } from '../core/compression/densityPass.js';
 import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
@@ -77,7 +77,7 @@ export interface ReplaySessionReport {
   readonly compressions: number;
   /** 1-based turn of the first applied compression; `null` if none. */
   readonly firstCompressionTurn: number | null;
-  readonly densityRemovedTokens: DensityTokenBreakdown;
+  readonly densityRemovedTokens: DensityPassCounts;
   /** All file content that entered the context, by how it entered (the oracle's exposures). */
   readonly exposureTokens: CategoryTokens;
   /** File content made stale by a later successful write, by how it entered the context. */

@@ -13,9 +13,7 @@ import {
   type ToolCallBlock,
   type ToolResponseBlock,
 } from '../services/history/IContent.js';
-import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
-import { repeatedLinesReply } from '../core/compression/density/repeatedLines.js';
-import { unchangedInclusionMessage } from '../core/compression/density/unchangedInclusion.js';
+import type { EntryContext } from '../core/compression/density/entry/entryReplies.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
 import type { IProvider } from '../providers/IProvider.js';
@@ -76,9 +74,9 @@ export interface ContextReport {
   readonly compressions: readonly CompressionRecord[];
   /** Density's prompt-cache effect so far, priced under the session provider's rules. */
   readonly densityCache?: DensityCacheReport;
-  /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
+  /** Removed content the history still names by recall id: the `recall` tool returns it. */
   readonly recallable?: RecallableTotals;
-  /** Repeated copies recorded as a note naming the copy already in context (issue 14.2). */
+  /** Repeated copies recorded as a note naming the copy already in context. */
   readonly keptOut?: KeptOutTotals;
 }
 
@@ -135,24 +133,21 @@ export class AgentSession {
   }
 
   /**
-   * Issue 14.2: high-density answers an identical re-read of a file still in context briefly, and
-   * records runs of lines an output repeats from one still in context as markers naming it. A
-   * reply is used only when it costs fewer tokens than the output (a call id can cost more than a
-   * short output); if counting fails, the output is recorded as it is.
+   * The strategy's replies at entry (high-density: an identical re-read of a file still in context,
+   * runs of lines repeated from an output still in context). A reply is used only when it costs
+   * fewer tokens than the output (a call id can cost more than a short output); if counting fails,
+   * the output is recorded as it is.
    */
   private async reviseToolResponse(
     call: ToolCallBlock,
     response: ToolResponseBlock,
   ): Promise<ToolResponseBlock> {
-    if (!this.appendOnlyDensity()) return response;
-    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
-    const history = this.history.getRawHistory();
-    const candidates = [unchangedReadReply, repeatedLinesReply];
+    const strategy = this.compression.currentStrategy();
+    const replies = strategy.toolResultAtEntry?.(call, response, this.entryContext());
+    if (replies === undefined) return response;
     const asEntry = (block: ToolResponseBlock): IContent => ({ speaker: 'tool', blocks: [block] });
     let original: number | undefined;
-    for (const candidate of candidates) {
-      const reply = candidate(history, call, response, { workspaceRoot });
-      if (reply === undefined) continue;
+    for (const reply of replies) {
       try {
         original ??= await this.history.estimateTokensForContents([asEntry(response)]);
         const kept = await this.history.estimateTokensForContents([asEntry(reply)]);
@@ -187,25 +182,21 @@ export class AgentSession {
     this.stats.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
   }
 
-  /** Issue 14.2: an `@` inclusion identical to one still in context becomes a note naming it. */
+  /** The strategy's note at entry (high-density: an `@` inclusion identical to one in context). */
   private reviseUserMessage(message: IContent): IContent {
-    if (!this.appendOnlyDensity()) return message;
-    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
-    const history = this.history.getRawHistory();
-    const revised = unchangedInclusionMessage(history, message, { workspaceRoot });
+    const strategy = this.compression.currentStrategy();
+    const revised = strategy.userMessageAtEntry?.(message, this.entryContext());
     if (revised === undefined) return message;
     this.countKeptOut(message, revised);
     return revised;
   }
 
-  private appendOnlyDensity(): boolean {
-    const { ephemerals } = this.runtime;
-    return (
-      this.compression.currentStrategy().name === 'high-density' &&
-      ephemerals.densityUnchangedReads() &&
-      // Recency pruning could replace the earlier copy while the note stays.
-      !ephemerals.densityRecencyPruning()
-    );
+  private entryContext(): EntryContext {
+    return {
+      history: this.history.getRawHistory(),
+      settings: this.runtime.ephemerals,
+      workspaceRoot: this.runtime.config.getWorkspaceRoot(),
+    };
   }
 
   get settings(): SettingsService {

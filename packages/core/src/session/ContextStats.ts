@@ -152,13 +152,9 @@ export class ContextStats {
   private onDensity(event: DensityAppliedEvent): void {
     const { metadata, removedTokens } = event;
     this.density = {
-      readWrite: addPass(
-        this.density.readWrite,
-        metadata.readWritePairsPruned,
-        removedTokens.readWrite,
-      ),
-      dedup: addPass(this.density.dedup, metadata.fileDeduplicationsPruned, removedTokens.dedup),
-      recency: addPass(this.density.recency, metadata.recencyPruned, removedTokens.recency),
+      readWrite: addPass(this.density.readWrite, metadata.readWrite, removedTokens.readWrite),
+      dedup: addPass(this.density.dedup, metadata.dedup, removedTokens.dedup),
+      recency: addPass(this.density.recency, metadata.recency, removedTokens.recency),
       edits: this.density.edits + 1,
       deferredTokens: 0,
     };
