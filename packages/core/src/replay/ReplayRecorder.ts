@@ -12,7 +12,7 @@ import {
   addDensityTokens,
   ZERO_DENSITY_TOKENS,
   type DensityTokenBreakdown,
-} from '../core/densityAccounting.js';
+} from '../scheduler/densityAccounting.js';
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';

@@ -2,7 +2,7 @@
  * What a replay reports: one record per session and policy (the `--json` shape of
  * `dense replay`), and the totals over many sessions. Pure.
  */
-import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
+import type { DensityTokenBreakdown } from '../scheduler/densityAccounting.js';
 import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';

@@ -6,4 +6,4 @@ export * from './inclusionDedup.js';
 export * from './recencyPruning.js';
 export * from './compressionPlan.js';
 export * from './toolResponseSummary.js';
-export * from './cacheImpact.js';
+export * from '../../../scheduler/cacheImpact.js';

@@ -12,8 +12,8 @@ import {
   type DensityConfig,
   type DensityResult,
   type DensityResultMetadata,
-} from './compression/types.js';
-import { densityCacheImpact } from './compression/density/cacheImpact.js';
+} from '../core/compression/types.js';
+import { densityCacheImpact } from './cacheImpact.js';
 import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
 import type { CacheRules } from '../cache/cacheRules.js';
 import {
