@@ -33,21 +33,13 @@ import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLi
 import { CompactionLoopGuard, type CompactionLoopEvent } from './CompactionLoopGuard.js';
 import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
 import { settleReplies } from './compression/density/optimize/settleReplies.js';
-import {
-  runDensityStep,
-  type DensityAppliedEvent,
-  type DensityDeferredEvent,
-  type DensitySchedule,
-  type LastSend,
-} from './densityStep.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
-import { densityPressure, type DensityPressure } from './densityPressure.js';
-import type { CacheProviderName } from '../cache/index.js';
-import { CacheAnchorTracker } from './CacheAnchorTracker.js';
-import { GrowthTracker } from './growthTracker.js';
+import type { DensityPressure } from '../scheduler/densityPressure.js';
+import { DensityScheduler } from '../scheduler/DensityScheduler.js';
+import type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
 
 /** The events this handler emits carry these payloads. */
-export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
+export type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
 export type { EmergencyRoomEvent } from './escalateAtHardLimit.js';
 export { defaultCompletionReserve } from './HardLimit.js';
 
@@ -88,31 +80,33 @@ export interface CompressionHandlerOptions {
   readonly logger?: DebugLogger;
   readonly now?: () => number;
   /**
-   * The most a batch may cost up front under a provider's cache rules (base-input-token units):
-   * what density has saved this session so far plus an allowance. Without it batches
-   * are not capped.
+   * The risk budget's allowance (`DensityScheduler`): a batch may cost up front what density has
+   * saved this session so far plus this fraction of what it would have cost without density.
+   * Without it batches are not capped.
    */
-  readonly densityRiskBudget?: (provider: CacheProviderName) => number;
+  readonly densityRiskAllowance?: () => number;
 }
 
 export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
+  /** The density schedule: pending edits, anchors, growth and the ledger of what density saved. */
+  readonly scheduler: DensityScheduler;
   private densityDirty = true;
-  private lastSend: LastSend | undefined;
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
   private readonly loopGuard = new CompactionLoopGuard();
   private readonly trail = new ArtifactTrailKeeper();
-  private readonly anchors = new CacheAnchorTracker();
-  private readonly growth = new GrowthTracker();
   private readonly hardLimit: HardLimit;
   private lastCompressionChangedNothing = false;
-  /** The density step applied a batch that goes with a compression ('with-compression'). */
-  private compressionPlanned = false;
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
+    this.scheduler = new DensityScheduler({
+      history: options.history,
+      now: () => this.now(),
+      ...(options.densityRiskAllowance ? { riskAllowance: options.densityRiskAllowance } : {}),
+    });
     this.hardLimit = new HardLimit({
       contextLimit: () => options.runtime.ephemerals.contextLimit(),
       historyTokens: () => options.history.getTotalTokens(),
@@ -169,8 +163,7 @@ export class CompressionHandler {
       ...(this.hardLimit.exceeds(pendingTokens) ? {} : this.pressureInputs(pendingTokens)),
     });
     let compressed = false;
-    const planned = this.compressionPlanned;
-    this.compressionPlanned = false;
+    const planned = this.scheduler.takePlannedCompression();
     if ((planned || this.shouldCompress(pendingTokens)) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
@@ -186,9 +179,7 @@ export class CompressionHandler {
       await this.escalateIfOverHardLimit(promptId, pendingTokens);
       if (this.hardLimit.exceeds(pendingTokens)) throw this.hardLimit.overflowError(pendingTokens);
     }
-    const entries = this.options.history.length;
-    this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
-    this.growth.onSend(this.options.history.getTotalTokens());
+    this.scheduler.onSend(this.options.history.length);
     this.loopGuard.onSend();
   }
 
@@ -208,8 +199,7 @@ export class CompressionHandler {
    * (`CacheAnchorTracker.ts`): the entry just before each anchor, as sent.
    */
   cacheAnchorEntries(): readonly IContent[] {
-    const raw = this.options.history.getRawHistory();
-    return (this.lastSend?.anchors ?? []).flatMap((a) => (raw[a - 1] ? [raw[a - 1]!] : []));
+    return this.scheduler.cacheAnchorEntries();
   }
 
   /**
@@ -228,10 +218,9 @@ export class CompressionHandler {
     const after = blocked
       ? undefined
       : strategy.compressedTokensAtMost?.(ephemerals, pendingTokens);
-    return densityPressure({
+    return this.scheduler.pressure({
       tokens,
       thresholdTokens,
-      growthPerCall: this.growth.perCall(),
       compressedTokens: after === undefined ? undefined : after + pendingTokens,
     });
   }
@@ -241,23 +230,6 @@ export class CompressionHandler {
     const limit = this.options.runtime.ephemerals.contextLimit();
     const current = this.options.history.getTotalTokens();
     return current + pendingTokens >= this.compressionThreshold() * limit;
-  }
-
-  /** The batched schedule's inputs for this pre-send step; undefined with `schedule=immediate`. */
-  private densitySchedule(options: DensityPressure): DensitySchedule | undefined {
-    if (!this.densityBatched()) return undefined;
-    const rules = cacheRulesForProvider(this.options.runtimeState().provider);
-    const budget = this.options.densityRiskBudget?.(rules.provider);
-    return {
-      rules,
-      paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
-      ...(budget === undefined ? {} : { riskBudget: budget }),
-      lastSend: this.lastSend,
-      now: this.now(),
-      underPressure: options.underPressure ?? true,
-      ...(options.pressureRoom === undefined ? {} : { pressureRoom: options.pressureRoom }),
-      ...(options.compression === undefined ? {} : { compression: options.compression }),
-    };
   }
 
   /**
@@ -271,23 +243,26 @@ export class CompressionHandler {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
-      const schedule = this.densitySchedule(options);
-      const outcome = await runDensityStep({
+      const batched = this.densityBatched();
+      const outcome = await this.scheduler.step({
         strategy: strategy.name,
         optimize: strategy.optimize.bind(strategy),
-        history: this.options.history,
         config: this.densityConfig(),
-        ...(schedule === undefined ? {} : { schedule }),
+        ...(batched
+          ? {
+              batched: {
+                rules: cacheRulesForProvider(this.options.runtimeState().provider),
+                paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
+                pressure: options,
+              },
+            }
+          : {}),
       });
       if (outcome.kind === 'deferred') {
-        this.anchors.onPending(outcome.event.firstEditedIndex);
         this.events.emit('densityDeferred', outcome.event);
         return;
       }
-      this.anchors.onPending(outcome.kind === 'applied' ? outcome.pendingFrom : undefined);
       if (outcome.kind === 'applied') {
-        if (outcome.event.schedule?.reason === 'with-compression') this.compressionPlanned = true;
-        this.anchors.onEdited(outcome.event.firstEditedIndex);
         this.events.emit('densityApplied', outcome.event);
         if (outcome.pendingFrom !== undefined) return;
       }
@@ -374,7 +349,7 @@ export class CompressionHandler {
       this.loopGuard.onCompressed(result);
       if (result.kind === 'applied') {
         history.replaceHistory(result.newHistory);
-        this.anchors.onRewritten();
+        this.scheduler.onRewritten();
       }
     } catch (error) {
       this.logger.error('compression failed', {
@@ -394,6 +369,7 @@ export class CompressionHandler {
       promptId,
       at: this.now(),
     };
+    if (result.kind === 'applied') this.scheduler.onCompressed();
     this.events.emit('compressed', event);
     return event;
   }
@@ -409,7 +385,7 @@ export class CompressionHandler {
     const { ephemerals } = runtime;
     const event = await escalateAtHardLimit({ history, room, ephemerals, pendingTokens, promptId });
     if (event === undefined) return;
-    this.anchors.onRewritten();
+    this.scheduler.onRewritten();
     this.events.emit('emergencyRoom', event);
   }
 

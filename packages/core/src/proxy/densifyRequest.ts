@@ -28,7 +28,8 @@ import {
 } from './sentPointers.js';
 import { spliceEdits } from './spliceEdits.js';
 import { requestCacheProvider } from './passThroughCost.js';
-import { wireCache, wireShape } from './wireCache.js';
+import { charTokens, wireCache, wireShape } from './wireCache.js';
+import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
@@ -195,7 +196,10 @@ function decide(
   input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
 ): ScheduleDecision {
   const { state, candidates } = input;
-  if (options.readOnly === true) return { apply: [], reason: 'none' };
+  if (options.readOnly === true) {
+    return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
+  }
+  const rules = cacheRulesFor(requestCacheProvider(options.api, text));
   return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
@@ -203,9 +207,10 @@ function decide(
     cache: wireCache(wireShape(text, wire)),
     gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
-    requestsSoFar: state.totals.requests,
-    rules: cacheRulesFor(requestCacheProvider(options.api, text)),
+    rules,
     pressureTokens: options.pressureTokens,
+    paybackCalls: PROXY_PAYBACK_CALLS,
+    riskBudget: proxyRiskBudget(state, rules.provider),
   });
 }
 
@@ -232,6 +237,14 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     state.lastMessageHashes = hashes;
     state.lastRequestAt = options.now;
     if (decision.apply.length > 0) state.totals.batches++;
+    recordProxyRequest(state, {
+      at: options.now,
+      stickyRemovedTokens: charTokens(
+        sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
+      ),
+      batch: decision,
+      promptTokens: charTokens(text.length - splice.removedChars),
+    });
   }
   return {
     body: sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),

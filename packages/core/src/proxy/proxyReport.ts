@@ -29,7 +29,7 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
             32,
             `−${k(Math.round(record.removedChars / 4))} tok (${record.pointers} ptr, +${record.newEdits} ${record.schedule})`,
           )
-        : `no edit${record.schedule === 'wait' ? ' (waiting for cold cache)' : ''}`;
+        : `no edit${record.schedule === 'deferred' ? ' (waiting for a cheap moment)' : ''}`;
   const prefix = record.prefixStable === false ? paint(31, ' prefix changed') : '';
   const cost = record.cost;
   const costText =

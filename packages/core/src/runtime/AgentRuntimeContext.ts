@@ -4,7 +4,7 @@
  */
 import type { PointerStyle } from '../core/compression/recallPointers.js';
 import type { CompressionStrategyName } from '../core/compression/compressionStrategyName.js';
-import type { DensityScheduleMode } from '../core/densitySchedule.js';
+import type { DensityScheduleMode } from '../scheduler/densitySchedule.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 
 export interface EphemeralAccessors {

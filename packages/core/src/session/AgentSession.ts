@@ -26,7 +26,7 @@ import { CompressionHandler, type CompressionEvent } from '../core/CompressionHa
 import { GeminiChat, type LimitedToolResponse } from '../core/geminiChat.js';
 import { capToolOutput, toolOutputCapTokens } from '../core/capToolOutput.js';
 import { cacheProviderFor, type CacheProviderName } from '../cache/index.js';
-import type { DensityCacheTotals } from './densityCacheLedger.js';
+import type { DensityCacheTotals } from '../scheduler/densityCacheLedger.js';
 import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/chatTypes.js';
 import {
   breakdownHistory,
@@ -112,7 +112,7 @@ export class AgentSession {
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
     });
     this.compression = this.createCompressionHandler(options);
-    this.stats = new ContextStats(this.compression, this.history);
+    this.stats = new ContextStats(this.compression);
     this.chat = new GeminiChat({
       history: this.history,
       compression: this.compression,
@@ -128,7 +128,7 @@ export class AgentSession {
     });
     const clock = options.now ?? Date.now;
     this.chat.events.on('contentRecorded', ({ content }) => {
-      if (content.speaker === 'ai') this.stats.modelCall(clock());
+      if (content.speaker === 'ai') this.compression.scheduler.onModelCall(clock());
     });
   }
 
@@ -152,7 +152,7 @@ export class AgentSession {
         original ??= await this.history.estimateTokensForContents([asEntry(response)]);
         const kept = await this.history.estimateTokensForContents([asEntry(reply)]);
         if (kept >= original) continue;
-        this.stats.keptOut(Promise.resolve(original - kept));
+        this.keptOut(Promise.resolve(original - kept));
         return reply;
       } catch {
         return response;
@@ -176,10 +176,16 @@ export class AgentSession {
     return { response: outcome.block, original: outcome.original };
   }
 
+  /** A reply kept `saved` tokens out at entry: the scheduler's ledger and the stats count it. */
+  private keptOut(saved: Promise<number>): void {
+    this.compression.scheduler.keptOut(saved);
+    this.stats.keptOut(saved);
+  }
+
   /** Tells the stats what a note kept out: the content's tokens less the note's. */
   private countKeptOut(original: IContent, note: IContent): void {
     const count = (entry: IContent) => this.history.estimateTokensForContents([entry]);
-    this.stats.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
+    this.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
   }
 
   /** The strategy's note at entry (high-density: an `@` inclusion identical to one in context). */
@@ -264,8 +270,7 @@ export class AgentSession {
       promptResolver: options.promptResolver,
       promptBaseDir: options.promptBaseDir,
       activeTodos: () => this.todoStore.active(),
-      densityRiskBudget: (provider) =>
-        this.stats.densityRiskBudget(provider, this.runtime.ephemerals.densityCacheRiskAllowance()),
+      densityRiskAllowance: () => this.runtime.ephemerals.densityCacheRiskAllowance(),
       todos: () => this.todoStore.get(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
       ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),

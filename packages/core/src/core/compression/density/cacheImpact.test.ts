@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { human, readFile, replaceInFile } from '../../../test-utils/historyBuilders.js';
 import { EMPTY_DENSITY_METADATA, type DensityConfig } from '../types.js';
 import { applyDensityResultToArray } from './optimize/applyDensityResultToArray.js';
-import { densityCacheImpact } from './cacheImpact.js';
+import { densityCacheImpact } from '../../../scheduler/cacheImpact.js';
 import { optimizeDensity } from './optimize/optimizeDensity.js';
 import {
   buildHistory,

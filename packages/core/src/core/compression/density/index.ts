@@ -6,4 +6,3 @@ export * from './optimize/inclusionDedup.js';
 export * from './optimize/recencyPruning.js';
 export * from './compress/compressionPlan.js';
 export * from './compress/toolResponseSummary.js';
-export * from './cacheImpact.js';

@@ -12,7 +12,7 @@ import type { IContent } from '../services/history/IContent.js';
 export interface LastSend {
   readonly entries: number;
   readonly at: number;
-  /** The cache anchors it carried (`cacheAnchors.ts`): entry counts before a breakpoint. */
+  /** The cache anchors it carried (`CacheAnchorTracker.ts`): entry counts before a breakpoint. */
   readonly anchors?: readonly number[];
 }
 
@@ -22,7 +22,7 @@ export interface LastSend {
  * prefix model (`cachePrefix`). What the provider is taken to hold: with implicit caching
  * (OpenAI, Gemini) the prompt sent last; with explicit caching (Anthropic) every earlier request's
  * whole prompt (each ended just before an AI entry) and the prefix before each cache anchor
- * (`cacheAnchors.ts`). The next request is the history as it stands, its breakpoints the cache
+ * (`CacheAnchorTracker.ts`). The next request is the history as it stands, its breakpoints the cache
  * anchors and its newest block. Whether the cache is still warm is the schedule's decision, not
  * this one's. An edit at or after `lastSend.entries` loses nothing.
  */

@@ -103,6 +103,12 @@ export interface DensityScheduleInput {
    * the compression rewrites the history anyway) instead of alone. See `compressionIsCheaper`.
    */
   readonly compression?: PressureCompression;
+  /**
+   * True: a pressure batch must be within `riskBudget` too. For a caller that cannot compress (the
+   * proxy: its client compacts by itself), a pressure batch only delays that compaction, so it is
+   * a bet like any other.
+   */
+  readonly pressureWithinBudget?: boolean;
 }
 
 /** The compression a pressure batch competes with (tokens of the history, o200k). */
@@ -171,6 +177,7 @@ function pressureReason(
 ): 'under-pressure' | 'with-compression' | undefined {
   const relieves = input.pressureRoom === undefined || whole.removedTokens >= input.pressureRoom;
   if (!input.underPressure || !relieves) return undefined;
+  if (input.pressureWithinBudget === true && !affordable(input, whole)) return undefined;
   const cheaper =
     input.compression !== undefined && compressionIsCheaper(input.rules, whole, input.compression);
   return cheaper ? 'with-compression' : 'under-pressure';

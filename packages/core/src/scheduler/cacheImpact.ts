@@ -2,7 +2,7 @@
  * What a density result costs the provider's prompt cache: a provider caches the longest unchanged
  * prefix of the prompt, so every entry from the first edited index on is sent again uncached.
  */
-import type { DensityResult } from '../types.js';
+import type { DensityResult } from '../core/compression/types.js';
 
 export interface DensityCacheImpact {
   /** Lowest index removed or replaced; `undefined` when the result changes nothing. */

@@ -2,9 +2,9 @@
  * How many tokens a density result frees, attributed to the pass that made each change, so the
  * CLI's `/context` and the replay benchmark can report what each pass reclaimed.
  */
-import type { DensityPassCounts } from './compression/densityPass.js';
-import type { DensityResult } from './compression/types.js';
-import { isRecencyPointer } from './compression/recallPointers.js';
+import type { DensityPassCounts } from '../core/compression/densityPass.js';
+import type { DensityResult } from '../core/compression/types.js';
+import { isRecencyPointer } from '../core/compression/recallPointers.js';
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 
 export type EstimateTokens = (contents: readonly IContent[]) => Promise<number>;

@@ -12,10 +12,10 @@ import {
   type DensityConfig,
   type DensityResult,
   type DensityResultMetadata,
-} from './compression/types.js';
-import { densityCacheImpact } from './compression/density/cacheImpact.js';
+} from '../core/compression/types.js';
+import { densityCacheImpact } from './cacheImpact.js';
 import { attributeDensityTokens } from './attributeDensityTokens.js';
-import type { DensityPassCounts } from './compression/densityPass.js';
+import type { DensityPassCounts } from '../core/compression/densityPass.js';
 import type { CacheRules } from '../cache/cacheRules.js';
 import {
   decideDensityApplication,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
-import { EMPTY_DENSITY_METADATA } from './compression/types.js';
-import { PRUNED_POINTER } from './compression/densityVocabulary.js';
+import { EMPTY_DENSITY_METADATA } from '../core/compression/types.js';
+import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
 import { attributeDensityTokens } from './attributeDensityTokens.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';

@@ -1,5 +1,5 @@
 import { testCompressionHandler } from '../test-utils/testCompressionHandler.js';
-import { isPrunedPointer } from './compression/recallPointers.js';
+import { isPrunedPointer } from '../core/compression/recallPointers.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { human, readFile, replaceInFile } from '../test-utils/historyBuilders.js';
@@ -7,9 +7,9 @@ import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
-import { HighDensityStrategy } from './compression/HighDensityStrategy.js';
-import { isEmptyDensityResult } from './compression/types.js';
-import { type DensityAppliedEvent, type DensityDeferredEvent } from './CompressionHandler.js';
+import { HighDensityStrategy } from '../core/compression/HighDensityStrategy.js';
+import { isEmptyDensityResult } from '../core/compression/types.js';
+import { type DensityAppliedEvent, type DensityDeferredEvent } from '../core/CompressionHandler.js';
 import { batchCuts, densityResultFrom } from './densityBatch.js';
 
 const chars: TokenCounter = { countText: (text) => text.length };

@@ -4,8 +4,8 @@
  * a result at and after a cut.
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
-import { PRUNED_POINTER } from './compression/densityVocabulary.js';
-import type { DensityResult, DensityResultMetadata } from './compression/types.js';
+import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
+import type { DensityResult, DensityResultMetadata } from '../core/compression/types.js';
 import type { BatchCut } from './densitySchedule.js';
 
 export type EstimateTokens = (contents: readonly IContent[]) => Promise<number>;
