@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
+import { compactWire, type CompactOutcome } from './budget/compactWire.js';
+import type { RecallSink } from './budget/recallSink.js';
 import {
   conversationKey,
   type ConversationState,
@@ -42,6 +44,25 @@ export interface DensifyOptions {
    * the client gets matches what its next message will send).
    */
   readonly readOnly?: boolean;
+  /** Keep Anthropic Messages conversations under a working budget (absent: off). */
+  readonly workingBudget?: WorkingBudgetOptions;
+}
+
+export interface WorkingBudgetOptions {
+  /** Tokens; undefined: the default for the request's model. */
+  readonly tokens: number | undefined;
+  /** Whether the client asked for the 1M-token window. */
+  readonly longContext: boolean;
+  readonly sink: RecallSink;
+}
+
+/**
+ * `kept`: the standing compaction repeated; `compacted`: a new or extended one; `answered`: the
+ * client's compaction request answered by Dense, not forwarded. `cut`: messages the summary covers.
+ */
+export interface CompactionNote {
+  readonly kind: 'kept' | 'compacted' | 'answered';
+  readonly cut: number;
 }
 
 export interface DensifyResult {
@@ -61,6 +82,8 @@ export interface DensifyResult {
   readonly removedChars: number;
   /** Messages the previous request also had are byte-identical (undefined on the first). */
   readonly prefixStable: boolean | undefined;
+  /** The working budget's compaction on this request. */
+  readonly compaction?: CompactionNote;
 }
 
 function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
@@ -230,13 +253,37 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     state.lastRequestAt = options.now;
     if (decision.apply.length > 0) state.totals.batches++;
   }
+  const compacted = applyBudget(options, { text, wire, sent: splice.text, state });
+  const sent = compacted.kind === 'none' ? splice.text : compacted.text;
   return {
-    body: sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),
+    body: sent === text ? options.body : Buffer.from(sent, 'utf8'),
     conversationId: id,
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
-    removedChars: splice.removedChars,
+    removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
     prefixStable: stable,
+    ...(compacted.kind === 'none'
+      ? {}
+      : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   };
+}
+
+function applyBudget(
+  options: DensifyOptions,
+  request: { text: string; wire: WireHistory; sent: string; state: ConversationState },
+): CompactOutcome {
+  const budget = options.workingBudget;
+  if (budget === undefined || options.api !== 'anthropic') return { kind: 'none' };
+  return compactWire({
+    original: request.text,
+    wire: request.wire,
+    sent: request.sent,
+    conversationId: request.state.id,
+    state: request.state.budget,
+    budgetTokens: budget.tokens,
+    longContext: budget.longContext,
+    readOnly: options.readOnly === true,
+    sink: budget.sink,
+  });
 }

@@ -10,7 +10,10 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorMessage } from '../utils/errors.js';
 import { BodyBudget } from './bodyBudget.js';
-import { ConversationStore } from './conversationStore.js';
+import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
+import { compactionReply } from './budget/compactionReply.js';
+import { MemoryRecallSink, type RecallSink } from './budget/recallSink.js';
+import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
@@ -37,6 +40,15 @@ export interface ProxyServerOptions {
   readonly maxStatsConversations?: number;
   /** Estimated prompt tokens at which every prunable result is sent at once. */
   readonly pressureTokens?: number;
+  /**
+   * Prompt tokens each Anthropic Messages conversation is kept under (older turns become one
+   * summary message); undefined: derived from the model; 'off': no working budget.
+   */
+  readonly workingBudget?: number | 'off';
+  /** Answer the client's own compaction request with Dense's summary (default true). */
+  readonly answerCompaction?: boolean;
+  /** Where removed content goes, by recall id (default: in memory). */
+  readonly recallSink?: RecallSink;
   /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
   /** Receives one line per request (and fail-open reasons). */
@@ -83,55 +95,6 @@ function isAnthropicRoute(request: http.IncomingMessage): boolean {
   return pathname.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined;
 }
 
-class BodyTooLarge extends Error {}
-class ProxyBusy extends Error {}
-
-/** Reads the whole body, taking its bytes from `budget` as they arrive; the caller gives them back. */
-function readBody(
-  request: http.IncomingMessage,
-  limit: number,
-  budget: BodyBudget,
-  taken: { bytes: number },
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let failed = false;
-    request.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      const error =
-        taken.bytes + chunk.length > limit
-          ? new BodyTooLarge()
-          : !budget.tryTake(chunk.length)
-            ? new ProxyBusy()
-            : undefined;
-      if (error !== undefined) {
-        failed = true;
-        reject(error);
-        request.resume();
-        return;
-      }
-      taken.bytes += chunk.length;
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-function errorBody(type: string, message: string): unknown {
-  return { type: 'error', error: { type, message: `dense proxy: ${message}` } };
-}
-
-function sendJson(
-  response: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: http.OutgoingHttpHeaders = {},
-): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
-}
-
 function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' | 'busy'): void {
   if (kind === 'too-large') {
     const limit = ctx.maxBodyBytes;
@@ -163,6 +126,7 @@ interface Context {
   readonly maxBodyBytes: number;
   readonly budget: BodyBudget;
   readonly recorder: RequestRecorder | undefined;
+  readonly recallSink: RecallSink;
 }
 
 async function handleChat(
@@ -204,6 +168,8 @@ async function densifyAndForward(
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');
+  if (api === 'anthropic' && !counting && answerCompaction(ctx, exchange)) return;
+  const budget = ctx.options.workingBudget;
   const result = densifyRequest({
     api,
     body,
@@ -212,6 +178,15 @@ async function densifyAndForward(
     now: started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
     readOnly: counting,
+    ...(budget === 'off'
+      ? {}
+      : {
+          workingBudget: {
+            tokens: budget,
+            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
+            sink: ctx.recallSink,
+          },
+        }),
   });
   logUnsupported(ctx, result);
   const recording = { method: request.method, url: request.url, headers: request.headers };
@@ -233,6 +208,50 @@ async function densifyAndForward(
       };
   const route = counting ? 'anthropic count_tokens' : api;
   finish(ctx, { route, started, result, pricing, outcome });
+}
+
+/** Answers the client's compaction request itself, when it is one and that is on. */
+function answerCompaction(
+  ctx: Context,
+  exchange: {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    body: Buffer;
+    started: number;
+  },
+): boolean {
+  if (ctx.options.answerCompaction === false) return false;
+  const sessionId = sessionIdOf(exchange.request);
+  const reply = compactionReply(exchange.body, {
+    sink: ctx.recallSink,
+    conversationId: (identity) => conversationKey(sessionId, identity),
+  });
+  if (reply === undefined) return false;
+  exchange.response.writeHead(200, {
+    'content-type': reply.contentType,
+    'cache-control': 'no-cache',
+  });
+  exchange.response.end(reply.body);
+  const conversationId = conversationKey(sessionId, reply.identity);
+  const result: DensifyResult = {
+    body: exchange.body,
+    conversationId,
+    schedule: 'none',
+    pointers: 0,
+    newEdits: 0,
+    removedChars: 0,
+    prefixStable: undefined,
+    compaction: { kind: 'answered', cut: reply.messages },
+  };
+  const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
+  finish(ctx, {
+    route: 'anthropic',
+    started: exchange.started,
+    result,
+    pricing: undefined,
+    outcome,
+  });
+  return true;
 }
 
 function logUnsupported(ctx: Context, result: DensifyResult): void {
@@ -265,11 +284,19 @@ function finish(
     newEdits: result.newEdits,
     schedule: result.schedule,
     prefixStable: result.prefixStable,
+    ...(result.compaction === undefined ? {} : { compaction: result.compaction }),
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
     ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
   };
   if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
-    ctx.store.get(result.conversationId, ctx.now()).totals.requests++;
+    const state = ctx.store.get(result.conversationId, ctx.now());
+    state.totals.requests++;
+    const usage = outcome.usage;
+    const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
+    // The upstream's own count calibrates the next request's estimate against the budget.
+    if (prompt > 0 && result.body.length > 0) {
+      state.budget.promptTokensPerChar = prompt / result.body.length;
+    }
   }
   const stored = ctx.stats.record(entry, input.pricing);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
@@ -330,6 +357,7 @@ function createContext(options: ProxyServerOptions): Context {
     // A single body up to the size limit is always accepted when nothing else is in flight.
     budget: new BodyBudget(Math.max(inFlight, maxBodyBytes)),
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
+    recallSink: options.recallSink ?? new MemoryRecallSink(),
   };
 }
 

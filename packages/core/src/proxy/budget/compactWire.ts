@@ -1,0 +1,184 @@
+/**
+ * Applies the working budget to one Anthropic Messages request: repeats the conversation's sticky
+ * compaction (the same replacement bytes while the compacted messages are unchanged), re-checks
+ * the budget, and when the request would exceed it replaces the oldest messages by one user
+ * message holding Dense's deterministic summary. Everything removed goes to the recall sink.
+ * Pure apart from the conversation state and the sink it is given; may throw on a body it cannot
+ * parse (the caller fails open).
+ */
+import { createHash } from 'node:crypto';
+import { member, parseJsonSpans, stringMember, type JsonNode } from '../jsonSpans.js';
+import type { WireHistory } from '../wireHistory.js';
+import { compactionSummary } from './compactionSummary.js';
+import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
+import type { RecallSink } from './recallSink.js';
+import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
+
+/** A conversation's standing compaction. */
+export interface WireCompactionState {
+  /** Messages the replacement stands for. */
+  readonly cut: number;
+  /** Hash of each replaced message (cache breakpoints left out). */
+  readonly hashes: readonly string[];
+  /** The replacement message, as sent. */
+  readonly replacement: string;
+}
+
+export interface BudgetState {
+  compaction: WireCompactionState | undefined;
+  /** Reported prompt tokens per sent character on the previous reply (calibrates the estimate). */
+  promptTokensPerChar: number | undefined;
+}
+
+export const DEFAULT_TOKENS_PER_CHAR = 0.25;
+/** The summary may take this share of the budget (as characters ≈ 4 × tokens). */
+const SUMMARY_SHARE = 0.08;
+const SUMMARY_MAX_CHARS = 40_000;
+
+export interface CompactInput {
+  /** The original request (for the hashes and the summary). */
+  readonly original: string;
+  readonly wire: WireHistory;
+  /** The request after density (what is sent), with the same messages. */
+  readonly sent: string;
+  readonly conversationId: string;
+  readonly state: BudgetState;
+  /** The working budget (tokens); undefined: the default for the request's model. */
+  readonly budgetTokens: number | undefined;
+  /** Whether the request opts into a 1M-token window. */
+  readonly longContext: boolean;
+  /** Only repeat the standing compaction (token counting). */
+  readonly readOnly: boolean;
+  readonly sink: RecallSink;
+}
+
+export type CompactOutcome =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'kept' | 'compacted';
+      readonly text: string;
+      /** Messages the summary replaces. */
+      readonly cut: number;
+      readonly removedChars: number;
+    };
+
+function withoutCacheControl(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheControl);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).filter(([key]) => key !== 'cache_control');
+  return Object.fromEntries(entries.map(([key, inner]) => [key, withoutCacheControl(inner)]));
+}
+
+/** A message's hash, blind to the cache breakpoints clients move between requests. */
+function messageHash(raw: string): string {
+  const canonical = JSON.stringify(withoutCacheControl(JSON.parse(raw)));
+  return createHash('sha1').update(canonical).digest('base64');
+}
+
+function standingCut(input: CompactInput): number {
+  const standing = input.state.compaction;
+  const spans = input.wire.messageSpans;
+  if (standing === undefined || standing.cut >= spans.length) return 0;
+  for (let i = 0; i < standing.cut; i++) {
+    const span = spans[i];
+    if (span === undefined) return 0;
+    if (messageHash(input.original.slice(span.start, span.end)) !== standing.hashes[i]) return 0;
+  }
+  return standing.cut;
+}
+
+function buildCompaction(
+  input: CompactInput,
+  cut: number,
+  summaryChars: number,
+): WireCompactionState {
+  const spans = input.wire.messageSpans;
+  const removedRaw = input.original.slice(spans[0]?.start ?? 0, spans[cut - 1]?.end ?? 0);
+  const summary = compactionSummary({
+    removed: input.wire.history.slice(0, cut),
+    history: input.wire.history,
+    removedRaw,
+    budgetChars: summaryChars,
+  });
+  input.sink.put(
+    summary.recall.map((entry) => ({ ...entry, conversationId: input.conversationId })),
+  );
+  const hashes = spans
+    .slice(0, cut)
+    .map((span) => messageHash(input.original.slice(span.start, span.end)));
+  const replacement = JSON.stringify({
+    role: 'user',
+    content: [{ type: 'text', text: summary.text }],
+  });
+  return { cut, hashes, replacement };
+}
+
+/** Never changes the request when nothing needs to go; see the module header. */
+/** The plan for this request: repeat the standing cut only (token counting), or decide. */
+function planFor(
+  input: CompactInput,
+  request: { root: JsonNode; items: readonly JsonNode[]; previousCut: number; perChar: number },
+): { plan: CompactionPlan; summaryChars: number } {
+  const { root, items, previousCut } = request;
+  const budgetTokens =
+    input.budgetTokens ??
+    defaultWorkingBudget({ model: stringMember(root, 'model'), longContext: input.longContext });
+  const summaryChars = Math.min(SUMMARY_MAX_CHARS, Math.floor(budgetTokens * 4 * SUMMARY_SHARE));
+  if (input.readOnly) {
+    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+  }
+  const messagesChars = (items.at(-1)?.end ?? 0) - (items[0]?.start ?? 0);
+  const plan = planWireCompaction({
+    roles: items.map((item) => stringMember(item, 'role') ?? ''),
+    messageChars: items.map((item) => item.end - item.start + 1),
+    fixedChars: input.sent.length - messagesChars,
+    tokensPerChar: request.perChar,
+    budgetTokens,
+    previousCut,
+    summaryChars,
+  });
+  return { plan, summaryChars };
+}
+
+/** The sent text with its first `cut` messages replaced by `replacement`. */
+function spliceMessages(
+  sent: string,
+  items: readonly JsonNode[],
+  cut: number,
+  replacement: string,
+): { text: string; removedChars: number } {
+  const start = items[0]?.start ?? 0;
+  const resume = items[cut]?.start ?? start;
+  return {
+    text: `${sent.slice(0, start)}${replacement},${sent.slice(resume)}`,
+    removedChars: resume - start - replacement.length - 1,
+  };
+}
+
+/** Far under any budget with nothing standing: no need to read the request again. */
+function clearlyUnder(input: CompactInput, perChar: number): boolean {
+  const floor = input.budgetTokens ?? MIN_DEFAULT_BUDGET;
+  return input.state.compaction === undefined && input.sent.length * perChar <= floor;
+}
+
+/** Never changes the request when nothing needs to go; see the module header. */
+export function compactWire(input: CompactInput): CompactOutcome {
+  const perChar = input.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
+  if (clearlyUnder(input, perChar)) return { kind: 'none' };
+  const root = parseJsonSpans(input.sent);
+  const messages = member(root, 'messages');
+  if (messages?.kind !== 'array' || messages.items.length !== input.wire.messageSpans.length) {
+    return { kind: 'none' };
+  }
+  const items = messages.items;
+  const previousCut = standingCut(input);
+  if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
+  const { plan, summaryChars } = planFor(input, { root, items, previousCut, perChar });
+  const standing = input.state.compaction;
+  const compaction =
+    plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : standing;
+  if (plan.cut === 0 || compaction === undefined) return { kind: 'none' };
+  if (!input.readOnly) input.state.compaction = compaction;
+  const spliced = spliceMessages(input.sent, items, plan.cut, compaction.replacement);
+  return { kind: plan.kind === 'compact' ? 'compacted' : 'kept', cut: plan.cut, ...spliced };
+}
