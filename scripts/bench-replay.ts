@@ -6,7 +6,8 @@
  * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --workers <n>, --only <text>
  * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing),
  * --policies <id,id> (only these policies), --set key=value (a setting for every run, repeatable;
- * values parsed as JSON when they are, else strings).
+ * values parsed as JSON when they are, else strings), --limits <n,n> (replay at these context limits,
+ * e.g. 16k,32k,64k,128k,200k, and print the window grid instead of writing the docs).
  */
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
 import { BenchUsageError, parseBenchArgs } from './replay/benchArgs.js';
+import { gridMarkdown } from './replay/benchGrid.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,6 +38,7 @@ interface Failure {
 function runWorkers(
   files: readonly CorpusFile[],
   workers: number,
+  limits: readonly number[] | undefined,
 ): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[]; failures: Failure[] }> {
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   const runs: BenchRun[] = [];
@@ -47,6 +50,7 @@ function runWorkers(
     ...process.env,
     TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json'),
     ...benchEnv(process.argv.slice(2)),
+    ...(limits === undefined ? {} : { DENSE_BENCH_LIMITS: limits.join(',') }),
   };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
@@ -136,7 +140,7 @@ async function main(): Promise<number> {
     (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
   );
   const start = performance.now();
-  const { runs, crossChecks, failures } = await runWorkers(files, args.workers);
+  const { runs, crossChecks, failures } = await runWorkers(files, args.workers, args.limits);
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
@@ -162,6 +166,10 @@ async function main(): Promise<number> {
     files: files.length,
     failures: failures.map((f) => f.file),
   };
+  if (args.limits !== undefined) {
+    console.log(gridMarkdown(runs, args.limits));
+    return failures.length === 0 ? 0 : 1;
+  }
   const markdown = replayMarkdown(runs, meta, crossChecks);
   if (!args.docs) {
     console.log(markdown);

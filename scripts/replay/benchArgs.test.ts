@@ -32,4 +32,15 @@ describe('bench:replay arguments', () => {
     expect(script).toMatch(/scripts\/bench-replay\.ts$/);
     expect(script).not.toMatch(/&&|;|\|/);
   });
+
+  it('#23.4 --limits runs the window grid at the given context limits (k for thousands) and writes no docs', () => {
+    expect(parseBenchArgs(['--limits', '200k,16000,32k,32000'], defaults)).toEqual({
+      corpus: '/corpus',
+      workers: 2,
+      docs: false,
+      limits: [16_000, 32_000, 200_000],
+    });
+    expect(() => parseBenchArgs(['--limits', '16k,big'], defaults)).toThrow(/--limits takes/);
+    expect(() => parseBenchArgs(['--limits', '0'], defaults)).toThrow(BenchUsageError);
+  });
 });

@@ -13,6 +13,12 @@ export interface BenchArgs {
   /** Absolute path of the raw-runs JSON to write. */
   readonly json?: string;
   readonly docs: boolean;
+  /**
+   * `--limits 16000,32000,…`: replay at these context limits and print the window grid
+   * (`benchGrid.ts`) instead of writing the docs' sections, which are laid out for the default
+   * limits.
+   */
+  readonly limits?: readonly number[];
 }
 
 /** Thrown for a flag given without its value (`--json` last on the line). */
@@ -20,7 +26,21 @@ export class BenchUsageError extends Error {
   readonly code = 'BENCH_USAGE';
 }
 
-type ValueFlag = '--corpus' | '--workers' | '--only' | '--json';
+type ValueFlag = '--corpus' | '--workers' | '--only' | '--json' | '--limits';
+
+/** `16000,32k` → [16000, 32000]; a usage error for anything but positive whole token counts. */
+function parseLimits(value: string): number[] {
+  const limits = value.split(',').map((part) => {
+    const match = /^(\d+)(k?)$/i.exec(part.trim());
+    const limit = match === null ? Number.NaN : Number(match[1]) * (match[2] === '' ? 1 : 1000);
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new BenchUsageError(
+        `bench:replay: --limits takes context limits in tokens, e.g. --limits 16000,32k (got "${part}")`,
+      );
+    return limit;
+  });
+  return [...new Set(limits)].sort((a, b) => a - b);
+}
 
 export function parseBenchArgs(
   argv: readonly string[],
@@ -38,11 +58,13 @@ export function parseBenchArgs(
   const workers = Number(value('--workers') ?? defaults.workers);
   const only = value('--only');
   const json = value('--json');
+  const limits = value('--limits');
   return {
     corpus: path.resolve(value('--corpus') ?? defaults.corpus),
     workers: Number.isInteger(workers) && workers > 0 ? workers : 1,
     ...(only === undefined ? {} : { only }),
     ...(json === undefined ? {} : { json: path.resolve(json) }),
-    docs: !argv.includes('--no-docs'),
+    docs: !argv.includes('--no-docs') && limits === undefined,
+    ...(limits === undefined ? {} : { limits: parseLimits(limits) }),
   };
 }

@@ -31,6 +31,9 @@ const tokenCounter = memoTokenCounter();
 /** `--policies a,b` and `--set k=v` of bench-replay reach the workers through the environment. */
 const onlyPolicies = process.env.DENSE_BENCH_POLICIES?.split(',').filter((p) => p !== '');
 const extraSettings = JSON.parse(process.env.DENSE_BENCH_SETTINGS ?? '{}') as EphemeralSettings;
+/** `--limits` of bench-replay: the context limits to replay at instead of BENCH_LIMITS. */
+const limitsToRun: readonly number[] =
+  process.env.DENSE_BENCH_LIMITS?.split(',').map(Number) ?? BENCH_LIMITS;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -90,7 +93,7 @@ async function runJob(
     }
     for (const policy of REPLAY_POLICY_IDS) {
       if (onlyPolicies !== undefined && !onlyPolicies.includes(policy)) continue;
-      const limits = policy === 'none' ? [null] : BENCH_LIMITS;
+      const limits = policy === 'none' ? [null] : limitsToRun;
       for (const limit of limits) {
         runs.push(await runOne(prepared, job.source, policy, limit, compactions));
       }

@@ -47,3 +47,4 @@ export * from './core/densityStep.js';
 export * from './core/densitySchedule.js';
 export * from './cache/index.js';
 export * from './proxy/index.js';
+export * from './recall/index.js';

@@ -4,7 +4,15 @@
  */
 import type { CliSubcommand } from './CliSubcommand.js';
 import { demoCommand } from '../commands/demo.js';
+import { mcpCommand } from '../commands/mcp.js';
 import { proxyCommand } from '../commands/proxy.js';
+import { recallCommand } from '../commands/recall.js';
 import { replayCommand } from '../commands/replay.js';
 
-export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [replayCommand, demoCommand, proxyCommand];
+export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
+  replayCommand,
+  demoCommand,
+  proxyCommand,
+  recallCommand,
+  mcpCommand,
+];

@@ -13,6 +13,7 @@ import {
 } from '@dense/core';
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
+import { recallArchiveFor } from './recall.js';
 
 export const DEFAULT_PROXY_PORT = 8787;
 
@@ -114,7 +115,8 @@ export async function runProxy(
 ): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   const color = options.color === true && io.stderr.isTTY === true;
-  const server = await startProxyServer({ ...options, log, color });
+  const recall = options.recall ?? recallArchiveFor(io.env);
+  const server = await startProxyServer({ ...options, log, color, recall });
   if (!LOOPBACK.has(options.host ?? '127.0.0.1')) {
     log(
       `dense proxy: WARNING listening on ${options.host ?? ''}: anyone who can reach it can use it.`,
@@ -123,6 +125,7 @@ export async function runProxy(
   if (options.recordDir !== undefined) {
     log(`dense proxy: recording requests (credentials redacted) to ${options.recordDir}`);
   }
+  log(`dense proxy: pointed results are kept for \`dense recall <id>\` in ${recall.dir}`);
   io.stdout.write(proxyBanner(server.url));
   await stop;
   await server.close();

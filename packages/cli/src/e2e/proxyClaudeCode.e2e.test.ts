@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   member,
   parseJsonSpans,
-  PRUNED_POINTER,
+  proxyPointer,
+  RecallArchive,
   startProxyServer,
   stringMember,
   type JsonNode,
@@ -78,6 +79,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let base: string;
   let upstream: ClaudeCodeUpstream;
   let proxy: ProxyServer;
+  let recall: RecallArchive;
   let result: Run;
   const fileLines = Array.from(
     { length: 400 },
@@ -98,7 +100,8 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       newString: 'line 7: edited',
       answer: ANSWER,
     });
-    proxy = await startProxyServer({ anthropicUpstream: upstream.url });
+    recall = new RecallArchive({ dir: path.join(base, 'recall') });
+    proxy = await startProxyServer({ anthropicUpstream: upstream.url, recall });
     result = await runClaude(install.kind === 'installed' ? install.command : [], workspace, {
       PATH: process.env.PATH,
       HOME: path.join(base, 'home'),
@@ -123,14 +126,20 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(upstream.mainBodies.length).toBe(4);
   });
 
-  it('#15 after the edit the first Read goes upstream as the pointer, the second Read intact', () => {
+  it('#15 #24.2 after the edit the first Read goes upstream as the pointer naming `dense recall <id>`, the second Read intact', async () => {
     const [, , afterEdit, last] = upstream.mainBodies.map(messagesOf);
-    expect(afterEdit?.results.get('toolu_dense_read_1')).toBe(JSON.stringify(PRUNED_POINTER));
-    expect(last?.results.get('toolu_dense_read_1')).toBe(JSON.stringify(PRUNED_POINTER));
+    const pointer = afterEdit?.results.get('toolu_dense_read_1') ?? '';
+    const id = /dense recall (r[0-9a-f]{10})/.exec(pointer)?.[1] ?? '';
+    expect(pointer).toBe(JSON.stringify(proxyPointer(id)));
+    expect(last?.results.get('toolu_dense_read_1')).toBe(pointer);
     const secondRead = last?.results.get('toolu_dense_read_2') ?? '';
     expect(secondRead).toContain('line 7: edited');
     expect(secondRead).toContain('line 400:');
-    expect(secondRead).not.toContain(PRUNED_POINTER);
+    expect(secondRead).not.toContain('dense recall');
+    const original = await recall.lookup(id);
+    expect(original.kind === 'found' && original.bytes.toString('utf8')).toContain(
+      'line 7: original',
+    );
   });
 
   it('#15 every later request repeats the edit byte for byte, and the metering says so', () => {

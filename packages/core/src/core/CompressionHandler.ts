@@ -39,16 +39,10 @@ import {
   type LastSend,
 } from './densityStep.js';
 import { cacheRulesForProvider } from './densitySchedule.js';
+import { densityPressure, type DensityPressure } from './densityPressure.js';
 import type { CacheProviderName } from '../cache/index.js';
 import { CacheAnchorTracker } from './cacheAnchors.js';
 import { GrowthTracker } from './growthTracker.js';
-
-/**
- * Under pressure, a density batch must make room for this many calls (issue 14). Measured on the
- * corpus replay at 32k: 2 or 3 save more cache cost but let one session compress once more than
- * before (issue 11 forbids that); 1 keeps every session's compressions.
- */
-const PRESSURE_CALLS = 1;
 
 /** The events this handler emits carry these payloads. */
 export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
@@ -110,6 +104,9 @@ export class CompressionHandler {
   private readonly anchors = new CacheAnchorTracker();
   private readonly growth = new GrowthTracker();
   private readonly hardLimit: HardLimit;
+  private lastCompressionChangedNothing = false;
+  /** The density step applied a batch that goes with a compression ('with-compression'). */
+  private compressionPlanned = false;
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
@@ -117,6 +114,9 @@ export class CompressionHandler {
       contextLimit: () => options.runtime.ephemerals.contextLimit(),
       historyTokens: () => options.history.getTotalTokens(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
+    });
+    this.events.on('compressed', (event) => {
+      this.lastCompressionChangedNothing = event.result.kind !== 'applied';
     });
   }
 
@@ -163,12 +163,12 @@ export class CompressionHandler {
     await this.ensureDensityOptimized({
       underPressure: this.shouldCompress(pendingTokens),
       // Over the hard limit already: correctness first, every pending edit goes.
-      ...(this.hardLimit.exceeds(pendingTokens)
-        ? {}
-        : { pressureRoom: this.pressureRoom(pendingTokens) }),
+      ...(this.hardLimit.exceeds(pendingTokens) ? {} : this.pressureInputs(pendingTokens)),
     });
     let compressed = false;
-    if (this.shouldCompress(pendingTokens) && !this.reportedLoop(pendingTokens)) {
+    const planned = this.compressionPlanned;
+    this.compressionPlanned = false;
+    if ((planned || this.shouldCompress(pendingTokens)) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
     }
@@ -210,13 +210,27 @@ export class CompressionHandler {
   }
 
   /**
-   * What a density batch must remove under pressure to keep the next `PRESSURE_CALLS` calls (at
-   * the recent growth per call) under the compression threshold (issue 14).
+   * Under pressure below the hard limit: the room a batch must make, and the compression that
+   * could go with it (when the strategy knows what it leaves, and neither the loop guard nor a
+   * compression that changed nothing last time stands in its way).
    */
-  private pressureRoom(pendingTokens: number): number {
-    const threshold = this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit();
+  private pressureInputs(pendingTokens: number): DensityPressure {
+    const strategy = this.currentStrategy();
+    const { ephemerals } = this.options.runtime;
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
-    return Math.max(0, tokens - (threshold - PRESSURE_CALLS * this.growth.perCall()));
+    const thresholdTokens = this.compressionThreshold(strategy) * ephemerals.contextLimit();
+    const blocked =
+      this.lastCompressionChangedNothing ||
+      this.aftercare.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
+    const after = blocked
+      ? undefined
+      : strategy.compressedTokensAtMost?.(ephemerals, pendingTokens);
+    return densityPressure({
+      tokens,
+      thresholdTokens,
+      growthPerCall: this.growth.perCall(),
+      compressedTokens: after === undefined ? undefined : after + pendingTokens,
+    });
   }
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
@@ -227,10 +241,7 @@ export class CompressionHandler {
   }
 
   /** The batched schedule's inputs for this pre-send step; undefined with `schedule=immediate`. */
-  private densitySchedule(options: {
-    readonly underPressure?: boolean;
-    readonly pressureRoom?: number;
-  }): DensitySchedule | undefined {
+  private densitySchedule(options: DensityPressure): DensitySchedule | undefined {
     if (!this.densityBatched()) return undefined;
     const rules = cacheRulesForProvider(this.options.runtimeState().provider);
     const budget = this.options.densityRiskBudget?.(rules.provider);
@@ -242,6 +253,7 @@ export class CompressionHandler {
       now: this.now(),
       underPressure: options.underPressure ?? true,
       ...(options.pressureRoom === undefined ? {} : { pressureRoom: options.pressureRoom }),
+      ...(options.compression === undefined ? {} : { compression: options.compression }),
     };
   }
 
@@ -252,9 +264,7 @@ export class CompressionHandler {
    * prompt-cache misses than they save wait (the flag stays set) unless the context is
    * `underPressure`; the edits near the end may go alone (issue 14).
    */
-  async ensureDensityOptimized(
-    options: { readonly underPressure?: boolean; readonly pressureRoom?: number } = {},
-  ): Promise<void> {
+  async ensureDensityOptimized(options: DensityPressure = {}): Promise<void> {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
@@ -273,6 +283,7 @@ export class CompressionHandler {
       }
       this.anchors.onPending(outcome.kind === 'applied' ? outcome.pendingFrom : undefined);
       if (outcome.kind === 'applied') {
+        if (outcome.event.schedule?.reason === 'with-compression') this.compressionPlanned = true;
         this.anchors.onEdited(outcome.event.firstEditedIndex);
         this.events.emit('densityApplied', outcome.event);
         if (outcome.pendingFrom !== undefined) return;

@@ -259,6 +259,41 @@ describe('batched density schedule (issue 14.3)', () => {
     expect(responseIds(history.getRawHistory()).has('deep')).toBe(false);
   });
 
+  it('#23.4 at the threshold a deep batch that would rewrite more than a compression writes goes with the compression: one rewrite of a smaller history, not a batch alone', async () => {
+    const clock = { t: 0 };
+    const { history, handler, send } = setup({ 'context-limit': 50_000 }, clock);
+    // A stale 3,000-char read below 20 reads of 1,500: deep beyond the lookback, so applying it
+    // alone writes the whole ~33k prompt again (1.15 × 33k − 1.25 × 3k ≈ 34k more than not
+    // applying); compressing writes at most the 25,500 target (1.25 × 25.5k − 0.1 × 43k ≈ 27.6k).
+    await send(readThenTwenty(3000, 1500));
+    await send(replaceInFile('wa', 'a.ts'));
+    const applied: DensityAppliedEvent[] = [];
+    handler.events.on('densityApplied', (e) => applied.push(e));
+    let compressions = 0;
+    handler.events.on('compressed', () => compressions++);
+    await send([human('y'.repeat(10_000))]);
+    expect(applied.map((e) => e.schedule?.reason)).toEqual(['with-compression']);
+    expect(compressions).toBe(1);
+    expect(history.getTotalTokens()).toBeLessThanOrEqual(25_500);
+    expect(responseIds(history.getRawHistory()).has('deep')).toBe(false);
+  });
+
+  it('#23.4 a batch alone still goes under pressure when it is cheaper than the compression (near the end of the history)', async () => {
+    const clock = { t: 0 };
+    const { handler, send } = setup({ 'context-limit': 50_000 }, clock);
+    await send(readThenTwenty(300, 1500));
+    await send([...readFile('near', 'b.ts', 'b'.repeat(6000)), human('z'.repeat(5_000))]);
+    const applied: DensityAppliedEvent[] = [];
+    handler.events.on('densityApplied', (e) => applied.push(e));
+    let compressions = 0;
+    handler.events.on('compressed', () => compressions++);
+    // Calls that add nothing: the recent growth per call is small, so removing the read relieves.
+    for (let i = 0; i < 4; i++) await send();
+    await send([...replaceInFile('wb', 'b.ts'), human('w'.repeat(2_000))]);
+    expect(applied.map((e) => e.schedule?.reason)).toEqual(['under-pressure']);
+    expect(compressions).toBe(0);
+  });
+
   it('#14.3 with schedule immediate every edit is applied before the next call (the spec)', async () => {
     const clock = { t: 0 };
     const { pending, send } = setup(

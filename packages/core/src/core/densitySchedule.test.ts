@@ -4,6 +4,7 @@ import { CACHE_RULES } from '../cache/cacheRules.js';
 import {
   cacheRulesForProvider,
   callsToPayBack,
+  compressionIsCheaper,
   decideDensityApplication,
   upFrontCost,
   type BatchCut,
@@ -174,5 +175,89 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
     expect(cacheRulesForProvider('gemini').provider).toBe('gemini');
     expect(cacheRulesForProvider('anthropic').provider).toBe('anthropic');
     expect(cacheRulesForProvider('replay').provider).toBe('anthropic');
+  });
+});
+
+describe('a pressure batch or the compression, whichever costs less (issue 23.4)', () => {
+  const rules = anthropic;
+  const deepBatch: BatchCut = { index: 4, removedTokens: 800, invalidatedTokens: 13_000 };
+  const tailBatch: BatchCut = { index: 150, removedTokens: 1_200, invalidatedTokens: 1_500 };
+  const compression = { tokensBefore: 13_800, tokensAfter: 8_000 };
+  const pressed = (cut: BatchCut) =>
+    decideDensityApplication({
+      rules,
+      cuts: [cut],
+      msSinceLastSend: 1000,
+      paybackHorizon: 15,
+      underPressure: true,
+      pressureRoom: 300,
+      compression,
+    });
+
+  it('#23.4 under pressure a deep batch whose rewrite costs more than the compression goes with it', () => {
+    // Applying: 1.15 × 13,000 − 1.25 × 800 = 13,950; compressing: 1.25 × 8,000 − 0.1 × 13,800 = 8,620.
+    expect(pressed(deepBatch)).toMatchObject({ applyFrom: 4, reason: 'with-compression' });
+  });
+
+  it('#23.4 a batch near the end of the history is cheaper than any compression: it goes alone', () => {
+    expect(pressed(tailBatch)).toMatchObject({ applyFrom: 150, reason: 'under-pressure' });
+  });
+
+  it('#23.4 a compression that would leave more than the batch does never wins; without one (emergency, loop guard) the batch goes', () => {
+    expect(
+      compressionIsCheaper(rules, deepBatch, { tokensBefore: 13_800, tokensAfter: 13_000 }),
+    ).toBe(false);
+    const { compression: _unused, ...withoutCompression } = {
+      rules,
+      cuts: [deepBatch],
+      msSinceLastSend: 1000,
+      paybackHorizon: 15,
+      underPressure: true,
+      compression,
+    };
+    expect(decideDensityApplication(withoutCompression).reason).toBe('under-pressure');
+  });
+
+  /** Cost of the next `calls` calls, growing by `growth` tokens each, from a history of `start`
+   * tokens whose first call costs `first` (priced as priceCall does: reads r, new tokens w). */
+  const path = (first: number, start: number, growth: number, calls: number) => {
+    const { readMultiplier: r, writeMultiplier: w } = rules;
+    let cost = first;
+    for (let i = 1; i < calls; i++) cost += r * (start + (i - 1) * growth) + w * growth;
+    return cost;
+  };
+
+  it('#23.4 property: when the compression wins, it costs no more than the batch over any number of later calls (no bet on the session going on)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2_000, max: 200_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 1, max: 60 }),
+        (tokens, depth, share, after, growth, calls) => {
+          const { readMultiplier: r, writeMultiplier: w } = rules;
+          const invalidated = Math.round(tokens * depth);
+          const removed = Math.min(invalidated, Math.round(tokens * share * depth));
+          const batch: BatchCut = {
+            index: 1,
+            removedTokens: removed,
+            invalidatedTokens: invalidated,
+          };
+          const c = { tokensBefore: tokens, tokensAfter: Math.round(tokens * after) };
+          if (!compressionIsCheaper(rules, batch, c)) return;
+          const applying = path(
+            r * (tokens - invalidated) + w * (invalidated - removed),
+            tokens - removed,
+            growth,
+            calls,
+          );
+          const compressing = path(w * c.tokensAfter, c.tokensAfter, growth, calls);
+          expect(compressing).toBeLessThanOrEqual(applying + 1e-6);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

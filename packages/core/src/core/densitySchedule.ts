@@ -105,10 +105,25 @@ export interface DensityScheduleInput {
    * no more than it would have without density. Undefined: no cap.
    */
   readonly riskBudget?: number;
+  /**
+   * Under pressure, the compression that could run now (absent when none would): when it costs
+   * less on the next call than the batch's rewrite, the batch goes with it ('with-compression':
+   * the compression rewrites the history anyway) instead of alone. See `compressionIsCheaper`.
+   */
+  readonly compression?: PressureCompression;
+}
+
+/** The compression a pressure batch competes with (tokens of the history, o200k). */
+export interface PressureCompression {
+  /** The history's tokens now. */
+  readonly tokensBefore: number;
+  /** What the compression leaves, at most (the strategy's compression target). */
+  readonly tokensAfter: number;
 }
 
 export const DENSITY_SCHEDULE_REASONS = [
   'under-pressure',
+  'with-compression',
   'no-cache-yet',
   'cache-cold',
   'pays-back',
@@ -136,8 +151,8 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
     reason,
     paybackCalls: payback,
   });
-  const relieves = input.pressureRoom === undefined || whole.removedTokens >= input.pressureRoom;
-  if (input.underPressure && relieves) return all('under-pressure');
+  const pressure = pressureReason(input, whole);
+  if (pressure !== undefined) return all(pressure);
   if (input.msSinceLastSend === undefined) return all('no-cache-yet');
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
   const anchored = anchoredPayback(input.rules, whole);
@@ -152,6 +167,21 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
     reason: awaiting ? 'awaiting-anchor' : 'deferred',
     paybackCalls: awaiting ? anchored : payback,
   };
+}
+
+/**
+ * Under pressure, a batch that makes the room goes — with the compression when that costs less
+ * than the batch alone. Undefined: not under pressure, or the batch makes too little room.
+ */
+function pressureReason(
+  input: DensityScheduleInput,
+  whole: BatchCut,
+): 'under-pressure' | 'with-compression' | undefined {
+  const relieves = input.pressureRoom === undefined || whole.removedTokens >= input.pressureRoom;
+  if (!input.underPressure || !relieves) return undefined;
+  const cheaper =
+    input.compression !== undefined && compressionIsCheaper(input.rules, whole, input.compression);
+  return cheaper ? 'with-compression' : 'under-pressure';
 }
 
 /** The deepest cut after the first whose suffix pays back on its own. */
@@ -187,4 +217,26 @@ function anchoredPayback(rules: CacheRules, whole: BatchCut): number | undefined
   const saved = (w - r) * (whole.invalidatedTokens - anchored);
   if (saved <= r * whole.removedTokens) return undefined;
   return callsToPayBack(rules, whole.removedTokens, anchored);
+}
+
+/**
+ * Whether compressing now costs less on the next call than applying the pressure batch alone: the
+ * batch rewrites what follows its first edit ((w − r)·S − w·R more than leaving the history
+ * alone), the compression writes the whole smaller history (w·C instead of reading T at r). A
+ * compression that is cheaper on the next call is cheaper on every later one too (it leaves less
+ * than the batch does), so choosing it bets nothing on the session going on; a batch that wins on
+ * the next call goes alone, even though a compression it only delays may follow.
+ */
+export function compressionIsCheaper(
+  rules: CacheRules,
+  batch: BatchCut,
+  compression: PressureCompression,
+): boolean {
+  const r = rules.readMultiplier;
+  const w = rules.writeMultiplier;
+  const leftByBatch = compression.tokensBefore - batch.removedTokens;
+  if (compression.tokensAfter >= leftByBatch) return false;
+  const compressing = w * compression.tokensAfter - r * compression.tokensBefore;
+  const applying = (w - r) * batch.invalidatedTokens - w * batch.removedTokens;
+  return compressing < applying;
 }

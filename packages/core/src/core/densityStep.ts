@@ -16,7 +16,11 @@ import {
 import { densityCacheImpact } from './compression/density/cacheImpact.js';
 import { attributeDensityTokens, type DensityTokenBreakdown } from './densityAccounting.js';
 import type { CacheRules } from '../cache/cacheRules.js';
-import { decideDensityApplication, type DensityScheduleDecision } from './densitySchedule.js';
+import {
+  decideDensityApplication,
+  type DensityScheduleDecision,
+  type PressureCompression,
+} from './densitySchedule.js';
 import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
 import { sentTokensFrom, type LastSend } from './densityInvalidation.js';
 
@@ -61,6 +65,8 @@ export interface DensitySchedule {
   readonly pressureRoom?: number;
   /** See DensityScheduleInput.riskBudget. */
   readonly riskBudget?: number;
+  /** See DensityScheduleInput.compression. */
+  readonly compression?: PressureCompression;
 }
 
 export interface DensityStepInput {
@@ -111,6 +117,7 @@ async function schedulePart(
     underPressure: schedule.underPressure,
     ...(schedule.pressureRoom === undefined ? {} : { pressureRoom: schedule.pressureRoom }),
     ...(schedule.riskBudget === undefined ? {} : { riskBudget: schedule.riskBudget }),
+    ...(schedule.compression === undefined ? {} : { compression: schedule.compression }),
   });
   const part =
     decision.applyFrom === undefined

@@ -169,6 +169,7 @@ describe('getDensePaths', () => {
     expect(paths.profilesDir).toBe(path.join('/tmp/dense-home', 'profiles'));
     expect(paths.sessionsDir).toBe(path.join('/tmp/dense-home', 'sessions'));
     expect(paths.promptsDir).toBe(path.join('/tmp/dense-home', 'prompts'));
+    expect(paths.recallDir).toBe(path.join('/tmp/dense-home', 'recall'));
   });
 
   it('uses the platform directories otherwise', () => {

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
+import { POINTER_TEXT } from './test-utils/wireRequests.js';
 import type { WireApi } from './wireHistory.js';
 
 type Json = Record<string, unknown>;
@@ -108,12 +108,15 @@ function isStale(ops: readonly Op[], index: number): boolean {
     );
 }
 
+const isPointerText = (content: unknown): boolean =>
+  typeof content === 'string' && new RegExp(`^${POINTER_TEXT.source}$`).test(content);
+
 const isPointer = (message: unknown): boolean => {
   const content = (message as { content?: unknown }).content;
   return (
-    content === PRUNED_POINTER ||
+    isPointerText(content) ||
     (Array.isArray(content) &&
-      (content as { content?: unknown }[]).some((block) => block.content === PRUNED_POINTER))
+      (content as { content?: unknown }[]).some((block) => isPointerText(block.content)))
   );
 };
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
 import {
@@ -8,9 +7,11 @@ import {
   codexBody,
   codexShellPatch,
   FILE_TEXT,
+  POINTER_JSON,
+  pointerAfter,
+  unpointed,
 } from './test-utils/wireRequests.js';
 
-const POINTER_JSON = JSON.stringify(PRUNED_POINTER);
 const PATCH = '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch';
 
 function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
@@ -31,8 +32,8 @@ describe('densifyRequest (Anthropic)', () => {
     const result = densifyRequest(options(body));
     const sent = result.body.toString();
     expect(result.pointers).toBe(1);
-    expect(sent).toContain(`"tool_use_id":"r1","content":${POINTER_JSON}`);
-    expect(sent.replace(POINTER_JSON, JSON.stringify(FILE_TEXT))).toBe(body);
+    expect(sent).toMatch(pointerAfter(`"tool_use_id":"r1","content":`));
+    expect(unpointed(sent, FILE_TEXT)).toBe(body);
   });
 
   it('#15.2 a failed Edit makes nothing stale', () => {
@@ -74,7 +75,8 @@ describe('densifyRequest (Anthropic)', () => {
 
   it('#15.3 a small stale result waits while the cache is warm and goes out once it is cold', () => {
     const store = new ConversationStore();
-    const small = { readContent: 'short file content, a few dozen characters long' };
+    // Small, yet longer than the pointer that would replace it.
+    const small = { readContent: 'short file content, a few dozen characters long\n'.repeat(3) };
     // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price.
     const system = [{ type: 'text', text: 'x'.repeat(20_000) }];
     const messages = (steps: number) => anthropicBody(claudeSession(steps, small), { system });
@@ -125,8 +127,10 @@ describe('densifyRequest (Anthropic)', () => {
     const sent = densifyRequest(options(body)).body.toString();
     expect(sent).toContain('{"type":"thinking","thinking":"hmm","signature":"c2lnbmF0dXJl"}');
     expect(sent).toContain('"data":"AAA="');
-    expect(sent).toContain(
-      `"content":[{"type":"text","text":${POINTER_JSON},"cache_control":{"type":"ephemeral"}}]`,
+    expect(sent).toMatch(
+      new RegExp(
+        `"content":\\[\\{"type":"text","text":${POINTER_JSON.source},"cache_control":\\{"type":"ephemeral"\\}\\}\\]`,
+      ),
     );
   });
 });
@@ -137,7 +141,7 @@ describe('densifyRequest (OpenAI Responses, Codex)', () => {
     const result = densifyRequest(options(body, { api: 'openai-responses', sessionId: undefined }));
     const sent = result.body.toString();
     expect(result.pointers).toBe(1);
-    expect(sent).toContain(`"call_id":"c1","output":${POINTER_JSON}`);
+    expect(sent).toMatch(pointerAfter(`"call_id":"c1","output":`));
     expect(sent).toContain(`"call_id":"c2","output":${JSON.stringify(`${FILE_TEXT}\n// edited`)}`);
   });
 

@@ -11,7 +11,6 @@ import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { compactWire, type CompactOutcome } from './budget/compactWire.js';
-import type { RecallSink } from './budget/recallSink.js';
 import {
   conversationKey,
   type ConversationState,
@@ -20,6 +19,8 @@ import {
 import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
+import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
+import type { RecallEntry } from '../recall/RecallArchive.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
 import {
   recordSentPointers,
@@ -53,7 +54,6 @@ export interface WorkingBudgetOptions {
   readonly tokens: number | undefined;
   /** Whether the client asked for the 1M-token window. */
   readonly longContext: boolean;
-  readonly sink: RecallSink;
 }
 
 /**
@@ -79,6 +79,8 @@ export interface DensifyResult {
   readonly pointers: number;
   /** Results newly added this request (a new batch). */
   readonly newEdits: number;
+  /** The originals of the results newly sent as pointers: to keep before the request goes out. */
+  readonly recalls: readonly RecallEntry[];
   readonly removedChars: number;
   /** Messages the previous request also had are byte-identical (undefined on the first). */
   readonly prefixStable: boolean | undefined;
@@ -92,8 +94,8 @@ function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
     : readOpenAIRequest(text, root, api);
 }
 
-function messageHashes(text: string, wire: WireHistory, sites: readonly ResultSite[]): string[] {
-  const byMessage = new Map<number, ResultSite[]>();
+function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
+  const byMessage = new Map<number, PointerSite[]>();
   for (const site of sites) {
     const list = byMessage.get(site.messageIndex) ?? [];
     list.push(site);
@@ -149,6 +151,7 @@ function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyR
     schedule: 'none',
     pointers: repeat.sites.length,
     newEdits: 0,
+    recalls: [],
     removedChars: splice.removedChars,
     prefixStable: undefined,
   };
@@ -240,7 +243,9 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
   const decision = decide(options, text, wire, { state, candidates });
-  const sites = [...sticky.map(({ site }) => site), ...decision.apply];
+  const sites = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
+    pointerSite(wire, site),
+  );
   const splice = spliceEdits(text, sites);
   let stable: boolean | undefined;
   if (options.readOnly !== true) {
@@ -261,6 +266,10 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
+    recalls: [
+      ...decision.apply.map((site) => recallEntryAt(wire, site)),
+      ...(compacted.kind === 'compacted' ? compacted.recalls : []),
+    ],
     removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
     prefixStable: stable,
     ...(compacted.kind === 'none'
@@ -279,11 +288,9 @@ function applyBudget(
     original: request.text,
     wire: request.wire,
     sent: request.sent,
-    conversationId: request.state.id,
     state: request.state.budget,
     budgetTokens: budget.tokens,
     longContext: budget.longContext,
     readOnly: options.readOnly === true,
-    sink: budget.sink,
   });
 }

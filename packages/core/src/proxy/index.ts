@@ -11,9 +11,9 @@ export * from './sentPointers.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';
 export * from './budget/workingBudget.js';
-export * from './budget/recallSink.js';
 export {
   COMPACTION_MARKER,
   COMPACTION_TASK,
   isCompactionRequest,
 } from './budget/compactionReply.js';
+export * from './proxyPointer.js';

@@ -6,7 +6,7 @@
 import { optimizeDensity } from '../core/compression/density/optimizeDensity.js';
 import type { DensityConfig } from '../core/compression/types.js';
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
-import { PRUNED_POINTER } from '../core/compression/densityVocabulary.js';
+import { PROXY_POINTER_CHARS } from './proxyPointer.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** READ→WRITE pruning (shell reads and writes too); no recency, no inclusion rewrites. */
@@ -18,9 +18,6 @@ export const PROXY_DENSITY_CONFIG: DensityConfig = {
   workspaceRoot: '/',
   shellFileOps: true,
 };
-
-/** What a pruned result is replaced with (the high-density pointer). */
-export const PROXY_POINTER = PRUNED_POINTER;
 
 /** `messageIndex:blockIndex` of a tool_response block in the decision history. */
 const positionKey = (messageIndex: number, blockIndex: number): string =>
@@ -56,6 +53,6 @@ export function planProxyEdits(
   return wire.sites.filter(
     (site) =>
       pruned.has(positionKey(site.messageIndex, site.blockIndex)) &&
-      site.end - site.start > PROXY_POINTER.length + 2,
+      site.end - site.start > PROXY_POINTER_CHARS + 2,
   );
 }

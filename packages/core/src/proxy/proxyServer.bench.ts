@@ -3,12 +3,16 @@
  * density step alone, and a full round trip through the proxy vs straight to the upstream stub
  * (plain forwarding). Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { startProxyServer } from './proxyServer.js';
+import { RecallArchive } from '../recall/RecallArchive.js';
 import { bigSessionBody } from './test-utils/bigSession.js';
 
 const SIZES = [100_000, 1_000_000] as const;
@@ -21,11 +25,17 @@ const upstream = createServer((request, response) => {
 });
 await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-const proxy = await startProxyServer({ anthropicUpstream: upstreamUrl, maxBodyBytes: 64 << 20 });
+const recallDir = mkdtempSync(path.join(tmpdir(), 'dense-bench-recall-'));
+const proxy = await startProxyServer({
+  anthropicUpstream: upstreamUrl,
+  maxBodyBytes: 64 << 20,
+  recall: new RecallArchive({ dir: recallDir }),
+});
 
 afterAll(async () => {
   await proxy.close();
   upstream.close();
+  rmSync(recallDir, { recursive: true, force: true });
 });
 
 async function post(base: string, payload: Buffer): Promise<void> {

@@ -15,6 +15,9 @@ describe('dense proxy: working budget and client compaction', () => {
     expect(upstream.seen).toHaveLength(0);
     expect(proxy.lines.at(-1)).toContain('client compaction answered by Dense');
     expect(proxy.stats.toJSON().recent.at(-1)?.compaction?.kind).toBe('answered');
+    const ids = [...reply.chunks.join('').matchAll(/recall id (r[0-9a-f]{10})/g)];
+    expect(ids.length).toBeGreaterThan(0);
+    for (const [, id] of ids) expect((await proxy.recall.lookup(id ?? '')).kind).toBe('found');
   });
 
   it('#24.1 with answerCompaction off the compaction request is forwarded', async () => {
@@ -33,6 +36,16 @@ describe('dense proxy: working budget and client compaction', () => {
     expect(sent.length / 4).toBeLessThanOrEqual(20_000);
     expect(sent).toContain('[Dense compacted the');
     expect(proxy.lines.at(-1)).toMatch(/compacted \d+ msgs to the working budget/);
+    // Every id the summary names gives back the original bytes.
+    const summary =
+      (JSON.parse(sent) as { messages: { content: { text: string }[] }[] }).messages[0]?.content[0]
+        ?.text ?? '';
+    const whole = /dense recall (r[0-9a-f]{10})/.exec(summary)?.[1] ?? '';
+    const found = await proxy.recall.lookup(whole);
+    expect(found.kind === 'found' ? found.bytes.toString() : '').toContain('"tool_use_id":"read0"');
+    const ids = [...summary.matchAll(/recall id (r[0-9a-f]{10})/g)];
+    expect(ids.length).toBeGreaterThan(2);
+    for (const [, id] of ids) expect((await proxy.recall.lookup(id ?? '')).kind).toBe('found');
   });
 
   it("#24.1 workingBudget 'off' forwards a long request as it is", async () => {

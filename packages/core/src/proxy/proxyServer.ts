@@ -4,15 +4,17 @@
  * other route goes to the configured upstream unchanged. Only the configured upstreams are ever
  * contacted (no open relay), and only under their base paths; only loopback `Host` names (and the
  * `--host` address) are answered; API keys and bodies are never logged. Chat bodies held at once
- * are bounded (503 with `retry-after` past the bound).
+ * are bounded (503 with `retry-after` past the bound). The original of every result sent as a
+ * pointer is kept in the recall archive before the request goes out.
  */
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { RecallArchive } from '../recall/RecallArchive.js';
 import { errorMessage } from '../utils/errors.js';
+import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { compactionReply } from './budget/compactionReply.js';
-import { MemoryRecallSink, type RecallSink } from './budget/recallSink.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
@@ -47,8 +49,6 @@ export interface ProxyServerOptions {
   readonly workingBudget?: number | 'off';
   /** Answer the client's own compaction request with Dense's summary (default true). */
   readonly answerCompaction?: boolean;
-  /** Where removed content goes, by recall id (default: in memory). */
-  readonly recallSink?: RecallSink;
   /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
   /** Receives one line per request (and fail-open reasons). */
@@ -56,6 +56,8 @@ export interface ProxyServerOptions {
   readonly color?: boolean;
   readonly now?: () => number;
   readonly store?: ConversationStore;
+  /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
+  readonly recall?: RecallArchive;
 }
 
 export interface ProxyServer {
@@ -126,7 +128,7 @@ interface Context {
   readonly maxBodyBytes: number;
   readonly budget: BodyBudget;
   readonly recorder: RequestRecorder | undefined;
-  readonly recallSink: RecallSink;
+  readonly recall: RecallArchive;
 }
 
 async function handleChat(
@@ -168,7 +170,7 @@ async function densifyAndForward(
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');
-  if (api === 'anthropic' && !counting && answerCompaction(ctx, exchange)) return;
+  if (api === 'anthropic' && !counting && (await answerCompaction(ctx, exchange))) return;
   const budget = ctx.options.workingBudget;
   const result = densifyRequest({
     api,
@@ -184,11 +186,11 @@ async function densifyAndForward(
           workingBudget: {
             tokens: budget,
             longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
-            sink: ctx.recallSink,
           },
         }),
   });
   logUnsupported(ctx, result);
+  await keepOriginals(ctx, result);
   const recording = { method: request.method, url: request.url, headers: request.headers };
   await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
@@ -211,7 +213,7 @@ async function densifyAndForward(
 }
 
 /** Answers the client's compaction request itself, when it is one and that is on. */
-function answerCompaction(
+async function answerCompaction(
   ctx: Context,
   exchange: {
     request: http.IncomingMessage;
@@ -219,26 +221,26 @@ function answerCompaction(
     body: Buffer;
     started: number;
   },
-): boolean {
+): Promise<boolean> {
   if (ctx.options.answerCompaction === false) return false;
   const sessionId = sessionIdOf(exchange.request);
-  const reply = compactionReply(exchange.body, {
-    sink: ctx.recallSink,
-    conversationId: (identity) => conversationKey(sessionId, identity),
-  });
+  const reply = compactionReply(exchange.body);
   if (reply === undefined) return false;
+  const conversationId = conversationKey(sessionId, reply.identity);
+  // The summary names recall ids: their originals are kept before the client reads it.
+  await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
   exchange.response.writeHead(200, {
     'content-type': reply.contentType,
     'cache-control': 'no-cache',
   });
   exchange.response.end(reply.body);
-  const conversationId = conversationKey(sessionId, reply.identity);
   const result: DensifyResult = {
     body: exchange.body,
     conversationId,
     schedule: 'none',
     pointers: 0,
     newEdits: 0,
+    recalls: [],
     removedChars: 0,
     prefixStable: undefined,
     compaction: { kind: 'answered', cut: reply.messages },
@@ -252,6 +254,19 @@ function answerCompaction(
     outcome,
   });
   return true;
+}
+
+/** A pointer must not reach the model before its original can be recalled; failures are logged. */
+async function keepOriginals(
+  ctx: Context,
+  result: Pick<DensifyResult, 'conversationId' | 'recalls'>,
+): Promise<void> {
+  if (result.recalls.length === 0 || result.conversationId === undefined) return;
+  try {
+    await ctx.recall.put(result.conversationId, result.recalls);
+  } catch (error) {
+    ctx.options.log?.(`dense proxy: could not keep originals for recall (${errorMessage(error)})`);
+  }
 }
 
 function logUnsupported(ctx: Context, result: DensifyResult): void {
@@ -357,7 +372,7 @@ function createContext(options: ProxyServerOptions): Context {
     // A single body up to the size limit is always accepted when nothing else is in flight.
     budget: new BodyBudget(Math.max(inFlight, maxBodyBytes)),
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
-    recallSink: options.recallSink ?? new MemoryRecallSink(),
+    recall: options.recall ?? new RecallArchive({ dir: getDensePaths().recallDir }),
   };
 }
 

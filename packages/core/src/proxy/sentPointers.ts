@@ -6,7 +6,8 @@
  * cached prefix is rewritten from the first dropped pointer, and why.
  */
 import { createHash } from 'node:crypto';
-import type { ResultSite, WireHistory } from './wireHistory.js';
+import type { PointerSite } from './proxyPointer.js';
+import type { WireHistory } from './wireHistory.js';
 
 /** What the last fully read request sent, enough to repeat its pointers byte-exactly. */
 export interface SentPointers {
@@ -16,7 +17,7 @@ export interface SentPointers {
   /** Pointers it sent in all. */
   readonly pointers: number;
   /** The pointer sites inside the prefix (the ones that can be repeated). */
-  readonly sites: readonly ResultSite[];
+  readonly sites: readonly PointerSite[];
 }
 
 export const POINTERS_DROPPED_REASONS = [
@@ -57,7 +58,7 @@ const digest = (text: string): string => createHash('sha1').update(text).digest(
 export function recordSentPointers(
   text: string,
   wire: WireHistory,
-  sites: readonly ResultSite[],
+  sites: readonly PointerSite[],
 ): SentPointers {
   const prefixChars = wire.messageSpans.at(-1)?.start ?? 0;
   return {
@@ -72,7 +73,7 @@ export function recordSentPointers(
 export function repeatSentPointers(
   text: string,
   sent: SentPointers | undefined,
-): { readonly sites: readonly ResultSite[]; readonly outcome: PassThroughPointers } {
+): { readonly sites: readonly PointerSite[]; readonly outcome: PassThroughPointers } {
   if (sent === undefined || sent.pointers === 0) return { sites: [], outcome: { kind: 'none' } };
   const unchanged =
     text.length >= sent.prefixChars && digest(text.slice(0, sent.prefixChars)) === sent.prefixHash;

@@ -3,12 +3,11 @@
  * touches nothing else: no re-serialization, no key reordering, the same bytes for the same sites
  * on every request.
  */
-import { PROXY_POINTER } from './planProxyEdits.js';
-import type { ResultSite } from './wireHistory.js';
+import { proxyPointer, type PointerSite } from './proxyPointer.js';
 
 /** The JSON text that replaces one result's content value. */
-export function pointerValue(site: ResultSite): string {
-  const text = JSON.stringify(PROXY_POINTER);
+export function pointerValue(site: PointerSite): string {
+  const text = JSON.stringify(proxyPointer(site.recallId));
   return site.cacheControlRaw === undefined
     ? text
     : `[{"type":"text","text":${text},"cache_control":${site.cacheControlRaw}}]`;
@@ -22,7 +21,7 @@ export interface Splice {
   readonly removedChars: number;
 }
 
-export function spliceEdits(text: string, sites: readonly ResultSite[]): Splice {
+export function spliceEdits(text: string, sites: readonly PointerSite[]): Splice {
   if (sites.length === 0) return { text, firstChange: -1, removedChars: 0 };
   const ordered = [...sites].sort((a, b) => a.start - b.start);
   const parts: string[] = [];

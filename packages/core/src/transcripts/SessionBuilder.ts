@@ -5,7 +5,13 @@
  */
 import { ContentAccumulator } from './ContentAccumulator.js';
 import { computeSessionStats } from './sessionStats.js';
-import type { ImportedSession, RecordLocation, SkippedRecord, TranscriptFormat } from './types.js';
+import type {
+  ImportedSession,
+  RecordedCalls,
+  RecordLocation,
+  SkippedRecord,
+  TranscriptFormat,
+} from './types.js';
 
 /** What every importer is told about its input. */
 export interface ImportSource {
@@ -65,6 +71,12 @@ export class SessionBuilder {
   recordToolCalls(count: number): void {
     this.recordedModelCalls ??= 0;
     this.recordedToolCalls += count;
+  }
+
+  /** Adds calls the file holds, counted by a separate counter over its raw records. */
+  addRecorded(calls: RecordedCalls): void {
+    this.recordedModelCalls = (this.recordedModelCalls ?? 0) + calls.modelCalls;
+    this.recordedToolCalls += calls.toolCalls;
   }
 
   /** Sets a session fact the first time a non-empty value is seen. */

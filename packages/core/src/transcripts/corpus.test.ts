@@ -162,7 +162,7 @@ const EXPECTED_CALLS: Readonly<Record<string, readonly [number, number]>> = {
   'gemini-cli-content-mcp-lektor/260318_gemini_log_a.json': [38, 39],
   'gemini-cli-markdown-plansmith/plansmith-current.md': [69, 69],
   'openhands/multi_swe_bench_output.jsonl': [105, 103],
-  'openhands/resolver_mock_output.jsonl': [24, 24],
+  'openhands/resolver_mock_output.jsonl': [26, 24],
   'openhands/trajs_basic.json': [2, 1],
   'openhands/trajs_basic_gui_mode.json': [5, 4],
   'openhands/trajs_basic_interactions.json': [3, 0],
@@ -224,6 +224,22 @@ describe.skipIf(!present)(
         expect(expected, `add '${file}': [${counted.join(', ')}] to EXPECTED_CALLS`).toBeDefined();
         expect(counted).toEqual(expected);
         for (const session of sessions ?? []) expect(checkImport(session)).toEqual({ kind: 'ok' });
+      },
+    );
+
+    it.each(entries.map((entry) => entry.file))(
+      '#22.17 counts the calls %s holds, apart from the mapping, close to what is imported',
+      (file) => {
+        const sessions = imported.get(file);
+        if (sessions instanceof Error) throw sessions;
+        for (const session of sessions ?? []) {
+          const { recorded, stats } = session;
+          expect(recorded, 'every importer counts what its file holds').toBeDefined();
+          const close = (imported: number, held: number): boolean =>
+            Math.abs(imported - held) <= Math.max(1, held * 0.1);
+          expect(close(stats.aiEntries, recorded?.modelCalls ?? 0)).toBe(true);
+          expect(close(stats.toolCalls, recorded?.toolCalls ?? 0)).toBe(true);
+        }
       },
     );
 

@@ -198,7 +198,8 @@ export class OpenHandsConverter {
 
   action(event: Json, action: string, index: number): void {
     const args = isParams(event.args) ? event.args : event;
-    const text = str(args.content) ?? str(args.final_thought) ?? str(event.message) ?? '';
+    const text =
+      str(args.content) ?? str(args.final_thought) ?? str(event.message) ?? str(args.thought) ?? '';
     const source = str(event.source) ?? (this.agentActed ? 'agent' : 'user');
     if (IGNORED_ACTIONS.has(action)) {
       this.builder.ignore(`${action} action`);

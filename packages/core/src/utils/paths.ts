@@ -12,6 +12,8 @@ export interface DensePaths {
   readonly promptsDir: string;
   /** Session recordings (JSONL, one file per session). */
   readonly sessionsDir: string;
+  /** What `dense proxy` removed from requests, for `dense recall` / `dense mcp`. */
+  readonly recallDir: string;
 }
 
 export function getDensePaths(env: NodeJS.ProcessEnv = process.env): DensePaths {
@@ -22,6 +24,7 @@ export function getDensePaths(env: NodeJS.ProcessEnv = process.env): DensePaths 
       profilesDir: path.join(root, 'profiles'),
       promptsDir: path.join(root, 'prompts'),
       sessionsDir: path.join(root, 'sessions'),
+      recallDir: path.join(root, 'recall'),
     };
   }
   const platform = envPaths('dense', { suffix: '' });
@@ -29,5 +32,6 @@ export function getDensePaths(env: NodeJS.ProcessEnv = process.env): DensePaths 
     profilesDir: path.join(platform.config, 'profiles'),
     promptsDir: path.join(platform.config, 'prompts'),
     sessionsDir: path.join(platform.data, 'sessions'),
+    recallDir: path.join(platform.data, 'recall'),
   };
 }

@@ -45,8 +45,10 @@ function sum(values: readonly number[]): number {
   return total;
 }
 
+type Ephemerals = CompressionContext['runtimeContext']['ephemerals'];
+
 /** Room the artifact trail will take after this compression (issue #11.3). */
-function trailReserve(ephemerals: CompressionContext['runtimeContext']['ephemerals']): number {
+function trailReserve(ephemerals: Ephemerals): number {
   return ephemerals.artifactTrail?.() === true
     ? Math.floor(ephemerals.contextLimit() * TRAIL_SHARE * 2)
     : 0;
@@ -66,6 +68,14 @@ export class HighDensityStrategy implements CompressionStrategy {
   }
 
   /**
+   * The compression target: compress() summarizes and drops until the history (the artifact
+   * trail's room included) is at most this, less the pending message.
+   */
+  compressedTokensAtMost(ephemerals: Ephemerals, pendingTokens: number): number {
+    return Math.max(0, this.target(ephemerals) - pendingTokens);
+  }
+
+  /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
    * and superseded content first, the live latest copy of a file last (issue #11) — then drops
@@ -81,15 +91,7 @@ export class HighDensityStrategy implements CompressionStrategy {
     if (history.length === 0) return this.noop(history, 'empty-history');
     const tailStart = planTailStart(history, ephemerals.preserveThreshold());
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
-    const targetTokens = targetWithRoomForPending(
-      compressionTarget({
-        threshold: ephemerals.compressionThreshold(),
-        defaultThreshold: this.trigger.defaultThreshold,
-        contextLimit: ephemerals.contextLimit(),
-        headroom: ephemerals.densityCompressHeadroom(),
-      }),
-      context,
-    );
+    const targetTokens = targetWithRoomForPending(this.target(ephemerals), context);
     const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
     // The target less the room the artifact trail takes once this compression is done.
     const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));
@@ -142,6 +144,15 @@ export class HighDensityStrategy implements CompressionStrategy {
    * 0 when head + tail fit the target (one estimate); otherwise counts each head entry once and
    * plans the drop from those counts.
    */
+  private target(ephemerals: Ephemerals): number {
+    return compressionTarget({
+      threshold: ephemerals.compressionThreshold(),
+      defaultThreshold: this.trigger.defaultThreshold,
+      contextLimit: ephemerals.contextLimit(),
+      headroom: ephemerals.densityCompressHeadroom(),
+    });
+  }
+
   private async entriesToDrop(
     context: CompressionContext,
     head: readonly IContent[],

@@ -148,6 +148,15 @@ export interface CompressionStrategy {
   optimize?(history: readonly IContent[], config: DensityConfig): DensityResult;
   /** Full compression, once the context passes the threshold. Errors propagate; no fallback. */
   compress(context: CompressionContext): Promise<CompressionResult>;
+  /**
+   * The most tokens an applied `compress()` leaves with `pendingTokens` about to be added, when the
+   * strategy knows it without running (a deterministic target); the density schedule prices a
+   * compression against a pressure batch with it.
+   */
+  compressedTokensAtMost?(
+    ephemerals: CompressionContext['runtimeContext']['ephemerals'],
+    pendingTokens: number,
+  ): number;
 }
 
 export const EMPTY_DENSITY_METADATA: DensityResultMetadata = {

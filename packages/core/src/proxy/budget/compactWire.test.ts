@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../conversationStore.js';
 import { densifyRequest, type DensifyOptions } from '../densifyRequest.js';
 import { longSessionBody, TASK } from '../test-utils/longSession.js';
-import { MemoryRecallSink } from './recallSink.js';
 
 type Json = Record<string, unknown>;
 interface Message {
@@ -14,19 +13,23 @@ const BUDGET = 20_000;
 
 function setup(budget: number | undefined = BUDGET) {
   const store = new ConversationStore();
-  const sink = new MemoryRecallSink();
+  const kept = new Map<string, string>();
+  const sink = { get: (id: string) => kept.get(id) };
   let now = 1_000;
-  const send = (body: string, extra: Partial<DensifyOptions> = {}) =>
-    densifyRequest({
+  const send = (body: string, extra: Partial<DensifyOptions> = {}) => {
+    const result = densifyRequest({
       api: 'anthropic',
       body: Buffer.from(body),
       sessionId: 's1',
       store,
       now: (now += 1_000),
       pressureTokens: 1_000_000,
-      workingBudget: { tokens: budget, longContext: false, sink },
+      workingBudget: { tokens: budget, longContext: false },
       ...extra,
     });
+    for (const entry of result.recalls) kept.set(entry.id, entry.text);
+    return result;
+  };
   return { store, sink, send };
 }
 
@@ -53,7 +56,7 @@ describe('working budget: wire compaction', () => {
     expect(sent.length).toBe(original.length - cut + 1);
   });
 
-  it('#24.1 the summary keeps the task, the todo list, the tool lines with recall ids, and the sink has the originals', () => {
+  it('#24.1 the summary keeps the task, the todo list, the tool lines with recall ids, and every named original is returned for recall', () => {
     const { send, sink } = setup();
     const result = send(longSessionBody(30, 4_000));
     const summary = String(messagesOf(result.body)[0]?.content[0]?.text);
@@ -65,7 +68,7 @@ describe('working budget: wire compaction', () => {
     for (const id of ids) expect(sink.get(id)).toBeDefined();
     expect(summary).toMatch(/\/w\/src\/m0\.ts/);
     // The whole removed span is one recall id, byte for byte.
-    const whole = ids[0] as string;
+    const whole = /dense recall (r[0-9a-f]{10})/.exec(summary)?.[1] ?? '';
     expect(sink.get(whole)).toContain('"tool_use_id":"read0"');
   });
 

@@ -2,16 +2,16 @@
  * Applies the working budget to one Anthropic Messages request: repeats the conversation's sticky
  * compaction (the same replacement bytes while the compacted messages are unchanged), re-checks
  * the budget, and when the request would exceed it replaces the oldest messages by one user
- * message holding Dense's deterministic summary. Everything removed goes to the recall sink.
- * Pure apart from the conversation state and the sink it is given; may throw on a body it cannot
- * parse (the caller fails open).
+ * message holding Dense's deterministic summary. A new compaction returns the originals its summary
+ * names (the caller keeps them for recall before the request goes out). Pure apart from the
+ * conversation state it is given; may throw on a body it cannot parse (the caller fails open).
  */
 import { createHash } from 'node:crypto';
 import { member, parseJsonSpans, stringMember, type JsonNode } from '../jsonSpans.js';
 import type { WireHistory } from '../wireHistory.js';
 import { compactionSummary } from './compactionSummary.js';
 import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
-import type { RecallSink } from './recallSink.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
 
 /** A conversation's standing compaction. */
@@ -41,7 +41,6 @@ export interface CompactInput {
   readonly wire: WireHistory;
   /** The request after density (what is sent), with the same messages. */
   readonly sent: string;
-  readonly conversationId: string;
   readonly state: BudgetState;
   /** The working budget (tokens); undefined: the default for the request's model. */
   readonly budgetTokens: number | undefined;
@@ -49,7 +48,6 @@ export interface CompactInput {
   readonly longContext: boolean;
   /** Only repeat the standing compaction (token counting). */
   readonly readOnly: boolean;
-  readonly sink: RecallSink;
 }
 
 export type CompactOutcome =
@@ -60,6 +58,8 @@ export type CompactOutcome =
       /** Messages the summary replaces. */
       readonly cut: number;
       readonly removedChars: number;
+      /** The originals a new summary names (empty when the standing one is repeated). */
+      readonly recalls: readonly RecallEntry[];
     };
 
 function withoutCacheControl(value: unknown): unknown {
@@ -91,7 +91,7 @@ function buildCompaction(
   input: CompactInput,
   cut: number,
   summaryChars: number,
-): WireCompactionState {
+): WireCompactionState & { readonly recalls: readonly RecallEntry[] } {
   const spans = input.wire.messageSpans;
   const removedRaw = input.original.slice(spans[0]?.start ?? 0, spans[cut - 1]?.end ?? 0);
   const summary = compactionSummary({
@@ -100,9 +100,6 @@ function buildCompaction(
     removedRaw,
     budgetChars: summaryChars,
   });
-  input.sink.put(
-    summary.recall.map((entry) => ({ ...entry, conversationId: input.conversationId })),
-  );
   const hashes = spans
     .slice(0, cut)
     .map((span) => messageHash(input.original.slice(span.start, span.end)));
@@ -110,10 +107,9 @@ function buildCompaction(
     role: 'user',
     content: [{ type: 'text', text: summary.text }],
   });
-  return { cut, hashes, replacement };
+  return { cut, hashes, replacement, recalls: summary.recall };
 }
 
-/** Never changes the request when nothing needs to go; see the module header. */
 /** The plan for this request: repeat the standing cut only (token counting), or decide. */
 function planFor(
   input: CompactInput,
@@ -161,24 +157,34 @@ function clearlyUnder(input: CompactInput, perChar: number): boolean {
   return input.state.compaction === undefined && input.sent.length * perChar <= floor;
 }
 
+/** The sent request's messages, when they are the ones the reader saw (same count). */
+function sentMessages(root: JsonNode, count: number): readonly JsonNode[] | undefined {
+  const messages = member(root, 'messages');
+  return messages?.kind === 'array' && messages.items.length === count ? messages.items : undefined;
+}
+
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(input: CompactInput): CompactOutcome {
   const perChar = input.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
   if (clearlyUnder(input, perChar)) return { kind: 'none' };
   const root = parseJsonSpans(input.sent);
-  const messages = member(root, 'messages');
-  if (messages?.kind !== 'array' || messages.items.length !== input.wire.messageSpans.length) {
-    return { kind: 'none' };
-  }
-  const items = messages.items;
+  const items = sentMessages(root, input.wire.messageSpans.length);
+  if (items === undefined) return { kind: 'none' };
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
   const { plan, summaryChars } = planFor(input, { root, items, previousCut, perChar });
-  const standing = input.state.compaction;
-  const compaction =
-    plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : standing;
+  const built =
+    plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
+  const compaction = built ?? input.state.compaction;
   if (plan.cut === 0 || compaction === undefined) return { kind: 'none' };
-  if (!input.readOnly) input.state.compaction = compaction;
+  if (!input.readOnly) {
+    input.state.compaction = {
+      cut: compaction.cut,
+      hashes: compaction.hashes,
+      replacement: compaction.replacement,
+    };
+  }
   const spliced = spliceMessages(input.sent, items, plan.cut, compaction.replacement);
-  return { kind: plan.kind === 'compact' ? 'compacted' : 'kept', cut: plan.cut, ...spliced };
+  const kind = built === undefined ? 'kept' : 'compacted';
+  return { kind, cut: plan.cut, ...spliced, recalls: built?.recalls ?? [] };
 }

@@ -3,7 +3,6 @@ import { parseJsonSpans } from '../jsonSpans.js';
 import { compactionRequestBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';
 import { COMPACTION_MARKER, compactionReply, isCompactionRequest } from './compactionReply.js';
-import { MemoryRecallSink } from './recallSink.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,20 +24,17 @@ function events(sse: string): Event[] {
     });
 }
 
-const options = (sink = new MemoryRecallSink()) => ({ sink, conversationId: () => 'c1' });
-
 describe("the client's compaction request", () => {
   it('#24.1 is recognized by its marker in the last user message, and only then', () => {
     expect(isCompactionRequest(parseJsonSpans(compactionRequestBody()))).toBe(true);
     const plain = anthropicBody(longSessionMessages(6, 2_000));
     expect(isCompactionRequest(parseJsonSpans(plain))).toBe(false);
-    expect(compactionReply(Buffer.from(plain), options())).toBeUndefined();
-    expect(compactionReply(Buffer.from('not json'), options())).toBeUndefined();
+    expect(compactionReply(Buffer.from(plain))).toBeUndefined();
+    expect(compactionReply(Buffer.from('not json'))).toBeUndefined();
   });
 
   it('#24.1 is answered with a well-formed stream: analysis then summary, end_turn', () => {
-    const sink = new MemoryRecallSink();
-    const reply = compactionReply(Buffer.from(compactionRequestBody()), options(sink));
+    const reply = compactionReply(Buffer.from(compactionRequestBody()));
     expect(reply?.contentType).toBe('text/event-stream');
     const list = events(reply?.body ?? '');
     expect(list.map((e) => e.event)).toEqual([
@@ -57,12 +53,13 @@ describe("the client's compaction request", () => {
     expect(delta.text).not.toContain(COMPACTION_MARKER);
     const ids = [...delta.text.matchAll(/recall id (r[0-9a-f]{10})/g)].map((m) => m[1] as string);
     expect(ids.length).toBeGreaterThan(0);
-    for (const id of ids) expect(sink.get(id)).toBeDefined();
+    const kept = new Set(reply?.recalls.map((entry) => entry.id));
+    for (const id of ids) expect(kept.has(id)).toBe(true);
     expect((list[4]?.data.delta as Json).stop_reason).toBe('end_turn');
   });
 
   it('#24.1 a non-streaming compaction request gets one JSON message', () => {
-    const reply = compactionReply(Buffer.from(compactionRequestBody(false)), options());
+    const reply = compactionReply(Buffer.from(compactionRequestBody(false)));
     expect(reply?.contentType).toBe('application/json');
     const message = JSON.parse(reply?.body ?? '{}') as { content: { text: string }[] };
     expect(message.content[0]?.text).toContain('<summary>');
@@ -70,6 +67,6 @@ describe("the client's compaction request", () => {
 
   it('#24.1 the same request always gets the same reply', () => {
     const body = Buffer.from(compactionRequestBody());
-    expect(compactionReply(body, options())?.body).toBe(compactionReply(body, options())?.body);
+    expect(compactionReply(body)?.body).toBe(compactionReply(body)?.body);
   });
 });

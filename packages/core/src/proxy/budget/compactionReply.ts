@@ -9,7 +9,7 @@ import type { IContent } from '../../services/history/IContent.js';
 import { readAnthropicRequest } from '../anthropicHistory.js';
 import { member, parseJsonSpans, stringMember, type JsonNode } from '../jsonSpans.js';
 import { compactionSummary } from './compactionSummary.js';
-import type { RecallSink } from './recallSink.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
 
 export const COMPACTION_MARKER = 'CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.';
 export const COMPACTION_TASK =
@@ -25,6 +25,8 @@ export interface CompactionReply {
   readonly body: string;
   /** Messages the summary covers. */
   readonly messages: number;
+  /** The originals the summary names, to keep before the reply goes out. */
+  readonly recalls: readonly RecallEntry[];
 }
 
 function isMarkerBlock(block: JsonNode): boolean {
@@ -61,7 +63,7 @@ function withoutInstruction(history: readonly IContent[]): IContent[] {
 }
 
 function replyText(summary: string, messages: number): string {
-  const analysis = `Dense answered this compaction request itself, without a model call: the ${messages} messages are summarized deterministically below, and every recall id returns the exact original.`;
+  const analysis = `Dense answered this compaction request itself, without a model call: the ${messages} messages are summarized deterministically below; \`dense recall <id>\` with any recall id gives the exact original.`;
   return `<analysis>\n${analysis}\n</analysis>\n\n<summary>\n${summary}\n</summary>`;
 }
 
@@ -120,13 +122,9 @@ function jsonReply(input: { model: string; id: string; text: string }): string {
 
 /**
  * Dense's reply to a compaction request, or undefined when `body` is not one (or cannot be read:
- * it is then forwarded as any other request). Puts the originals the summary names into `sink`.
- * Never throws.
+ * it is then forwarded as any other request). Never throws.
  */
-export function compactionReply(
-  body: Buffer,
-  options: { readonly sink: RecallSink; readonly conversationId: (identity: string) => string },
-): CompactionReply | undefined {
+export function compactionReply(body: Buffer): CompactionReply | undefined {
   if (!isUtf8(body)) return undefined;
   const text = body.toString('utf8');
   try {
@@ -143,8 +141,6 @@ export function compactionReply(
       removedRaw,
       budgetChars: SUMMARY_CHARS,
     });
-    const conversationId = options.conversationId(read.wire.identity);
-    options.sink.put(summary.recall.map((entry) => ({ ...entry, conversationId })));
     const reply = {
       model: stringMember(root, 'model') ?? 'dense',
       id: `msg_dense_compaction_${history.length}`,
@@ -157,6 +153,7 @@ export function compactionReply(
       contentType: stream ? 'text/event-stream' : 'application/json',
       body: stream ? anthropicTextStream(reply) : jsonReply(reply),
       messages: history.length,
+      recalls: summary.recall,
     };
   } catch {
     return undefined;

@@ -14,7 +14,7 @@ import { renderArtifactTrail } from '../../core/compression/artifactTrail/render
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
 import { TODO_STATUSES } from '../../tools/todo-schemas.js';
-import type { RecallEntry } from './recallSink.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
 
 /** The first user message (the task) keeps this much; later ones less. */
 const FIRST_USER_CHARS = 2_000;
@@ -36,7 +36,7 @@ export interface SummaryInput {
 export interface CompactionSummary {
   readonly text: string;
   /** What the summary's recall ids stand for. */
-  readonly recall: readonly Omit<RecallEntry, 'conversationId'>[];
+  readonly recall: readonly RecallEntry[];
 }
 
 /** A recall id for the removed messages as a whole. */
@@ -107,9 +107,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   });
   const { head } = applySummaries(removed, candidates);
   const messagesId = recallIdOfMessages(input.removedRaw);
-  const recall: Omit<RecallEntry, 'conversationId'>[] = [
-    { id: messagesId, text: input.removedRaw },
-  ];
+  const recall: RecallEntry[] = [{ id: messagesId, text: input.removedRaw }];
   for (const entry of removed) {
     for (const block of entry.blocks) {
       if (block.type !== 'tool_response') continue;
@@ -122,7 +120,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     if (first) firstHuman = false;
     return entryLines(entry, first);
   });
-  const header = `[Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget; recall id ${messagesId} returns them verbatim, and each tool line's recall id returns that tool's exact output.]`;
+  const header = `[Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget. Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.]`;
   const trail = renderArtifactTrail(
     collectArtifacts(removed, ''),
     latestTodos(input.history),

@@ -1,6 +1,7 @@
 /**
  * Loopback harness for the proxy server's tests: a scripted upstream that records what reaches
- * it, a proxy in front of it whose log lines are kept, and a raw HTTP client. `closeLoopback()`
+ * it, a proxy in front of it whose log lines are kept (its recall archive in a temp directory),
+ * and a raw HTTP client. `closeLoopback()`
  * (call it in `afterEach`) closes everything opened.
  */
 import {
@@ -10,7 +11,11 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RecallArchive } from '../../recall/RecallArchive.js';
 import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../proxyServer.js';
 
 export interface Seen {
@@ -56,7 +61,10 @@ export async function stub(handler: Handler): Promise<{ url: string; seen: Seen[
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-export type LoopbackProxy = ProxyServer & { readonly lines: string[] };
+export type LoopbackProxy = ProxyServer & {
+  readonly lines: string[];
+  readonly recall: RecallArchive;
+};
 
 /** A proxy whose both upstreams are `upstream`; its log lines are in `lines`. */
 export async function proxyTo(
@@ -64,14 +72,18 @@ export async function proxyTo(
   extra: ProxyServerOptions = {},
 ): Promise<LoopbackProxy> {
   const lines: string[] = [];
+  const dir = await mkdtemp(path.join(tmpdir(), 'dense-proxy-recall-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const recall = extra.recall ?? new RecallArchive({ dir });
   const proxy = await startProxyServer({
     anthropicUpstream: upstream,
     openaiUpstream: upstream,
     log: (line) => lines.push(line),
+    recall,
     ...extra,
   });
   cleanups.push(() => proxy.close());
-  return Object.assign(proxy, { lines });
+  return Object.assign(proxy, { lines, recall });
 }
 
 export interface Reply {

@@ -132,3 +132,25 @@ export function chatBody(turns: readonly Json[]): string {
     stream: true,
   });
 }
+
+/** Any proxy pointer as plain text (its recall id depends on the result it replaced). */
+export const POINTER_TEXT =
+  /\[Result pruned \(stale read\) — run `dense recall (r[0-9a-f]{10})` to see the original\]/;
+
+/** Any proxy pointer as a JSON string in a request body. */
+export const POINTER_JSON = new RegExp(`"${POINTER_TEXT.source}"`);
+
+/** Matches `prefix` followed at once by a pointer's JSON string. */
+export function pointerAfter(prefix: string): RegExp {
+  return new RegExp(prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + POINTER_JSON.source);
+}
+
+/** `sent` with its first pointer put back as the JSON string of `original`. */
+export function unpointed(sent: string, original: string): string {
+  return sent.replace(POINTER_JSON, () => JSON.stringify(original));
+}
+
+/** The recall id named by the first pointer in `text`, if any. */
+export function pointedId(text: string): string | undefined {
+  return POINTER_TEXT.exec(text)?.[1];
+}

@@ -21,6 +21,8 @@ export const mockUsageSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative().optional(),
+  /** Prompt tokens written into the cache (Anthropic's `cache_creation_input_tokens`). */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
 });
 
 export const STREAM_ENDINGS = ['complete', 'malformed', 'disconnect', 'hold'] as const;

@@ -120,6 +120,31 @@ describe('startMockServer', () => {
     expect(() => server!.enqueue({ kind: 'http-error', status: 200 } as never)).toThrow();
   });
 
+  it('#24.5 reports cache writes on Anthropic and answers the Responses API with its usage', async () => {
+    const usage = {
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 60,
+      cacheWriteTokens: 30,
+    };
+    server = await startMockServer({
+      script: [
+        { kind: 'stream', text: 'a', usage },
+        { kind: 'stream', text: 'b', toolCalls: [{ id: 'c1', name: 'ls', arguments: {} }], usage },
+      ],
+    });
+    const anthropic = await (await post(`${server.url}/v1/messages`, { model: 'm' })).text();
+    expect(anthropic).toContain('"input_tokens":10,');
+    expect(anthropic).toContain('"cache_creation_input_tokens":30');
+    expect(anthropic).toContain('"cache_read_input_tokens":60');
+    const responses = await (await post(`${server.url}/v1/responses`, { model: 'm' })).text();
+    expect(responses).toContain('event: response.output_item.done');
+    expect(responses).toContain('"call_id":"c1"');
+    expect(responses).toMatch(
+      /"usage":\{"input_tokens":100,"input_tokens_details":\{"cached_tokens":60\}/,
+    );
+  });
+
   it('close() ends held-open streams', async () => {
     server = await startMockServer({ script: [{ kind: 'stream', text: 'wait', ending: 'hold' }] });
     const response = await post(`${server.url}/v1/chat/completions`, {});

@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server that speaks the OpenAI, Anthropic and Gemini streaming APIs from a
+ * A loopback HTTP server that speaks the OpenAI (Chat Completions and Responses), Anthropic and Gemini streaming APIs from a
  * script, and records every request (minus credentials) so tests can assert what was sent.
  * Listens on 127.0.0.1 on an ephemeral port; nothing leaves the machine.
  */
@@ -19,6 +19,7 @@ import {
   geminiStream,
   malformedEvent,
   openaiStream,
+  responsesStream,
   type MockProviderKind,
   type WireStream,
 } from './wireFormats.js';
@@ -111,7 +112,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const model = route.model ?? modelOf(text) ?? 'mock-model';
     const asSse = route.provider !== 'gemini' || url.searchParams.get('alt') === 'sse';
-    await sendStream(res, route.provider, reply, model, asSse);
+    await sendStream(res, route, reply, model, asSse);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -151,11 +152,14 @@ function validateReply(reply: MockReply): MockReply {
 interface Route {
   readonly provider: MockProviderKind;
   readonly model?: string;
+  /** OpenAI's Responses API (`/responses`) rather than Chat Completions. */
+  readonly responses?: boolean;
 }
 
 function routeOf(method: string, path: string): Route | undefined {
   if (method !== 'POST') return undefined;
   if (path.endsWith('/chat/completions')) return { provider: 'openai' };
+  if (path.endsWith('/responses')) return { provider: 'openai', responses: true };
   if (path.endsWith('/v1/messages')) return { provider: 'anthropic' };
   const gemini = GEMINI_PATH.exec(path);
   if (gemini?.[1] !== undefined)
@@ -224,8 +228,10 @@ function sendError(res: ServerResponse, provider: MockProviderKind, reply: MockH
   sendJson(res, reply.status, errorBody(provider, reply), reply.headers ?? {});
 }
 
-function wireFor(provider: MockProviderKind, reply: MockStreamReply, model: string): WireStream {
+function wireFor(route: Route, reply: MockStreamReply, model: string): WireStream {
   const stream = normalizeStream(reply);
+  const provider = route.provider;
+  if (route.responses === true) return responsesStream(stream, model);
   if (provider === 'openai') return openaiStream(stream, model);
   if (provider === 'anthropic') return anthropicStream(stream, model);
   return geminiStream(stream, model);
@@ -233,12 +239,13 @@ function wireFor(provider: MockProviderKind, reply: MockStreamReply, model: stri
 
 async function sendStream(
   res: ServerResponse,
-  provider: MockProviderKind,
+  route: Route,
   reply: MockStreamReply,
   model: string,
   asSse: boolean,
 ): Promise<void> {
-  const wire = wireFor(provider, reply, model);
+  const provider = route.provider;
+  const wire = wireFor(route, reply, model);
   const ending = normalizeStream(reply).ending;
   if (!asSse) {
     // Gemini without alt=sse: one JSON array of the chunks.

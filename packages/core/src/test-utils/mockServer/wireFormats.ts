@@ -116,9 +116,11 @@ export function anthropicStream(
         stop_reason: null,
         stop_sequence: null,
         usage: {
-          input_tokens: usage ? usage.promptTokens - (usage.cachedTokens ?? 0) : 0,
+          input_tokens: usage
+            ? usage.promptTokens - (usage.cachedTokens ?? 0) - (usage.cacheWriteTokens ?? 0)
+            : 0,
           output_tokens: 1,
-          cache_creation_input_tokens: 0,
+          cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
           cache_read_input_tokens: usage?.cachedTokens ?? 0,
         },
       },
@@ -259,4 +261,58 @@ export function errorBody(kind: MockProviderKind, error: MockHttpError): unknown
       return unreachable;
     }
   }
+}
+
+/** OpenAI's Responses API: one `output_item.done` per message or function call, usage at the end. */
+export function responsesStream(reply: NormalizedStream, model: string): WireStream {
+  const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({
+    event: type,
+    data: json({ type, ...payload }),
+  });
+  const output: Record<string, unknown>[] = [];
+  if (reply.text.length > 0) {
+    output.push({
+      type: 'message',
+      id: 'msg_mock',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: reply.text.join(''), annotations: [] }],
+    });
+  }
+  reply.toolCalls.forEach((call, index) => {
+    output.push({
+      type: 'function_call',
+      id: `fc_mock_${index + 1}`,
+      call_id: callId(call, index, 'call_mock_'),
+      name: call.name,
+      arguments: argumentsString(call),
+      status: 'completed',
+    });
+  });
+  const response = { id: 'resp_mock', object: 'response', model };
+  const body: SseEvent[] = [
+    ev('response.created', { response: { ...response, status: 'in_progress', output: [] } }),
+    ...output.map((item, output_index) => ev('response.output_item.done', { output_index, item })),
+  ];
+  const usage = reply.usage;
+  const terminal: SseEvent[] = [
+    ev('response.completed', {
+      response: {
+        ...response,
+        status: 'completed',
+        output,
+        ...(usage === undefined
+          ? {}
+          : {
+              usage: {
+                input_tokens: usage.promptTokens,
+                input_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+                output_tokens: usage.completionTokens,
+                total_tokens: usage.promptTokens + usage.completionTokens,
+              },
+            }),
+      },
+    }),
+  ];
+  return { body, terminal };
 }

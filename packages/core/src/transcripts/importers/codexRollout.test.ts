@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import { checkImport } from '../checkImport.js';
 import { readFileLines } from '../lineSource.js';
 import { toolLinkProblems } from '../toolLinkProblems.js';
 import { importCodexRollout, readOutput, shellCommandString } from './codexRollout.js';
@@ -135,5 +136,33 @@ describe('readOutput', () => {
     [{ content: 'x', success: false }, undefined, true],
   ])('%j (%s) failed=%s', (output, tool, failed) => {
     expect(readOutput(output, tool).failed).toBe(failed);
+  });
+});
+
+describe('importCodexRollout: the calls the file holds', () => {
+  it('#22.17 counts replies (runs of model items) and call items, before patches are split', async () => {
+    const { session } = await load();
+    expect(session.recorded).toEqual({ modelCalls: 6, toolCalls: 5 });
+    expect(session.stats).toMatchObject({ aiEntries: 6, toolCalls: 7 });
+  });
+
+  it('#22.17 flags call items of a type the mapping does not read', async () => {
+    const item = (payload: object): string => JSON.stringify({ type: 'response_item', payload });
+    const lines = [
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go.' }] }),
+      ...[1, 2, 3].flatMap((step) => [
+        item({
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: `Step ${step}.` }],
+        }),
+        item({ type: 'mcp_tool_call', call_id: `m${step}`, name: 'fetch', arguments: '{}' }),
+        item({ type: 'mcp_tool_call_output', call_id: `m${step}`, output: 'ok' }),
+      ]),
+    ];
+    const session = await importCodexRollout(lines, { file: 'odd.jsonl' });
+    expect(session.stats).toMatchObject({ aiEntries: 1, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 3, toolCalls: 3 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
   });
 });

@@ -7,6 +7,7 @@
 import { textBlock, toolCallBlock, type ContentBlock } from '../../services/history/IContent.js';
 import { extractPatch, parseApplyPatch, type FilePatch } from '../applyPatch.js';
 import { jsonObjectLines, type LineSource } from '../lineSource.js';
+import { CodexCallCounter } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { joinedText, num, obj, recordedTime, str, type Json } from '../jsonValues.js';
 import { DELETE_FILE_TOOL, isParams, mapToolCall, type CanonicalCall } from '../toolAliases.js';
@@ -261,9 +262,14 @@ export async function importCodexRollout(
   source: ImportSource,
 ): Promise<ImportedSession> {
   const session = new CodexSession(source);
+  const counter = new CodexCallCounter();
   for await (const parsed of jsonObjectLines(lines)) {
     if (parsed.kind === 'invalid') session.builder.skip({ line: parsed.line }, parsed.reason);
-    else onRecord(session, parsed.value, parsed.line);
+    else {
+      counter.add(parsed.value);
+      onRecord(session, parsed.value, parsed.line);
+    }
   }
+  session.builder.addRecorded(counter.calls);
   return session.builder.build();
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readFileLines } from '../lineSource.js';
+import { checkImport } from '../checkImport.js';
 import { serializeSessionContent, serializeSessionHeader } from '../sessionFormat.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { importDenseSession } from './denseSession.js';
@@ -60,5 +61,39 @@ describe('importDenseSession', () => {
     await expect(importDenseSession([line], { file: 'v2.jsonl' })).rejects.toBeInstanceOf(
       TranscriptError,
     );
+  });
+});
+
+describe('importDenseSession: the calls the file holds', () => {
+  it('#22.17 counts model entries and their calls, bad lines included', async () => {
+    const session = await importDenseSession(readFileLines(FIXTURE), { file: FIXTURE });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 1 });
+  });
+
+  it('#22.17 flags model entries the mapping rejected (a block type it does not know)', async () => {
+    const ai = (id: string, type: string): string =>
+      JSON.stringify({
+        kind: 'content',
+        content: {
+          speaker: 'ai',
+          blocks: [{ type, id, name: 'read_file', parameters: { file_path: `${id}.ts` } }],
+        },
+      });
+    const lines = [
+      JSON.stringify({
+        kind: 'content',
+        content: { speaker: 'human', blocks: [{ type: 'text', text: 'Go.' }] },
+      }),
+      JSON.stringify({
+        kind: 'content',
+        content: { speaker: 'ai', blocks: [{ type: 'text', text: 'Reading.' }] },
+      }),
+      ai('c1', 'tool_call_v2'),
+      ai('c2', 'tool_call_v2'),
+    ];
+    const session = await importDenseSession(lines, { file: 'odd.jsonl' });
+    expect(session.stats).toMatchObject({ aiEntries: 1, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 3, toolCalls: 0 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
   });
 });

@@ -4,6 +4,7 @@
  * version this build does not know is an error, since its lines may mean something else.
  */
 import type { LineSource } from '../lineSource.js';
+import { countDenseSessionLine } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { SESSION_FORMAT_VERSION, parseSessionLine } from '../sessionFormat.js';
 import { TranscriptError } from '../TranscriptError.js';
@@ -15,10 +16,12 @@ export async function importDenseSession(
   source: ImportSource,
 ): Promise<ImportedSession> {
   const builder = new SessionBuilder(source, 'dense-session');
+  builder.countRecorded();
   let line = 0;
   for await (const raw of lines) {
     line += 1;
     if (raw.trim() === '') continue;
+    builder.addRecorded(countDenseSessionLine(raw));
     const parsed = parseSessionLine(raw);
     switch (parsed.kind) {
       case 'session':

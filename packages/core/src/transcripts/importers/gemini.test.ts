@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findFileInclusions } from '../../core/compression/densityVocabulary.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import { checkImport } from '../checkImport.js';
 import { toolLinkProblems } from '../toolLinkProblems.js';
 import { importGeminiContent } from './geminiContent.js';
 import { importGeminiMarkdown, splitSections } from './geminiMarkdown.js';
@@ -177,5 +178,62 @@ describe('importGeminiMarkdown', () => {
       ['user', 'hello'],
       ['model', 'hi'],
     ]);
+  });
+});
+
+describe('gemini-cli imports: the calls the file holds', () => {
+  it('#22.17 counts replies and calls of a recording, a JSON share and a markdown share', () => {
+    expect(importGeminiRecording(json('gemini-recording.json'), { file: 'r' }).recorded).toEqual({
+      modelCalls: 2,
+      toolCalls: 3,
+    });
+    expect(importGeminiContent(json('gemini-content.json'), { file: 'c' }).recorded).toEqual({
+      modelCalls: 5,
+      toolCalls: 4,
+    });
+    const markdown = readFileSync(fixture('gemini-share.md.txt'), 'utf8');
+    expect(importGeminiMarkdown(markdown, { file: 'm' }).recorded).toEqual({
+      modelCalls: 4,
+      toolCalls: 3,
+    });
+  });
+
+  it('#22.17 flags recording tool calls of a shape the mapping does not read', () => {
+    const messages = [
+      { type: 'user', content: 'Read the specs.' },
+      ...[1, 2].map((step) => ({
+        type: 'gemini',
+        content: `Reading ${step}.`,
+        toolCalls: [{ id: `c${step}`, functionName: 'read_file', args: { path: `s${step}.md` } }],
+      })),
+    ];
+    const session = importGeminiRecording({ sessionId: 's', messages }, { file: 'odd.json' });
+    expect(session.stats).toMatchObject({ aiEntries: 2, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 2 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
+  });
+
+  it('#22.17 flags JSON-share function calls the mapping does not read', () => {
+    const contents = [
+      { role: 'user', parts: [{ text: 'Read the specs.' }] },
+      ...[1, 2].map((step) => ({
+        role: 'model',
+        parts: [{ text: `Reading ${step}.` }, { functionCall: { tool: 'read_file', args: {} } }],
+      })),
+    ];
+    const session = importGeminiContent(contents, { file: 'odd.json' });
+    expect(session.stats).toMatchObject({ aiEntries: 2, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 2 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
+  });
+
+  it('#22.17 flags markdown tool commands the mapping could not parse', () => {
+    const model = (step: number): string =>
+      `✨ ## MODEL\n\nReading ${step}.**Tool Command**:\n\`\`\`json\n{ "name": "read_file", args }\n\`\`\``;
+    const text = ['🧑‍💻 ## USER\n\nRead the specs.', model(1), model(2)].join('\n\n---\n\n');
+    const session = importGeminiMarkdown(text, { file: 'odd.md' });
+    expect(session.stats).toMatchObject({ aiEntries: 2, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 2 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
   });
 });

@@ -15,6 +15,7 @@ import {
   type GeminiCall,
   type GeminiResponse,
 } from '../geminiParts.js';
+import { countGeminiContentCalls } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { isParams } from '../toolAliases.js';
@@ -129,6 +130,7 @@ export function importGeminiContent(document: unknown, source: ImportSource): Im
     );
   }
   const builder = new SessionBuilder(source, 'gemini-cli-content');
+  builder.addRecorded(countGeminiContentCalls(document));
   const turns: GeminiTurn[] = [];
   document.forEach((content: unknown, i) => {
     const location = { path: `$[${i}]` };

@@ -4,6 +4,7 @@
  * calls and responses are `**Tool Command**:` / `**Tool Response**:` fenced JSON. Sections are parsed
  * back into gemini turns and converted like the JSON export.
  */
+import { countGeminiMarkdownCalls } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { convertGeminiTurns, type GeminiTurn } from './geminiContent.js';
 import type { ImportedSession } from '../types.js';
@@ -79,6 +80,7 @@ function sectionParts(section: Section, builder: SessionBuilder): unknown[] {
 /** Imports a gemini-cli markdown export. */
 export function importGeminiMarkdown(text: string, source: ImportSource): ImportedSession {
   const builder = new SessionBuilder(source, 'gemini-cli-markdown');
+  builder.addRecorded(countGeminiMarkdownCalls(text));
   const turns: GeminiTurn[] = splitSections(text).map((section) => ({
     role: section.role,
     parts: sectionParts(section, builder),

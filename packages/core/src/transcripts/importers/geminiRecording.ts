@@ -17,6 +17,7 @@ import {
   userMessage,
 } from '../geminiParts.js';
 import { inferWorkspaceRoot } from '../inferWorkspaceRoot.js';
+import { countGeminiRecordingCalls } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { isParams } from '../toolAliases.js';
@@ -95,6 +96,7 @@ export function importGeminiRecording(document: unknown, source: ImportSource): 
   }
   const builder = new SessionBuilder(source, 'gemini-cli-recording');
   builder.noteFacts({ sessionId: document.sessionId });
+  builder.addRecorded(countGeminiRecordingCalls(document.messages));
   document.messages.forEach((message: unknown, i) => {
     const path = `$.messages[${i}]`;
     if (!isParams(message)) builder.skip({ path }, 'expected a message object');

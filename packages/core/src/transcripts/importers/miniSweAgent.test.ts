@@ -121,3 +121,19 @@ describe('importMiniSweAgent: 2.x native tool calls', () => {
     ]);
   });
 });
+
+describe('importMiniSweAgent: the calls the file holds', () => {
+  it('#22.17 counts an action only in a reply with exactly one bash block, as the agent runs it', () => {
+    const fence = (command: string): string => `\`\`\`bash\n${command}\n\`\`\``;
+    const messages = [
+      { role: 'user', content: 'Fix it.' },
+      { role: 'assistant', content: `Two at once.\n${fence('ls')}\n${fence('pwd')}` },
+      { role: 'user', content: 'Please always provide EXACTLY ONE action in triple backticks.' },
+      { role: 'assistant', content: `One.\n${fence('ls')}` },
+      { role: 'user', content: '<returncode>0</returncode>\n<output>\nsrc\n</output>' },
+    ];
+    const session = importMiniSweAgent({ messages }, { file: 'two.traj.json' });
+    expect(session.stats).toMatchObject({ aiEntries: 2, toolCalls: 1 });
+    expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 1 });
+  });
+});

@@ -23,7 +23,8 @@ import type { ImportedSession } from '../types.js';
 type Json = Readonly<Record<string, unknown>>;
 
 const ACTION = /```bash\s*\n([\s\S]*?)\n```/g;
-const HAS_ACTION = /```bash\s*\n[\s\S]*?\n```/;
+/** Bash blocks as the agent finds them; it runs a reply's action only when there is exactly one. */
+const BASH_BLOCK = /```bash\s*\n[\s\S]*?\n```/g;
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -124,7 +125,7 @@ class MiniReader {
       return;
     }
     const { thought, action } = splitMiniAction(text);
-    if (HAS_ACTION.test(text)) this.builder.recordToolCalls(1);
+    if ((text.match(BASH_BLOCK) ?? []).length === 1) this.builder.recordToolCalls(1);
     this.pending = action === undefined ? undefined : `mini-step-${this.step}`;
     this.step += 1;
     this.builder.content.ai(

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import { checkImport } from '../checkImport.js';
 import { readFileLines } from '../lineSource.js';
 import { mapIpythonCell, pythonStringArg } from '../openHandsIpython.js';
 import { toolLinkProblems } from '../toolLinkProblems.js';
@@ -125,5 +126,73 @@ describe('mapIpythonCell', () => {
     expect(pythonStringArg('f(to_replace="""a\nb""")', 'to_replace')).toBe('a\nb');
     expect(pythonStringArg("f(new_content='it\\'s\\n')", 'new_content')).toBe("it's\n");
     expect(pythonStringArg('f(new_content=value)', 'new_content')).toBeUndefined();
+  });
+});
+
+describe('OpenHands imports: the calls the file holds', () => {
+  it('#22.17 counts model responses and the calls they list, or legacy agent actions', async () => {
+    const events: unknown = JSON.parse(readFileSync(fixture('openhands-events.json'), 'utf8'));
+    expect(importOpenHandsEvents(events, { file: 'e' }).recorded).toEqual({
+      modelCalls: 4,
+      toolCalls: 4,
+    });
+    const file = fixture('openhands-output.jsonl');
+    const { sessions } = await importOpenHandsOutput(readFileLines(file), { file });
+    expect(sessions.map((session) => session.recorded)).toEqual([
+      { modelCalls: 4, toolCalls: 3 },
+      { modelCalls: 4, toolCalls: 3 },
+    ]);
+  });
+
+  it('#22.17 keeps the thought of a legacy finish action as its text', async () => {
+    const line = JSON.stringify({
+      instance_id: 'legacy',
+      history: [
+        [{ action: 'message', args: { content: 'Add a license.' } }, { observation: 'null' }],
+        [
+          { action: 'finish', outputs: {}, thought: 'The license is added.' },
+          { observation: 'null' },
+        ],
+      ],
+    });
+    const { sessions } = await importOpenHandsOutput([line], { file: 'legacy.jsonl' });
+    expect(sessions[0]?.contents[1]).toEqual({
+      speaker: 'ai',
+      blocks: [{ type: 'text', text: 'The license is added.' }],
+    });
+  });
+
+  it('#22.17 flags calls a model response lists but no action event carries', () => {
+    const response = (id: string, calls: string[]) => ({
+      model_response: {
+        id,
+        choices: [
+          {
+            message: {
+              content: 'Looking around.',
+              tool_calls: calls.map((call) => ({
+                id: call,
+                function: { name: 'execute_bash', arguments: '{"command":"ls"}' },
+              })),
+            },
+          },
+        ],
+      },
+    });
+    const events = [
+      { id: 1, source: 'user', action: 'message', args: { content: 'Explore.' } },
+      {
+        id: 2,
+        source: 'agent',
+        action: 'run',
+        args: { command: 'ls' },
+        tool_call_metadata: { tool_call_id: 'a', ...response('r1', ['a', 'b', 'c']) },
+      },
+      { id: 3, source: 'agent', observation: 'run', cause: 2, content: 'src' },
+    ];
+    const session = importOpenHandsEvents(events, { file: 'odd.json' });
+    expect(session.stats).toMatchObject({ aiEntries: 1, toolCalls: 1 });
+    expect(session.recorded).toEqual({ modelCalls: 1, toolCalls: 3 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
   });
 });

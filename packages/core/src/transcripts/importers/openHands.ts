@@ -4,6 +4,7 @@
  */
 import { jsonObjectLines, type LineSource } from '../lineSource.js';
 import { convertOpenHandsEvents } from '../openHandsEvents.js';
+import { countOpenHandsCalls } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { isParams } from '../toolAliases.js';
@@ -20,6 +21,7 @@ export function importOpenHandsEvents(document: unknown, source: ImportSource): 
     );
   }
   const builder = new SessionBuilder(source, 'openhands-events');
+  builder.addRecorded(countOpenHandsCalls(document));
   convertOpenHandsEvents(document, builder, '$');
   return builder.build();
 }
@@ -50,7 +52,9 @@ export async function importOpenHandsOutput(
         record.instance_id ?? (typeof issue.number === 'number' ? String(issue.number) : undefined),
       model: llm.model,
     });
-    convertOpenHandsEvents(record.history as unknown[], builder, `line ${parsed.line}: $.history`);
+    const history = record.history as unknown[];
+    builder.addRecorded(countOpenHandsCalls(history));
+    convertOpenHandsEvents(history, builder, `line ${parsed.line}: $.history`);
     sessions.push(builder.build());
   }
   return { sessions, invalidLines };

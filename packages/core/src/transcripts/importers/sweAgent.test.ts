@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import { checkImport } from '../checkImport.js';
 import { mapSweCommand, parseSweAction } from '../sweAgentCommands.js';
 import { toolLinkProblems } from '../toolLinkProblems.js';
 import { importSweAgent, splitThoughtAction } from './sweAgent.js';
@@ -158,5 +159,31 @@ describe('SWE-agent commands', () => {
   it('splits the thought from the last fenced action', () => {
     expect(splitThoughtAction('think\n```\nls\n```')).toEqual({ thought: 'think', action: 'ls' });
     expect(splitThoughtAction('no action')).toEqual({ thought: 'no action', action: '' });
+  });
+});
+
+describe('importSweAgent: the calls the file holds', () => {
+  it("#22.17 counts the main agent's replies and their calls, windowed or function calling", () => {
+    expect(load('swe-agent-windowed.traj').recorded).toEqual({ modelCalls: 7, toolCalls: 7 });
+    expect(load('swe-agent-function-calling.traj').recorded).toEqual({
+      modelCalls: 4,
+      toolCalls: 5,
+    });
+  });
+
+  it('#22.17 flags calls the mapping could not read (tool_calls of an unknown shape)', () => {
+    const history = [
+      { role: 'system', content: 'You are an agent.' },
+      { role: 'user', content: 'Fix the parser.' },
+      ...[1, 2, 3].map((step) => ({
+        role: 'assistant',
+        content: `Step ${step}.`,
+        tool_calls: [`bash -c "ls src/${step}"`],
+      })),
+    ];
+    const session = importSweAgent({ history, trajectory: [] }, { file: 'odd.traj' });
+    expect(session.stats).toMatchObject({ aiEntries: 3, toolCalls: 0 });
+    expect(session.recorded).toEqual({ modelCalls: 3, toolCalls: 3 });
+    expect(checkImport(session)).toMatchObject({ kind: 'calls-missing' });
   });
 });

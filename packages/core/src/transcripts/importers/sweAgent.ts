@@ -14,6 +14,7 @@ import {
   type EditorState,
   type SweCommand,
 } from '../sweAgentCommands.js';
+import { countSweAgentCalls } from '../recordedCalls.js';
 import { TranscriptError } from '../TranscriptError.js';
 import { list, obj } from '../jsonValues.js';
 import { isParams } from '../toolAliases.js';
@@ -227,6 +228,7 @@ export function importSweAgent(document: unknown, source: ImportSource): Importe
     assistants === trajectory.length,
     observations,
   );
+  session.builder.addRecorded(countSweAgentCalls(history));
   history.forEach((message, i) => {
     const path = `$.history[${i}]`;
     if (!isParams(message) || typeof message.role !== 'string')

@@ -1,0 +1,2 @@
+/** The proxy's recall archive: originals the proxy replaced, kept for `dense recall` and `dense mcp`. */
+export * from './RecallArchive.js';

@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:proxy`: every Claude Code and Codex session of the shared corpus replayed as its
+ * client's request sequence through `dense proxy` and straight to a cache-billing loopback mock,
+ * side by side (scripts/proxy-bench/). Prints a markdown table; `--out <file>` writes the JSON.
+ * Skips with a message when the corpus is absent.
+ *
+ * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --only <text> (sources or
+ * files containing it), --out <file>, --workers <n> (sessions replayed at once, default 1: the
+ * latency figures are cleanest alone).
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  errorMessage,
+  importTranscriptSessions,
+  memoTokenCounter,
+  o200kTokenCounter,
+  writeFileAtomic,
+} from '@dense/core';
+import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
+import { clientApiOf } from './proxy-bench/clientRequests.js';
+import {
+  markdownTable,
+  overall,
+  sessionRow,
+  type SessionRow,
+} from './proxy-bench/proxyBenchReport.js';
+import { replayThroughProxy } from './proxy-bench/replayThroughProxy.js';
+import { corpusFiles, type CorpusFile } from './replay/corpus.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLIENT_SOURCES = /claude-code|codex/;
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  if (at === -1) return undefined;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith('--')) {
+    throw new Error(`bench:proxy: ${name} needs a value, e.g. ${name} <value>`);
+  }
+  return value;
+}
+
+const memo = memoTokenCounter(o200kTokenCounter);
+function count(text: string): number {
+  const counted = memo.countText(text);
+  if (typeof counted !== 'number')
+    throw new Error('bench:proxy: the token counter must be synchronous');
+  return counted;
+}
+
+async function replayFile(file: CorpusFile, failures: string[]): Promise<SessionRow[]> {
+  const rows: SessionRow[] = [];
+  let sessions;
+  try {
+    sessions = await importTranscriptSessions(file.file);
+  } catch (error) {
+    failures.push(`${path.basename(file.file)}: ${errorMessage(error).split('. ')[0] ?? ''}`);
+    return rows;
+  }
+  for (const [index, session] of sessions.entries()) {
+    const api = clientApiOf(session);
+    if (api === undefined) continue;
+    const name = path.basename(file.file) + (sessions.length > 1 ? `#${index}` : '');
+    const replay = await replayThroughProxy({
+      session,
+      api,
+      prefix: DEFAULT_PREFIX,
+      count,
+      sessionId: `bench-${name}`,
+    });
+    rows.push(sessionRow(name, file.source, replay));
+    process.stderr.write(`bench:proxy ${name}: ${rows.at(-1)?.percent.toFixed(1)}%\n`);
+  }
+  return rows;
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.version}`;
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const corpus = path.resolve(
+    flag(argv, '--corpus') ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
+  );
+  if (!existsSync(corpus)) {
+    console.log(
+      `bench:proxy: no corpus at ${corpus}; nothing to replay (set DENSE_CORPUS or --corpus).`,
+    );
+    return 0;
+  }
+  const only = flag(argv, '--only');
+  const out = flag(argv, '--out');
+  const workers = Math.max(1, Number(flag(argv, '--workers') ?? 1) || 1);
+  const files = (await corpusFiles(corpus)).filter(
+    (f) =>
+      CLIENT_SOURCES.test(f.source) &&
+      (only === undefined || f.source.includes(only) || f.file.includes(only)),
+  );
+  const failures: string[] = [];
+  const queue = [...files];
+  const results: SessionRow[][] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        results.push(await replayFile(file, failures));
+      }
+    }),
+  );
+  const rows = results.flat().sort((a, b) => a.file.localeCompare(b.file));
+  const total = overall(rows);
+  const meta = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machine(),
+    wallMs: Math.round(performance.now() - started),
+    tokens: 'o200k (gpt-tokenizer), block payload text',
+    prefix: DEFAULT_PREFIX,
+  };
+  console.log(markdownTable(rows, total));
+  console.log(
+    `\noverall ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
+      `${total.overLimit} session(s) over 100.5%; added latency p50 ${total.addedLatencyP50Ms.toFixed(1)} ms, ` +
+      `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
+  );
+  for (const failure of failures) console.log(`not replayed: ${failure}`);
+  if (out !== undefined) {
+    await writeFileAtomic(
+      path.resolve(out),
+      JSON.stringify({ meta, overall: total, rows, failures }, null, 2),
+    );
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);
