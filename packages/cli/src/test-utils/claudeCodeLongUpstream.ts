@@ -4,10 +4,13 @@
  * prompt (characters / 4, all uncached), as a real API would, so Claude Code's own auto-compaction
  * fires when the prompt nears its threshold. It answers Claude Code's compaction request with a
  * short summary and counts it. The next step is the one after the highest step whose result the
- * request holds, so the script survives the client's own compaction.
+ * request holds, so the script survives the client's own compaction. After the last Read, when
+ * the request names a recall id for `files[0]` (Dense's summary of a compaction does), the model
+ * runs `dense recall <id>` through Bash before it answers.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
 
 export interface LongSession {
   /** Absolute paths to Read, one per turn. */
@@ -34,6 +37,7 @@ type Json = Record<string, unknown>;
 type Block = Json & { type: string };
 
 export const STEP_ID = 'toolu_dense_step_';
+export const RECALL_ID = 'toolu_dense_recall';
 const COMPACTION_MARKER = 'CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.';
 
 function blocksOf(body: Json): Block[] {
@@ -107,11 +111,29 @@ function stream(response: ServerResponse, model: unknown, block: Block, promptTo
   );
 }
 
-function nextBlock(session: LongSession, body: Json): Block {
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The recall id a summary line in the request names for a Read of `file`. */
+function recallIdFor(raw: string, file: string): string | undefined {
+  const line = new RegExp(`${escaped(path.basename(file))}[^\\]]*recall id (r[0-9a-f]{10})`);
+  return line.exec(raw)?.[1];
+}
+
+function nextBlock(session: LongSession, body: Json, raw: string): Block {
   const step = lastStepDone(body) + 1;
   const file = session.files[step];
-  if (file === undefined) return { type: 'text', text: session.answer };
-  return { type: 'tool_use', id: `${STEP_ID}${step}`, name: 'Read', input: { file_path: file } };
+  if (file !== undefined) {
+    return { type: 'tool_use', id: `${STEP_ID}${step}`, name: 'Read', input: { file_path: file } };
+  }
+  const recalled = blocksOf(body).some(
+    (block) => block.type === 'tool_result' && block.tool_use_id === RECALL_ID,
+  );
+  const id = recalled ? undefined : recallIdFor(raw, session.files[0] ?? '');
+  if (id === undefined) return { type: 'text', text: session.answer };
+  const input = { command: `dense recall ${id}`, description: 'Recall the first file' };
+  return { type: 'tool_use', id: RECALL_ID, name: 'Bash', input };
 }
 
 export function startLongUpstream(session: LongSession): Promise<LongUpstream> {
@@ -147,7 +169,7 @@ export function startLongUpstream(session: LongSession): Promise<LongUpstream> {
         };
       } else if (offersRead) {
         main.push({ raw, reportedTokens: promptTokens });
-        block = nextBlock(session, body);
+        block = nextBlock(session, body, raw);
       }
       stream(response, body.model, block, promptTokens);
     });

@@ -99,6 +99,7 @@ function buildCompaction(
     history: input.wire.history,
     removedRaw,
     budgetChars: summaryChars,
+    purpose: 'working-budget',
   });
   const hashes = spans
     .slice(0, cut)

@@ -140,6 +140,7 @@ export function compactionReply(body: Buffer): CompactionReply | undefined {
       history,
       removedRaw,
       budgetChars: SUMMARY_CHARS,
+      purpose: 'client-compaction',
     });
     const reply = {
       model: stringMember(root, 'model') ?? 'dense',

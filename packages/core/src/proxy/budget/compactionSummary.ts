@@ -31,6 +31,8 @@ export interface SummaryInput {
   readonly removedRaw: string;
   /** Characters the summary may take (the todo list always goes in whole). */
   readonly budgetChars: number;
+  /** Why the summary is made: the working budget, or the client's own compaction request. */
+  readonly purpose: 'working-budget' | 'client-compaction';
 }
 
 export interface CompactionSummary {
@@ -120,7 +122,11 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     if (first) firstHuman = false;
     return entryLines(entry, first);
   });
-  const header = `[Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget. Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.]`;
+  const what =
+    input.purpose === 'working-budget'
+      ? `Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget.`
+      : `Dense summarized the ${removed.length} messages of this conversation so far, deterministically (no model call).`;
+  const header = `[${what} Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.]`;
   const trail = renderArtifactTrail(
     collectArtifacts(removed, ''),
     latestTodos(input.history),
