@@ -121,6 +121,8 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let answering: ProxyServer;
   let answered: LongUpstream;
   let answeredRun: Run;
+  let underReported: LongUpstream;
+  let underReportedRun: Run;
   const answeringLines: string[] = [];
   const lines: string[] = [];
   let directRun: Run;
@@ -176,12 +178,16 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       log: (line) => answeringLines.push(line),
     });
     answeredRun = await runClaude(command, workspace, env(answering.url));
+    // The same session, usage reported at a tenth of the real prompt: Claude Code goes by it.
+    underReported = await startLongUpstream({ files, answer: ANSWER, usageScale: 0.1 });
+    underReportedRun = await runClaude(command, workspace, env(underReported.url));
   }, 600_000);
 
   afterAll(async () => {
     await proxy?.close();
     await answering?.close();
     await answered?.close();
+    await underReported?.close();
     await direct?.close();
     await proxied?.close();
     if (base !== undefined) await rm(base, { recursive: true, force: true });
@@ -240,5 +246,14 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     // The client continues from Dense's summary: the next request holds it in its first message.
     const after = answered.main.find((request) => request.raw.includes('Dense summarized the'));
     expect(after?.raw).toContain('dense recall r');
+  });
+
+  it('#24.1 Claude Code decides by the usage the API reports, not by its own count of the prompt', () => {
+    expect(underReportedRun).toMatchObject({ code: 0 });
+    expect(underReportedRun.stdout).toContain(ANSWER);
+    expect(underReported.compactionRequests).toHaveLength(0);
+    const largest = Math.max(...underReported.main.map((request) => request.raw.length));
+    // Its own count (characters / 4) passed the 167,000 threshold; the reported usage did not.
+    expect(largest / 4).toBeGreaterThan(167_000);
   });
 });

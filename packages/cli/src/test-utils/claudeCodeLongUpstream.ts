@@ -16,6 +16,8 @@ export interface LongSession {
   /** Absolute paths to Read, one per turn. */
   readonly files: readonly string[];
   readonly answer: string;
+  /** Reported usage = prompt characters / 4 × this (default 1): tests what the client goes by. */
+  readonly usageScale?: number;
 }
 
 export interface MainRequest {
@@ -146,7 +148,7 @@ export function startLongUpstream(session: LongSession): Promise<LongUpstream> {
     request.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const url = request.url ?? '';
-      const promptTokens = Math.ceil(raw.length / 4);
+      const promptTokens = Math.ceil((raw.length / 4) * (session.usageScale ?? 1));
       if (url.startsWith('/v1/messages/count_tokens')) {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ input_tokens: promptTokens }));
