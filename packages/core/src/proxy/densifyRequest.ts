@@ -271,7 +271,8 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
     removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
-    prefixStable: stable,
+    // A new compaction rewrites the cached prefix from the summary on.
+    prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
     ...(compacted.kind === 'none'
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
