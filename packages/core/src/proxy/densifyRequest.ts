@@ -10,13 +10,13 @@ import { createHash } from 'node:crypto';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
-import { compactWire, type CompactOutcome } from './budget/compactWire.js';
+import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import {
   conversationKey,
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
-import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
+import { parseJsonSpans, stringMember, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
@@ -27,7 +27,7 @@ import {
   repeatSentPointers,
   type PassThroughPointers,
 } from './sentPointers.js';
-import { spliceEdits } from './spliceEdits.js';
+import { pointerValue, spliceEdits } from './spliceEdits.js';
 import { requestCacheProvider } from './passThroughCost.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
@@ -191,7 +191,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
-    return densifyWire(options, text, outcome.wire);
+    return densifyWire(options, text, { wire: outcome.wire, model: stringMember(root, 'model') });
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
     return passThrough(options, { reason, text, identity: outcome.wire.identity });
@@ -234,7 +234,12 @@ function decide(
   });
 }
 
-function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
+function densifyWire(
+  options: DensifyOptions,
+  text: string,
+  request: { readonly wire: WireHistory; readonly model: string | undefined },
+): DensifyResult {
+  const { wire } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
@@ -258,7 +263,19 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     state.lastRequestAt = options.now;
     if (decision.apply.length > 0) state.totals.batches++;
   }
-  const compacted = applyBudget(options, { text, wire, sent: splice.text, state });
+  const edits = sites.map((site) => ({
+    start: site.start,
+    end: site.end,
+    length: pointerValue(site).length,
+  }));
+  const compacted = applyBudget(options, {
+    text,
+    wire,
+    sent: splice.text,
+    edits,
+    model: request.model,
+    state,
+  });
   const sent = compacted.kind === 'none' ? splice.text : compacted.text;
   return {
     body: sent === text ? options.body : Buffer.from(sent, 'utf8'),
@@ -281,7 +298,14 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
 
 function applyBudget(
   options: DensifyOptions,
-  request: { text: string; wire: WireHistory; sent: string; state: ConversationState },
+  request: {
+    text: string;
+    wire: WireHistory;
+    sent: string;
+    edits: readonly TextEdit[];
+    model: string | undefined;
+    state: ConversationState;
+  },
 ): CompactOutcome {
   const budget = options.workingBudget;
   if (budget === undefined || options.api !== 'anthropic') return { kind: 'none' };
@@ -289,6 +313,8 @@ function applyBudget(
     original: request.text,
     wire: request.wire,
     sent: request.sent,
+    edits: request.edits,
+    model: request.model,
     state: request.state.budget,
     budgetTokens: budget.tokens,
     longContext: budget.longContext,

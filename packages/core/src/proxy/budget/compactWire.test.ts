@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../conversationStore.js';
 import { densifyRequest, type DensifyOptions } from '../densifyRequest.js';
-import { longSessionBody, TASK } from '../test-utils/longSession.js';
+import { longSessionBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
+import { anthropicBody, FILE_TEXT } from '../test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 interface Message {
@@ -151,5 +152,68 @@ describe('working budget: wire compaction', () => {
     const result = send(body, { workingBudget: undefined });
     expect(result.compaction).toBeUndefined();
     expect(result.body.toString()).toBe(body);
+  });
+
+  it('#24.1 density pointers in the kept turns and the compaction go out together, well-formed', () => {
+    const { send } = setup();
+    const tail: Json[] = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'ra', name: 'Read', input: { file_path: '/w/a.ts' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'ra', content: FILE_TEXT }] },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'ea',
+            name: 'Edit',
+            input: { file_path: '/w/a.ts', old_string: 'v1', new_string: 'w1' },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'ea', content: 'The file /w/a.ts has been updated.' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'rb', name: 'Read', input: { file_path: '/w/a.ts' } }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'rb', content: `${FILE_TEXT}\n// edited` }],
+      },
+    ];
+    const body = anthropicBody([...longSessionMessages(30, 4_000), ...tail], {
+      model: 'claude-sonnet-4-6',
+    });
+    const result = send(body, { pressureTokens: 1 });
+    expect(result.compaction?.kind).toBe('compacted');
+    expect(result.pointers).toBeGreaterThan(0);
+    const sent = messagesOf(result.body);
+    const text = JSON.stringify(sent);
+    expect(text).toContain('[Result pruned (stale read)');
+    expect(String(sent[0]?.content[0]?.text)).toContain('Dense compacted the');
+    expect(JSON.stringify(sent.at(-1))).toBe(JSON.stringify(tail.at(-1)));
+  });
+
+  it('#24.1 a cache breakpoint moved onto a compacted message keeps the same replacement bytes', () => {
+    const { send } = setup();
+    const first = send(longSessionBody(30, 4_000));
+    const messages = longSessionMessages(31, 4_000) as { content: Json[] }[];
+    const inside = messages[3]?.content[0] as Json;
+    (messages[3] as { content: Json[] }).content[0] = {
+      ...inside,
+      cache_control: { type: 'ephemeral' },
+    };
+    const again = send(anthropicBody(messages, { model: 'claude-sonnet-4-6' }));
+    expect(again.compaction?.kind).toBe('kept');
+    expect(JSON.stringify(messagesOf(again.body)[0])).toBe(
+      JSON.stringify(messagesOf(first.body)[0]),
+    );
   });
 });
