@@ -178,7 +178,7 @@ async function main(): Promise<number> {
   const benchmarks = path.join(REPO_ROOT, 'docs/benchmarks.md');
   const updated = replaceReplaySections(readFileSync(benchmarks, 'utf8'), markdown);
   await writeFileAtomic(benchmarks, await formatMarkdown(updated, benchmarks));
-  for (const chart of benchCharts(runs.filter((run) => run.recordedCompactions === 0))) {
+  for (const chart of benchCharts(runs)) {
     await writeFileAtomic(path.join(REPO_ROOT, 'docs', chart.file), chart.svg);
   }
   console.log(

@@ -1,5 +1,10 @@
 /** Groups the bench's runs by policy, limit and source, and totals them. Pure. */
-import { totalReplayReports, type ReplayPolicyId, type ReplayTotals } from '@dense/core';
+import {
+  getReplayPolicy,
+  totalReplayReports,
+  type ReplayPolicyId,
+  type ReplayTotals,
+} from '@dense/core';
 import type { BenchRun } from './benchTypes.js';
 
 export interface Group {
@@ -9,7 +14,12 @@ export interface Group {
   readonly totals: ReplayTotals;
 }
 
-/** The runs of one policy at one limit (`none` at any limit: its only runs). */
+/** Policies that lift the context limit (`none`, `recorded`): the bench runs them once. */
+export function isLimitless(policy: ReplayPolicyId): boolean {
+  return getReplayPolicy(policy).unlimited === true;
+}
+
+/** The runs of one policy at one limit (a limitless policy at any limit: its only runs). */
 export function groupFor(
   runs: readonly BenchRun[],
   policy: ReplayPolicyId,
@@ -17,12 +27,12 @@ export function groupFor(
   filter: (run: BenchRun) => boolean = () => true,
 ): Group {
   const selected = runs.filter(
-    (run) => run.policy === policy && (policy === 'none' || run.limit === limit) && filter(run),
+    (run) => run.policy === policy && (isLimitless(policy) || run.limit === limit) && filter(run),
   );
   const samples = selected.flatMap((run) => run.overhead.map(([, ms]) => ms));
   return {
     policy,
-    limit: policy === 'none' ? null : limit,
+    limit: isLimitless(policy) ? null : limit,
     runs: selected,
     totals: totalReplayReports(
       selected.map((run) => run.report),

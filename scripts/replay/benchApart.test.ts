@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crossCheckSection } from './benchApart.js';
 
 describe('bench: oracle cross-check section', () => {
-  it('#12 lists each disagreement with its session, call and both verdicts, reads before writes', () => {
+  it('#12 counts the disagreements per source and aspect, and quotes no transcript text (paths, commands)', () => {
     const section = crossCheckSection([
       {
         source: 'mini',
@@ -25,11 +25,9 @@ describe('bench: oracle cross-check section', () => {
         ],
       },
     ]);
-    const rows = section.split('\n').filter((line) => line.startsWith('| s1.json'));
-    expect(rows).toEqual([
-      '| s1.json | c2 | reads | `run_shell_command cat ~/x \\| head` | — | /w/~/x |',
-      '| s1.json | c1 | writes | `run_shell_command rm a.py` | /w/a.py | — |',
-    ]);
+    for (const quoted of ['s1.json', 'rm a.py', '/w/a.py', 'cat ~/x']) {
+      expect(section).not.toContain(quoted);
+    }
     expect(section).toContain('2 disagreements — mini reads: 1; mini writes: 1.');
   });
 

@@ -1,57 +1,202 @@
 /**
  * Two sections of the replay bench that sit beside the main tables: the sessions whose agent
- * compacted its own context (reported apart, since replay crosses the compaction with the whole
- * earlier history), and every place where the replay oracle and the strategies' classifiers
+ * compacted its own context, each policy against the agent's own compaction (`recorded`), and every place where the replay oracle and the strategies' classifiers
  * disagree about a recorded call. Pure.
  */
-import { REPLAY_POLICY_IDS } from '@dense/core';
-import { groupFor, int, pct, sessionKey, sessionName } from './benchAggregate.js';
+import {
+  REPLAY_POLICY_IDS,
+  type ReplayPolicyId,
+  type ReplayTotals,
+  type UsageComparison,
+} from '@dense/core';
+import { groupFor, int, pct, sessionKey } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun, type SessionCrossCheck } from './benchTypes.js';
 
 /** Rows of the disagreement table shown in the docs (all of them are in the `--json` dump). */
-const SHOWN_DISAGREEMENTS = 40;
 
 function row(cells: readonly string[]): string {
   return `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
 }
 
-export function selfCompactedSection(runs: readonly BenchRun[]): string {
-  const compacted = runs.filter((run) => run.recordedCompactions > 0);
-  const title = '### Replay: sessions that compacted themselves (reported apart)';
-  const lead =
-    'These sessions hold a compaction the recorded agent made itself (a Claude Code compact ' +
-    "summary, a gemini-cli `<state_snapshot>`). Replay does not model the agent's reset: it feeds the " +
-    'whole pre-compaction history on, so `none` carries context the agent no longer had. They are ' +
-    'left out of every other table and reported here.';
-  if (compacted.length === 0) return [title, '', `${lead} None in this corpus.`].join('\n');
-  const nones = compacted.filter((run) => run.policy === 'none');
-  const sessions = nones
-    .map(
-      (run) =>
-        `\`${sessionName(run)}\` (${run.source}: ${run.recordedCompactions} compaction(s), ` +
-        `${int(run.report.modelCalls)} calls, peak without context management ${int(run.report.peakContextTokens)})`,
-    )
-    .join('; ');
-  const keys = new Set(nones.map(sessionKey));
-  const inSet = (run: BenchRun) => keys.has(sessionKey(run));
-  const none = groupFor(compacted, 'none', BENCH_LIMITS[0], inSet).totals;
-  const perLimit = ['input % none', 'peak', 'live lost D / C'];
+/** The policies the per-session table of self-compacted sessions shows. */
+const COMPACTED_POLICIES: readonly ReplayPolicyId[] = [
+  'recorded',
+  'none',
+  'middle-out',
+  'top-down-truncation',
+  'one-shot',
+  'high-density',
+];
+
+const cost = (t: ReplayTotals) => t.cacheWeightedInputTokens;
+const blocked = (t: ReplayTotals) => `${((t.timeBlocked?.totalMs ?? 0) / 1000).toFixed(1)} s`;
+
+/** A session named by its source and its index there: no corpus text in the docs. */
+function neutralNames(runs: readonly BenchRun[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const perSource = new Map<string, number>();
+  for (const run of [...runs].sort((a, b) => sessionKey(a).localeCompare(sessionKey(b)))) {
+    if (names.has(sessionKey(run))) continue;
+    const n = (perSource.get(run.source) ?? 0) + 1;
+    perSource.set(run.source, n);
+    names.set(sessionKey(run), `${run.source} #${n}`);
+  }
+  return names;
+}
+
+function perSessionTable(compacted: readonly BenchRun[], names: Map<string, string>): string[] {
+  const limit = BENCH_LIMITS[0];
+  const lines = [
+    row([
+      'session',
+      'policy',
+      'cost % none',
+      'cost % recorded',
+      'input % none',
+      'compactions',
+      'time blocked',
+      'live lost C',
+    ]),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const [key, name] of names) {
+    const of = (policy: ReplayPolicyId) =>
+      groupFor(compacted, policy, limit, (run) => sessionKey(run) === key).totals;
+    const none = of('none');
+    const recorded = of('recorded');
+    for (const policy of COMPACTED_POLICIES) {
+      const t = of(policy);
+      lines.push(
+        row([
+          name,
+          `\`${policy}\``,
+          pct(cost(t), cost(none)),
+          pct(cost(t), cost(recorded)),
+          pct(t.cumulativeInputTokens, none.cumulativeInputTokens),
+          int(t.compressions),
+          blocked(t),
+          int(t.liveLostTokensBy.compression),
+        ]),
+      );
+    }
+  }
+  return lines;
+}
+
+function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
+  const perLimit = ['cost % none', 'cost % recorded', 'compactions', 'time blocked'];
   const lines = [
     row(['policy', ...BENCH_LIMITS.flatMap((l) => perLimit.map((n) => `${l / 1000}k: ${n}`))]),
     row(['---', ...BENCH_LIMITS.flatMap(() => perLimit.map(() => '---:'))]),
   ];
   for (const policy of REPLAY_POLICY_IDS) {
     const cells = BENCH_LIMITS.flatMap((limit) => {
-      const t = groupFor(compacted, policy, limit, inSet).totals;
+      const t = groupFor(compacted, policy, limit).totals;
+      const none = groupFor(compacted, 'none', limit).totals;
+      const recorded = groupFor(compacted, 'recorded', limit).totals;
       return [
-        pct(t.cumulativeInputTokens, none.cumulativeInputTokens),
-        int(t.peakContextTokens),
-        `${int(t.liveLostTokensBy.density)} / ${int(t.liveLostTokensBy.compression)}`,
+        pct(cost(t), cost(none)),
+        pct(cost(t), cost(recorded)),
+        int(t.compressions),
+        blocked(t),
       ];
     });
     lines.push(row([`\`${policy}\``, ...cells]));
   }
-  return [title, '', lead, '', `Sessions: ${sessions}.`, '', ...lines].join('\n');
+  return lines;
+}
+
+const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+
+function usageCells(comparison: UsageComparison | undefined): string[] {
+  if (comparison?.kind !== 'compared') return [comparison?.reason ?? '–', '–', '–'];
+  return [
+    percent(comparison.medianError),
+    `${comparison.within5Percent} / ${comparison.checkedCalls}`,
+    percent(comparison.ratio),
+  ];
+}
+
+/** `recorded` and `none` against the context sizes the agent's provider recorded. */
+function usageTable(compacted: readonly BenchRun[], names: Map<string, string>): string[] {
+  const withUsage = compacted.filter((run) => run.recordedUsage !== undefined);
+  if (withUsage.length === 0) return ['No self-compacted session records usage.'];
+  const lines = [
+    row([
+      'session',
+      'policy',
+      'fit on all calls: median error',
+      'calls within 5%',
+      'fit before the first compaction: median error after it',
+      'calls within 5%',
+      'Σ predicted / Σ recorded after it',
+    ]),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const run of withUsage.sort((a, b) => sessionKey(a).localeCompare(sessionKey(b)))) {
+    const [medianAll, withinAll] = usageCells(run.recordedUsage?.all);
+    lines.push(
+      row([
+        names.get(sessionKey(run)) ?? '',
+        `\`${run.policy}\``,
+        medianAll ?? '–',
+        withinAll ?? '–',
+        ...usageCells(run.recordedUsage?.after),
+      ]),
+    );
+  }
+  return lines;
+}
+
+export function selfCompactedSection(runs: readonly BenchRun[]): string {
+  const compacted = runs.filter((run) => run.recordedCompactions > 0);
+  const title =
+    "### Replay: sessions that compacted themselves, against the agent's own compaction";
+  const lead =
+    'These sessions hold compactions the recorded agent made itself (a Claude Code compact summary, ' +
+    'a Codex `compacted` item, a gemini-cli `<state_snapshot>`). They are in every table above. ' +
+    '`recorded` replays what the agent had: at each recorded compaction the history becomes the ' +
+    'recorded summary, and the summarization call is priced (the context at the boundary as input, ' +
+    'the summary at the output price); its time blocked is the recorded wait (last record before the ' +
+    'boundary to the summary). Every other policy crosses the boundary with its own context and keeps ' +
+    "the summary as the next message (docs/replay.md). Dense's time blocked is its compression as " +
+    'measured in the replay (the offline summarizer writes in milliseconds; an LLM summary would not). ' +
+    'Cost: Anthropic 5-minute cache pricing, output at 5× input.';
+  if (compacted.length === 0) return [title, '', `${lead} None in this corpus.`].join('\n');
+  const names = neutralNames(compacted);
+  const nones = compacted.filter((run) => run.policy === 'none');
+  const sessions = nones
+    .map(
+      (run) =>
+        `${names.get(sessionKey(run)) ?? ''}: ${run.recordedCompactions} compaction(s), ` +
+        `${int(run.report.modelCalls)} calls, peak without context management ${int(run.report.peakContextTokens)}`,
+    )
+    .join('; ');
+  return [
+    title,
+    '',
+    lead,
+    '',
+    `Sessions: ${sessions}.`,
+    '',
+    `Per session at ${BENCH_LIMITS[0] / 1000}k (live lost C: live file content lost to compaction, tokens):`,
+    '',
+    ...perSessionTable(compacted, names),
+    '',
+    'Over these sessions, every policy:',
+    '',
+    ...totalsOverCompacted(compacted),
+    '',
+    "#### `recorded` against the agent's own token counts",
+    '',
+    'Claude Code records the prompt tokens of every call. The replay has no system prompt or tool ' +
+      'schemas and counts with o200k, so recorded ≈ a + b × replayed (a: the fixed prompt, b: the ' +
+      'tokenizer and what the transcript does not hold), fitted per session by least squares; then ' +
+      'each call is predicted. Fitted on all calls, and fitted on the calls before the first ' +
+      'compaction and checked on those after it (where `none` cannot follow).',
+    '',
+    ...usageTable(compacted, names),
+  ].join('\n');
 }
 
 export function crossCheckSection(crossChecks: readonly SessionCrossCheck[]): string {
@@ -77,19 +222,13 @@ export function crossCheckSection(crossChecks: readonly SessionCrossCheck[]): st
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, n]) => `${key}: ${n}`)
     .join('; ');
-  const lines = [
-    row(['session', 'call', 'aspect', 'call / text', 'oracle', 'strategy']),
-    row(['---', '---', '---', '---', '---', '---']),
-    ...all
-      .slice(0, SHOWN_DISAGREEMENTS)
-      .map((d) => row([d.session, d.at, d.aspect, `\`${d.subject}\``, d.oracle, d.strategy])),
-  ];
-  const more =
-    all.length > SHOWN_DISAGREEMENTS
-      ? `\n\nFirst ${SHOWN_DISAGREEMENTS} of ${all.length} shown; \`--json\` holds all (\`crossChecks\`).`
-      : '';
-  return (
-    [title, '', lead, '', `${all.length} disagreements — ${summary}.`, '', ...lines].join('\n') +
-    more
-  );
+  // Counts only: the calls themselves quote transcript text (paths, commands), which stays out
+  // of the repository; `--json` holds every disagreement (`crossChecks`).
+  return [
+    title,
+    '',
+    lead,
+    '',
+    `${all.length} disagreements — ${summary}. Each one, with its call and text: \`--json\` (\`crossChecks\`).`,
+  ].join('\n');
 }

@@ -1,10 +1,10 @@
 /**
  * Issue 14's targets (cache-stable density): what high-density's edits cost once prompt caching is
- * priced, per provider (`priceCall`), against `none` on the same sessions, with the recorded gaps
+ * priced, per provider (`cachePrefix`), against `none` on the same sessions, with the recorded gaps
  * between calls and with every gap assumed warm; per source, worst sessions first. Pure.
  */
 import { REPLAY_POLICY_IDS, type ReplayPolicyId, type ReplaySessionReport } from '@dense/core';
-import { groupFor, int, pct, sessionKey, sessionName } from './benchAggregate.js';
+import { groupFor, int, isLimitless, pct, sessionKey, sessionName } from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
 
 const CORPUS_RATIO = 0.9;
@@ -89,7 +89,7 @@ function lowestAt32k(runs: readonly BenchRun[]): string {
     groupFor(runs, policy, limit).totals.cacheCost[pricing].weightedTokens;
   const none = cost('none', 'anthropic');
   const lossless = REPLAY_POLICY_IDS.filter(
-    (p) => p !== 'none' && groupFor(runs, p, limit).totals.liveLostTokensBy.density === 0,
+    (p) => !isLimitless(p) && groupFor(runs, p, limit).totals.liveLostTokensBy.density === 0,
   );
   if (!lossless.includes(POLICY)) {
     return '- 32k, lowest cache-weighted cost among policies losing no live content to density: **missed** — high-density itself loses live content to density.';
@@ -174,10 +174,10 @@ export function cacheTargetsSection(runs: readonly BenchRun[]): string {
   return [
     '### Replay: cache-stable density (issue 14)',
     '',
-    `Priced per call with \`priceCall\` (packages/core/src/cache): Anthropic 5-minute cache (read 0.1×, ` +
+    `Priced per call with \`cachePrefix\` (packages/core/src/cache): Anthropic 5-minute cache (read 0.1×, ` +
       'write 1.25×, minimum 1,024 tokens, a breakpoint on the newest block of every request plus the ' +
       'cache anchors Dense puts before pending density edits, 20-block lookback) and OpenAI automatic ' +
-      'prefix caching (read 0.1×, no write ' +
+      'prefix caching (read 0.1× in 128-token steps past 1,024, no write ' +
       'premium). Gaps between calls are the recorded times of the replies (Claude Code, Codex, ' +
       `gemini-cli recordings, OpenHands): ${timed} of ${calls} model calls (${none.filter((r) => r.timedModelCalls > 0).length} of ` +
       `${none.length} sessions) carry one; a gap over the TTL is a cold cache; calls without a time ` +

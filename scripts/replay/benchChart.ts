@@ -1,6 +1,6 @@
 /** The bench's SVG charts: context tokens per model call of the longest session, per policy. Pure. */
 import { renderLineChart, REPLAY_POLICY_IDS } from '@dense/core';
-import { sessionKey, sessionName } from './benchAggregate.js';
+import { isLimitless, sessionKey, sessionName } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 
 export interface Chart {
@@ -18,7 +18,9 @@ export function benchCharts(runs: readonly BenchRun[]): Chart[] {
     const series = REPLAY_POLICY_IDS.flatMap((policy) => {
       const run = runs.find(
         (r) =>
-          sessionKey(r) === key && r.policy === policy && (policy === 'none' || r.limit === limit),
+          sessionKey(r) === key &&
+          r.policy === policy &&
+          (isLimitless(policy) || r.limit === limit),
       );
       if (run === undefined) return [];
       return [

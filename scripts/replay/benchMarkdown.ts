@@ -50,11 +50,14 @@ function row(cells: readonly string[]): string {
 
 function totalsTable(runs: readonly BenchRun[], limit: number): string {
   const none = groupFor(runs, 'none', limit).totals;
+  const recorded = groupFor(runs, 'recorded', limit).totals;
   const header = row([
     'policy',
     'cumulative input',
     '% of none',
     'cache-weighted, % of none',
+    "% of recorded (the agent's own compaction)",
+    'time blocked by compactions',
     'peak',
     'compressions (sessions)',
     'stale reclaimed: reads',
@@ -68,7 +71,7 @@ function totalsTable(runs: readonly BenchRun[], limit: number): string {
     'density ms median / p99',
     'overflow calls',
   ]);
-  const lines = [header, row(Array.from({ length: 16 }, (_, i) => (i === 0 ? '---' : '---:')))];
+  const lines = [header, row(Array.from({ length: 18 }, (_, i) => (i === 0 ? '---' : '---:')))];
   for (const policy of REPLAY_POLICY_IDS) {
     const t = groupFor(runs, policy, limit).totals;
     const exposures = exposureTotal(t);
@@ -78,6 +81,8 @@ function totalsTable(runs: readonly BenchRun[], limit: number): string {
         int(t.cumulativeInputTokens),
         pct(t.cumulativeInputTokens, none.cumulativeInputTokens),
         pct(t.cacheWeightedInputTokens, none.cacheWeightedInputTokens),
+        pct(t.cacheWeightedInputTokens, recorded.cacheWeightedInputTokens),
+        `${((t.timeBlocked?.totalMs ?? 0) / 1000).toFixed(1)} s`,
         int(t.peakContextTokens),
         `${int(t.compressions)} (${t.sessionsCompressed})`,
         stalePct(t, 'reads'),
@@ -182,11 +187,13 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
     'Each session goes turn by turn through a real `AgentSession` (pre-send step, density, compression); ' +
       'the model serves the recorded AI entries, the tools the recorded responses. Tokens are o200k. ' +
       '`none` lifts the context limit (no density, no compression): the reference for "% of none". ' +
+      "`recorded` is the agent's own compaction (no limit; at each compaction the agent recorded, the " +
+      'history becomes its summary, the summarization call priced): the reference for "% of recorded". ' +
       "LLM strategies and the peer baselines' fallback compression (middle-out) use the **offline " +
       'summarizer** (deterministic, no LLM: first line of each user message, each tool call). ' +
       '"Stale", "live" and "duplicate" are the oracle\'s verdicts (docs/replay.md); "live lost" is file ' +
       'content neither stale nor superseded that a policy removed, in tokens (and % of all file content ' +
-      "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `priceCall`: each call's " +
+      "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `cachePrefix`: each call's " +
       'prefix unchanged since the previous call at 0.1×, the rest written at 1.25×, prompts under ' +
       '1,024 tokens uncached, a recorded gap over 5 minutes cold (issue 14 section).',
   ].join('\n');
@@ -197,8 +204,8 @@ export function replayMarkdown(
   meta: BenchMeta,
   crossChecks: readonly SessionCrossCheck[] = [],
 ): string {
-  // Sessions that compacted themselves are reported apart (see selfCompactedSection).
-  const runs = allRuns.filter((run) => run.recordedCompactions === 0);
+  // Every session is in every table; selfCompactedSection details those that compacted themselves.
+  const runs = allRuns;
   const sources = [...new Set(runs.map((run) => run.source))].sort();
   return [
     header(runs, meta),

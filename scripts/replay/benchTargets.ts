@@ -8,6 +8,7 @@ import {
   hasDedicatedTools,
   int,
   pct,
+  isLimitless,
   sessionKey,
   sessionName,
 } from './benchAggregate.js';
@@ -119,7 +120,7 @@ function perSessionInput(
   limit: number,
   baselines: readonly ReplayPolicyId[],
 ): string {
-  const at = (run: BenchRun) => run.policy === 'none' || run.limit === limit;
+  const at = (run: BenchRun) => isLimitless(run.policy) || run.limit === limit;
   const bySession = new Map<string, BenchRun[]>();
   for (const run of runs.filter(at)) {
     bySession.set(sessionKey(run), [...(bySession.get(sessionKey(run)) ?? []), run]);

@@ -1,5 +1,10 @@
 /** The messages between the replay bench and its worker processes, and what one run yields. */
-import type { ClassificationDisagreement, ReplayPolicyId, ReplaySessionReport } from '@dense/core';
+import type {
+  ClassificationDisagreement,
+  ReplayPolicyId,
+  ReplaySessionReport,
+  UsageComparison,
+} from '@dense/core';
 
 /** The context limits the bench runs (the `none` policy ignores them and runs once). */
 export const BENCH_LIMITS = [128_000, 32_000] as const;
@@ -38,8 +43,14 @@ export interface BenchRun {
   /** Stale dedicated-tool reads the policy did not remove while stale. */
   readonly staleReadsLeft: readonly StaleLeft[];
   readonly wallMs: number;
-  /** Compactions the recorded agent made itself (reported apart: replay crosses them). */
+  /** Compactions the recorded agent made itself (`recorded` follows them; the rest cross them). */
   readonly recordedCompactions: number;
+  /**
+   * `none` and `recorded` on a self-compacted session whose transcript records usage: the replayed
+   * context sizes against the recorded ones, fitted on every call (`all`) and fitted before the
+   * first compaction and checked after it (`after`).
+   */
+  readonly recordedUsage?: { readonly all: UsageComparison; readonly after: UsageComparison };
 }
 
 /** Where the oracle and the strategies' classifiers disagree in one session. */

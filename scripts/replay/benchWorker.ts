@@ -5,15 +5,19 @@
  */
 import path from 'node:path';
 import {
+  compareRecordedUsage,
   countRecordedCompactions,
   crossCheckOracle,
+  isRecordedSummary,
   getReplayPolicy,
   importTranscriptSessions,
   memoTokenCounter,
   prepareReplay,
   REPLAY_POLICY_IDS,
   replaySession,
+  type IContent,
   type PreparedReplay,
+  type ReplayRun,
   type ReplayPolicyId,
   type EphemeralSettings,
 } from '@dense/core';
@@ -45,6 +49,7 @@ async function runOne(
   policy: ReplayPolicyId,
   limit: number | null,
   recordedCompactions: number,
+  fitCalls: number,
 ): Promise<BenchRun> {
   const start = performance.now();
   const run = await replaySession(prepared, {
@@ -74,7 +79,33 @@ async function runOne(
       .map((left) => ({ filePath: left.exposure.filePath, tokens: left.tokens, fate: left.fate })),
     wallMs: performance.now() - start,
     recordedCompactions,
+    ...usageOf(run, policy, recordedCompactions, fitCalls),
   };
+}
+
+/** AI entries before the first summary that ends earlier content: the calls before it. */
+function callsBeforeFirstCompaction(contents: readonly IContent[]): number {
+  let calls = 0;
+  let seenContent = false;
+  for (const entry of contents) {
+    if (isRecordedSummary(entry) && seenContent) return calls;
+    if (!isRecordedSummary(entry)) seenContent = true;
+    if (entry.speaker === 'ai') calls++;
+  }
+  return calls;
+}
+
+function usageOf(
+  run: ReplayRun,
+  policy: ReplayPolicyId,
+  recordedCompactions: number,
+  fitCalls: number,
+): Pick<BenchRun, 'recordedUsage'> {
+  if (recordedCompactions === 0 || (policy !== 'none' && policy !== 'recorded')) return {};
+  const input = { series: run.series, recordedPromptTokens: run.recordedPromptTokens };
+  const all = compareRecordedUsage(input);
+  if (all.kind === 'not-compared' && all.reason === 'no-recorded-usage') return {};
+  return { recordedUsage: { all, after: compareRecordedUsage({ ...input, fitCalls }) } };
 }
 
 async function runJob(
@@ -86,6 +117,7 @@ async function runJob(
   for (const [index, session] of sessions.entries()) {
     const prepared = await prepareReplay(session, { tokenCounter });
     const compactions = countRecordedCompactions(prepared.plan.contents);
+    const fitCalls = callsBeforeFirstCompaction(prepared.plan.contents);
     const disagreements = crossCheckOracle(prepared.plan.contents, prepared.workspaceRoot);
     const name = `${path.basename(job.file)}${index === 0 ? '' : `#${index}`}`;
     if (disagreements.length > 0) {
@@ -93,9 +125,9 @@ async function runJob(
     }
     for (const policy of REPLAY_POLICY_IDS) {
       if (onlyPolicies !== undefined && !onlyPolicies.includes(policy)) continue;
-      const limits = policy === 'none' ? [null] : limitsToRun;
+      const limits = getReplayPolicy(policy).unlimited === true ? [null] : limitsToRun;
       for (const limit of limits) {
-        runs.push(await runOne(prepared, job.source, policy, limit, compactions));
+        runs.push(await runOne(prepared, job.source, policy, limit, compactions, fitCalls));
       }
     }
   }

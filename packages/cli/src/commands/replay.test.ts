@@ -172,7 +172,9 @@ describe('dense replay', () => {
   it('bad usage is one line on stderr and exit code 2', async () => {
     const bogus = await run('replay', dir, '--strategy', 'bogus');
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/Unknown replay strategy 'bogus'. Use one of: none, middle-out/);
+    expect(bogus.stderr).toMatch(
+      /Unknown replay strategy 'bogus'. Use one of: none, recorded, middle-out/,
+    );
     const flagKey = await run('replay', dir, '--set', 'context-limit=5');
     expect(flagKey.code).toBe(2);
     expect(flagKey.stderr).toBe(

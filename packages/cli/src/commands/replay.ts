@@ -26,6 +26,7 @@ import {
   type EphemeralSettings,
   type ReplayPolicy,
   type ReplaySessionReport,
+  type ReplayTotals,
   type SkippedRecord,
   type TokenCounter,
   writeFileAtomic,
@@ -38,6 +39,7 @@ import {
   formatSessionReport,
   formatSessionRows,
   formatTotals,
+  formatVsRecorded,
 } from './replayFormat.js';
 import { renderReplayHtml, type ReportRun } from './replayHtml.js';
 
@@ -156,8 +158,8 @@ function skippedWarning(file: string, skipped: readonly SkippedRecord[]): string
  * prompt caching is priced: issue 14) and, for `--report`, the report's.
  */
 function policiesFor(options: ReplayCliOptions): ReplayPolicy[] {
-  const ids: string[] = [options.policy.id, 'none'];
-  if (options.report !== undefined) ids.unshift('none', 'middle-out', 'high-density');
+  const ids: string[] = [options.policy.id, 'none', 'recorded'];
+  if (options.report !== undefined) ids.unshift('none', 'recorded', 'middle-out', 'high-density');
   return [...new Set(ids)].map((id) =>
     id === options.policy.id ? options.policy : getReplayPolicy(id),
   );
@@ -213,29 +215,51 @@ export function compareWithNone(report: ReplaySessionReport, none: ReplaySession
   return `Compared with no context management (none): ${report.strategy} sends ${share}% of its input tokens (${verdict}); the largest context was ${report.peakContextTokens.toLocaleString('en-US')} tokens instead of ${none.peakContextTokens.toLocaleString('en-US')}.`;
 }
 
-/** Each report with `vsNone`: what the policy saved or cost against `none`, per provider. */
+/**
+ * Each report with `vsNone` and `vsRecorded`: what the policy saved or cost against `none` and
+ * against the agent's own compaction, per provider.
+ */
 function withEffect(
   report: ReplaySessionReport,
   none: ReplaySessionReport | undefined,
-): ReplaySessionReport & { readonly vsNone?: CacheEffect } {
-  return none === undefined ? report : { ...report, vsNone: cacheEffectVsNone(report, none) };
+  recorded: ReplaySessionReport | undefined,
+): ReplaySessionReport & { readonly vsNone?: CacheEffect; readonly vsRecorded?: CacheEffect } {
+  return {
+    ...report,
+    ...(none === undefined ? {} : { vsNone: cacheEffectVsNone(report, none) }),
+    ...(recorded === undefined ? {} : { vsRecorded: cacheEffectVsNone(report, recorded) }),
+  };
+}
+
+/** The effect against a baseline's runs over the same sessions, if it ran on all of them. */
+function totalEffectVs(
+  totals: ReplayTotals,
+  reports: readonly ReplaySessionReport[],
+  baseline: readonly ReplaySessionReport[],
+): CacheEffect | undefined {
+  return baseline.length === reports.length
+    ? cacheEffectVsNone(totals, totalReplayReports(baseline))
+    : undefined;
 }
 
 function writeResults(
   io: CliIO,
   options: ReplayCliOptions,
   reports: ReplaySessionReport[],
-  noneRuns: readonly ReportRun[],
+  baselines: { readonly none: readonly ReportRun[]; readonly recorded: readonly ReportRun[] },
 ): void {
   const totals = totalReplayReports(reports);
-  const nones = noneRuns.map((run) => run.report);
-  const totalEffect =
-    nones.length === reports.length
-      ? cacheEffectVsNone(totals, totalReplayReports(nones))
-      : undefined;
+  const nones = baselines.none.map((run) => run.report);
+  const recordeds = baselines.recorded.map((run) => run.report);
+  const totalEffect = totalEffectVs(totals, reports, nones);
+  const totalVsRecorded = totalEffectVs(totals, reports, recordeds);
   if (options.json) {
-    const sessions = reports.map((report, i) => withEffect(report, nones[i]));
-    const withTotal = totalEffect === undefined ? totals : { ...totals, vsNone: totalEffect };
+    const sessions = reports.map((report, i) => withEffect(report, nones[i], recordeds[i]));
+    const withTotal = {
+      ...totals,
+      ...(totalEffect === undefined ? {} : { vsNone: totalEffect }),
+      ...(totalVsRecorded === undefined ? {} : { vsRecorded: totalVsRecorded }),
+    };
     io.stdout.write(`${JSON.stringify({ sessions, totals: withTotal }, null, 2)}\n`);
     return;
   }
@@ -243,15 +267,21 @@ function writeResults(
   if (reports.length === 1 && only !== undefined) {
     io.stdout.write(`${formatSessionReport(only)}\n`);
     const [none] = nones;
+    const [recorded] = recordeds;
     if (none !== undefined && only.strategy !== 'none') {
       io.stdout.write(`${formatCacheEffect(cacheEffectVsNone(only, none))}\n`);
+      if (recorded !== undefined && only.strategy !== 'recorded') {
+        io.stdout.write(`${formatVsRecorded(cacheEffectVsNone(only, recorded))}\n`);
+      }
       io.stdout.write(`\n${compareWithNone(only, none)}\n`);
     }
     return;
   }
-  const effect = totalEffect === undefined ? '' : `${formatCacheEffect(totalEffect)}\n`;
+  const effect =
+    (totalEffect === undefined ? '' : `${formatCacheEffect(totalEffect)}\n`) +
+    (totalVsRecorded === undefined ? '' : `${formatVsRecorded(totalVsRecorded)}\n`);
   io.stdout.write(
-    `${formatSessionRows(reports, totals)}\n\nTotal\n${formatTotals(totals)}\n${effect}`,
+    `${formatSessionRows(reports, totals, { none: nones, recorded: recordeds })}\n\nTotal\n${formatTotals(totals)}\n${effect}`,
   );
   const summarizer = reports.find((report) => report.summarizer !== null)?.summarizer;
   if (summarizer) io.stdout.write(`\nSummaries written by the ${summarizer}.\n`);
@@ -309,9 +339,13 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
     io.stderr.write(`dense replay: no session in ${options.target} could be replayed.\n`);
     return EXIT.failed;
   }
-  writeResults(io, options, reports, runs.get('none') ?? []);
+  writeResults(io, options, reports, baselinesOf(runs));
   if (options.report !== undefined) await writeReport(io, options, policies, runs);
   return exitAfterImports(io, options.target, completeFiles);
+}
+
+function baselinesOf(runs: ReadonlyMap<string, readonly ReportRun[]>) {
+  return { none: runs.get('none') ?? [], recorded: runs.get('recorded') ?? [] };
 }
 
 /** `failed` (with a line on stderr) when no file imported completely, else `ok`. */
@@ -343,7 +377,7 @@ export const replayCommand: CliSubcommand = {
       .option('report', {
         type: 'string',
         describe:
-          'Also write a self-contained HTML page comparing none, middle-out, high-density and --strategy',
+          'Also write a self-contained HTML page comparing none, recorded, middle-out, high-density and --strategy',
       }),
   async run(args, io) {
     try {

@@ -95,7 +95,7 @@ describe('replay formatting', () => {
     );
     expect(text).toMatch(/work redone after compaction \(kept in context\)\s+3 \(2\)$/m);
     const totals = totalReplayReports([grounded]);
-    expect(formatSessionRows([grounded], totals).split('\n')[1]).toMatch(/\s95\.0%$/);
+    expect(formatSessionRows([grounded], totals).split('\n')[1]).toMatch(/\s95\.0%\s/);
     expect(formatSessionReport(report)).not.toContain('grounding');
   });
 

@@ -2,10 +2,21 @@
  * How `dense replay` shows its results to a person: one table for a single session, a row per
  * session plus a total row for several, the totals as a table, and the progress bar. Pure.
  */
-import type { CacheEffect, ReplaySessionReport, ReplayTotals } from '@dense/core';
+import type {
+  CacheCostByProvider,
+  CacheEffect,
+  ReplaySessionReport,
+  ReplayTotals,
+} from '@dense/core';
 
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => `${value.toFixed(2)} ms`;
+/** A wait in seconds (one decimal), or in ms below a tenth of a second. */
+const seconds = (value: number) =>
+  value === 0 ? '0 s' : value < 100 ? ms(value) : `${(value / 1000).toFixed(1)} s`;
+
+const percentOrDash = (part: number, whole: number | undefined) =>
+  whole === undefined ? '–' : percentOf(part, whole);
 
 /** `part` of `whole` as a percentage, or `–` when there is nothing to divide. */
 export function percentOf(part: number, whole: number): string {
@@ -69,6 +80,10 @@ function metricRows(figures: Figures): [string, string][] {
     [
       'density overhead median / p99',
       `${ms(figures.densityOverheadMs.median)} / ${ms(figures.densityOverheadMs.p99)}`,
+    ],
+    [
+      'time blocked by compactions (longest)',
+      `${seconds(figures.timeBlocked?.totalMs ?? 0)} (${seconds(figures.timeBlocked?.maxMs ?? 0)})`,
     ],
     [
       'synthetic responses / overflow calls',
@@ -139,11 +154,31 @@ export function formatTotals(totals: ReplayTotals): string {
   return pad(rows, () => false).join('\n');
 }
 
+/** The baselines' reports, session by session in the same order, for the `% of` columns. */
+export interface SessionBaselines {
+  readonly none: readonly ReplaySessionReport[];
+  readonly recorded: readonly ReplaySessionReport[];
+}
+
+const anthropicCost = (f: { readonly cacheCost: CacheCostByProvider }) =>
+  f.cacheCost.anthropic.weightedTokens;
+
 /** A row per session and a total row: the overview of a directory replay. */
 export function formatSessionRows(
   reports: readonly ReplaySessionReport[],
   totals: ReplayTotals,
+  baselines?: SessionBaselines,
 ): string {
+  const costOf = (list: readonly ReplaySessionReport[] | undefined, index: number | 'total') => {
+    if (list?.length !== reports.length) return undefined;
+    if (index !== 'total') return list[index]?.cacheCost.anthropic.weightedTokens;
+    return list.reduce((sum, report) => sum + anthropicCost(report), 0);
+  };
+  const vs = (f: Figures, index: number | 'total') => [
+    percentOrDash(anthropicCost(f), costOf(baselines?.none, index)),
+    percentOrDash(anthropicCost(f), costOf(baselines?.recorded, index)),
+    seconds(f.timeBlocked?.totalMs ?? 0),
+  ];
   const header = [
     'session',
     'format',
@@ -156,8 +191,11 @@ export function formatSessionRows(
     'stale reads',
     'live lost',
     'grounded',
+    'cost % none',
+    'cost % recorded',
+    'blocked',
   ];
-  const row = (name: string, format: string, f: Figures): string[] => [
+  const row = (name: string, format: string, f: Figures, index: number | 'total'): string[] => [
     name,
     format,
     int(f.modelCalls),
@@ -169,11 +207,12 @@ export function formatSessionRows(
     percentOf(f.staleReclaimedTokens.reads, f.staleTokens.reads),
     int(f.liveLostTokens),
     groundingCell(f),
+    ...vs(f, index),
   ];
   const rows = [
     header,
-    ...reports.map((r) => row(sessionName(r), r.format, r)),
-    row('total', '', totals),
+    ...reports.map((r, i) => row(sessionName(r), r.format, r, i)),
+    row('total', '', totals, 'total'),
   ];
   const table = pad(rows, (col) => col >= 2).join('\n');
   const incomplete = reports.some((r) => r.importProblem !== undefined);
@@ -205,6 +244,19 @@ export function formatCacheEffect(effect: CacheEffect): string {
     ],
     [
       'vs none: cost, Anthropic 5m / OpenAI',
+      `${ratio(anthropic.ratioToNone)} (${signed(anthropic.weightedTokens)}) / ` +
+        `${ratio(openai.ratioToNone)} (${signed(openai.weightedTokens)})`,
+    ],
+  ];
+  return pad(rows, () => false).join('\n');
+}
+
+/** The cost against the agent's own compaction (`recorded`) on the same sessions. */
+export function formatVsRecorded(effect: CacheEffect): string {
+  const { anthropic, openai } = effect.byProvider;
+  const rows: [string, string][] = [
+    [
+      "vs the agent's own compaction: cost, Anthropic 5m / OpenAI",
       `${ratio(anthropic.ratioToNone)} (${signed(anthropic.weightedTokens)}) / ` +
         `${ratio(openai.ratioToNone)} (${signed(openai.weightedTokens)})`,
     ],

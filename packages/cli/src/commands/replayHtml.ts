@@ -55,9 +55,17 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   return `<table>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
+const cost = (r: ReplaySessionReport): number => r.cacheCost.anthropic.weightedTokens;
+
+/** Total time users waited on compactions, in seconds. */
+const blocked = (runs: readonly ReportRun[]): string =>
+  `${(sum(runs, (r) => r.timeBlocked?.totalMs ?? 0) / 1000).toFixed(1)} s`;
+
 function comparisonTable(input: HtmlReportInput): string {
   const none = input.runs.none ?? [];
   const noneInput = sum(none, (r) => r.cumulativeInputTokens);
+  const noneCost = sum(none, cost);
+  const recordedCost = sum(input.runs.recorded ?? [], cost);
   const rows = input.policies.map((policy) => {
     const runs = input.runs[policy] ?? [];
     const sent = sum(runs, (r) => r.cumulativeInputTokens);
@@ -80,6 +88,9 @@ function comparisonTable(input: HtmlReportInput): string {
       int(sum(runs, (r) => r.compressions)),
       stale > 0 ? pct(reclaimed, stale) : '–',
       int(sum(runs, (r) => r.liveLostTokens)),
+      pct(sum(runs, cost), noneCost),
+      pct(sum(runs, cost), recordedCost),
+      blocked(runs),
     ];
   });
   return table(
@@ -91,6 +102,9 @@ function comparisonTable(input: HtmlReportInput): string {
       'compressions',
       'stale file content removed',
       'live file content lost (tokens)',
+      'cost with caching, % of none',
+      'cost, % of recorded',
+      'time blocked by compactions',
     ],
     rows,
   );
@@ -222,7 +236,7 @@ export function renderReplayHtml(input: HtmlReportInput): string {
 </head>
 <body>
 <h1>Dense replay report</h1>
-<p>${int(sessions)} recorded agent session${sessions === 1 ? '' : 's'} from <code>${escape(input.target)}</code> were replayed offline, call by call, under each context policy below, with a context limit of ${int(input.contextLimit)} tokens. <strong>none</strong> keeps everything and is the baseline: “% of none” is the share of its input tokens a policy sends (lower costs less). “Stale file content” is file text that a later write made out of date; “live file content lost” is current file text a policy removed, which the model may then miss.</p>
+<p>${int(sessions)} recorded agent session${sessions === 1 ? '' : 's'} from <code>${escape(input.target)}</code> were replayed offline, call by call, under each context policy below, with a context limit of ${int(input.contextLimit)} tokens. <strong>none</strong> keeps everything and is the baseline: “% of none” is the share of its input tokens a policy sends (lower costs less). <strong>recorded</strong> is what the agent itself did: at each compaction it made, the history becomes its recorded summary, and the summarization call is priced (the context as input, the summary at the output price); “% of recorded” compares each policy with it (cost: Anthropic 5-minute prompt-cache pricing). “Time blocked” is the time users waited on compactions: recorded for the agent's own, measured for Dense's. “Stale file content” is file text that a later write made out of date; “live file content lost” is current file text a policy removed, which the model may then miss.</p>
 <h2>Policies compared</h2>
 ${comparisonTable(input)}
 <h2>Grounding: what the agent used next</h2>

@@ -6,10 +6,7 @@
  * patch that applies, cat again: the first cat goes upstream as the pointer only after the
  * successful patch, and the newest output is always intact.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,104 +32,41 @@ const ANSWER = 'DENSE-CODEX-DONE';
 const POINTER =
   /^"\[Result pruned \(stale read\) — run `dense recall r[0-9a-f]{10}` to see the original\]"$/;
 
-function responsesStream(): string {
-  const item = {
-    type: 'message',
-    id: 'msg_1',
-    role: 'assistant',
-    status: 'completed',
-    content: [{ type: 'output_text', text: ANSWER, annotations: [] }],
-  };
-  const usage = {
-    input_tokens: 900,
-    input_tokens_details: { cached_tokens: 800 },
-    output_tokens: 3,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 903,
-  };
-  const events = [
-    { type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } },
-    { type: 'response.output_item.done', output_index: 0, item },
-    {
-      type: 'response.completed',
-      response: { id: 'resp_1', status: 'completed', output: [item], usage },
-    },
-  ];
-  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
-}
-
 describe.skipIf(skipReason !== undefined)(title, () => {
   let base: string;
-  let upstream: Server;
+  let upstream: CodexUpstream;
   let proxy: ProxyServer;
-  const received: string[] = [];
-  let result: { code: number; stdout: string };
+  let result: CodexRun;
 
   beforeAll(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'dense-proxy-codex-'));
-    const home = path.join(base, 'home');
-    await mkdir(path.join(home, '.codex'), { recursive: true });
+    await mkdir(path.join(base, 'home', '.codex'), { recursive: true });
     await mkdir(path.join(base, 'ws'));
-    upstream = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        if (!(request.url ?? '').endsWith('/responses')) {
-          response.writeHead(404);
-          response.end('{}');
-          return;
-        }
-        received.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.end(responsesStream());
-      });
-    });
-    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
-    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    upstream = await startCodexUpstream({ steps: [], answer: ANSWER });
     proxy = await startProxyServer({
-      openaiUpstream: upstreamUrl,
+      openaiUpstream: upstream.url,
       recordDir: path.join(base, 'record'),
       recall: new RecallArchive({ dir: path.join(base, 'recall') }),
     });
-    const provider = `model_providers.dense={name="dense",base_url="${proxy.url}/v1",env_key="OPENAI_API_KEY",wire_api="responses"}`;
-    const [file = '', ...prefix] = install.kind === 'installed' ? install.command : [];
-    const args = [
-      ...prefix,
-      'exec',
-      '--skip-git-repo-check',
-      '-c',
-      'model_provider=dense',
-      '-c',
-      provider,
-      'Say done.',
-    ];
-    const env = {
-      PATH: process.env.PATH,
-      HOME: home,
-      CODEX_HOME: path.join(home, '.codex'),
-      OPENAI_API_KEY: 'dummy',
-    };
-    result = await new Promise((resolve) => {
-      const child = execFile(
-        file,
-        args,
-        { cwd: path.join(base, 'ws'), env, timeout: 120_000 },
-        (error, stdout) => resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout }),
-      );
-      child.stdin?.end();
+    result = await runCodexExec({
+      command: install.kind === 'installed' ? install.command : [],
+      base,
+      cwd: path.join(base, 'ws'),
+      baseUrl: `${proxy.url}/v1`,
+      prompt: 'Say done.',
     });
   }, 300_000);
 
   afterAll(async () => {
     await proxy?.close();
-    await new Promise((done) => upstream?.close(done));
+    await upstream?.close();
     if (base !== undefined) await rm(base, { recursive: true, force: true });
   });
 
   it('#15 Codex exits 0 with the scripted answer through the proxy', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(ANSWER);
-    expect(received.length).toBeGreaterThan(0);
+    expect(upstream.bodies.length).toBeGreaterThan(0);
   });
 
   it('#15 every Codex request is understood and reaches the upstream byte-identical', async () => {
@@ -142,12 +76,12 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       files.map(async (file) => JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Json),
     );
     const chat = records.filter((record) => String(record.url).endsWith('/responses'));
-    expect(chat.map((record) => record.body)).toEqual(received);
+    expect(chat.map((record) => record.body)).toEqual(upstream.bodies);
     expect(chat.every((record) => record.forwarded === '(unchanged)')).toBe(true);
     expect(JSON.stringify(records)).not.toContain('Bearer dummy');
     const stats = proxy.stats.toJSON().recent.filter((entry) => entry.route === 'openai-responses');
     expect(stats.every((entry) => entry.unsupported === undefined)).toBe(true);
-    expect(stats.some((entry) => entry.usage?.cacheRead === 800)).toBe(true);
+    expect(stats.some((entry) => entry.usage?.cacheRead === 8000)).toBe(true);
   });
 });
 

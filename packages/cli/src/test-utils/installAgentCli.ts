@@ -1,5 +1,5 @@
 /**
- * Installs a pinned agent CLI from npm (Claude Code, Codex) into an ignored cache folder for the
+ * Installs a pinned agent CLI from npm (Claude Code, Codex, Qwen Code) into an ignored cache folder for the
  * real-client end-to-end tests. Their native binaries come in platform packages; Claude Code's
  * postinstall copies its binary into place, which our `allowScripts` policy blocks, so installs
  * run with `--ignore-scripts` and the test runs that one step itself. Resolves to a command line,
@@ -16,6 +16,8 @@ const run = promisify(execFile);
 
 export const CLAUDE_CODE_VERSION = '2.1.331';
 export const CODEX_VERSION = '0.169.0';
+/** Declares Node >= 22 but runs headless on Node 20 (npm only warns: EBADENGINE). */
+export const QWEN_CODE_VERSION = '0.24.4';
 
 const CACHE_ROOT = fileURLToPath(new URL('../../../../.cache/', import.meta.url));
 
@@ -63,6 +65,16 @@ const CODEX: AgentPackage = {
   ready: (dir) => existsSync(path.join(dir, 'bin', 'codex.js')),
 };
 
+const qwenEntry = (dir: string) => path.join(dir, 'cli-entry.js');
+
+const QWEN_CODE: AgentPackage = {
+  name: '@qwen-code/qwen-code',
+  version: QWEN_CODE_VERSION,
+  folder: 'qwen-code',
+  command: (dir) => [process.execPath, qwenEntry(dir)],
+  ready: (dir) => existsSync(qwenEntry(dir)),
+};
+
 async function versionOf(command: readonly string[]): Promise<string> {
   const [file = '', ...args] = command;
   const { stdout } = await run(file, [...args, '--version'], { timeout: 30_000 });
@@ -101,3 +113,4 @@ async function installAgent(agent: AgentPackage): Promise<AgentInstall> {
 
 export const installClaudeCode = (): Promise<AgentInstall> => installAgent(CLAUDE_CODE);
 export const installCodex = (): Promise<AgentInstall> => installAgent(CODEX);
+export const installQwenCode = (): Promise<AgentInstall> => installAgent(QWEN_CODE);

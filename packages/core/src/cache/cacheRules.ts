@@ -1,6 +1,6 @@
 /**
  * How each provider prices a prompt whose prefix it has cached: one table, the only place these
- * numbers live. The schedule, the replay and `/context` all price calls through `priceCall`.
+ * numbers live. What a request reads and writes under them is `cachePrefix.ts`.
  *
  * Multipliers are relative to the provider's base input-token price, so a cost of 1.0 per token
  * is "what this token would cost with no caching at all".
@@ -33,6 +33,11 @@ export interface CacheRules {
    * of its own nearer, finds no cached prefix at all (the whole prompt is written again).
    */
   readonly lookbackBlocks?: number;
+  /**
+   * Automatic caching only: a cache hit beyond the minimum grows in steps of this many tokens
+   * (the read is rounded down to the last step).
+   */
+  readonly readIncrementTokens?: number;
   /** Where the figures come from. */
   readonly source: string;
 }
@@ -76,8 +81,10 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     ttlMs: 5 * MINUTE,
     minCacheableTokens: 1024,
     mode: 'automatic',
+    readIncrementTokens: 128,
     source:
-      'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, no write premium, ' +
+      'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, hits in 128-token ' +
+      'increments beyond that, no write premium, ' +
       'cached input discounted (0.1× on the GPT-5 family); caches cleared after 5–10 minutes ' +
       'of inactivity (the lower bound is used).',
   },
@@ -101,12 +108,19 @@ export function cacheRulesFor(provider: CacheProviderName): CacheRules {
 }
 
 /**
- * The cache rules a provider adapter is priced with: Dense's `anthropic`, `openai` and `gemini`
- * adapters by name; anything else (an OpenAI-compatible endpoint, a test double) as Anthropic's
- * 5-minute cache, the rules under which a history rewrite costs most.
+ * The one provider→rules mapping: which cache rules a provider name is priced with. OpenAI's
+ * APIs (`openai`, `codex`) cache automatically, Gemini (`gemini`, `google`) implicitly; anything
+ * else (Anthropic, an OpenAI-compatible endpoint, a test double) as Anthropic's 5-minute cache,
+ * the rules under which a history rewrite costs most.
  */
 export function cacheProviderFor(providerName: string): CacheProviderName {
   const name = providerName.toLowerCase();
-  if (name === 'openai' || name === 'gemini') return name;
+  if (name.includes('openai') || name.includes('codex')) return 'openai';
+  if (name.includes('gemini') || name.includes('google')) return 'gemini';
   return 'anthropic';
+}
+
+/** The cache rules a provider name is priced with (`cacheProviderFor`). */
+export function cacheRulesForProvider(providerName: string): CacheRules {
+  return CACHE_RULES[cacheProviderFor(providerName)];
 }

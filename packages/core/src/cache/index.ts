@@ -1,2 +1,3 @@
 export * from './cacheRules.js';
+export * from './cachePrefix.js';
 export * from './priceCall.js';

@@ -57,14 +57,15 @@ describe('#14.1 priceCall: hand-computed cases per provider', () => {
     });
   });
 
-  it('openai: no write premium: 8k×0.1 + 2k×1 = 2,800; the first call costs 10k', () => {
+  it('openai: no write premium, hits in 128-token steps: 8k reusable → 7,936×0.1 + 2,064 = 2,857.6; the first call costs 10k', () => {
     const warm = priceCall(CACHE_RULES.openai, {
       promptTokens: 10_000,
       reusablePrefixTokens: 8_000,
       gapMs: undefined,
       hasPrevious: true,
     });
-    expect(warm.weightedTokens).toBe(2_800);
+    expect(warm.cacheReadTokens).toBe(7_936);
+    expect(warm.weightedTokens).toBeCloseTo(2_857.6, 6);
     const first = priceCall(CACHE_RULES.openai, {
       promptTokens: 10_000,
       reusablePrefixTokens: 0,

@@ -3,6 +3,7 @@
  * units (1.0 = one uncached token with no caching at all).
  */
 import type { CacheRules } from './cacheRules.js';
+import { cachePrefix, type CachePrefixResult } from './cachePrefix.js';
 
 export interface CallCacheInput {
   /** Tokens of the whole prompt sent on this call. */
@@ -42,15 +43,37 @@ export function isCacheCold(rules: CacheRules, gapMs: number | undefined): boole
   return gapMs !== undefined && gapMs > rules.ttlMs;
 }
 
+/**
+ * `cachePrefix` for a caller that knows only how many leading tokens the previous prompt shares
+ * with this one: that prefix as one block the previous request cached, the rest as a second
+ * block, a breakpoint at the end.
+ */
 export function priceCall(rules: CacheRules, input: CallCacheInput): CallCacheCost {
   const prompt = Math.max(0, input.promptTokens);
-  const warm = input.hasPrevious && !isCacheCold(rules, input.gapMs);
   const reusable = Math.min(prompt, Math.max(0, input.reusablePrefixTokens));
-  const read = warm && reusable >= rules.minCacheableTokens ? reusable : 0;
-  const rest = prompt - read;
-  const writes = rules.mode === 'explicit' && prompt >= rules.minCacheableTokens;
-  const cacheWriteTokens = writes ? rest : 0;
-  const uncachedTokens = writes ? 0 : rest;
-  const split = { cacheReadTokens: read, cacheWriteTokens, uncachedTokens };
+  const warm = input.hasPrevious && !isCacheCold(rules, input.gapMs);
+  const result = cachePrefix({
+    rules,
+    cached: warm ? [{ blocks: 1, tokens: reusable, lastUsedAt: undefined }] : [],
+    next: {
+      blocks: 2,
+      tokensBefore: (k) => (k <= 0 ? 0 : k === 1 ? reusable : prompt),
+      breakpoints: [2],
+    },
+    firstChangedBlock: 1,
+  });
+  return priced(rules, result);
+}
+
+/** A `cachePrefix` result as a call's cost. */
+export function priced(
+  rules: CacheRules,
+  result: Pick<CachePrefixResult, 'readTokens' | 'writeTokens' | 'uncachedTokens'>,
+): CallCacheCost {
+  const split = {
+    cacheReadTokens: result.readTokens,
+    cacheWriteTokens: result.writeTokens,
+    uncachedTokens: result.uncachedTokens,
+  };
   return { ...split, weightedTokens: weighPrompt(rules, split) };
 }

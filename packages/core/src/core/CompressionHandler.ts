@@ -38,7 +38,7 @@ import {
   type DensitySchedule,
   type LastSend,
 } from './densityStep.js';
-import { cacheRulesForProvider } from './densitySchedule.js';
+import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import { densityPressure, type DensityPressure } from './densityPressure.js';
 import type { CacheProviderName } from '../cache/index.js';
 import { CacheAnchorTracker } from './cacheAnchors.js';

@@ -1,9 +1,10 @@
 /**
- * What a density edit costs in prompt cache (issue 14): the tokens of the previous call's prompt
- * it invalidates, under the provider's caching rules and Dense's cache anchors. Used by the
- * batched schedule (densityStep.ts).
+ * What a density edit costs in prompt cache: the tokens of the previous call's prompt it
+ * invalidates, under the provider's caching rules and Dense's cache anchors. Used by the batched
+ * schedule (densityStep.ts).
  */
 import type { CacheRules } from '../cache/cacheRules.js';
+import { cachePrefix, entryLayout, type CachedPrefix } from '../cache/cachePrefix.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
 
@@ -16,67 +17,76 @@ export interface LastSend {
 }
 
 /**
- * Tokens of the previous call's prompt whose cache an edit at index `from` (≥ `lowest`) loses.
- * Implicit caching (OpenAI, Gemini) reads any prefix seen before: the entries sent last time from
- * `from` on. Explicit caching (Anthropic) reads only a prefix an earlier request marked: the
- * newest whole cached prompt still intact (it ends just before an AI entry) or a cache anchor
- * (`cacheAnchors.ts`) at or before `from`; a prompt end more than `lookbackBlocks` blocks before
- * the next request's newest block is not found, and neither is a prefix under the provider's
- * minimum: then the whole prompt is written again. The replay prices calls with the same rules
- * (replay/metrics/breakpointCache.ts).
+ * Tokens of the previous call's prompt whose cache an edit at index `from` loses: what the next
+ * request would read from the cache without the edit less what it reads with it, by the one
+ * prefix model (`cachePrefix`). What the provider is taken to hold: with implicit caching
+ * (OpenAI, Gemini) the prompt sent last; with explicit caching (Anthropic) every earlier request's
+ * whole prompt (each ended just before an AI entry) and the prefix before each cache anchor
+ * (`cacheAnchors.ts`). The next request is the history as it stands, its breakpoints the cache
+ * anchors and its newest block. Whether the cache is still warm is the schedule's decision, not
+ * this one's. An edit at or after `lastSend.entries` loses nothing.
  */
 export function sentTokensFrom(
   history: HistoryService,
   lastSend: LastSend | undefined,
-  lowest: number,
   rules: CacheRules,
 ): SentTokens {
-  const raw = history.getRawHistory();
-  const end = Math.min(lastSend?.entries ?? 0, raw.length);
-  const explicit = rules.mode === 'explicit';
-  // A cached prompt ends where a model call began: just before an AI entry.
-  const cachedPromptEnd = (from: number): number => {
-    if (!explicit) return from;
-    let b = Math.min(from, raw.length - 1);
-    while (b > 0 && (raw[b] as IContent).speaker !== 'ai') b--;
-    return Math.max(0, b);
-  };
-  const anchors = explicit ? (lastSend?.anchors ?? []).filter((a) => a <= end) : [];
-  const anchorBelow = (from: number): number | undefined => {
-    let best: number | undefined;
-    for (const a of anchors) if (a <= from && (best === undefined || a > best)) best = a;
-    return best;
-  };
-  const start = Math.max(
-    0,
-    Math.min(cachedPromptEnd(lowest), anchorBelow(lowest) ?? Number.POSITIVE_INFINITY),
-  );
-  const { suffix, blocks } = suffixSums(history, start, end);
-  const suffixAt = (index: number): number => suffix[Math.max(0, index - start)] ?? 0;
-  const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
-  let sentTotal: number | undefined;
-  const wholePrompt = (): number => {
-    if (sentTotal !== undefined) return sentTotal;
-    let unsent = 0;
-    for (let i = end; i < raw.length; i++) unsent += history.tokensOf(raw[i] as IContent) ?? 0;
-    sentTotal = Math.max(0, history.getTotalTokens() - unsent);
-    return sentTotal;
-  };
-  const cacheable = (index: number) => wholePrompt() - suffixAt(index) >= rules.minCacheableTokens;
-  const viaPromptEnd = (from: number): number => {
-    const b = cachedPromptEnd(from);
-    const found = (blocks[b - start] ?? 0) <= lookback && cacheable(b);
-    return found ? suffixAt(b) : wholePrompt();
-  };
-  const viaAnchor = (from: number): number => {
-    const a = anchorBelow(from);
-    return a !== undefined && cacheable(a) ? suffixAt(a) : Number.POSITIVE_INFINITY;
-  };
-  // A prompt under the minimum was not cached at all: editing it loses nothing.
-  const uncached = (from: number) => from >= end || wholePrompt() < rules.minCacheableTokens;
+  const end = Math.min(lastSend?.entries ?? 0, history.length);
+  const read = historyCacheRead(history, { entries: end, anchors: lastSend?.anchors ?? [] }, rules);
+  const unedited = read(end);
+  const lost = (from: number, extra?: number) =>
+    from >= end ? 0 : Math.max(0, unedited - read(from, extra));
   return {
-    invalidated: (from) => (uncached(from) ? 0 : Math.min(viaPromptEnd(from), viaAnchor(from))),
-    anchored: (from) => (uncached(from) ? 0 : cacheable(from) ? suffixAt(from) : wholePrompt()),
+    invalidated: (from) => lost(from),
+    anchored: (from) => lost(from, from),
+  };
+}
+
+/**
+ * Tokens the next request (the history as it stands) reads from the cache when its first
+ * `from` entries are unchanged, with an extra cache anchor before entry `extra` if given; what
+ * the provider holds is described at `sentTokensFrom`, `sent.entries` being the prompt sent last.
+ */
+export function historyCacheRead(
+  history: HistoryService,
+  sent: { readonly entries: number; readonly anchors: readonly number[] },
+  rules: CacheRules,
+): (from: number, extra?: number) => number {
+  const raw = history.getRawHistory();
+  const end = Math.min(sent.entries, raw.length);
+  const spans = raw.map((entry) => ({
+    blocks: Math.max(1, entry.blocks.length),
+    tokens: history.tokensOf(entry) ?? 0,
+  }));
+  const anchors = sent.anchors.filter((a) => a > 0 && a <= end);
+  const { layout, blocksBefore } = entryLayout(spans, {
+    breakpointsAtEntries: [...anchors, raw.length],
+    promptTokens: history.getTotalTokens(),
+  });
+  const prefixAt = (entries: number): CachedPrefix => {
+    const blocks = blocksBefore[entries] ?? 0;
+    return { blocks, tokens: layout.tokensBefore(blocks), lastUsedAt: undefined };
+  };
+  const held: CachedPrefix[] = [prefixAt(end)];
+  if (rules.mode === 'explicit') {
+    // Only a prompt end the newest block can reach matters (anchors reach their own prefix).
+    const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
+    for (let i = end - 1; i > 0 && layout.blocks - (blocksBefore[i] ?? 0) <= lookback; i--) {
+      if ((raw[i] as IContent).speaker === 'ai') held.push(prefixAt(i));
+    }
+    for (const a of anchors) held.push(prefixAt(a));
+  }
+  return (from, extra) => {
+    const next =
+      extra === undefined
+        ? layout
+        : { ...layout, breakpoints: [...layout.breakpoints, blocksBefore[extra] ?? 0] };
+    return cachePrefix({
+      rules,
+      cached: extra === undefined ? held : [...held, prefixAt(extra)],
+      next,
+      firstChangedBlock: blocksBefore[Math.min(from, end)] ?? 0,
+    }).readTokens;
   };
 }
 
@@ -85,28 +95,4 @@ export interface SentTokens {
   readonly invalidated: (from: number) => number;
   /** What it would invalidate with a cache anchor right before `from` (explicit caching). */
   readonly anchored: (from: number) => number;
-}
-
-/**
- * From `start` on: suffix[i − start] = tokens of the entries sent last time (before `end`) from
- * `i` on; blocks[i − start] = content blocks from `i` to the end of the history (the lookback
- * counts back from the next request's newest block, so entries added since the send count too).
- */
-function suffixSums(
-  history: HistoryService,
-  start: number,
-  end: number,
-): { suffix: number[]; blocks: number[] } {
-  const raw = history.getRawHistory();
-  const suffix: number[] = new Array<number>(Math.max(0, end - start) + 1).fill(0);
-  for (let i = end - 1; i >= start; i--) {
-    suffix[i - start] = suffix[i - start + 1]! + (history.tokensOf(raw[i] as IContent) ?? 0);
-  }
-  let blocksAfter = 0;
-  const blocks: number[] = new Array<number>(Math.max(0, raw.length - start) + 1).fill(0);
-  for (let i = raw.length - 1; i >= start; i--) {
-    blocksAfter += (raw[i] as IContent).blocks.length;
-    blocks[i - start] = blocksAfter;
-  }
-  return { suffix, blocks };
 }

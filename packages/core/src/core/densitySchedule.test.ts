@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CACHE_RULES } from '../cache/cacheRules.js';
 import {
-  cacheRulesForProvider,
   callsToPayBack,
   compressionIsCheaper,
   decideDensityApplication,
@@ -168,13 +167,6 @@ describe('decideDensityApplication (issue 14.3, the batched schedule)', () => {
       riskBudget: 0,
     });
     expect(tail).toMatchObject({ applyFrom: 40, reason: 'tail-pays-back' });
-  });
-
-  it('providers map to their cache rules, Anthropic 5m when unknown', () => {
-    expect(cacheRulesForProvider('openai').provider).toBe('openai');
-    expect(cacheRulesForProvider('gemini').provider).toBe('gemini');
-    expect(cacheRulesForProvider('anthropic').provider).toBe('anthropic');
-    expect(cacheRulesForProvider('replay').provider).toBe('anthropic');
   });
 });
 

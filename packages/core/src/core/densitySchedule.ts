@@ -25,19 +25,11 @@
  * small allowance), so a session that ends first no longer costs more than it would have without
  * density.
  */
-import { CACHE_RULES, type CacheRules } from '../cache/cacheRules.js';
+import type { CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold } from '../cache/priceCall.js';
 
 export const DENSITY_SCHEDULE_MODES = ['batched', 'immediate'] as const;
 export type DensityScheduleMode = (typeof DENSITY_SCHEDULE_MODES)[number];
-
-/** The cache rules a provider name is priced with (Anthropic's 5-minute cache when unknown). */
-export function cacheRulesForProvider(provider: string): CacheRules {
-  const name = provider.toLowerCase();
-  if (name.includes('openai') || name.includes('codex')) return CACHE_RULES.openai;
-  if (name.includes('gemini') || name.includes('google')) return CACHE_RULES.gemini;
-  return CACHE_RULES.anthropic;
-}
 
 /**
  * What applying costs on the next call beyond leaving the history alone (the module comment's

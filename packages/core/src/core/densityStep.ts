@@ -107,7 +107,7 @@ async function schedulePart(
     history.tokensOf(entry) ?? (await history.estimateTokensForContents([entry]));
   const savings = await editSavings(raw, result, tokensOf);
   const lowest = savings.keys().next().value ?? 0;
-  const sent = sentTokensFrom(history, schedule.lastSend, lowest, schedule.rules);
+  const sent = sentTokensFrom(history, schedule.lastSend, schedule.rules);
   const cuts = batchCuts(raw, result, savings, sent.invalidated, sent.anchored);
   const decision = decideDensityApplication({
     rules: schedule.rules,

@@ -1,13 +1,19 @@
 /**
- * Client tool calls in the proxy's request, as the density passes know them: Claude Code and Codex
- * names go through the transcript alias table; a Codex `apply_patch` becomes one write per file it
+ * Client tool calls in the proxy's request, as the density passes know them: Claude Code, Codex
+ * and Qwen Code names go through the transcript alias table (the first of those clients whose
+ * table names the tool reads it); a Codex `apply_patch` becomes one write per file it
  * touches; the shell commands and patches inside a Codex `exec` script are read as those same
  * calls when the script is understood; anything else keeps its name (generic function tools and
  * scripts not understood never read or write files, so density never prunes by them).
  */
 import type { ContentBlock } from '../services/history/IContent.js';
 import { toolCallBlock } from '../services/history/IContent.js';
-import { DELETE_FILE_TOOL, mapToolCall } from '../transcripts/toolAliases.js';
+import {
+  DELETE_FILE_TOOL,
+  hasToolAlias,
+  mapToolCall,
+  type SourceAgent,
+} from '../transcripts/toolAliases.js';
 import { extractPatch, parseApplyPatch } from '../transcripts/applyPatch.js';
 import { shellCommandString } from '../transcripts/importers/codexRollout.js';
 import { parseExecCode, type ExecCodeParse } from '../transcripts/parseExecCode.js';
@@ -28,6 +34,9 @@ function patchCalls(id: string, patchText: string): ContentBlock[] {
     }
   });
 }
+
+/** The clients whose tables read a proxied call, in order (their tool names do not overlap). */
+const PROXY_CLIENTS: readonly SourceAgent[] = ['claude-code', 'codex', 'qwen-code'];
 
 const SHELL_NAMES = new Set(['shell', 'shell_command', 'exec_command', 'local_shell']);
 
@@ -62,8 +71,9 @@ export function canonicalCalls(id: string, name: string, rawParameters: unknown)
     const calls = patchCalls(id, input);
     if (calls.length > 0) return calls;
   }
-  const claude = mapToolCall('claude-code', name, parameters);
-  const mapped = claude.name === name ? mapToolCall('codex', name, parameters) : claude;
+  const client = PROXY_CLIENTS.find((agent) => hasToolAlias(agent, name));
+  const mapped =
+    client === undefined ? { name, parameters } : mapToolCall(client, name, parameters);
   return [toolCallBlock(id, mapped.name, mapped.parameters)];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
-import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { densifyRequest } from './densifyRequest.js';
 import {
   anthropicBody,
   chatBody,
@@ -9,21 +9,10 @@ import {
   FILE_TEXT,
   pointerAfter,
   unpointed,
+  densifyOptions,
 } from './test-utils/wireRequests.js';
 
 const EDITED = `${FILE_TEXT}\n// edited`;
-
-function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
-  return {
-    api: 'anthropic',
-    body: Buffer.from(body),
-    sessionId: 'S1',
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-    ...extra,
-  };
-}
 
 /** Read a.ts → Edit a.ts → Read a.ts, every call named `call_1`. */
 const reusedIdTurns = [
@@ -40,7 +29,9 @@ const reusedIdTurns = [
 describe('densifyRequest decides by position, not by call id', () => {
   it('#22.1 OpenAI Chat, one id for every call: the stale first read is the one replaced', () => {
     const body = chatBody(reusedIdTurns);
-    const result = densifyRequest(options(body, { api: 'openai-chat', sessionId: undefined }));
+    const result = densifyRequest(
+      densifyOptions(body, { api: 'openai-chat', sessionId: undefined }),
+    );
     const sent = result.body.toString();
     expect(result.pointers).toBe(1);
     expect(sent).toMatch(pointerAfter(`"tool_call_id":"call_1","content":`));
@@ -50,21 +41,23 @@ describe('densifyRequest decides by position, not by call id', () => {
 
   it('#22.1 a history rewound to before the edit sends its read intact, though it was a pointer', () => {
     const store = new ConversationStore();
-    const first = densifyRequest(options(anthropicBody(claudeSession(2)), { store }));
+    const first = densifyRequest(densifyOptions(anthropicBody(claudeSession(2)), { store }));
     expect(first.pointers).toBe(1);
     const rewound = claudeSession(1);
     rewound.push({ role: 'user', content: [{ type: 'text', text: 'no, leave it as it is' }] });
     const body = anthropicBody(rewound);
-    const later = densifyRequest(options(body, { store, now: 1000 }));
+    const later = densifyRequest(densifyOptions(body, { store, now: 1000 }));
     expect(later.body.toString()).toBe(body);
     expect(later.pointers).toBe(0);
   });
 
   it('#22.1 after the rewind, the same edit made again makes the read stale again', () => {
     const store = new ConversationStore();
-    densifyRequest(options(anthropicBody(claudeSession(2)), { store }));
-    densifyRequest(options(anthropicBody(claudeSession(1)), { store, now: 1000 }));
-    const again = densifyRequest(options(anthropicBody(claudeSession(2)), { store, now: 2000 }));
+    densifyRequest(densifyOptions(anthropicBody(claudeSession(2)), { store }));
+    densifyRequest(densifyOptions(anthropicBody(claudeSession(1)), { store, now: 1000 }));
+    const again = densifyRequest(
+      densifyOptions(anthropicBody(claudeSession(2)), { store, now: 2000 }),
+    );
     expect(again.body.toString()).toMatch(pointerAfter(`"tool_use_id":"r1","content":`));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
-import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { densifyRequest } from './densifyRequest.js';
 import {
   anthropicBody,
   claudeSession,
@@ -10,26 +10,15 @@ import {
   POINTER_JSON,
   pointerAfter,
   unpointed,
+  densifyOptions,
 } from './test-utils/wireRequests.js';
 
 const PATCH = '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch';
 
-function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
-  return {
-    api: 'anthropic',
-    body: Buffer.from(body),
-    sessionId: 'S1',
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-    ...extra,
-  };
-}
-
 describe('densifyRequest (Anthropic)', () => {
   it('#15.2 a Read made stale by a successful Edit goes out as the pointer; nothing else changes', () => {
     const body = anthropicBody(claudeSession(2));
-    const result = densifyRequest(options(body));
+    const result = densifyRequest(densifyOptions(body));
     const sent = result.body.toString();
     expect(result.pointers).toBe(1);
     expect(sent).toMatch(pointerAfter(`"tool_use_id":"r1","content":`));
@@ -38,13 +27,17 @@ describe('densifyRequest (Anthropic)', () => {
 
   it('#15.2 a failed Edit makes nothing stale', () => {
     const body = anthropicBody(claudeSession(2, { editFails: true }));
-    expect(densifyRequest(options(body)).body.toString()).toBe(body);
+    expect(densifyRequest(densifyOptions(body)).body.toString()).toBe(body);
   });
 
   it('#15.2 the second Read stays intact and the pointer is kept (sticky) on later requests', () => {
     const store = new ConversationStore();
-    const first = densifyRequest(options(anthropicBody(claudeSession(2)), { store, now: 0 }));
-    const later = densifyRequest(options(anthropicBody(claudeSession(3)), { store, now: 1000 }));
+    const first = densifyRequest(
+      densifyOptions(anthropicBody(claudeSession(2)), { store, now: 0 }),
+    );
+    const later = densifyRequest(
+      densifyOptions(anthropicBody(claudeSession(3)), { store, now: 1000 }),
+    );
     const a = first.body.toString();
     const b = later.body.toString();
     const prefix = a.slice(
@@ -65,9 +58,9 @@ describe('densifyRequest (Anthropic)', () => {
       role: 'user',
       content: [{ type: 'text', text: 'edit a.ts', cache_control: { type: 'ephemeral' } }],
     };
-    const a = densifyRequest(options(anthropicBody(first), { store, sessionId: undefined }));
+    const a = densifyRequest(densifyOptions(anthropicBody(first), { store, sessionId: undefined }));
     const b = densifyRequest(
-      options(anthropicBody(claudeSession(3)), { store, sessionId: undefined, now: 1000 }),
+      densifyOptions(anthropicBody(claudeSession(3)), { store, sessionId: undefined, now: 1000 }),
     );
     expect(b.conversationId).toBe(a.conversationId);
     expect(b).toMatchObject({ pointers: 1, newEdits: 0 });
@@ -77,13 +70,20 @@ describe('densifyRequest (Anthropic)', () => {
     const store = new ConversationStore();
     // Small, yet longer than the pointer that would replace it.
     const small = { readContent: 'short file content, a few dozen characters long\n'.repeat(3) };
-    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price.
-    const system = [{ type: 'text', text: 'x'.repeat(20_000) }];
-    const messages = (steps: number) => anthropicBody(claudeSession(steps, small), { system });
-    densifyRequest(options(messages(1), { store, now: 0 }));
-    const warm = densifyRequest(options(messages(2), { store, now: 10_000 }));
+    // A cacheable prompt (well above the 1,024-token minimum), so a rewrite has a price, with
+    // Claude Code's breakpoints: the system prompt and the newest message's last block.
+    const ephemeral = { cache_control: { type: 'ephemeral' } };
+    const system = [{ type: 'text', text: 'x'.repeat(20_000), ...ephemeral }];
+    const messages = (steps: number) => {
+      const session = claudeSession(steps, small) as { content: object[] }[];
+      const last = session.at(-1)!;
+      last.content = [...last.content.slice(0, -1), { ...last.content.at(-1), ...ephemeral }];
+      return anthropicBody(session, { system });
+    };
+    densifyRequest(densifyOptions(messages(1), { store, now: 0 }));
+    const warm = densifyRequest(densifyOptions(messages(2), { store, now: 10_000 }));
     expect(warm).toMatchObject({ pointers: 0, schedule: 'wait' });
-    const cold = densifyRequest(options(messages(2), { store, now: 10_000 + 6 * 60_000 }));
+    const cold = densifyRequest(densifyOptions(messages(2), { store, now: 10_000 + 6 * 60_000 }));
     expect(cold).toMatchObject({ pointers: 1, newEdits: 1, schedule: 'cold' });
   });
 
@@ -92,8 +92,8 @@ describe('densifyRequest (Anthropic)', () => {
     messages.push({ role: 'user', content: [{ type: 'mystery_block', x: 1 }] });
     const body = anthropicBody(messages);
     const store = new ConversationStore();
-    const first = densifyRequest(options(body, { store }));
-    const second = densifyRequest(options(body, { store }));
+    const first = densifyRequest(densifyOptions(body, { store }));
+    const second = densifyRequest(densifyOptions(body, { store }));
     expect(first.body.equals(Buffer.from(body))).toBe(true);
     expect(first.unsupported).toContain('mystery_block');
     expect([first.firstTimeReason, second.firstTimeReason]).toEqual([true, false]);
@@ -101,7 +101,7 @@ describe('densifyRequest (Anthropic)', () => {
 
   it('#15.4 a body that is not JSON is forwarded as the same bytes', () => {
     const body = '{"messages": [';
-    const result = densifyRequest(options(body));
+    const result = densifyRequest(densifyOptions(body));
     expect(result.body.toString()).toBe(body);
     expect(result.unsupported).toMatch(/not parsed/);
   });
@@ -124,7 +124,7 @@ describe('densifyRequest (Anthropic)', () => {
       ],
     });
     const body = anthropicBody(messages);
-    const sent = densifyRequest(options(body)).body.toString();
+    const sent = densifyRequest(densifyOptions(body)).body.toString();
     expect(sent).toContain('{"type":"thinking","thinking":"hmm","signature":"c2lnbmF0dXJl"}');
     expect(sent).toContain('"data":"AAA="');
     expect(sent).toMatch(
@@ -138,7 +138,9 @@ describe('densifyRequest (Anthropic)', () => {
 describe('densifyRequest (OpenAI Responses, Codex)', () => {
   it('#15.2 a cat made stale by apply_patch goes out as the pointer; the later cat stays', () => {
     const body = codexBody(3);
-    const result = densifyRequest(options(body, { api: 'openai-responses', sessionId: undefined }));
+    const result = densifyRequest(
+      densifyOptions(body, { api: 'openai-responses', sessionId: undefined }),
+    );
     const sent = result.body.toString();
     expect(result.pointers).toBe(1);
     expect(sent).toMatch(pointerAfter(`"call_id":"c1","output":`));
@@ -146,7 +148,7 @@ describe('densifyRequest (OpenAI Responses, Codex)', () => {
   });
 
   const codex = (body: string) =>
-    densifyRequest(options(body, { api: 'openai-responses', sessionId: undefined }));
+    densifyRequest(densifyOptions(body, { api: 'openai-responses', sessionId: undefined }));
 
   it('#22.2 a cat before an apply_patch whose verification failed goes out intact', () => {
     const failed = [

@@ -29,6 +29,7 @@ import {
 } from './sentPointers.js';
 import { pointerValue, spliceEdits } from './spliceEdits.js';
 import { requestCacheProvider } from './passThroughCost.js';
+import { wireCache, wireShape } from './wireCache.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
@@ -216,16 +217,11 @@ function decide(
 ): ScheduleDecision {
   const { state, candidates } = input;
   if (options.readOnly === true) return { apply: [], reason: 'none' };
-  const spans = wire.messageSpans;
-  const messagesStart = spans[0]?.start ?? 0;
-  const messagesChars = (spans.at(-1)?.end ?? messagesStart) - messagesStart;
-  const prefixCharsAt = (offset: number) => text.length - messagesChars + (offset - messagesStart);
   return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
     totalChars: text.length,
-    newestPrefixChars: prefixCharsAt(spans.at(-1)?.start ?? messagesStart),
-    prefixCharsAt,
+    cache: wireCache(wireShape(text, wire)),
     gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
     requestsSoFar: state.totals.requests,

@@ -4,7 +4,8 @@ import { cacheRulesFor } from '../cache/cacheRules.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { scheduleEdits, type ScheduleInput } from './proxySchedule.js';
 import { normalizeUsage, UsageMeter } from './usageMeter.js';
-import type { ResultSite } from './wireHistory.js';
+import type { ResultSite, WireHistory } from './wireHistory.js';
+import { wireCache, wireShape, type WireShape } from './wireCache.js';
 
 const site = (messageIndex: number, start: number, length: number): ResultSite => ({
   callId: `c${messageIndex}`,
@@ -14,13 +15,29 @@ const site = (messageIndex: number, start: number, length: number): ResultSite =
   end: start + length,
 });
 
+/** Claude Code's layout: breakpoints on the system prompt and the newest message. */
+function shape(messages: readonly { chars: number; blocks?: number }[]): WireShape {
+  return {
+    leadChars: 10_000,
+    messages: messages.map((m, i) => ({
+      chars: m.chars,
+      blocks: m.blocks ?? 1,
+      assistant: i % 2 === 1,
+    })),
+    breakpointMessages: [messages.length - 1],
+    leadBreakpoint: true,
+  };
+}
+
+/** Lead 10k chars, 8 messages of 22.5k, the newest 10k: 200k chars; message i at 10k + i × 22.5k. */
+const nine = shape([...Array.from({ length: 8 }, () => ({ chars: 22_500 })), { chars: 10_000 }]);
+
 function input(extra: Partial<ScheduleInput>): ScheduleInput {
   return {
-    candidates: [site(2, 50_000, 200)],
+    candidates: [site(2, 55_000, 200)],
     messageCount: 9,
     totalChars: 200_000,
-    newestPrefixChars: 190_000,
-    prefixCharsAt: (offset) => offset,
+    cache: wireCache(nine),
     gapMs: 1_000,
     hasPrevious: true,
     requestsSoFar: 3,
@@ -41,14 +58,33 @@ describe('scheduleEdits', () => {
     expect(scheduleEdits(input({ pressureTokens: 10_000 })).reason).toBe('pressure');
   });
   it('#15.3 a large edit near the end pays back at once', () => {
-    const big = [site(7, 150_000, 39_000)];
+    const big = [site(7, 167_500, 20_000)];
     expect(scheduleEdits(input({ candidates: big })).reason).toBe('pays-back');
   });
   it('#15.3 an edit in the newest message is free', () => {
     const newest = [site(8, 195_000, 200)];
-    expect(scheduleEdits(input({ candidates: newest, newestPrefixChars: 190_000 })).apply).toEqual(
-      newest,
-    );
+    expect(scheduleEdits(input({ candidates: newest })).apply).toEqual(newest);
+  });
+  it("#23.2 with Claude Code's breakpoints, a newest message of 30 blocks puts every earlier prompt out of reach: a deep edit costs nothing more and goes out", () => {
+    const wide = shape([
+      ...Array.from({ length: 8 }, () => ({ chars: 22_500 })),
+      { chars: 10_000, blocks: 30 },
+    ]);
+    expect(scheduleEdits(input({ cache: wireCache(wide) })).reason).toBe('pays-back');
+  });
+  it('#23.2 wireShape: a cache_control in a message marks its end, one outside the messages the lead', () => {
+    const text =
+      '{"system":[{"cache_control":{}}],"messages":[{"a":1},{"b":{"cache_control":{}}}]}';
+    const first = text.indexOf('{"a"');
+    const second = text.indexOf('{"b"');
+    const wire = {
+      messageSpans: [
+        { start: first, end: first + 7 },
+        { start: second, end: text.length - 2 },
+      ],
+      history: [],
+    } as unknown as WireHistory;
+    expect(wireShape(text, wire)).toMatchObject({ leadBreakpoint: true, breakpointMessages: [1] });
   });
 });
 

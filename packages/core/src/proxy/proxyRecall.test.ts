@@ -6,7 +6,7 @@ import { RecallArchive } from '../recall/RecallArchive.js';
 import { recallIdOfResponse } from '../core/compression/recallPointers.js';
 import { toolResponseBlock } from '../services/history/IContent.js';
 import { ConversationStore } from './conversationStore.js';
-import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { densifyRequest } from './densifyRequest.js';
 import { proxyPointer } from './proxyPointer.js';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
 import {
@@ -15,6 +15,7 @@ import {
   codexBody,
   FILE_TEXT,
   pointedId,
+  densifyOptions,
 } from './test-utils/wireRequests.js';
 
 afterEach(closeLoopback);
@@ -24,21 +25,9 @@ const AWKWARD = Array.from({ length: 40 }, (_, i) => `${i}\tconst s = "ünïcød
   '\r\n',
 );
 
-function options(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
-  return {
-    api: 'anthropic',
-    body: Buffer.from(body),
-    sessionId: 'S1',
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-    ...extra,
-  };
-}
-
 describe('proxy pointers name `dense recall <id>`', () => {
   it('#24.2 the pointer names the result’s recall id and the command; the original is handed out', () => {
-    const result = densifyRequest(options(anthropicBody(claudeSession(2))));
+    const result = densifyRequest(densifyOptions(anthropicBody(claudeSession(2))));
     const sent = result.body.toString();
     const id = pointedId(sent);
     expect(id).toMatch(/^r[0-9a-f]{10}$/);
@@ -52,25 +41,29 @@ describe('proxy pointers name `dense recall <id>`', () => {
 
   it('#24.2 the pointer bytes are deterministic: same request, same bytes; sticky and repeated', () => {
     const body = anthropicBody(claudeSession(2));
-    const a = densifyRequest(options(body)).body;
-    const b = densifyRequest(options(body)).body;
+    const a = densifyRequest(densifyOptions(body)).body;
+    const b = densifyRequest(densifyOptions(body)).body;
     expect(a.equals(b)).toBe(true);
     const store = new ConversationStore();
-    const first = densifyRequest(options(body, { store, now: 0 }));
-    const later = densifyRequest(options(anthropicBody(claudeSession(3)), { store, now: 1000 }));
+    const first = densifyRequest(densifyOptions(body, { store, now: 0 }));
+    const later = densifyRequest(
+      densifyOptions(anthropicBody(claudeSession(3)), { store, now: 1000 }),
+    );
     expect(pointedId(later.body.toString())).toBe(pointedId(first.body.toString()));
     // A sticky pointer is sent again but kept once: only new pointers carry an original.
     expect(later.recalls).toEqual([]);
   });
 
   it('#24.2 Codex: a stale cat names its own recall id', () => {
-    const result = densifyRequest(options(codexBody(3), { api: 'openai-responses' }));
+    const result = densifyRequest(densifyOptions(codexBody(3), { api: 'openai-responses' }));
     expect(result.recalls).toHaveLength(1);
     expect(pointedId(result.body.toString())).toBe(result.recalls[0]?.id);
   });
 
   it('#24.2 a token count adds no original (it sends only sticky pointers)', () => {
-    const result = densifyRequest(options(anthropicBody(claudeSession(2)), { readOnly: true }));
+    const result = densifyRequest(
+      densifyOptions(anthropicBody(claudeSession(2)), { readOnly: true }),
+    );
     expect(result.recalls).toEqual([]);
   });
 });

@@ -3,10 +3,12 @@
  * from the edited message on, so new edits wait and go out in one batch when the cache is cold
  * anyway, when the batch pays back its rewrite within the expected remaining requests, or under
  * context pressure. An edit in the newest message (not cached yet) is always free.
- * Prices come from the one cache model (`priceCall`, `isCacheCold`).
+ * Prices come from the one cache prefix model (`cachePrefix`, `isCacheCold`).
  */
 import type { CacheRules } from '../cache/cacheRules.js';
-import { isCacheCold, priceCall } from '../cache/priceCall.js';
+import { cachePrefix } from '../cache/cachePrefix.js';
+import { isCacheCold, priced } from '../cache/priceCall.js';
+import { charTokens, type WireCache } from './wireCache.js';
 import type { ResultSite } from './wireHistory.js';
 
 export const SCHEDULE_REASONS = [
@@ -25,10 +27,8 @@ export interface ScheduleInput {
   readonly messageCount: number;
   /** Characters of the whole request (tokens are estimated as chars / 4). */
   readonly totalChars: number;
-  /** Characters before the newest message in cache order (what a warm cache can serve). */
-  readonly newestPrefixChars: number;
-  /** Characters before a request-text offset in cache order (tools, system, then messages). */
-  readonly prefixCharsAt: (offset: number) => number;
+  /** The request at the block level and what the provider holds (`wireCache`). */
+  readonly cache: WireCache;
   readonly gapMs: number | undefined;
   readonly hasPrevious: boolean;
   /** Requests seen so far in this conversation (how many more are expected, roughly). */
@@ -43,30 +43,37 @@ export interface ScheduleDecision {
   readonly reason: ScheduleReason;
 }
 
-const CHARS_PER_TOKEN = 4;
 /** At most this many future requests are counted when a batch must pay back. */
 const MAX_HORIZON = 20;
 
-const tokens = (chars: number): number => Math.ceil(Math.max(0, chars) / CHARS_PER_TOKEN);
-
-/** True when sending `sites` now costs less, over the expected remaining requests, than waiting. */
+/**
+ * True when sending `sites` now costs less, over the expected remaining requests, than waiting.
+ * Both are priced by `cachePrefix` with the request's own breakpoints: without the edit the
+ * request reads what it can reach of the earlier requests' prompts; with it, only what lies
+ * before the first edited block.
+ */
 export function batchPaysBack(input: ScheduleInput, sites: readonly ResultSite[]): boolean {
+  const { rules, cache } = input;
   const removedChars = sites.reduce((sum, site) => sum + (site.end - site.start), 0);
-  const firstEdit = Math.min(...sites.map((site) => site.start));
-  const common = { gapMs: input.gapMs, hasPrevious: input.hasPrevious };
-  const without = priceCall(input.rules, {
-    ...common,
-    promptTokens: tokens(input.totalChars),
-    reusablePrefixTokens: tokens(input.newestPrefixChars),
+  const first = sites.reduce((a, b) => (b.start < a.start ? b : a));
+  const newestBlock = cache.blocksBeforeMessage[input.messageCount - 1] ?? cache.layout.blocks;
+  const editBlock = (cache.blocksBeforeMessage[first.messageIndex] ?? 0) + first.blockIndex;
+  const without = cachePrefix({
+    rules,
+    cached: cache.held,
+    next: cache.layout,
+    firstChangedBlock: newestBlock,
   });
-  const withEdit = priceCall(input.rules, {
-    ...common,
-    promptTokens: tokens(input.totalChars - removedChars),
-    reusablePrefixTokens: tokens(Math.min(input.prefixCharsAt(firstEdit), input.newestPrefixChars)),
+  const withEdit = cachePrefix({
+    rules,
+    cached: cache.held,
+    next: { ...cache.layout, promptTokens: charTokens(input.totalChars - removedChars) },
+    firstChangedBlock: Math.min(editBlock, newestBlock),
   });
   const horizon = Math.min(MAX_HORIZON, Math.max(1, input.requestsSoFar));
-  const futureSaving = tokens(removedChars) * input.rules.readMultiplier * horizon;
-  return withEdit.weightedTokens - without.weightedTokens <= futureSaving;
+  const futureSaving = charTokens(removedChars) * rules.readMultiplier * horizon;
+  const upFront = priced(rules, withEdit).weightedTokens - priced(rules, without).weightedTokens;
+  return upFront <= futureSaving;
 }
 
 export function scheduleEdits(input: ScheduleInput): ScheduleDecision {
@@ -74,7 +81,7 @@ export function scheduleEdits(input: ScheduleInput): ScheduleDecision {
   if (!input.hasPrevious || isCacheCold(input.rules, input.gapMs)) {
     return { apply: input.candidates, reason: 'cold' };
   }
-  if (tokens(input.totalChars) >= input.pressureTokens) {
+  if (charTokens(input.totalChars) >= input.pressureTokens) {
     return { apply: input.candidates, reason: 'pressure' };
   }
   if (batchPaysBack(input, input.candidates)) {

@@ -23,7 +23,8 @@ import { planGrounding } from './grounding/planGrounding.js';
 import { workRedoneCounterFor, type WorkRedoneCounter } from './grounding/WorkRedoneCounter.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
-import type { ReplaySessionReport } from './replayReport.js';
+import { summarizeTimeBlocked, type ReplaySessionReport } from './replayReport.js';
+import { recordedCompactionStart } from './recordedCompactions.js';
 
 /** One pre-send density step: how big the history was and how long optimize + apply took. */
 export interface OverheadSample {
@@ -57,6 +58,12 @@ export class ReplayRecorder implements StrategyObserver {
       }
     | undefined;
   private compressBefore: readonly IContent[] | undefined;
+  private compressStart: number | undefined;
+  /** Per compaction, the user's wait in ms (`null`: not recorded). */
+  private readonly blocked: (number | null)[] = [];
+  /** Per compaction, the model calls made before it. */
+  readonly compactionCalls: number[] = [];
+  private blockedSource: 'recorded' | 'measured' = 'measured';
   private densityRemoved: DensityTokenBreakdown = ZERO_DENSITY_TOKENS;
   private compressionCount = 0;
   private firstCompressionTurn: number | null = null;
@@ -116,6 +123,40 @@ export class ReplayRecorder implements StrategyObserver {
 
   compressing(): void {
     this.compressBefore = [...this.history.getRawHistory()];
+    this.compressStart = this.now();
+  }
+
+  /**
+   * The recorded agent compacted here: call while the history still holds the context at the
+   * boundary (the engine then resets it to `summary`). Prices the summarization call (that
+   * context as input, `outputTokens` of summary as output), judges what the summary dropped and
+   * counts the compaction with its recorded wait.
+   */
+  async recordedCompaction(
+    summary: IContent,
+    outputTokens: number,
+    wallMs: number | undefined,
+  ): Promise<void> {
+    await this.history.waitForTokenUpdates();
+    const before = [...this.history.getRawHistory()];
+    const sample = requestSample(
+      { contents: this.history.getCurated() },
+      this.history,
+      recordedCompactionStart(summary),
+    );
+    this.calls.recordSummarization(sample, outputTokens);
+    this.tracker.onEdit(before, [summary], 'compression');
+    this.survival.onCompressed(before, [summary]);
+    this.blockedSource = 'recorded';
+    this.countCompaction(wallMs ?? null);
+  }
+
+  private countCompaction(blockedMs: number | null): void {
+    this.compressionCount++;
+    this.firstCompressionTurn ??= this.currentTurn;
+    this.blocked.push(blockedMs);
+    this.compactionCalls.push(this.calls.totals().modelCalls);
+    this.workRedone.compacted();
   }
 
   onDensityApplied(event: DensityAppliedEvent): void {
@@ -135,10 +176,10 @@ export class ReplayRecorder implements StrategyObserver {
   onCompressed(event: CompressionEvent): void {
     const before = this.compressBefore;
     this.compressBefore = undefined;
+    const start = this.compressStart;
+    this.compressStart = undefined;
     if (event.result.kind !== 'applied') return;
-    this.compressionCount++;
-    this.firstCompressionTurn ??= this.currentTurn;
-    this.workRedone.compacted();
+    this.countCompaction(start === undefined ? null : this.now() - start);
     if (before === undefined) return;
     this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');
     this.survival.onCompressed(before, this.history.getRawHistory());
@@ -194,6 +235,12 @@ export class ReplayRecorder implements StrategyObserver {
       densityOverheadMs: { median: median(ms), p99: percentile(ms, 99), samples: ms.length },
       grounding: this.grounding.totals(),
       workRedone: this.workRedone.totals(),
+      summarization: calls.summarization,
+      timeBlocked: {
+        ...summarizeTimeBlocked(this.blocked),
+        perCompactionMs: this.blocked,
+        source: this.blockedSource,
+      },
     };
   }
 }

@@ -3,26 +3,15 @@ import { ai, human, readFile, toolRoundTrip } from '../test-utils/historyBuilder
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { ImportedSession } from '../transcripts/types.js';
-import { computeSessionStats } from '../transcripts/sessionStats.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { replaySession } from './replaySession.js';
+import { importedSession } from '../test-utils/importedSession.js';
 
 const CHARS: TokenCounter = { countText: (text) => Math.ceil(text.length / 4) };
 
-function session(contents: readonly IContent[]): ImportedSession {
-  return {
-    file: 'fixture.jsonl',
-    format: 'dense-session',
-    sessionIndex: 0,
-    workspaceRoot: '/w',
-    contents,
-    skipped: [],
-    ignored: {},
-    stats: computeSessionStats(contents),
-  };
-}
+const session = (contents: readonly IContent[]): ImportedSession => importedSession(contents);
 
 /** 30 rounds: a distinct file read and a distinct command each; every read stays live. */
 const ROUNDS = Array.from({ length: 30 }, (_, i) => [

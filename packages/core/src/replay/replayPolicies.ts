@@ -22,6 +22,7 @@ import { ReplayError } from './replayErrors.js';
 
 export const REPLAY_POLICY_IDS = [
   'none',
+  'recorded',
   'middle-out',
   'top-down-truncation',
   'one-shot',
@@ -47,6 +48,11 @@ export interface ReplayPolicy {
   readonly unlimited?: boolean;
   /** Its compression may call the summarizing model (the offline summarizer in a replay). */
   readonly usesSummarizer: boolean;
+  /**
+   * At each compaction the recorded agent made itself, the history becomes the recorded summary
+   * (the `recorded` baseline); every other policy keeps the summary as the next message.
+   */
+  readonly followsRecordedCompactions?: boolean;
 }
 
 const strategySetting = (name: CompressionStrategyName): EphemeralSettings => ({
@@ -78,6 +84,16 @@ const POLICIES: readonly ReplayPolicy[] = [
     createStrategy: () => new NoContextManagement(),
     unlimited: true,
     usesSummarizer: false,
+  },
+  {
+    id: 'recorded',
+    description:
+      "the agent's own compaction: no limit, and at each recorded compaction the history becomes the recorded summary",
+    settings: strategySetting('middle-out'),
+    createStrategy: () => new NoContextManagement(),
+    unlimited: true,
+    usesSummarizer: false,
+    followsRecordedCompactions: true,
   },
   {
     id: 'middle-out',

@@ -8,6 +8,7 @@ import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
 import { roundCacheCosts, sumCacheCosts, type CacheCostByProvider } from './metrics/cacheCost.js';
 import type { SurvivalCount } from './metrics/artifactSurvival.js';
+import type { SummarizationTotals } from './metrics/CallMetrics.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
 import type { GroundingTotals } from './grounding/GroundingOracle.js';
 import { sumGrounding } from './grounding/sumGrounding.js';
@@ -19,6 +20,30 @@ export interface OverheadSummary {
   readonly p99: number;
   /** Pre-send steps that ran `optimize()` (0 for strategies without one). */
   readonly samples: number;
+}
+
+/** The time users waited on compactions (ms). */
+export interface TimeBlocked {
+  /** Compactions whose wait is known (recorded or measured). */
+  readonly timed: number;
+  readonly totalMs: number;
+  readonly maxMs: number;
+}
+
+export interface SessionTimeBlocked extends TimeBlocked {
+  /** Per compaction, in order; `null` where the transcript records no time. */
+  readonly perCompactionMs: readonly (number | null)[];
+  /** `recorded`: the agent's own compactions, from the transcript's times; `measured`: Dense's. */
+  readonly source: 'recorded' | 'measured';
+}
+
+export function summarizeTimeBlocked(perCompactionMs: readonly (number | null)[]): TimeBlocked {
+  const known = perCompactionMs.filter((ms): ms is number => ms !== null);
+  return {
+    timed: known.length,
+    totalMs: known.reduce((total, ms) => total + ms, 0),
+    maxMs: Math.max(0, ...known),
+  };
 }
 
 export interface ReplaySessionReport {
@@ -92,6 +117,13 @@ export interface ReplaySessionReport {
   readonly grounding?: GroundingTotals;
   /** Tool calls re-fetching content across a compaction, and whether the policy still had it. */
   readonly workRedone?: WorkRedoneCounts;
+  /**
+   * Summarization calls of the agent's own compactions (`recorded`): their input and output are
+   * in the input and cost figures above (output at each provider's output price).
+   */
+  readonly summarization?: SummarizationTotals;
+  /** Per compaction, the user's wait: recorded for the agent's own, measured for Dense's. */
+  readonly timeBlocked?: SessionTimeBlocked;
 }
 
 export interface ReplayTotals extends Omit<
@@ -104,7 +136,9 @@ export interface ReplayTotals extends Omit<
   | 'contextLimit'
   | 'summarizer'
   | 'firstCompressionTurn'
+  | 'timeBlocked'
 > {
+  readonly timeBlocked?: TimeBlocked;
   readonly sessions: number;
   /** Sessions with at least one applied compression. */
   readonly sessionsCompressed: number;
@@ -123,6 +157,24 @@ function sumCategories(
   const out = { reads: 0, inclusions: 0, shellReads: 0 };
   for (const key of CATEGORY_KEYS) out[key] = sumBy(reports, (r) => pick(r)[key]);
   return out;
+}
+
+/** Summarization calls and time blocked, over sessions (the longest wait: the largest). */
+function compactionTotals(
+  reports: readonly ReplaySessionReport[],
+): Pick<ReplayTotals, 'summarization' | 'timeBlocked'> {
+  return {
+    summarization: {
+      calls: sumBy(reports, (r) => r.summarization?.calls ?? 0),
+      inputTokens: sumBy(reports, (r) => r.summarization?.inputTokens ?? 0),
+      outputTokens: sumBy(reports, (r) => r.summarization?.outputTokens ?? 0),
+    },
+    timeBlocked: {
+      timed: sumBy(reports, (r) => r.timeBlocked?.timed ?? 0),
+      totalMs: sumBy(reports, (r) => r.timeBlocked?.totalMs ?? 0),
+      maxMs: Math.max(0, ...reports.map((r) => r.timeBlocked?.maxMs ?? 0)),
+    },
+  };
 }
 
 /**
@@ -187,5 +239,6 @@ export function totalReplayReports(
     },
     grounding: sumGrounding(reports.map((r) => r.grounding)),
     workRedone: sumWorkRedone(reports.map((r) => r.workRedone)),
+    ...compactionTotals(reports),
   };
 }

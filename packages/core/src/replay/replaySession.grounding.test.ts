@@ -3,26 +3,15 @@ import { ai, human, readFile } from '../test-utils/historyBuilders.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import type { IContent } from '../services/history/IContent.js';
 import type { ImportedSession } from '../transcripts/types.js';
-import { computeSessionStats } from '../transcripts/sessionStats.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { replaySession } from './replaySession.js';
 import { totalReplayReports } from './replayReport.js';
+import { importedSession } from '../test-utils/importedSession.js';
 
 const CHARS: TokenCounter = { countText: (text) => text.length };
 
-function session(contents: readonly IContent[]): ImportedSession {
-  return {
-    file: 'fixture.jsonl',
-    format: 'dense-session',
-    sessionIndex: 0,
-    workspaceRoot: '/w',
-    contents,
-    skipped: [],
-    ignored: {},
-    stats: computeSessionStats(contents),
-  };
-}
+const session = (contents: readonly IContent[]): ImportedSession => importedSession(contents);
 
 async function replay(contents: readonly IContent[], id: ReplayPolicyId, contextLimit = 128_000) {
   const prepared = await prepareReplay(session(contents), { tokenCounter: CHARS });

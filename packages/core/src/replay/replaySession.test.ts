@@ -1,5 +1,6 @@
 import { prunedPointer } from '../core/compression/recallPointers.js';
 import { describe, expect, it } from 'vitest';
+import { importedSession } from '../test-utils/importedSession.js';
 import {
   ai,
   human,
@@ -13,7 +14,6 @@ import { contentTokenText, type TokenCounter } from '../services/history/TokenCo
 import type { IContent, ToolResponseBlock } from '../services/history/IContent.js';
 import { repeatedLinesMarker } from '../core/compression/density/repeatedLinesText.js';
 import type { ImportedSession } from '../transcripts/types.js';
-import { computeSessionStats } from '../transcripts/sessionStats.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { replaySession } from './replaySession.js';
@@ -27,18 +27,8 @@ const tokens = (entries: readonly IContent[]) =>
 const A_V1 = 'export const a = 1;\n'.repeat(10);
 const A_V2 = 'export const a = 2;\n'.repeat(10);
 
-function session(contents: readonly IContent[], workspaceRoot = '/w'): ImportedSession {
-  return {
-    file: 'fixture.jsonl',
-    format: 'dense-session',
-    sessionIndex: 0,
-    workspaceRoot,
-    contents,
-    skipped: [],
-    ignored: {},
-    stats: computeSessionStats(contents),
-  };
-}
+const session = (contents: readonly IContent[], workspaceRoot = '/w'): ImportedSession =>
+  importedSession(contents, { workspaceRoot });
 
 async function replay(contents: readonly IContent[], id: ReplayPolicyId, contextLimit = 128_000) {
   const prepared = await prepareReplay(session(contents), { tokenCounter: CHARS });

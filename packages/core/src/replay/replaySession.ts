@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { AgentSession } from '../session/AgentSession.js';
 import { ContextOverflowError } from '../core/chatTypes.js';
 import type { IContent } from '../services/history/IContent.js';
-import type { TokenCounter } from '../services/history/TokenCounter.js';
+import { o200kTokenCounter, type TokenCounter } from '../services/history/TokenCounter.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { SettingsService } from '../settings/SettingsService.js';
@@ -23,6 +23,11 @@ import { policyStrategy, type ReplayPolicy } from './replayPolicies.js';
 import type { ReplaySessionReport } from './replayReport.js';
 import { ReplayToolExecutor } from './ReplayToolExecutor.js';
 import { checkImport, describeImportCheck } from '../transcripts/checkImport.js';
+import { isRecordedSummary, recordedCompactionWallMs } from './recordedCompactions.js';
+
+/** How outputs label the summaries of the `recorded` policy. */
+export const RECORDED_SUMMARIZER_LABEL =
+  'the recorded agent (its own compaction summaries, as recorded)';
 
 /** The limit a policy that lifts it (`none`) runs with. */
 export const UNLIMITED_CONTEXT = 1_000_000_000;
@@ -42,6 +47,13 @@ export interface ReplayRun {
   readonly report: ReplaySessionReport;
   /** Context tokens of each model call. */
   readonly series: readonly number[];
+  /**
+   * Per model call (aligned with `series`), the prompt tokens the recorded agent's provider
+   * reported for the reply that answers it, where the transcript records usage.
+   */
+  readonly recordedPromptTokens: readonly (number | undefined)[];
+  /** Per compaction (the policy's own or, for `recorded`, the agent's), the calls made before it. */
+  readonly compactionCalls: readonly number[];
   readonly overhead: readonly OverheadSample[];
   /** Every exposure the policy removed, with the oracle's verdict. */
   readonly losses: readonly ExposureLoss[];
@@ -56,6 +68,12 @@ export interface ReplayRun {
 export function recordedCallTime(reply: RecordedEntry): number | undefined {
   const time = reply.entry.metadata?.timestamp;
   return typeof time === 'number' && Number.isFinite(time) ? time : undefined;
+}
+
+/** The prompt tokens the recorded provider billed for the call `reply` answers, if recorded. */
+export function recordedPromptTokens(reply: RecordedEntry): number | undefined {
+  const tokens = reply.entry.metadata?.usage?.promptTokens;
+  return typeof tokens === 'number' && tokens > 0 ? tokens : undefined;
 }
 
 /** The summarizer's prompt is not read by the offline summarizer; any text will do. */
@@ -80,15 +98,17 @@ class SessionReplayer {
   private readonly positions = new Map<IContent, number>();
   private turns = 0;
   private overflowCalls = 0;
+  private readonly recordedPrompts: (number | undefined)[] = [];
 
   constructor(
     private readonly prepared: PreparedReplay,
     private readonly options: ReplayOptions,
   ) {
     const now = options.now ?? (() => performance.now());
-    this.provider = new ReplayProvider((request, reply) =>
-      this.recorder.modelCall(request, reply.position, recordedCallTime(reply)),
-    );
+    this.provider = new ReplayProvider((request, reply) => {
+      this.recordedPrompts.push(recordedPromptTokens(reply));
+      return this.recorder.modelCall(request, reply.position, recordedCallTime(reply));
+    });
     this.tools = new ReplayToolExecutor(prepared.plan.responses, (position) =>
       this.recorder.tracker.advance(position),
     );
@@ -105,11 +125,14 @@ class SessionReplayer {
   async run(): Promise<ReplayRun> {
     for (const turn of this.prepared.plan.turns) {
       if (turn.kind === 'record') {
-        for (const human of turn.direct) this.recordDirect(human);
+        for (const human of turn.direct) await this.recordHuman(human);
         continue;
       }
       this.recorder.startTurn(++this.turns);
-      if (turn.kind === 'send') for (const human of turn.direct) this.recordDirect(human);
+      if (turn.kind === 'send') {
+        for (const human of turn.direct) await this.recordHuman(human);
+        await this.followRecordedCompaction(turn.message.entry);
+      }
       this.provider.load(turn.replies);
       await this.runTurn(turn);
     }
@@ -187,6 +210,7 @@ class SessionReplayer {
     const reply = this.provider.take();
     if (reply === undefined) return false;
     this.overflowCalls++;
+    this.recordedPrompts.push(recordedPromptTokens(reply));
     await this.recorder.modelCall(
       { contents: this.session.history.getCurated() },
       reply.position,
@@ -199,6 +223,26 @@ class SessionReplayer {
     for (const call of calls) responses.push(await this.tools.execute(call));
     this.recordDirect({ entry: { speaker: 'tool', blocks: responses }, position: -1 });
     return this.provider.remaining > 0;
+  }
+
+  private async recordHuman(human: RecordedEntry): Promise<void> {
+    await this.followRecordedCompaction(human.entry);
+    this.recordDirect(human);
+  }
+
+  /**
+   * Under a policy that follows the agent's own compactions, a recorded summary after earlier
+   * content resets the history: the recorder prices the summarization call and counts the
+   * compaction, then the history is emptied and the summary goes in as recorded.
+   */
+  private async followRecordedCompaction(entry: IContent): Promise<void> {
+    if (this.options.policy.followsRecordedCompactions !== true) return;
+    if (!isRecordedSummary(entry) || this.session.history.length === 0) return;
+    const counter = this.options.tokenCounter ?? o200kTokenCounter;
+    const text = entry.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+    const outputTokens = await counter.countText(text);
+    await this.recorder.recordedCompaction(entry, outputTokens, recordedCompactionWallMs(entry));
+    this.session.history.clear();
   }
 
   private recordDirect(recorded: RecordedEntry): void {
@@ -227,7 +271,12 @@ class SessionReplayer {
         sessionIndex: session.sessionIndex,
         strategy: policy.id,
         contextLimit: policy.unlimited === true ? null : this.options.contextLimit,
-        summarizer: policy.usesSummarizer ? OFFLINE_SUMMARIZER_LABEL : null,
+        summarizer: policy.usesSummarizer
+          ? OFFLINE_SUMMARIZER_LABEL
+          : policy.followsRecordedCompactions === true &&
+              this.recorder.calls.totals().summarization.calls > 0
+            ? RECORDED_SUMMARIZER_LABEL
+            : null,
       },
       {
         turns: this.turns,
@@ -242,6 +291,8 @@ class SessionReplayer {
     return {
       report: importProblem === undefined ? report : { ...report, importProblem },
       series: this.recorder.calls.totals().series,
+      recordedPromptTokens: this.recordedPrompts,
+      compactionCalls: this.recorder.compactionCalls,
       overhead: this.recorder.overheadSamples(),
       losses: exposures.losses,
       unreclaimedStale: exposures.unreclaimedStale,

@@ -65,7 +65,7 @@ describe('replay support', () => {
 
   it('every policy id resolves; an unknown one names the valid ids', () => {
     expect(replayPolicies().map((p) => p.id)).toEqual([...REPLAY_POLICY_IDS]);
-    expect(() => getReplayPolicy('nope')).toThrow(/Use one of: none, middle-out/);
+    expect(() => getReplayPolicy('nope')).toThrow(/Use one of: none, recorded, middle-out/);
     expect(getReplayPolicy('none').unlimited).toBe(true);
   });
 

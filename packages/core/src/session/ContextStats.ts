@@ -12,6 +12,7 @@ import type {
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
 import { CACHE_RULES, type CacheProviderName } from '../cache/index.js';
+import { historyCacheRead } from '../core/densityInvalidation.js';
 import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
 
 export interface DensityPassTotals {
@@ -161,28 +162,35 @@ export class ContextStats {
       edits: this.density.edits + 1,
       deferredTokens: 0,
     };
-    const { suffix, blocksAfter } = this.suffixOf(event);
-    const deep = blocksAfter > (CACHE_RULES.anthropic.lookbackBlocks ?? Infinity);
-    // The schedule's own figure when it priced the edit under explicit caching (cache anchors,
-    // the newest intact cached prompt); otherwise the lookback rule alone.
+    const { suffix, explicitLoss } = this.lossOf(event);
+    // The schedule's own figure when it priced the edit under explicit caching; otherwise the
+    // prefix model's, from the history as edited.
     const removed = event.tokensBefore - event.tokensAfter;
     const priced = event.explicitInvalidatedTokens;
-    const explicit =
-      priced === undefined ? (deep ? event.tokensAfter : suffix) : Math.max(0, priced - removed);
+    const explicit = priced === undefined ? explicitLoss : Math.max(0, priced - removed);
     this.cache.edit(removed, suffix, explicit);
   }
 
-  /** History tokens and blocks from the edit's first edited entry on (those before are unchanged). */
-  private suffixOf(event: DensityAppliedEvent): { suffix: number; blocksAfter: number } {
-    if (this.history === undefined) return { suffix: 0, blocksAfter: 0 };
+  /**
+   * History tokens from the edit's first edited entry on (those before are unchanged), and what
+   * explicit caching re-sends uncached: the prompt less what `cachePrefix` still reads.
+   */
+  private lossOf(event: DensityAppliedEvent): { suffix: number; explicitLoss: number } {
+    if (this.history === undefined) return { suffix: 0, explicitLoss: 0 };
     const raw = this.history.getRawHistory();
     let prefix = 0;
-    let blocksAfter = 0;
     raw.forEach((entry, i) => {
       if (i < event.firstEditedIndex) prefix += this.history?.tokensOf(entry) ?? 0;
-      else blocksAfter += Math.max(1, entry.blocks.length);
     });
-    return { suffix: Math.max(0, event.tokensAfter - prefix), blocksAfter };
+    const read = historyCacheRead(
+      this.history,
+      { entries: raw.length, anchors: [] },
+      CACHE_RULES.anthropic,
+    )(event.firstEditedIndex);
+    return {
+      suffix: Math.max(0, event.tokensAfter - prefix),
+      explicitLoss: Math.max(0, event.tokensAfter - read),
+    };
   }
 
   private onCompression(event: CompressionEvent): void {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { READ_TOOLS, WRITE_TOOLS } from '../core/compression/densityVocabulary.js';
-import { mapStrReplaceEditor, mapToolCall, renameParams, TOOL_ALIASES } from './toolAliases.js';
+import {
+  hasToolAlias,
+  mapStrReplaceEditor,
+  mapToolCall,
+  renameParams,
+  TOOL_ALIASES,
+} from './toolAliases.js';
 
 describe('mapToolCall', () => {
   it.each([
@@ -102,6 +108,56 @@ describe('mapToolCall', () => {
   ] as const)('%s %s → %s', (agent, name, parameters, canonical, expected) => {
     expect(mapToolCall(agent, name, parameters)).toEqual({ name: canonical, parameters: expected });
   });
+
+  it.each([
+    [
+      'read_file',
+      { file_path: '/a.ts', offset: 10, limit: 5 },
+      'read_file',
+      { file_path: '/a.ts', offset: 10, limit: 5 },
+    ],
+    ['read_file', { absolute_path: '/a.ts' }, 'read_file', { file_path: '/a.ts' }],
+    [
+      'write_file',
+      { file_path: '/a.ts', content: 'x' },
+      'write_file',
+      { file_path: '/a.ts', content: 'x' },
+    ],
+    [
+      'edit',
+      { file_path: '/a.ts', old_string: 'a', new_string: 'b', replace_all: true },
+      'replace',
+      { file_path: '/a.ts', old_string: 'a', new_string: 'b', replace_all: true },
+    ],
+    [
+      'notebook_edit',
+      { notebook_path: '/n.ipynb', cell_id: 'c', new_source: 'x' },
+      'replace',
+      { file_path: '/n.ipynb', cell_id: 'c', new_string: 'x' },
+    ],
+    [
+      'run_shell_command',
+      { command: 'ls', directory: 'src' },
+      'run_shell_command',
+      { command: 'ls', cwd: 'src' },
+    ],
+    [
+      'grep_search',
+      { pattern: 'x', glob: '*.ts', path: 'src' },
+      'grep',
+      { pattern: 'x', include: '*.ts', path: 'src' },
+    ],
+    ['glob', { pattern: '**/*.ts' }, 'glob', { pattern: '**/*.ts' }],
+  ] as const)(
+    "#24.3 Qwen Code's %s (%j) maps to the canonical tool",
+    (name, parameters, canonical, expected) => {
+      expect(hasToolAlias('qwen-code', name)).toBe(true);
+      expect(mapToolCall('qwen-code', name, parameters)).toEqual({
+        name: canonical,
+        parameters: expected,
+      });
+    },
+  );
 
   it('keeps unknown tools and non-object parameters as recorded', () => {
     expect(mapToolCall('claude-code', 'WebFetch', { url: 'u' })).toEqual({

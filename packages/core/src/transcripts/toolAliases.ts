@@ -6,7 +6,8 @@
  * docs/transcripts.md renders `TOOL_ALIASES`; calls not in the table keep their recorded name.
  */
 
-export type SourceAgent = 'gemini-cli' | 'claude-code' | 'codex' | 'openhands' | 'swe-agent';
+export type SourceAgent =
+  'gemini-cli' | 'claude-code' | 'codex' | 'qwen-code' | 'openhands' | 'swe-agent';
 
 export interface CanonicalCall {
   readonly name: string;
@@ -138,6 +139,16 @@ const MAPPERS: Readonly<Record<SourceAgent, Readonly<Record<string, Mapper>>>> =
       call('run_shell_command', renameParams(p, { cmd: 'command', workdir: 'cwd' })),
     shell: (p) => call('run_shell_command', renameParams(p, { workdir: 'cwd' })),
   },
+  'qwen-code': {
+    read_file: geminiReadFile,
+    write_file: (p) => call('write_file', renameParams(p, PATH_TO_FILE)),
+    edit: (p) => call('replace', renameParams(p, PATH_TO_FILE)),
+    notebook_edit: (p) =>
+      call('replace', renameParams(p, { notebook_path: 'file_path', new_source: 'new_string' })),
+    run_shell_command: (p) => call('run_shell_command', renameParams(p, { directory: 'cwd' })),
+    grep_search: (p) => call('grep', renameParams(p, { glob: 'include' })),
+    glob: (p) => call('glob', p),
+  },
   openhands: {
     str_replace_editor: mapStrReplaceEditor,
     execute_bash: (p) => call('run_shell_command', p),
@@ -157,6 +168,11 @@ const MAPPERS: Readonly<Record<SourceAgent, Readonly<Record<string, Mapper>>>> =
     bash: (p) => call('run_shell_command', p),
   },
 };
+
+/** Whether `agent`'s table names the tool `name` (a client's calls are read by its own table). */
+export function hasToolAlias(agent: SourceAgent, name: string): boolean {
+  return Object.hasOwn(MAPPERS[agent], name);
+}
 
 /**
  * The canonical form of one recorded call. Unknown tools, and calls whose parameters are not an
@@ -289,6 +305,33 @@ export const TOOL_ALIASES: readonly ToolAlias[] = [
     canonical: 'write_file / replace / delete_file',
     note: 'one call per file: Add File → write_file {file_path, content}; Update File → replace {file_path, old_string, new_string} (hunks joined by newlines; Move to → move_to); Delete File → delete_file {file_path}',
   },
+  {
+    agent: 'qwen-code',
+    original: 'read_file',
+    canonical: 'read_file',
+    note: '{file_path, offset?, limit?} unchanged (absolute_path/path → file_path)',
+  },
+  { agent: 'qwen-code', original: 'write_file', canonical: 'write_file', note: 'unchanged' },
+  {
+    agent: 'qwen-code',
+    original: 'edit',
+    canonical: 'replace',
+    note: '{file_path, old_string, new_string} unchanged (replace_all kept)',
+  },
+  {
+    agent: 'qwen-code',
+    original: 'notebook_edit',
+    canonical: 'replace',
+    note: 'notebook_path → file_path, new_source → new_string',
+  },
+  {
+    agent: 'qwen-code',
+    original: 'run_shell_command',
+    canonical: 'run_shell_command',
+    note: 'directory → cwd',
+  },
+  { agent: 'qwen-code', original: 'grep_search', canonical: 'grep', note: 'glob → include' },
+  { agent: 'qwen-code', original: 'glob', canonical: 'glob', note: 'unchanged' },
   {
     agent: 'openhands',
     original: 'str_replace_editor view',

@@ -4,6 +4,9 @@
  * tests compare.
  */
 
+import { ConversationStore } from '../conversationStore.js';
+import type { DensifyOptions } from '../densifyRequest.js';
+
 type Json = Record<string, unknown>;
 
 export const FILE_TEXT = Array.from(
@@ -153,4 +156,17 @@ export function unpointed(sent: string, original: string): string {
 /** The recall id named by the first pointer in `text`, if any. */
 export function pointedId(text: string): string | undefined {
   return POINTER_TEXT.exec(text)?.[1];
+}
+
+/** `densifyRequest` options for an Anthropic body of conversation `S1`, a fresh store, no pressure. */
+export function densifyOptions(body: string, extra: Partial<DensifyOptions> = {}): DensifyOptions {
+  return {
+    api: 'anthropic',
+    body: Buffer.from(body),
+    sessionId: 'S1',
+    store: new ConversationStore(),
+    now: 0,
+    pressureTokens: 1_000_000,
+    ...extra,
+  };
 }

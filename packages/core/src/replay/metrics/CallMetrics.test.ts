@@ -43,8 +43,8 @@ describe('CallMetrics', () => {
     expect(totals.historyRewriteDepth).toEqual({ meanEntries: 2, meanTokens: 2 * TOKENS });
     // #14.1 call 2: no request ever ended at `a`, so Anthropic has no cached prefix to serve
     expect(totals.cacheWeightedInputTokens).toBe(3 * 2_500 + 3 * 2_500);
-    // OpenAI caches every prefix it processed: `a` is read
-    expect(totals.cacheCost.openai.weightedTokens).toBe(3 * 2_000 + 200 + 2 * 2_000);
+    // OpenAI caches every prefix it processed: `a` is read, in 128-token steps past 1,024: 1,920
+    expect(totals.cacheCost.openai.weightedTokens).toBe(3 * 2_000 + 192 + 2 * 2_000 + 80);
   });
 
   it('#14.1 Anthropic: an edit reads the longest earlier request still a prefix, within 20 blocks', () => {
@@ -66,7 +66,7 @@ describe('CallMetrics', () => {
     metrics.record(sample([first, ...all.slice(2, 26)])); // entry 1 cut; [first] is 24 blocks back
     const t = metrics.totals();
     expect(t.cacheCost.anthropic.cacheReadTokens).toBe(2_000); // call 2 read [first]; call 3 none
-    expect(t.cacheCost.openai.cacheReadTokens).toBe(2 * 2_000); // OpenAI: [first] both times
+    expect(t.cacheCost.openai.cacheReadTokens).toBe(2 * 1_920); // OpenAI: [first] both times, in 128-token steps
   });
 
   it('#14.3 Anthropic: a cache anchor carried by the requests lets a deep edit read the prefix before it', () => {
@@ -107,12 +107,12 @@ describe('CallMetrics', () => {
       coldCalls: 1,
     });
     expect(t.cacheWeightedInputTokens).toBe(22_500);
-    // openai: no write premium | 2k×0.1 + 4k | cold: 8k
+    // openai: no write premium, reads in 128-token steps | 1,920×0.1 + 4,080 | cold: 8k
     expect(t.cacheCost.openai).toEqual({
-      cacheReadTokens: 2_000,
+      cacheReadTokens: 1_920,
       cacheWriteTokens: 0,
-      uncachedTokens: 16_000,
-      weightedTokens: 4_000 + 4_200 + 8_000,
+      uncachedTokens: 16_080,
+      weightedTokens: 4_000 + 4_272 + 8_000,
       coldCalls: 1,
     });
     // anthropic 1h: the gap is warm; writes 2× → 8,000 | 12,000 | 600 + 4,000
@@ -122,7 +122,8 @@ describe('CallMetrics', () => {
     expect(t.cacheCost.gemini.weightedTokens).toBe(4_000 + 6_000 + 8_000);
     // assumed warm: call 3 reads 6k
     expect(t.cacheCostAssumedWarm.anthropic.weightedTokens).toBe(5_000 + 7_500 + 600 + 2_500);
-    expect(t.cacheCostAssumedWarm.openai.weightedTokens).toBe(4_000 + 4_200 + 600 + 2_000);
+    // openai: 6k reusable reads 5,888 → 588.8 + 2,112
+    expect(t.cacheCostAssumedWarm.openai.weightedTokens).toBe(Math.round(4_000 + 4_272 + 2_700.8));
     expect(t.cacheCostAssumedWarm.gemini.weightedTokens).toBe(4_000 + 6_000 + 600 + 2_000);
   });
 

@@ -2,18 +2,29 @@
  * What each model call of a replay costs: its context tokens, the prefix unchanged (by entry
  * identity) since the previous call, and the history rewrites that break a provider's prompt
  * cache. Entries are immutable, so an identical object is an identical prompt segment. Each call
- * is priced under every provider's cache rules (`priceCall`), with the gap between the recorded
- * times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
+ * is split into cache reads, writes and base-price tokens under every provider's rules by the one
+ * prefix model (`cachePrefix`), with the gap between the recorded times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
  */
 import type { IContent } from '../../services/history/IContent.js';
-import { CACHE_PROVIDERS, CACHE_RULES, type CacheProviderName } from '../../cache/index.js';
-import { BreakpointCache } from './breakpointCache.js';
+import {
+  CACHE_PROVIDERS,
+  CACHE_RULES,
+  cachePrefix,
+  entryLayout,
+  isCacheCold,
+  type CachedPrefix,
+  type CacheProviderName,
+  type CachePrefixResult,
+  type PromptLayout,
+} from '../../cache/index.js';
 import {
   addCallCost,
+  type CallSplit,
   roundCacheCosts,
   zeroCacheCosts,
   type CacheCostByProvider,
 } from './cacheCost.js';
+import { OUTPUT_PRICE_RATIO } from './outputPrice.js';
 
 export interface CallSample {
   /** The entries sent (the curated history). */
@@ -68,32 +79,39 @@ export interface CallTotals {
   readonly historyRewriteDepth: { readonly meanEntries: number; readonly meanTokens: number };
   /** Context tokens of each call, in order. */
   readonly series: readonly number[];
+  /** Summarization calls of recorded compactions (in the cost and input figures above). */
+  readonly summarization: SummarizationTotals;
 }
 
-type Reusable = Partial<Record<CacheProviderName, number>>;
-type ExplicitCaches = ReadonlyMap<CacheProviderName, BreakpointCache>;
-
-function explicitCaches(): ExplicitCaches {
-  return new Map(
-    CACHE_PROVIDERS.filter((p) => CACHE_RULES[p].mode === 'explicit').map((p) => [
-      p,
-      new BreakpointCache(CACHE_RULES[p]),
-    ]),
-  );
+export interface SummarizationTotals {
+  readonly calls: number;
+  /** The context at each boundary, sent as the call's input. */
+  readonly inputTokens: number;
+  /** The summaries written, billed at each provider's output price (`OUTPUT_PRICE_RATIO`). */
+  readonly outputTokens: number;
 }
 
-/** Tokens and content blocks of each prefix: prefix[k], blocks[k] for the first k entries. */
-function prefixSums(
-  contents: readonly IContent[],
-  tokensOf: (entry: IContent) => number,
-): { prefix: number[]; blocks: number[] } {
+type CacheHeld = Record<CacheProviderName, readonly CachedPrefix[]>;
+
+function emptyCaches(): CacheHeld {
+  return Object.fromEntries(CACHE_PROVIDERS.map((p) => [p, []])) as unknown as CacheHeld;
+}
+
+/** prefix[k] = tokens of the first k entries. */
+function prefixTokens(entries: readonly { readonly tokens: number }[]): number[] {
   const prefix = [0];
-  const blocks = [0];
-  for (const entry of contents) {
-    prefix.push((prefix.at(-1) as number) + tokensOf(entry));
-    blocks.push((blocks.at(-1) as number) + Math.max(1, entry.blocks.length));
-  }
-  return { prefix, blocks };
+  for (const entry of entries) prefix.push((prefix.at(-1) as number) + entry.tokens);
+  return prefix;
+}
+
+function withCold(
+  splits: Readonly<Record<CacheProviderName, CachePrefixResult>>,
+  coldFor: (provider: CacheProviderName) => boolean,
+): Record<CacheProviderName, CallSplit> {
+  const out = {} as Record<CacheProviderName, CallSplit>;
+  for (const provider of CACHE_PROVIDERS)
+    out[provider] = { ...splits[provider], cold: coldFor(provider) };
+  return out;
 }
 
 export class CallMetrics {
@@ -106,15 +124,49 @@ export class CallMetrics {
   private cost = zeroCacheCosts();
   private costWarm = zeroCacheCosts();
   private timed = 0;
-  /** Explicit-caching providers: what their breakpoints cached, with and without recorded gaps. */
-  private readonly breakpoints = explicitCaches();
-  private readonly breakpointsWarm = explicitCaches();
+  /** What each provider holds after the previous call, with and without recorded gaps. */
+  private held = emptyCaches();
+  private heldWarm = emptyCaches();
   private rewrites = 0;
   private depthEntries = 0;
   private depthTokens = 0;
   private readonly contextSeries: number[] = [];
+  private priced = 0;
+  private summarization: SummarizationTotals = { calls: 0, inputTokens: 0, outputTokens: 0 };
 
   record(sample: CallSample): void {
+    this.priceSample(sample);
+    this.contextSeries.push(sample.contextTokens);
+  }
+
+  /**
+   * A compaction's summarization call: `sample` is the context at the boundary (input, priced
+   * like any call, counted in cumulative input and peak but not as a model call), `outputTokens`
+   * the summary it wrote, billed at each provider's output price.
+   */
+  recordSummarization(sample: CallSample, outputTokens: number): void {
+    this.priceSample(sample);
+    const add = (totals: CacheCostByProvider): CacheCostByProvider =>
+      Object.fromEntries(
+        CACHE_PROVIDERS.map((provider) => [
+          provider,
+          {
+            ...totals[provider],
+            weightedTokens:
+              totals[provider].weightedTokens + outputTokens * OUTPUT_PRICE_RATIO[provider],
+          },
+        ]),
+      ) as CacheCostByProvider;
+    this.cost = add(this.cost);
+    this.costWarm = add(this.costWarm);
+    this.summarization = {
+      calls: this.summarization.calls + 1,
+      inputTokens: this.summarization.inputTokens + sample.contextTokens,
+      outputTokens: this.summarization.outputTokens + outputTokens,
+    };
+  }
+
+  private priceSample(sample: CallSample): void {
     const { contents, contextTokens, tokensOf } = sample;
     let common = 0;
     const limit = Math.min(contents.length, this.previous.length);
@@ -128,45 +180,58 @@ export class CallMetrics {
     }
     this.cumulative += contextTokens;
     this.peak = Math.max(this.peak, contextTokens);
-    const { prefix, blocks } = prefixSums(contents, tokensOf);
-    const shape = {
-      unchangedEntries: common,
-      entries: contents.length,
-      blocksBefore: (k: number) => blocks[k] ?? 0,
-      ...(sample.anchors === undefined ? {} : { anchors: sample.anchors }),
-    };
-    const read = (caches: ExplicitCaches, timeMs: number | undefined): Reusable =>
-      Object.fromEntries(
-        [...caches].map(([provider, cache]) => [
-          provider,
-          prefix[cache.lookup({ ...shape, timeMs })] ?? 0,
-        ]),
-      );
-    this.price(contextTokens, cachedTokens, sample.timeMs, {
-      recorded: read(this.breakpoints, sample.timeMs),
-      warm: read(this.breakpointsWarm, undefined),
+    const entrySpans = contents.map((entry) => ({
+      blocks: Math.max(1, entry.blocks.length),
+      tokens: tokensOf(entry),
+    }));
+    const anchors = (sample.anchors ?? []).filter((k) => k > 0 && k < contents.length);
+    const { layout, blocksBefore } = entryLayout(entrySpans, {
+      breakpointsAtEntries: [...anchors, contents.length],
+      promptTokens: contextTokens,
     });
-    this.contextSeries.push(contextTokens);
+    const firstChangedBlock = blocksBefore[common] ?? 0;
+    const gapMs =
+      sample.timeMs === undefined || this.previousTime === undefined
+        ? undefined
+        : Math.max(0, sample.timeMs - this.previousTime);
+    const hasPrevious = this.priced > 0;
+    const recorded = this.split(this.held, { ...layout, at: sample.timeMs }, firstChangedBlock);
+    const warm = this.split(this.heldWarm, layout, firstChangedBlock);
+    this.held = recorded.held;
+    this.heldWarm = warm.held;
+    const coldFor = (provider: CacheProviderName) =>
+      hasPrevious && isCacheCold(CACHE_RULES[provider], gapMs);
+    this.cost = addCallCost(this.cost, withCold(recorded.splits, coldFor));
+    this.costWarm = addCallCost(
+      this.costWarm,
+      withCold(warm.splits, () => false),
+    );
+    if (sample.timeMs !== undefined) this.timed++;
+    this.previousTime = sample.timeMs;
+    this.priced++;
     this.previous = contents;
-    this.previousPrefix = prefix;
+    this.previousPrefix = prefixTokens(entrySpans);
   }
 
-  private price(
-    contextTokens: number,
-    cachedTokens: number,
-    timeMs: number | undefined,
-    explicit: { readonly recorded: Reusable; readonly warm: Reusable },
-  ): void {
-    const hasPrevious = this.contextSeries.length > 0;
-    const gapMs =
-      timeMs === undefined || this.previousTime === undefined
-        ? undefined
-        : Math.max(0, timeMs - this.previousTime);
-    const call = { promptTokens: contextTokens, reusablePrefixTokens: cachedTokens, hasPrevious };
-    this.cost = addCallCost(this.cost, { ...call, gapMs }, explicit.recorded);
-    this.costWarm = addCallCost(this.costWarm, { ...call, gapMs: undefined }, explicit.warm);
-    if (timeMs !== undefined) this.timed++;
-    this.previousTime = timeMs;
+  /** Every provider's split of the call (`cachePrefix`) and what each holds after it. */
+  private split(
+    held: CacheHeld,
+    next: PromptLayout,
+    firstChangedBlock: number,
+  ): { splits: Record<CacheProviderName, CachePrefixResult>; held: CacheHeld } {
+    const splits = {} as Record<CacheProviderName, CachePrefixResult>;
+    const after = emptyCaches();
+    for (const provider of CACHE_PROVIDERS) {
+      const result = cachePrefix({
+        rules: CACHE_RULES[provider],
+        cached: held[provider],
+        next,
+        firstChangedBlock,
+      });
+      splits[provider] = result;
+      after[provider] = result.cached;
+    }
+    return { splits, held: after };
   }
 
   totals(): CallTotals {
@@ -185,6 +250,7 @@ export class CallMetrics {
         meanTokens: mean(this.depthTokens),
       },
       series: this.contextSeries,
+      summarization: this.summarization,
     };
   }
 }

@@ -1,15 +1,8 @@
 /**
- * Prompt-cache cost totals per provider, summed over a session's model calls with `priceCall`
- * (the one cache cost model, packages/core/src/cache). Pure.
+ * Prompt-cache cost totals per provider, summed over a session's model calls split by
+ * `cachePrefix` (the one cache prefix model, packages/core/src/cache). Pure.
  */
-import {
-  CACHE_PROVIDERS,
-  CACHE_RULES,
-  isCacheCold,
-  priceCall,
-  type CacheProviderName,
-  type CallCacheInput,
-} from '../../cache/index.js';
+import { CACHE_PROVIDERS, CACHE_RULES, priced, type CacheProviderName } from '../../cache/index.js';
 
 /** One provider's totals over a session's calls, in tokens (weighted: base-input-token units). */
 export interface CacheCostTotals {
@@ -38,30 +31,31 @@ export function zeroCacheCosts(): CacheCostByProvider {
   ) as Record<CacheProviderName, CacheCostTotals>;
 }
 
-/**
- * Adds one call, priced under every provider's rules, to running totals; `reusableFor` overrides
- * the reusable prefix for a provider (explicit caching: what its breakpoints can serve).
- */
+/** One call's split under one provider's rules (`cachePrefix`), and whether its cache was gone. */
+export interface CallSplit {
+  readonly readTokens: number;
+  readonly writeTokens: number;
+  readonly uncachedTokens: number;
+  /** The gap since the previous call was longer than the provider's TTL. */
+  readonly cold: boolean;
+}
+
+/** Adds one call, split under every provider's rules, to running totals. */
 export function addCallCost(
   totals: CacheCostByProvider,
-  call: CallCacheInput,
-  reusableFor: Partial<Record<CacheProviderName, number>> = {},
+  splits: Readonly<Record<CacheProviderName, CallSplit>>,
 ): CacheCostByProvider {
   const next: Partial<Record<CacheProviderName, CacheCostTotals>> = {};
   for (const provider of CACHE_PROVIDERS) {
-    const rules = CACHE_RULES[provider];
-    const reusable = reusableFor[provider];
-    const cost = priceCall(
-      rules,
-      reusable === undefined ? call : { ...call, reusablePrefixTokens: reusable },
-    );
+    const split = splits[provider];
+    const cost = priced(CACHE_RULES[provider], split);
     const sum = totals[provider];
     next[provider] = {
       cacheReadTokens: sum.cacheReadTokens + cost.cacheReadTokens,
       cacheWriteTokens: sum.cacheWriteTokens + cost.cacheWriteTokens,
       uncachedTokens: sum.uncachedTokens + cost.uncachedTokens,
       weightedTokens: sum.weightedTokens + cost.weightedTokens,
-      coldCalls: sum.coldCalls + (call.hasPrevious && isCacheCold(rules, call.gapMs) ? 1 : 0),
+      coldCalls: sum.coldCalls + (split.cold ? 1 : 0),
     };
   }
   return next as CacheCostByProvider;

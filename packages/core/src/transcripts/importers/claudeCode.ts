@@ -17,6 +17,7 @@ import {
 import { jsonObjectLines, type LineSource, type ParsedLine } from '../lineSource.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { isParams, mapToolCall } from '../toolAliases.js';
+import { recordedTime } from '../jsonValues.js';
 import type { ImportedSession, RecordLocation } from '../types.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -146,7 +147,25 @@ function humanBlock(block: Json, builder: SessionBuilder): ContentBlock | undefi
   return undefined;
 }
 
-function onUser(record: Json, at: RecordLocation, builder: SessionBuilder): void {
+/**
+ * A compact summary's metadata: its recorded time and `compactionStartedAt`, the time of the
+ * chain's last message record before it (the compaction ran in between).
+ */
+function summaryMetadata(record: Json, previousTime: number | undefined): ContentMetadata {
+  const timestamp = recordedTime(record.timestamp);
+  return {
+    isSummary: true,
+    ...(timestamp === undefined ? {} : { timestamp }),
+    ...(previousTime === undefined ? {} : { compactionStartedAt: previousTime }),
+  };
+}
+
+function onUser(
+  record: Json,
+  at: RecordLocation,
+  builder: SessionBuilder,
+  previousTime: number | undefined,
+): void {
   const message = isParams(record.message) ? record.message : undefined;
   if (
     message === undefined ||
@@ -167,7 +186,7 @@ function onUser(record: Json, at: RecordLocation, builder: SessionBuilder): void
   if (human.length > 0) {
     builder.content.human(
       human,
-      record.isCompactSummary === true ? { isSummary: true } : undefined,
+      record.isCompactSummary === true ? summaryMetadata(record, previousTime) : undefined,
     );
   }
 }
@@ -183,6 +202,8 @@ class ChainSplitter {
   private readonly side: SessionBuilder;
   private mainMessages = 0;
   private sideMessages = 0;
+  /** Recorded time of each chain's last message record. */
+  private readonly lastTime: { main?: number; side?: number } = {};
 
   constructor(source: ImportSource) {
     this.main = new SessionBuilder(source, 'claude-code');
@@ -210,8 +231,10 @@ class ChainSplitter {
     else this.mainMessages += 1;
     const builder = sidechain ? this.side : this.main;
     builder.noteFacts({ sessionId: value.sessionId, workspaceRoot: value.cwd });
+    const chain = sidechain ? 'side' : 'main';
     if (type === 'assistant') onAssistant(value, at, builder);
-    else onUser(value, at, builder);
+    else onUser(value, at, builder, this.lastTime[chain]);
+    this.lastTime[chain] = recordedTime(value.timestamp) ?? this.lastTime[chain];
   }
 
   /** The main session when the file has one, else the subagent session. */

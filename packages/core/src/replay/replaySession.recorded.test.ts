@@ -1,0 +1,133 @@
+/** The `recorded` baseline: the agent's own compactions replayed as they happened. */
+import { describe, expect, it } from 'vitest';
+import { ai, human, readFile } from '../test-utils/historyBuilders.js';
+import { contentTokenText, type TokenCounter } from '../services/history/TokenCounter.js';
+import type { IContent } from '../services/history/IContent.js';
+import type { ImportedSession } from '../transcripts/types.js';
+import { prepareReplay } from './prepareReplay.js';
+import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
+import { RECORDED_SUMMARIZER_LABEL, replaySession } from './replaySession.js';
+import { OUTPUT_PRICE_RATIO } from './metrics/outputPrice.js';
+import { CallMetrics } from './metrics/CallMetrics.js';
+import { CACHE_PROVIDERS } from '../cache/index.js';
+import { importedSession } from '../test-utils/importedSession.js';
+
+/** One token per character: every figure below can be computed by hand. */
+const CHARS: TokenCounter = { countText: (text) => text.length };
+const tokens = (entries: readonly IContent[]) =>
+  entries.reduce((sum, entry) => sum + contentTokenText(entry).length, 0);
+
+const T0 = Date.UTC(2026, 0, 2, 10);
+const at = (entry: IContent, seconds: number): IContent => ({
+  ...entry,
+  metadata: { ...entry.metadata, timestamp: T0 + seconds * 1000 },
+});
+const SUMMARY: IContent = {
+  ...human('Summary: a.ts was read; the task is to set a to 2.'),
+  metadata: { isSummary: true, timestamp: T0 + 130_000, compactionStartedAt: T0 + 60_000 },
+};
+const FILE = 'export const a = 1;\n'.repeat(10);
+const [readCall, readResult] = readFile('c1', 'a.ts', FILE);
+const BEFORE = [human('Look at a.ts'), at(readCall, 10), readResult, at(ai('It sets a to 1.'), 20)];
+const AFTER = [at(ai('Continuing: setting a to 2.'), 140), human('Thanks')];
+const SESSION = [...BEFORE, human('Go on'), SUMMARY, ...AFTER];
+
+const session = (contents: readonly IContent[]): ImportedSession =>
+  importedSession(contents, { format: 'claude-code' });
+
+async function replay(contents: readonly IContent[], id: ReplayPolicyId) {
+  const prepared = await prepareReplay(session(contents), { tokenCounter: CHARS });
+  let clock = 0;
+  return replaySession(prepared, {
+    policy: getReplayPolicy(id),
+    contextLimit: 128_000,
+    tokenCounter: CHARS,
+    now: () => (clock += 1),
+  });
+}
+
+describe('#25.1 the recorded policy', () => {
+  it('#25.1 at a recorded boundary the history becomes the summary; the summarization call is priced', async () => {
+    const run = await replay(SESSION, 'recorded');
+    const atBoundary = tokens([...BEFORE, human('Go on')]);
+    const summary = tokens([SUMMARY]);
+    // Calls: after the first message, after the read, then the first call after the summary.
+    expect(run.series).toEqual([tokens(BEFORE.slice(0, 1)), tokens(BEFORE.slice(0, 3)), summary]);
+    expect(run.report).toMatchObject({
+      strategy: 'recorded',
+      contextLimit: null,
+      compressions: 1,
+      summarizer: RECORDED_SUMMARIZER_LABEL,
+      summarization: { calls: 1, inputTokens: atBoundary, outputTokens: summary },
+      finalContextTokens: tokens([SUMMARY, ...AFTER]),
+      peakContextTokens: atBoundary,
+      cumulativeInputTokens:
+        tokens(BEFORE.slice(0, 1)) + tokens(BEFORE.slice(0, 3)) + summary + atBoundary,
+    });
+    expect(run.compactionCalls).toEqual([2]);
+    // The file read was live and the summary does not show it: lost to the compaction.
+    expect(run.report.liveLostTokensBy.compression).toBeGreaterThan(0);
+  });
+
+  it('#25.1 the summary is billed at the output price on top of its input', () => {
+    const contents = SESSION.slice(0, 4);
+    const sample = { contents, contextTokens: 5000, tokensOf: () => 1250 };
+    const call = new CallMetrics();
+    call.record(sample);
+    const summarization = new CallMetrics();
+    summarization.recordSummarization(sample, 100);
+    const [a, b] = [call.totals(), summarization.totals()];
+    for (const provider of CACHE_PROVIDERS) {
+      expect(b.cacheCost[provider].weightedTokens - a.cacheCost[provider].weightedTokens).toBe(
+        Math.round(100 * OUTPUT_PRICE_RATIO[provider]),
+      );
+    }
+    expect(b).toMatchObject({
+      modelCalls: 0,
+      cumulativeInputTokens: 5000,
+      summarization: { calls: 1, inputTokens: 5000, outputTokens: 100 },
+    });
+  });
+
+  it('#25.2 every other policy replays the session end to end and keeps the summary as the next message', async () => {
+    const none = await replay(SESSION, 'none');
+    expect(none.series.at(-1)).toBe(tokens([...BEFORE, human('Go on'), SUMMARY]));
+    const dense = await replay(SESSION, 'high-density');
+    expect(dense.report.modelCalls).toBe(3);
+    expect(dense.report.compressions).toBe(0);
+  });
+
+  it('#25.1 a summary a session starts from is no compaction', async () => {
+    const run = await replay([SUMMARY, ...AFTER], 'recorded');
+    expect(run.report.compressions).toBe(0);
+    expect(run.report.summarization?.calls).toBe(0);
+  });
+
+  it('#25.5 time blocked: recorded for the agent, measured for Dense, per compaction and in total', async () => {
+    const recorded = await replay(SESSION, 'recorded');
+    expect(recorded.report.timeBlocked).toEqual({
+      timed: 1,
+      totalMs: 70_000,
+      maxMs: 70_000,
+      perCompactionMs: [70_000],
+      source: 'recorded',
+    });
+    const untimed = await replay(
+      [...BEFORE, human('Go on'), { ...SUMMARY, metadata: { isSummary: true } }, ...AFTER],
+      'recorded',
+    );
+    expect(untimed.report.timeBlocked).toMatchObject({ timed: 0, perCompactionMs: [null] });
+    const prepared = await prepareReplay(session(SESSION), { tokenCounter: CHARS });
+    let clock = 0;
+    const squeezed = await replaySession(prepared, {
+      policy: getReplayPolicy('top-down-truncation'),
+      contextLimit: 260,
+      tokenCounter: CHARS,
+      now: () => (clock += 5),
+    });
+    expect(squeezed.report.compressions).toBeGreaterThan(0);
+    expect(squeezed.report.timeBlocked?.source).toBe('measured');
+    expect(squeezed.report.timeBlocked?.timed).toBe(squeezed.report.compressions);
+    expect(squeezed.report.timeBlocked?.totalMs).toBeGreaterThan(0);
+  });
+});
