@@ -14,6 +14,7 @@ import { errorMessage } from '../utils/errors.js';
 import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
+import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
 import { compactionReply } from './budget/compactionReply.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
@@ -75,27 +76,7 @@ export const DEFAULT_PRESSURE_TOKENS = 150_000;
 /** Seconds a client is asked to wait when the proxy holds too many bodies. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 
-const SESSION_HEADERS = ['x-claude-code-session-id', 'session_id', 'x-session-id'];
-
-/** The wire API of a chat route, or undefined for routes forwarded as they are. */
-export function chatApi(method: string | undefined, url: string): WireApi | undefined {
-  if (method !== 'POST') return undefined;
-  const pathname = url.split('?')[0] ?? '';
-  if (pathname.endsWith('/v1/messages') || isCountTokens(url)) return 'anthropic';
-  if (pathname.endsWith('/chat/completions')) return 'openai-chat';
-  if (pathname.endsWith('/responses')) return 'openai-responses';
-  return undefined;
-}
-
-/** Token counting gets the conversation's sticky pointers, so the count matches what is sent. */
-function isCountTokens(url: string): boolean {
-  return (url.split('?')[0] ?? '').endsWith('/v1/messages/count_tokens');
-}
-
-function isAnthropicRoute(request: http.IncomingMessage): boolean {
-  const pathname = (request.url ?? '').split('?')[0] ?? '';
-  return pathname.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined;
-}
+export { chatApi } from './proxyRoutes.js';
 
 function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' | 'busy'): void {
   if (kind === 'too-large') {
@@ -108,14 +89,6 @@ function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' |
   sendJson(response, 503, errorBody('overloaded_error', message), {
     'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
   });
-}
-
-function sessionIdOf(request: http.IncomingMessage): string | undefined {
-  for (const name of SESSION_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
 }
 
 interface Context {
