@@ -7,6 +7,7 @@
  * `idleMs` are forgotten.
  */
 import { createHash } from 'node:crypto';
+import type { BudgetState } from './budget/compactWire.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationTotals {
@@ -33,6 +34,8 @@ export interface ConversationState {
   lastMessageHashes: readonly string[];
   /** Reasons already logged for requests forwarded unchanged (logged once each). */
   readonly loggedReasons: Set<string>;
+  /** The working budget's standing compaction and its token estimate's calibration. */
+  readonly budget: BudgetState;
   readonly totals: ConversationTotals;
 }
 
@@ -94,6 +97,7 @@ export class ConversationStore {
         lastRequestAt: undefined,
         lastMessageHashes: [],
         loggedReasons: new Set(),
+        budget: { compaction: undefined, promptTokensPerChar: undefined },
         totals: emptyTotals(),
       };
     } else this.states.delete(id);
