@@ -1,6 +1,7 @@
 /**
- * The issue's three targets, checked on the bench's runs and reported honestly: which sessions
- * miss a target, and why (which exposures, what became of them). Pure.
+ * The replay's three targets for high-density's defaults, checked on the bench's runs and
+ * reported honestly: which sessions miss a target, and why (which exposures, what became of them).
+ * Pure.
  */
 import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
 import {

@@ -1,7 +1,6 @@
 /**
- * What follows every applied compression (issue #11, kept out of CompressionHandler): the artifact
- * trail and the todo list are put back deterministically (#11.3, #11.4), and a guard against
- * compaction loops (#11.5): when the pre-send check wants to compress again within
+ * What follows every applied compression (kept out of CompressionHandler): the artifact trail
+ * and the todo list are put back deterministically, and a guard against compaction loops: when the pre-send check wants to compress again within
  * `LOOP_WINDOW_SENDS` sends of the last compression, the handler reports it and does not compress
  * again (only the hard-limit emergency path still may), instead of rewriting the history every turn.
  */

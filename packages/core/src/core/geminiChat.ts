@@ -47,7 +47,7 @@ export interface GeminiChatOptions {
   readonly maxModelCalls?: number;
   readonly now?: () => number;
   /**
-   * What to record for a tool's response, given the history before it is recorded (issue 14.2:
+   * What to record for a tool's response, given the history before it is recorded (e.g.
    * an identical re-read becomes a short reply naming the copy still in context). May be async (it
    * may count tokens). Default: as is.
    */
@@ -56,7 +56,7 @@ export interface GeminiChatOptions {
     response: ToolResponseBlock,
   ) => ToolResponseBlock | Promise<ToolResponseBlock>;
   /**
-   * What to record for a user message, given the history after the pre-send step (issue 14.2: an
+   * What to record for a user message, given the history after the pre-send step (e.g. an
    * `@` inclusion identical to one still in context becomes a note naming it). Default: as is.
    */
   readonly reviseUserMessage?: (message: IContent) => IContent;

@@ -76,9 +76,9 @@ export interface ContextReport {
   readonly compressions: readonly CompressionRecord[];
   /** Density's prompt-cache effect so far, priced under the session provider's rules. */
   readonly densityCache?: DensityCacheReport;
-  /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
+  /** Removed content the history still names by recall id: the `recall` tool returns it. */
   readonly recallable?: RecallableTotals;
-  /** Repeated copies recorded as a note naming the copy already in context (issue 14.2). */
+  /** Repeated copies recorded as a note naming the copy already in context. */
   readonly keptOut?: KeptOutTotals;
 }
 
@@ -135,7 +135,7 @@ export class AgentSession {
   }
 
   /**
-   * Issue 14.2: high-density answers an identical re-read of a file still in context briefly, and
+   * High-density answers an identical re-read of a file still in context briefly, and
    * records runs of lines an output repeats from one still in context as markers naming it. A
    * reply is used only when it costs fewer tokens than the output (a call id can cost more than a
    * short output); if counting fails, the output is recorded as it is.
@@ -187,7 +187,7 @@ export class AgentSession {
     this.stats.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
   }
 
-  /** Issue 14.2: an `@` inclusion identical to one still in context becomes a note naming it. */
+  /** An `@` inclusion identical to one still in context becomes a note naming it. */
   private reviseUserMessage(message: IContent): IContent {
     if (!this.appendOnlyDensity()) return message;
     const workspaceRoot = this.runtime.config.getWorkspaceRoot();
