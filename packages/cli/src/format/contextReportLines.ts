@@ -23,7 +23,7 @@ export interface ContextLinesOptions {
   readonly barWidth?: number;
   /** Below 64 columns the density lines use a compact form. */
   readonly width?: number;
-  /** System prompt, memory files and tool schemas (issue 13 item 6). */
+  /** System prompt, memory files and tool schemas: sent with every request. */
   readonly prompt?: PromptTokens;
   readonly workspaceRoot?: string;
 }
@@ -48,7 +48,7 @@ function passLine(
 
 const LABEL_WIDTH = 12;
 
-/** Repeated copies recorded as a note naming the copy in context (issue 14.2): none, no line. */
+/** Repeated copies recorded as a note naming the copy in context: none, no line. */
 function keptOutLine(report: ContextReport, narrow: boolean): OutputLine[] {
   const kept = report.keptOut;
   if (kept === undefined || kept.notes === 0) return [];
@@ -118,7 +118,7 @@ function densityLines(
   ];
 }
 
-/** One line: density's prompt-cache effect under the session provider's rules (issue 14). */
+/** One line: density's prompt-cache effect under the session provider's rules. */
 function cacheLine(report: ContextReport): OutputLine[] {
   const cache = report.densityCache;
   if (cache === undefined || (cache.notSentTokens === 0 && cache.rewrittenTokens === 0)) return [];

@@ -89,10 +89,10 @@ export interface ReplaySessionReport {
   readonly liveLostTokensBy: { readonly density: number; readonly compression: number };
   /**
    * Of `liveLostTokens`, what the agent can still get back: the edit left a line naming the
-   * original's recall id (issue #11). The rest is lost for good.
+   * original's recall id. The rest is lost for good.
    */
   readonly liveLostRecallableTokens?: number;
-  /** Σ over compressions: touched paths and commands, and those still named after it (#11.3). */
+  /** Σ over compressions: touched paths and commands, and those still named after it. */
   readonly artifactSurvival?: SurvivalCount;
   /** Superseded copies removed while a newer copy of the unchanged file was in context. */
   readonly duplicateReclaimedTokens: number;
