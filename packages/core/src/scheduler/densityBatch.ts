@@ -1,5 +1,5 @@
 /**
- * Pending density edits as a batch that can be cut (issue 14): what each edited entry saves,
+ * Pending density edits as a batch that can be cut: what each edited entry saves,
  * where the batch may be split without separating a tool call from its response, and the part of
  * a result at and after a cut.
  */

@@ -1,5 +1,5 @@
 /**
- * What density's history edits did to a live session's prompt cache (issue 14): tokens it kept
+ * What density's history edits did to a live session's prompt cache: tokens it kept
  * from being re-sent, the cached suffix its edits forced to be written again, and the net under
  * each provider's rules (`priceCall`'s multipliers and TTL). An estimate against the same session
  * without density, call by call:

@@ -10,16 +10,15 @@
  * calls. An edit at the end of history pays at once; a small edit deep in a long history may
  * never pay on its own, but a batch of them can.
  *
- * Issue 14, the batched schedule: pending edits wait (they are found again by every later
+ * The batched schedule: pending edits wait (they are found again by every later
  * optimize(), which only ever finds more, so a decision is never undone) and are applied
  * together when it costs least: the cache is cold, a compression is about to rewrite the history,
  * the batch pays back within the horizon, or the context is under pressure.
  * A suffix of the batch (the edits near the end of the history) may go at once while the deep
  * edits wait.
  *
- * Sixth build, measured on the corpus: the horizon is fixed (`compression.density.cachePaybackCalls`,
- * 15 calls) rather than "as many calls as so far", and a batch applied for paying back may cost up
- * front at most the session's risk budget (what density saved so far plus
+ * The horizon is fixed (`compression.density.cachePaybackCalls`, 15 calls), and a batch applied for
+ * paying back may cost up front at most the session's risk budget (what density saved so far plus
  * `compression.density.cacheRiskAllowance` = 2% of what the session would have cost without it):
  * a bet on the session going on may then lose at most what density already earned in it (and the
  * small allowance), so a session that ends first no longer costs more than it would have without

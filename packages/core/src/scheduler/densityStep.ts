@@ -1,7 +1,7 @@
 /**
  * One density step: run the strategy's optimize() on the raw history, validate the result, decide
  * whether to apply it now (always, unless a batched schedule is given: then the part that is worth
- * it, issue 14), and apply it. Called by CompressionHandler in the pre-send window only.
+ * it), and apply it. Called by CompressionHandler in the pre-send window only.
  */
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';

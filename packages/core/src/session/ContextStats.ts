@@ -30,7 +30,7 @@ export interface DensityTotals {
   readonly deferredTokens: number;
 }
 
-/** Repeated content recorded as a note naming the copy already in context (issue 14.2). */
+/** Repeated content recorded as a note naming the copy already in context. */
 export interface KeptOutTotals {
   readonly notes: number;
   /** Tokens those notes kept out of the history (content less the note). */
@@ -123,7 +123,7 @@ export class ContextStats {
     return this.records;
   }
 
-  /** What density's edits did to the prompt cache so far (issue 14). */
+  /** What density's edits did to the prompt cache so far. */
   densityCache(): DensityCacheTotals {
     return this.cache.totals();
   }
@@ -188,7 +188,7 @@ export function breakdownHistory(history: HistoryService): HistoryBreakdown {
   return { totalTokens: history.getTotalTokens(), entries: history.length, bySpeaker, byTool };
 }
 
-/** What the context names for `recall` (issue #11): distinct recall ids in pointers and trails. */
+/** What the context names for `recall`: distinct recall ids in pointers and trails. */
 export interface RecallableTotals {
   /** Distinct recall ids the history names (pruned results, cut inclusions, summaries, trail). */
   readonly ids: number;
