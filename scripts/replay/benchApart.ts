@@ -30,6 +30,11 @@ const COMPACTED_POLICIES: readonly ReplayPolicyId[] = [
 
 const cost = (t: ReplayTotals) => t.cacheWeightedInputTokens;
 const blocked = (t: ReplayTotals) => `${((t.timeBlocked?.totalMs ?? 0) / 1000).toFixed(1)} s`;
+/** Grounding: specifics the agent used next that the policy still showed, of all it used. */
+const grounded = (t: ReplayTotals) =>
+  t.grounding ? pct(t.grounding.visible, t.grounding.specifics) : '–';
+const hidden = (t: ReplayTotals) => (t.grounding ? int(t.grounding.hidden) : '–');
+const redone = (t: ReplayTotals) => (t.workRedone ? int(t.workRedone.redone) : '–');
 
 /** A session named by its source and its index there: no corpus text in the docs. */
 function neutralNames(runs: readonly BenchRun[]): Map<string, string> {
@@ -56,8 +61,11 @@ function perSessionTable(compacted: readonly BenchRun[], names: Map<string, stri
       'compactions',
       'time blocked',
       'live lost C',
+      'grounding',
+      'hidden',
+      'work redone',
     ]),
-    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const [key, name] of names) {
     const of = (policy: ReplayPolicyId) =>
@@ -76,6 +84,9 @@ function perSessionTable(compacted: readonly BenchRun[], names: Map<string, stri
           int(t.compressions),
           blocked(t),
           int(t.liveLostTokensBy.compression),
+          grounded(t),
+          hidden(t),
+          redone(t),
         ]),
       );
     }
@@ -84,7 +95,15 @@ function perSessionTable(compacted: readonly BenchRun[], names: Map<string, stri
 }
 
 function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
-  const perLimit = ['cost % none', 'cost % recorded', 'compactions', 'time blocked'];
+  const perLimit = [
+    'cost % none',
+    'cost % recorded',
+    'compactions',
+    'time blocked',
+    'grounding',
+    'hidden',
+    'work redone',
+  ];
   const lines = [
     row(['policy', ...BENCH_LIMITS.flatMap((l) => perLimit.map((n) => `${l / 1000}k: ${n}`))]),
     row(['---', ...BENCH_LIMITS.flatMap(() => perLimit.map(() => '---:'))]),
@@ -99,6 +118,9 @@ function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
         pct(cost(t), cost(recorded)),
         int(t.compressions),
         blocked(t),
+        grounded(t),
+        hidden(t),
+        redone(t),
       ];
     });
     lines.push(row([`\`${policy}\``, ...cells]));
