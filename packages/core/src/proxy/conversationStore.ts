@@ -7,6 +7,7 @@
  * `idleMs` are forgotten.
  */
 import { createHash } from 'node:crypto';
+import { RequestReadCache } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationTotals {
@@ -71,6 +72,8 @@ export class ConversationStore {
   private readonly maxConversations: number;
   private readonly idleMs: number;
   private readonly now: () => number;
+  /** What earlier requests already parsed and read, so a request reads only its new messages. */
+  readonly reads = new RequestReadCache();
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;

@@ -9,14 +9,11 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
-import { readAnthropicRequest } from './anthropicHistory.js';
 import {
   conversationKey,
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
-import { parseJsonSpans, type JsonNode } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -66,12 +63,6 @@ export interface DensifyResult {
   readonly removedChars: number;
   /** Messages the previous request also had are byte-identical (undefined on the first). */
   readonly prefixStable: boolean | undefined;
-}
-
-function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
-  return api === 'anthropic'
-    ? readAnthropicRequest(text, root)
-    : readOpenAIRequest(text, root, api);
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
@@ -160,10 +151,8 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
   const text = options.body.toString('utf8');
   let outcome: ReadOutcome;
-  let root: JsonNode;
   try {
-    root = parseJsonSpans(text);
-    outcome = read(options.api, text, root);
+    outcome = options.store.reads.read({ api: options.api, text, sessionId: options.sessionId });
   } catch (error) {
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
