@@ -7,7 +7,7 @@
  * `idleMs` are forgotten.
  */
 import { createHash } from 'node:crypto';
-import { RequestReadCache } from './requestReadCache.js';
+import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationTotals {
@@ -41,6 +41,8 @@ export interface ConversationStoreOptions {
   readonly maxConversations?: number;
   readonly idleMs?: number;
   readonly now?: () => number;
+  /** Bounds of the parse cache (`requestReadCache.ts`). */
+  readonly reads?: RequestReadCacheOptions;
 }
 
 export function emptyTotals(): ConversationTotals {
@@ -73,12 +75,13 @@ export class ConversationStore {
   private readonly idleMs: number;
   private readonly now: () => number;
   /** What earlier requests already parsed and read, so a request reads only its new messages. */
-  readonly reads = new RequestReadCache();
+  readonly reads: RequestReadCache;
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;
     this.idleMs = options.idleMs ?? 6 * 60 * 60_000;
     this.now = options.now ?? Date.now;
+    this.reads = new RequestReadCache(options.reads);
   }
 
   get size(): number {
