@@ -139,7 +139,11 @@ describe('RequestReadCache', () => {
           if (step.kind === 'other-conversation') system = system === 'sys' ? 'other' : 'sys';
           if (step.kind === 'broken') suffix = ',';
           const text = body(api, system, [first, ...turns.slice(0, shown).flat()], indent) + suffix;
-          expect(cachedRead(cache, api, text)).toEqual(fullRead(api, text));
+          const read = cachedRead(cache, api, text);
+          expect(read).toEqual(fullRead(api, text));
+          // What an earlier read returned is never changed by a later one.
+          if (previous !== undefined) expect(previous.read).toEqual(previous.copy);
+          previous = { read, copy: structuredClone(read) };
         }
       },
     );
