@@ -33,7 +33,7 @@ export interface ReadRequestInput {
 export interface RequestReadCacheOptions {
   /** Reads kept in all (default 64). */
   readonly maxEntries?: number;
-  /** Characters of the requests kept, in all (default 64 Mi). */
+  /** Characters of the requests kept, in all (default 32 Mi: about 200 MB of heap). */
   readonly maxChars?: number;
 }
 
@@ -85,7 +85,7 @@ export class RequestReadCache {
 
   constructor(options: RequestReadCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 64;
-    this.maxChars = options.maxChars ?? 64 * 2 ** 20;
+    this.maxChars = options.maxChars ?? 32 * 2 ** 20;
   }
 
   /** Reads kept and their characters in all. */
