@@ -69,7 +69,7 @@ module.exports = {
       },
     },
     {
-      // #12: the replay oracle grades the strategies' classifiers, so it must not use them.
+      // The replay oracle grades the strategies' classifiers, so it must not use them.
       files: ['packages/core/src/replay/oracle/**/*.ts'],
       excludedFiles: ['**/*.test.ts'],
       rules: {

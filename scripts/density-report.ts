@@ -38,7 +38,7 @@ const before = history.getTotalTokens();
 await history.applyDensityResult({
   removals: [1, 2],
   replacements: new Map(),
-  metadata: { readWritePairsPruned: 1, fileDeduplicationsPruned: 0, recencyPruned: 0 },
+  metadata: { readWrite: 1, dedup: 0, recency: 0 },
 });
 const after = history.getTotalTokens();
 

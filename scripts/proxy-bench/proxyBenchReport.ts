@@ -66,7 +66,7 @@ export interface Overall {
   readonly addedLatencyP99Ms: number;
 }
 
-/** A session over this % of pass-through fails issue 23's bar. */
+/** A session over this % of pass-through counts as costing more through the proxy. */
 export const SESSION_LIMIT_PERCENT = 100.5;
 
 export function overall(rows: readonly SessionRow[]): Overall {

@@ -1,4 +1,5 @@
 /** Groups the bench's runs by policy, limit and source, and totals them. Pure. */
+import { createHash } from 'node:crypto';
 import {
   getReplayPolicy,
   totalReplayReports,
@@ -73,9 +74,15 @@ export function sessionKey(run: BenchRun): string {
   return `${run.report.file}#${run.report.sessionIndex}`;
 }
 
+/**
+ * A session's name in the docs: its source and a short hash of its file name and index, stable
+ * across runs. Transcript file names carry user and project names, which stay out of the
+ * repository; `--json` holds the file (`report.file`).
+ */
 export function sessionName(run: BenchRun): string {
   const base = run.report.file.split('/').pop() ?? run.report.file;
-  return run.report.sessionIndex === 0 ? base : `${base}#${run.report.sessionIndex}`;
+  const key = run.report.sessionIndex === 0 ? base : `${base}#${run.report.sessionIndex}`;
+  return `${run.source} ${createHash('sha256').update(key).digest('hex').slice(0, 6)}`;
 }
 
 /** Formats whose agents use dedicated read/write tools (the ≥ 0.9 stale-read target applies). */

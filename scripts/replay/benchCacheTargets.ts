@@ -1,5 +1,5 @@
 /**
- * Issue 14's targets (cache-stable density): what high-density's edits cost once prompt caching is
+ * The cache-stable density targets: what high-density's edits cost once prompt caching is
  * priced, per provider (`cachePrefix`), against `none` on the same sessions, with the recorded gaps
  * between calls and with every gap assumed warm; per source, worst sessions first. Pure.
  */
@@ -172,7 +172,7 @@ export function cacheTargetsSection(runs: readonly BenchRun[]): string {
   const calls = none.reduce((s, r) => s + r.modelCalls, 0);
   const timed = none.reduce((s, r) => s + r.timedModelCalls, 0);
   return [
-    '### Replay: cache-stable density (issue 14)',
+    '### Replay: cache-stable density',
     '',
     `Priced per call with \`cachePrefix\` (packages/core/src/cache): Anthropic 5-minute cache (read 0.1×, ` +
       'write 1.25×, minimum 1,024 tokens, a breakpoint on the newest block of every request plus the ' +

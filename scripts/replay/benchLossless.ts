@@ -1,5 +1,5 @@
 /**
- * The replay table of issue #11 (lossless by reference): per strategy and limit, live file content
+ * The replay table of lossless by reference: per strategy and limit, live file content
  * removed split into recallable (the context still names its recall id) and lost for good, the
  * sessions with any irrecoverable live loss, compressions, and the artifact-trail survival (touched
  * paths and commands still named in the context after each compression). Pure.
@@ -19,7 +19,7 @@ const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
 export function losslessTable(runs: readonly BenchRun[]): string {
   const lines = [
-    '### Replay: lossless by reference (issue #11)',
+    '### Replay: lossless by reference',
     '',
     'Live file content removed: recallable (the line left behind names its recall id) vs lost for ' +
       'good; sessions with any irrecoverable live loss; artifact trail: touched paths and commands ' +

@@ -195,7 +195,7 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
       'content neither stale nor superseded that a policy removed, in tokens (and % of all file content ' +
       "that entered the context). Cache-weighted: Anthropic 5-minute pricing via `cachePrefix`: each call's " +
       'prefix unchanged since the previous call at 0.1×, the rest written at 1.25×, prompts under ' +
-      '1,024 tokens uncached, a recorded gap over 5 minutes cold (issue 14 section).',
+      '1,024 tokens uncached, a recorded gap over 5 minutes cold (see the cache-stable density section).',
   ].join('\n');
 }
 

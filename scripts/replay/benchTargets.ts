@@ -1,6 +1,7 @@
 /**
- * The issue's three targets, checked on the bench's runs and reported honestly: which sessions
- * miss a target, and why (which exposures, what became of them). Pure.
+ * The replay's three targets for high-density's defaults, checked on the bench's runs and
+ * reported honestly: which sessions miss a target, and why (which exposures, what became of them).
+ * Pure.
  */
 import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
 import {
@@ -21,15 +22,11 @@ function defaults(runs: readonly BenchRun[], limit: number): BenchRun[] {
   return runs.filter((run) => run.policy === 'high-density' && run.limit === limit);
 }
 
-/** The files a list of losses touched, largest first: `path (tokens)`. */
-function byFile(items: readonly { filePath: string; tokens: number }[], top = 4): string {
+/** How many files a list of losses touched and the largest's tokens (paths stay in `--json`). */
+function byFile(items: readonly { filePath: string; tokens: number }[]): string {
   const sums = new Map<string, number>();
   for (const item of items) sums.set(item.filePath, (sums.get(item.filePath) ?? 0) + item.tokens);
-  return [...sums]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([file, tokens]) => `\`${file}\` (${int(tokens)})`)
-    .join(', ');
+  return `${sums.size} file(s), the largest ${int(Math.max(0, ...sums.values()))} tokens`;
 }
 
 function liveLossTarget(runs: readonly BenchRun[]): string[] {
@@ -87,7 +84,7 @@ function staleReadTarget(runs: readonly BenchRun[]): string[] {
     );
     for (const run of below) {
       lines.push(
-        `    - ${sessionName(run)} (${run.source}): ${pct(run.report.staleReclaimedTokens.reads, run.report.staleTokens.reads)} — ` +
+        `    - ${sessionName(run)}: ${pct(run.report.staleReclaimedTokens.reads, run.report.staleTokens.reads)} — ` +
           `${fates(run)}; files: ${byFile(run.staleReadsLeft)}`,
       );
     }

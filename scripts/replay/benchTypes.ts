@@ -20,7 +20,7 @@ export interface LiveLoss {
   readonly filePath: string;
   readonly tokens: number;
   readonly cause: 'density' | 'compression';
-  /** The context still names its recall id (issue #11). */
+  /** The context still names its recall id. */
   readonly recallable?: boolean;
 }
 

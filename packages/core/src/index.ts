@@ -1,50 +1,215 @@
-/** @dense/core: the headless engine behind the dense CLI. */
-export * from './services/history/IContent.js';
-export * from './services/history/TokenCounter.js';
-export * from './services/history/HistoryService.js';
-export * from './services/history/validateDensityResult.js';
-export * from './services/history/toolCallPairing.js';
-export * from './core/compression/index.js';
-export * from './settings/settingSpec.js';
-export * from './settings/settingsRegistry.js';
-export * from './settings/parseSettingValue.js';
-export * from './settings/SettingsService.js';
+/** @dense/core: the headless engine behind the dense CLI, by capability. */
+
+// The conversation history, its token counting and the edits density may make.
+export {
+  type ContentBlock,
+  createAiMessage,
+  createToolResponse,
+  createUserMessage,
+  getText,
+  type IContent,
+  textBlock,
+  toolCallBlock,
+  type ToolCallBlock,
+  type ToolResponseBlock,
+} from './services/history/IContent.js';
+export {
+  countO200kTokens,
+  o200kTokenCounter,
+  type TokenCounter,
+} from './services/history/TokenCounter.js';
+export { HistoryService } from './services/history/HistoryService.js';
+export { pairToolCallsByPosition } from './services/history/toolCallPairing.js';
+
+// Compression strategies and the high-density passes.
+export {
+  type CompressionNoopReason,
+  type CompressionStrategyName,
+  type DensityConfig,
+  findFileInclusions,
+  formatFileInclusion,
+  formatFileInclusions,
+  HighDensityStrategy,
+  INCLUSION_CLOSE,
+} from './core/compression/index.js';
+export { densityPassSwitches, type DensityPassSwitches } from './core/compression/densityPass.js';
+
+// Settings: the registry, parsing, persistence and the generated reference.
+export { describeRange, type SettingSpec } from './settings/settingSpec.js';
+export {
+  type EphemeralSettings,
+  getSettingDefault,
+  getSettingSpec,
+  SETTING_KEYS,
+  type SettingKey,
+  SETTINGS_REGISTRY,
+} from './settings/settingsRegistry.js';
+export {
+  formatSettingValue,
+  parseSettingValue,
+  resolveSettingKey,
+  SettingError,
+} from './settings/parseSettingValue.js';
+export { type SettingSource, SettingsService } from './settings/SettingsService.js';
 export { renderSettingsReference } from './settings/settingsReference.js';
-export * from './runtime/AgentRuntimeContext.js';
-export * from './runtime/createAgentRuntimeContext.js';
-export * from './profiles/ProfileManager.js';
-export * from './providers/IProvider.js';
-export * from './prompt-config/PromptResolver.js';
-export * from './tools/todo-schemas.js';
-export * from './utils/errors.js';
-export * from './utils/logger.js';
-export * from './utils/paths.js';
-export * from './utils/atomicWrite.js';
-export * from './utils/TypedEmitter.js';
-export * from './utils/closestMatches.js';
-export * from './core/prompts.js';
-export * from './prompt-config/FilePromptResolver.js';
-export * from './prompt-config/PromptFileError.js';
-export * from './providers/index.js';
-export * from './tools/index.js';
-export * from './services/todo/TodoStore.js';
-export * from './services/recall/RecallStore.js';
-export * from './services/recall/RecordingRecallStore.js';
-export * from './core/chatTypes.js';
-export * from './core/assembleReply.js';
-export * from './core/densityAccounting.js';
-export * from './core/CompressionHandler.js';
-export * from './core/compressionAftercare.js';
-export * from './core/geminiChat.js';
-export * from './session/ContextStats.js';
-export * from './session/densityCacheLedger.js';
-export * from './session/AgentSession.js';
-export * from './session/registryToolExecutor.js';
-export * from './transcripts/index.js';
-export * from './report/index.js';
-export * from './replay/index.js';
-export * from './core/densityStep.js';
-export * from './core/densitySchedule.js';
-export * from './cache/index.js';
-export * from './proxy/index.js';
-export * from './recall/index.js';
+
+// Saved provider profiles.
+export { type Profile, ProfileError, ProfileManager } from './profiles/ProfileManager.js';
+
+// Providers: the interface, the concrete clients, model limits and retries.
+export {
+  createProvider,
+  type GenerateRequest,
+  getModelLimits,
+  type IProvider,
+  isProviderKind,
+  knownModels,
+  PROVIDER_KINDS,
+  type ProviderChunk,
+  type ProviderConfig,
+  ProviderError,
+  type RetryNotice,
+} from './providers/index.js';
+
+// Prompts: resolution, defaults and their errors.
+export { DEFAULT_PROMPTS_DIR } from './core/prompts.js';
+export { FilePromptResolver } from './prompt-config/FilePromptResolver.js';
+
+// Tools, the todo list and the recall stores they read.
+export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  createDefaultToolRegistry,
+  createToolContext,
+  errnoCode,
+  type FileSystem,
+  formatTodoList,
+  globToRegExp,
+  hasGlobChars,
+  isBinaryContent,
+  nodeFileSystem,
+  resolveWorkspacePath,
+  splitGlobBase,
+  ToolRegistry,
+} from './tools/index.js';
+export { TodoStore } from './services/todo/TodoStore.js';
+export {
+  FallbackRecallStore,
+  InMemoryRecallStore,
+  type RecallStore,
+} from './services/recall/RecallStore.js';
+export { RecordingRecallStore } from './services/recall/RecordingRecallStore.js';
+export {
+  type ArchiveLookup,
+  RecallArchive,
+  recallMissingMessage,
+  type RecallMissingReason,
+} from './recall/index.js';
+
+// Shared utilities: typed errors, logging, paths, atomic writes, events.
+export { DenseError, errorMessage } from './utils/errors.js';
+export { type DensePaths, getDensePaths } from './utils/paths.js';
+export { writeFileAtomic } from './utils/atomicWrite.js';
+export { TypedEmitter } from './utils/TypedEmitter.js';
+export { closestMatches, editDistance } from './utils/closestMatches.js';
+
+// The chat turn and what follows a compression.
+export {
+  ChatCancelledError,
+  type ChatEvent,
+  ChatStepLimitError,
+  ContextOverflowError,
+  type ToolExecutor,
+  type TurnSummary,
+} from './core/chatTypes.js';
+export { type CompressionHandlerEvents } from './core/CompressionHandler.js';
+
+// Density scheduling, the pre-send step and its accounting.
+export {
+  type DensityPassTotals,
+  type DensityTotals,
+  type KeptOutTotals,
+} from './session/ContextStats.js';
+
+// The agent session and its tool executor.
+export { AgentSession, type ContextReport } from './session/AgentSession.js';
+export { registryToolExecutor } from './session/registryToolExecutor.js';
+
+// Transcript importers and the session recording format.
+export {
+  checkImport,
+  describeImportCheck,
+  type ImportedSession,
+  importTranscriptSessions,
+  parseSessionLine,
+  serializeSessionContent,
+  serializeSessionEvent,
+  serializeSessionHeader,
+  type SessionHeader,
+  type SkippedRecord,
+  TranscriptError,
+} from './transcripts/index.js';
+
+// Reports: charts and their series.
+export { renderLineChart } from './report/index.js';
+
+// The replay of recorded sessions, its policies and metrics.
+export {
+  bucketOverhead,
+  type CacheCostByProvider,
+  type CacheEffect,
+  cacheEffectVsNone,
+  CallMetrics,
+  type ClassificationDisagreement,
+  compareRecordedUsage,
+  countRecordedCompactions,
+  crossCheckOracle,
+  getReplayPolicy,
+  groundingRate,
+  isRecordedSummary,
+  listTranscriptFiles,
+  memoTokenCounter,
+  OFFLINE_SUMMARIZER_LABEL,
+  OfflineSummaryProvider,
+  type OverheadSample,
+  type PreparedReplay,
+  prepareReplay,
+  REPLAY_POLICY_IDS,
+  ReplayError,
+  type ReplayPolicy,
+  type ReplayPolicyId,
+  type ReplayRun,
+  replaySession,
+  type ReplaySessionReport,
+  type ReplayTotals,
+  requestSample,
+  totalReplayReports,
+  type UsageComparison,
+  zeroCacheCosts,
+} from './replay/index.js';
+
+// Prompt-cache rules and pricing.
+export {
+  CACHE_RULES,
+  type CacheRules,
+  cacheRulesFor,
+  isCacheCold,
+  weighPrompt,
+} from './cache/index.js';
+
+// The density proxy for real clients.
+export {
+  DEFAULT_ANTHROPIC_UPSTREAM,
+  DEFAULT_OPENAI_UPSTREAM,
+  DEFAULT_PRESSURE_TOKENS,
+  formatSummary,
+  type JsonNode,
+  member,
+  parseJsonSpans,
+  proxyPointer,
+  type ProxyRequestRecord,
+  type ProxyServer,
+  type ProxyServerOptions,
+  startProxyServer,
+  stringMember,
+} from './proxy/index.js';

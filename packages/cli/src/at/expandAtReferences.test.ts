@@ -144,9 +144,7 @@ describe('@ inclusions and high-density dedup', () => {
   });
 
   const config = (): DensityConfig => ({
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: true, recency: false },
     recencyRetention: 3,
     workspaceRoot: root,
   });
@@ -157,7 +155,7 @@ describe('@ inclusions and high-density dedup', () => {
     const second = await expand('now @src/a.ts again');
     const history = [createUserMessage(first.message), createUserMessage(second.message)] as const;
     const result = new HighDensityStrategy().optimize(history, config());
-    expect(result.metadata.fileDeduplicationsPruned).toBe(1);
+    expect(result.metadata.dedup).toBe(1);
     const edited = result.replacements.get(0);
     expect(edited).toBeDefined();
     const text = getText(edited!);
@@ -180,7 +178,7 @@ describe('@ inclusions and high-density dedup', () => {
       [createUserMessage(first.message), createUserMessage(second.message)],
       config(),
     );
-    expect(result.metadata.fileDeduplicationsPruned).toBe(0);
+    expect(result.metadata.dedup).toBe(0);
     expect(result.replacements.size).toBe(0);
     expect(findFileInclusions(first.message).map((s) => s.filePath)).toEqual(['run1.log']);
   });
@@ -192,7 +190,7 @@ describe('@ inclusions and high-density dedup', () => {
       [createUserMessage(first.message), createUserMessage(second.message)],
       config(),
     );
-    expect(result.metadata.fileDeduplicationsPruned).toBe(2);
+    expect(result.metadata.dedup).toBe(2);
     const text = getText(result.replacements.get(0)!);
     expect(findFileInclusions(text).map((s) => s.filePath)).toEqual(['src/b.ts']);
     expect(text).toContain(formatFileInclusion('src/b.ts', `${body('b', 1)}\n`));

@@ -1,5 +1,5 @@
 /**
- * `/model [name]` and `/provider [name]` (issue 13 item 4): show the current choice and the models
+ * `/model [name]` and `/provider [name]`: show the current choice and the models
  * the model table knows for this provider, or switch. A switch that cannot be built (say, no API
  * key for another provider) keeps the current provider and says why.
  */

@@ -16,6 +16,23 @@ describe('dense proxy (command)', () => {
     expect(parseProxyArgs({}, { NO_COLOR: '1' }).color).toBe(false);
   });
 
+  it('#24.1 --working-budget takes tokens, auto or off (flag over DENSE_WORKING_BUDGET); --no-answer-compaction', async () => {
+    expect(parseProxyArgs({}, {})).toMatchObject({
+      workingBudget: undefined,
+      answerCompaction: true,
+    });
+    expect(parseProxyArgs({ 'working-budget': '90000' }, {}).workingBudget).toBe(90_000);
+    expect(parseProxyArgs({ 'working-budget': 'off' }, {}).workingBudget).toBe('off');
+    expect(parseProxyArgs({}, { DENSE_WORKING_BUDGET: '120000' }).workingBudget).toBe(120_000);
+    expect(
+      parseProxyArgs({ 'working-budget': 'auto' }, { DENSE_WORKING_BUDGET: 'off' }).workingBudget,
+    ).toBeUndefined();
+    expect(parseProxyArgs({ 'answer-compaction': false }, {}).answerCompaction).toBe(false);
+    const { io, out } = captureIO('/');
+    expect(await proxyCommand.run({ 'working-budget': 'lots' }, io)).toBe(2);
+    expect(out.stderr).toContain("--working-budget must be 'auto', 'off' or a whole number");
+  });
+
   it('#15.6 a bad upstream or port is a one-line usage error (exit 2)', async () => {
     const { io, out } = captureIO('/');
     expect(await proxyCommand.run({ 'anthropic-upstream': 'ftp://x' }, io)).toBe(2);

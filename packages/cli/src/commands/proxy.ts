@@ -47,6 +47,19 @@ function positiveNumber(value: unknown, flag: string, fallback: number): number 
   return number;
 }
 
+/** `--working-budget` / `DENSE_WORKING_BUDGET`: tokens, `auto` (from the model) or `off`. */
+function workingBudget(value: unknown): number | 'off' | undefined {
+  if (value === undefined || value === '' || value === 'auto') return undefined;
+  if (value === 'off' || value === false) return 'off';
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1_000) {
+    throw new ProxyUsageError(
+      `--working-budget must be 'auto', 'off' or a whole number of tokens (at least 1000), got '${shown(value)}'.`,
+    );
+  }
+  return number;
+}
+
 export function parseProxyArgs(
   args: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv,
@@ -73,6 +86,8 @@ export function parseProxyArgs(
       '--pressure-tokens',
       DEFAULT_PRESSURE_TOKENS,
     ),
+    workingBudget: workingBudget(args['working-budget'] ?? env.DENSE_WORKING_BUDGET),
+    answerCompaction: args['answer-compaction'] !== false,
     ...(typeof args.record === 'string' ? { recordDir: args.record } : {}),
     color: env.NO_COLOR === undefined || env.NO_COLOR === '',
   };
@@ -150,6 +165,16 @@ export const proxyCommand: CliSubcommand = {
       .option('pressure-tokens', {
         type: 'number',
         describe: `Send every prunable edit at once above this many tokens (default ${DEFAULT_PRESSURE_TOKENS})`,
+      })
+      .option('working-budget', {
+        type: 'string',
+        describe:
+          "Keep each conversation's prompt under this many tokens: a number, 'auto' (default: from the model and the client's compaction threshold) or 'off'; env DENSE_WORKING_BUDGET",
+      })
+      .option('answer-compaction', {
+        type: 'boolean',
+        describe:
+          "Answer the client's own compaction request with Dense's summary instead of forwarding it (default true; --no-answer-compaction forwards it)",
       }),
   async run(args, io) {
     try {

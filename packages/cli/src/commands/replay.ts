@@ -51,7 +51,7 @@ export interface ReplayCliOptions {
   readonly contextLimit: number;
   readonly settings: EphemeralSettings;
   readonly json: boolean;
-  /** `--report FILE`: also write the HTML comparison page there (issue 13 item 8). */
+  /** `--report FILE`: also write the HTML comparison page there. */
   readonly report?: string;
 }
 
@@ -155,7 +155,7 @@ function skippedWarning(file: string, skipped: readonly SkippedRecord[]): string
 
 /**
  * The policies a run replays: the chosen one, `none` (the reference for what it saved, once
- * prompt caching is priced: issue 14) and, for `--report`, the report's.
+ * prompt caching is priced) and, for `--report`, the report's.
  */
 function policiesFor(options: ReplayCliOptions): ReplayPolicy[] {
   const ids: string[] = [options.policy.id, 'none', 'recorded'];

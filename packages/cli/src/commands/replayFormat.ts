@@ -231,8 +231,8 @@ const signed = (value: number) => `${value > 0 ? '+' : ''}${int(value)}`;
 const ratio = (value: number | null) => (value === null ? '–' : `${(100 * value).toFixed(1)}%`);
 
 /**
- * What the policy did against `none` on the same sessions once prompt caching is priced (issue
- * 14): input saved, cache reads and writes gained or lost, and the cost per provider.
+ * What the policy did against `none` on the same sessions once prompt caching is priced:
+ * input saved, cache reads and writes gained or lost, and the cost per provider.
  */
 export function formatCacheEffect(effect: CacheEffect): string {
   const { anthropic, openai } = effect.byProvider;

@@ -1,5 +1,5 @@
 /**
- * `dense replay --report out.html` (issue 13 item 8): one self-contained page — inline CSS and
+ * `dense replay --report out.html`: one self-contained page — inline CSS and
  * inline SVG, no scripts, no network — comparing context policies over the replayed sessions: a
  * comparison table against `none`, a table per source file, and a context-per-call chart per
  * session (core's `renderLineChart`). Pure: the same runs give the same page.

@@ -1,5 +1,5 @@
 /** The small slash commands about the session itself: /context, /compress, /todo, /clear, /quit. */
-import { errorMessage, formatTodoList } from '@dense/core';
+import { densityPassSwitches, errorMessage, formatTodoList } from '@dense/core';
 import { plainNoopReason } from '../format/compressionReason.js';
 import { formatCount } from '../format/formatTokens.js';
 import { errorLine, lines, type SlashCommand } from './types.js';
@@ -13,11 +13,7 @@ export const contextCommand: SlashCommand = {
     return {
       kind: 'context',
       report: await cli.session.contextReport(),
-      switches: {
-        readWrite: ephemerals.densityReadWritePruning(),
-        dedup: ephemerals.densityFileDedupe(),
-        recency: ephemerals.densityRecencyPruning(),
-      },
+      switches: densityPassSwitches(ephemerals),
       ...(cli.prompt ? { prompt: cli.prompt } : {}),
       workspaceRoot: cli.workspaceRoot,
     };

@@ -1,6 +1,6 @@
 /**
- * `/sessions` (recent recordings: id, when, size, first prompt) and `/resume <id>` inside the REPL
- * (issue 13 item 4). `/resume` replaces this conversation with the recorded one and switches to
+ * `/sessions` (recent recordings: id, when, size, first prompt) and `/resume <id>` inside the REPL.
+ * `/resume` replaces this conversation with the recorded one and switches to
  * its provider, model and base URL; the entries are copied into this session's own recording, so
  * that file alone can be resumed later.
  */

@@ -3,9 +3,8 @@
  * session to output (lines, the /context view, or "quit"). Commands never touch the UI; the
  * interactive shell renders what they return.
  */
-import type { ContextReport } from '@dense/core';
+import type { ContextReport, DensityPassSwitches } from '@dense/core';
 import type { PromptTokens } from '../format/contextExtraLines.js';
-import type { DensitySwitches } from '../format/contextReportLines.js';
 import type { CliSession } from '../session/CliSession.js';
 
 export type { LineTone, OutputLine } from '../format/outputLine.js';
@@ -16,7 +15,7 @@ export type CommandOutput =
   | {
       readonly kind: 'context';
       readonly report: ContextReport;
-      readonly switches: DensitySwitches;
+      readonly switches: DensityPassSwitches;
       readonly prompt?: PromptTokens;
       readonly workspaceRoot?: string;
     }

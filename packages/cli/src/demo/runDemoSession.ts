@@ -68,7 +68,7 @@ export interface DemoRun {
   /** Compressions that changed the history. */
   readonly compressions: readonly DemoCompression[];
   readonly density: DensityTotals;
-  /** Repeated copies recorded as a note naming the copy in context (high-density, issue 14). */
+  /** Repeated copies recorded as a note naming the copy in context (high-density). */
   readonly keptOut: KeptOutTotals;
   /** The history's tokens after the last turn. */
   readonly finalContextTokens: number;

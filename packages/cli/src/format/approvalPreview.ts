@@ -1,5 +1,5 @@
 /**
- * What an approval prompt shows beyond its one-line description (issue 13 item 3): the unified
+ * What an approval prompt shows beyond its one-line description: the unified
  * diff for edits and writes to existing files, the first lines of a new file, the full shell
  * command and its working directory. Reads the current file through `readText`; never throws.
  */

@@ -1,4 +1,4 @@
-/** Why a compression did nothing, in words a user understands (issue 13 item 7). */
+/** Why a compression did nothing, in words a user understands. */
 import type { CompressionNoopReason } from '@dense/core';
 
 const PLAIN: Readonly<Record<CompressionNoopReason, string>> = {

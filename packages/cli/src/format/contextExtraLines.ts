@@ -1,5 +1,5 @@
 /**
- * The parts of `/context` beyond the history (issue 13 item 6): what rides on every request
+ * The parts of `/context` beyond the history: what rides on every request
  * (system prompt, memory files, tool schemas), a one-line map of the window by category, and what
  * compression removed. Pure; letters mark the categories so the bar reads without colour.
  */

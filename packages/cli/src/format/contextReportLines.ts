@@ -3,28 +3,27 @@
  * speaker and by tool, what each density pass removed this session (counts and tokens), and every
  * compression (when, strategy, before → after). Pure; ContextView renders it.
  */
-import { CACHE_RULES, type ContextReport, type DensityPassTotals } from '@dense/core';
+import {
+  CACHE_RULES,
+  type ContextReport,
+  type DensityPassSwitches,
+  type DensityPassTotals,
+} from '@dense/core';
 import type { OutputLine } from './outputLine.js';
 import { plainNoopReason } from './compressionReason.js';
 import { compressionRemovedLines, promptLines, type PromptTokens } from './contextExtraLines.js';
 import { formatCount, formatPercent } from './formatTokens.js';
 import { usageBar } from './usageBar.js';
 
-/** Which density passes are switched on (shown as "off" next to a pass that is not). */
-export interface DensitySwitches {
-  readonly readWrite: boolean;
-  readonly dedup: boolean;
-  readonly recency: boolean;
-}
-
 export interface ContextLinesOptions {
-  readonly switches?: DensitySwitches;
+  /** Which density passes are switched on (shown as "off" next to a pass that is not). */
+  readonly switches?: DensityPassSwitches;
   /** Formats a compression's time; default local `HH:MM:SS`. */
   readonly clock?: (at: number) => string;
   readonly barWidth?: number;
   /** Below 64 columns the density lines use a compact form. */
   readonly width?: number;
-  /** System prompt, memory files and tool schemas (issue 13 item 6). */
+  /** System prompt, memory files and tool schemas: sent with every request. */
   readonly prompt?: PromptTokens;
   readonly workspaceRoot?: string;
 }
@@ -49,7 +48,7 @@ function passLine(
 
 const LABEL_WIDTH = 12;
 
-/** Repeated copies recorded as a note naming the copy in context (issue 14.2): none, no line. */
+/** Repeated copies recorded as a note naming the copy in context: none, no line. */
 function keptOutLine(report: ContextReport, narrow: boolean): OutputLine[] {
   const kept = report.keptOut;
   if (kept === undefined || kept.notes === 0) return [];
@@ -91,7 +90,7 @@ function toolLines(report: ContextReport): OutputLine[] {
 
 function densityLines(
   report: ContextReport,
-  switches: DensitySwitches | undefined,
+  switches: DensityPassSwitches | undefined,
   narrow: boolean,
 ): OutputLine[] {
   const { density } = report;
@@ -119,7 +118,7 @@ function densityLines(
   ];
 }
 
-/** One line: density's prompt-cache effect under the session provider's rules (issue 14). */
+/** One line: density's prompt-cache effect under the session provider's rules. */
 function cacheLine(report: ContextReport): OutputLine[] {
   const cache = report.densityCache;
   if (cache === undefined || (cache.notSentTokens === 0 && cache.rewrittenTokens === 0)) return [];

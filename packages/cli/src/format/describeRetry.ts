@@ -1,4 +1,4 @@
-/** A provider's retry wait in words: "rate limited — retry 2/4 in 3 s" (issue 13 item 2). */
+/** A provider's retry wait in words: "rate limited — retry 2/4 in 3 s". */
 import type { RetryNotice } from '@dense/core';
 
 function reasonWords(notice: RetryNotice): string {

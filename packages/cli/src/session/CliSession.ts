@@ -19,7 +19,7 @@ export interface ResumeInfo {
   readonly skippedLines: number;
 }
 
-/** What rides on every request besides the history (issue 13 items 5 and 6), in tokens. */
+/** What rides on every request besides the history (system prompt, memory files, tool schemas), in tokens. */
 export interface PromptParts {
   /** The system prompt without the memory files. */
   readonly systemTokens: number;

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAiMessage, createUserMessage, parseSessionLine } from '@dense/core';
+import {
+  createAiMessage,
+  createUserMessage,
+  parseSessionLine,
+  TypedEmitter,
+  type AgentSession,
+  type CompressionHandlerEvents,
+} from '@dense/core';
 import { parseSessionRecording } from './loadSessionRecording.js';
 import { SessionRecorder, type AppendText } from './SessionRecorder.js';
 
@@ -39,6 +46,31 @@ describe('SessionRecorder', () => {
     const recording = parseSessionRecording(file.text(), '/s.jsonl');
     expect(recording.header).toEqual(header);
     expect(recording.contents).toEqual([createUserMessage('hi'), createAiMessage('hello')]);
+  });
+
+  it("#23.6 a density event keeps the recording's per-pass field names", () => {
+    const file = memoryFile();
+    const recorder = new SessionRecorder({ file: '/s.jsonl', header, append: file.append });
+    const compression = { events: new TypedEmitter<CompressionHandlerEvents>() };
+    const chat = { events: new TypedEmitter<Record<string, unknown>>() };
+    recorder.attach({ chat, compression } as unknown as AgentSession);
+    compression.events.emit('densityApplied', {
+      strategy: 'high-density',
+      metadata: { readWrite: 2, dedup: 1, recency: 0 },
+      removedTokens: { readWrite: 40, dedup: 10, recency: 0 },
+      tokensBefore: 100,
+      tokensAfter: 50,
+    } as CompressionHandlerEvents['densityApplied']);
+    const event = JSON.parse(file.text().trimEnd().split('\n').at(-1) ?? '{}') as object;
+    expect(event).toMatchObject({
+      type: 'density',
+      strategy: 'high-density',
+      readWritePairsPruned: 2,
+      fileDeduplicationsPruned: 1,
+      recencyPruned: 0,
+      tokensBefore: 100,
+      tokensAfter: 50,
+    });
   });
 
   it('a resumed recording only appends (no second header)', () => {

@@ -115,7 +115,10 @@ export class SessionRecorder {
       session.compression.events.on('densityApplied', (event) =>
         this.recordEvent('density', {
           strategy: event.strategy,
-          ...event.metadata,
+          // The recording's field names for the per-pass counts.
+          readWritePairsPruned: event.metadata.readWrite,
+          fileDeduplicationsPruned: event.metadata.dedup,
+          recencyPruned: event.metadata.recency,
           tokensBefore: event.tokensBefore,
           tokensAfter: event.tokensAfter,
         }),

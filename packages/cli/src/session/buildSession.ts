@@ -225,7 +225,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
   const detach = [
     recorder.attach(session),
     recall.attach(session),
-    // Issue #11.5: a compression that would loop is skipped and the user is told why.
+    // A compression that would loop is skipped and the user is told why.
     session.compression.events.on('compactionLoop', (event) => onNotice(event.message)),
     session.compression.events.on('emergencyRoom', (event) => onNotice(event.message)),
   ];
@@ -255,7 +255,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
 
 /**
  * The provider to start with: the command line's, else a resumed recording's (provider, model,
- * base URL; issue 13 item 4), else the profile's.
+ * base URL), else the profile's.
  */
 function startChoice(
   config: CliConfig,

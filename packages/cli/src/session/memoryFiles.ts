@@ -1,5 +1,5 @@
 /**
- * Project memory files (issue 13 item 5): `AGENTS.md` and `DENSE.md` in the workspace root and in
+ * Project memory files: `AGENTS.md` and `DENSE.md` in the workspace root and in
  * each parent up to the repository root (the nearest directory with `.git`; without one, only the
  * workspace root). They go into the system prompt — outermost first, so the nearest speaks last —
  * which is sent with every request and never pruned.

@@ -1,5 +1,5 @@
 /**
- * The recall store of a CLI session (issue #11): the session recording when there is one (so ids
+ * The recall store of a CLI session: the session recording when there is one (so ids
  * resolve after `--resume` too), with an in-memory copy of every entry as the fallback when the
  * recording is off or failed.
  */

@@ -41,7 +41,7 @@ export interface UiState {
   readonly footer: FooterStats;
   readonly profileNames: readonly string[];
   readonly quit: boolean;
-  /** Lines typed while something else runs, in the order they will run (issue 12, defect 5). */
+  /** Lines typed while something else runs, in the order they will run. */
   readonly queued: readonly string[];
   /** The provider is waiting to retry: what failed, and when the next attempt starts (ms epoch). */
   readonly retry: { readonly notice: RetryNotice; readonly until: number } | undefined;

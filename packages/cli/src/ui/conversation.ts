@@ -3,11 +3,10 @@
  * (user messages, notices, finished replies, finished tools) and move from `live` to `done` in
  * order; the view prints `done` once (ink's Static) and re-renders only `live`.
  */
-import type { ChatEvent, ContextReport, ToolCallBlock } from '@dense/core';
+import type { ChatEvent, ContextReport, DensityPassSwitches, ToolCallBlock } from '@dense/core';
 import type { OutputLine } from '../commands/types.js';
 import type { IncludedFile } from '../at/expandAtReferences.js';
 import type { PromptTokens } from '../format/contextExtraLines.js';
-import type { DensitySwitches } from '../format/contextReportLines.js';
 import {
   toolCallTarget,
   toolOutcome,
@@ -46,7 +45,7 @@ export type ConversationItem =
       readonly kind: 'context';
       readonly id: number;
       readonly report: ContextReport;
-      readonly switches: DensitySwitches;
+      readonly switches: DensityPassSwitches;
       readonly prompt?: PromptTokens;
       readonly workspaceRoot?: string;
     };

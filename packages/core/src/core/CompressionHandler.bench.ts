@@ -1,7 +1,7 @@
 /**
  * The whole pre-send step (`ensureCompressionBeforeSend`) per turn, with high-density active, on
  * histories of 10k to 1M tokens; one new entry arrives per turn. Two cases: the new entry already
- * tokenized (density and the threshold check alone, issue 5's measure) and — what a real turn
+ * tokenized (density and the threshold check alone) and — what a real turn
  * costs — the new entry a fresh object the step must tokenize first (o200k, as the history
  * counts). The context limit is set high so only density and the threshold check run.
  */

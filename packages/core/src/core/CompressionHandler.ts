@@ -27,25 +27,19 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
+import { densityPassSwitches } from './compression/densityPass.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
-import { CompressionAftercare, type CompactionLoopEvent } from './compressionAftercare.js';
-import { settleReplies } from './compression/density/settleReplies.js';
-import {
-  runDensityStep,
-  type DensityAppliedEvent,
-  type DensityDeferredEvent,
-  type DensitySchedule,
-  type LastSend,
-} from './densityStep.js';
+import { CompactionLoopGuard, type CompactionLoopEvent } from './CompactionLoopGuard.js';
+import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
-import { densityPressure, type DensityPressure } from './densityPressure.js';
-import type { CacheProviderName } from '../cache/index.js';
-import { CacheAnchorTracker } from './cacheAnchors.js';
-import { GrowthTracker } from './growthTracker.js';
+import type { DensityPressure } from '../scheduler/densityPressure.js';
+import { DensityScheduler } from '../scheduler/DensityScheduler.js';
+import type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
 
 /** The events this handler emits carry these payloads. */
-export type { DensityAppliedEvent, DensityDeferredEvent } from './densityStep.js';
+export type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
 export type { EmergencyRoomEvent } from './escalateAtHardLimit.js';
 export { defaultCompletionReserve } from './HardLimit.js';
 
@@ -63,7 +57,7 @@ export interface CompressionHandlerEvents {
   /** The batched schedule left edits for later (they are re-evaluated before the next call). */
   densityDeferred: DensityDeferredEvent;
   compressed: CompressionEvent;
-  /** The pre-send check would compress again right after a compression (issue #11.5). */
+  /** The pre-send check would compress again right after a compression. */
   compactionLoop: CompactionLoopEvent;
   /** Over the hard limit after compression, outputs were cut or old entries dropped. */
   emergencyRoom: EmergencyRoomEvent;
@@ -78,7 +72,7 @@ export interface CompressionHandlerOptions {
   readonly promptResolver: PromptResolver;
   readonly promptBaseDir: string;
   readonly activeTodos?: () => readonly Todo[];
-  /** The whole todo list, re-injected after every compression (issue #11.4). */
+  /** The whole todo list, re-injected after every compression. */
   readonly todos?: () => readonly Todo[];
   /** Tokens kept free for the model's reply in the hard-limit check. */
   readonly completionReserve?: () => number;
@@ -86,30 +80,33 @@ export interface CompressionHandlerOptions {
   readonly logger?: DebugLogger;
   readonly now?: () => number;
   /**
-   * The most a batch may cost up front under a provider's cache rules (base-input-token units):
-   * what density has saved this session so far plus an allowance (issue 14). Without it batches
-   * are not capped.
+   * The risk budget's allowance (`DensityScheduler`): a batch may cost up front what density has
+   * saved this session so far plus this fraction of what it would have cost without density.
+   * Without it batches are not capped.
    */
-  readonly densityRiskBudget?: (provider: CacheProviderName) => number;
+  readonly densityRiskAllowance?: () => number;
 }
 
 export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
+  /** The density schedule: pending edits, anchors, growth and the ledger of what density saved. */
+  readonly scheduler: DensityScheduler;
   private densityDirty = true;
-  private lastSend: LastSend | undefined;
   private compressionPromise: Promise<CompressionEvent> | undefined;
   private readonly strategies = new Map<CompressionStrategyName, CompressionStrategy>();
   private readonly logger: DebugLogger;
-  private readonly aftercare = new CompressionAftercare();
-  private readonly anchors = new CacheAnchorTracker();
-  private readonly growth = new GrowthTracker();
+  private readonly loopGuard = new CompactionLoopGuard();
+  private readonly trail = new ArtifactTrailKeeper();
   private readonly hardLimit: HardLimit;
   private lastCompressionChangedNothing = false;
-  /** The density step applied a batch that goes with a compression ('with-compression'). */
-  private compressionPlanned = false;
 
   constructor(private readonly options: CompressionHandlerOptions) {
     this.logger = options.logger ?? nullLogger;
+    this.scheduler = new DensityScheduler({
+      history: options.history,
+      now: () => this.now(),
+      ...(options.densityRiskAllowance ? { riskAllowance: options.densityRiskAllowance } : {}),
+    });
     this.hardLimit = new HardLimit({
       contextLimit: () => options.runtime.ephemerals.contextLimit(),
       historyTokens: () => options.history.getTotalTokens(),
@@ -166,8 +163,7 @@ export class CompressionHandler {
       ...(this.hardLimit.exceeds(pendingTokens) ? {} : this.pressureInputs(pendingTokens)),
     });
     let compressed = false;
-    const planned = this.compressionPlanned;
-    this.compressionPlanned = false;
+    const planned = this.scheduler.takePlannedCompression();
     if ((planned || this.shouldCompress(pendingTokens)) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
@@ -183,30 +179,27 @@ export class CompressionHandler {
       await this.escalateIfOverHardLimit(promptId, pendingTokens);
       if (this.hardLimit.exceeds(pendingTokens)) throw this.hardLimit.overflowError(pendingTokens);
     }
-    const entries = this.options.history.length;
-    this.lastSend = { entries, at: this.now(), anchors: this.anchors.onSend(entries) };
-    this.growth.onSend(this.options.history.getTotalTokens());
-    this.aftercare.onSend();
+    this.scheduler.onSend(this.options.history.length);
+    this.loopGuard.onSend();
   }
 
-  /** Whether compressing now would loop (issue #11.5); if so, says so through `compactionLoop`. */
+  /** Whether compressing now would loop; if so, says so through `compactionLoop`. */
   private reportedLoop(pendingTokens: number): boolean {
     const threshold = Math.floor(
       this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit(),
     );
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
-    const loop = this.aftercare.loopCheck(tokens, threshold);
+    const loop = this.loopGuard.loopCheck(tokens, threshold);
     if (loop !== undefined) this.events.emit('compactionLoop', loop);
     return loop !== undefined;
   }
 
   /**
    * The entries after which the request about to be sent puts an extra prompt-cache breakpoint
-   * (issue 14, `cacheAnchors.ts`): the entry just before each anchor, as sent.
+   * (`CacheAnchorTracker.ts`): the entry just before each anchor, as sent.
    */
   cacheAnchorEntries(): readonly IContent[] {
-    const raw = this.options.history.getRawHistory();
-    return (this.lastSend?.anchors ?? []).flatMap((a) => (raw[a - 1] ? [raw[a - 1]!] : []));
+    return this.scheduler.cacheAnchorEntries();
   }
 
   /**
@@ -221,14 +214,13 @@ export class CompressionHandler {
     const thresholdTokens = this.compressionThreshold(strategy) * ephemerals.contextLimit();
     const blocked =
       this.lastCompressionChangedNothing ||
-      this.aftercare.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
+      this.loopGuard.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
     const after = blocked
       ? undefined
       : strategy.compressedTokensAtMost?.(ephemerals, pendingTokens);
-    return densityPressure({
+    return this.scheduler.pressure({
       tokens,
       thresholdTokens,
-      growthPerCall: this.growth.perCall(),
       compressedTokens: after === undefined ? undefined : after + pendingTokens,
     });
   }
@@ -240,51 +232,37 @@ export class CompressionHandler {
     return current + pendingTokens >= this.compressionThreshold() * limit;
   }
 
-  /** The batched schedule's inputs for this pre-send step; undefined with `schedule=immediate`. */
-  private densitySchedule(options: DensityPressure): DensitySchedule | undefined {
-    if (!this.densityBatched()) return undefined;
-    const rules = cacheRulesForProvider(this.options.runtimeState().provider);
-    const budget = this.options.densityRiskBudget?.(rules.provider);
-    return {
-      rules,
-      paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
-      ...(budget === undefined ? {} : { riskBudget: budget }),
-      lastSend: this.lastSend,
-      now: this.now(),
-      underPressure: options.underPressure ?? true,
-      ...(options.pressureRoom === undefined ? {} : { pressureRoom: options.pressureRoom }),
-      ...(options.compression === undefined ? {} : { compression: options.compression }),
-    };
-  }
-
   /**
    * Runs the strategy's optimize() on the raw history when content was added since the last run,
    * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
    * `compression.density.schedule` `batched` (the default), edits that would cost more in
    * prompt-cache misses than they save wait (the flag stays set) unless the context is
-   * `underPressure`; the edits near the end may go alone (issue 14).
+   * `underPressure`; the edits near the end may go alone.
    */
   async ensureDensityOptimized(options: DensityPressure = {}): Promise<void> {
     if (!this.densityDirty) return;
     const strategy = this.currentStrategy();
     if (strategy.optimize) {
-      const schedule = this.densitySchedule(options);
-      const outcome = await runDensityStep({
+      const batched = this.densityBatched();
+      const outcome = await this.scheduler.step({
         strategy: strategy.name,
         optimize: strategy.optimize.bind(strategy),
-        history: this.options.history,
         config: this.densityConfig(),
-        ...(schedule === undefined ? {} : { schedule }),
+        ...(batched
+          ? {
+              batched: {
+                rules: cacheRulesForProvider(this.options.runtimeState().provider),
+                paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
+                pressure: options,
+              },
+            }
+          : {}),
       });
       if (outcome.kind === 'deferred') {
-        this.anchors.onPending(outcome.event.firstEditedIndex);
         this.events.emit('densityDeferred', outcome.event);
         return;
       }
-      this.anchors.onPending(outcome.kind === 'applied' ? outcome.pendingFrom : undefined);
       if (outcome.kind === 'applied') {
-        if (outcome.event.schedule?.reason === 'with-compression') this.compressionPlanned = true;
-        this.anchors.onEdited(outcome.event.firstEditedIndex);
         this.events.emit('densityApplied', outcome.event);
         if (outcome.pendingFrom !== undefined) return;
       }
@@ -331,7 +309,7 @@ export class CompressionHandler {
     };
   }
 
-  /** Issue 14: density edits wait for a cheap moment unless `schedule` is `immediate`. */
+  /** Density edits wait for a cheap moment unless `schedule` is `immediate`. */
   private densityBatched(): boolean {
     const { ephemerals } = this.options.runtime;
     return ephemerals.densitySchedule() === 'batched' || ephemerals.densityCacheAware();
@@ -340,9 +318,7 @@ export class CompressionHandler {
   densityConfig(): DensityConfig {
     const { ephemerals, config } = this.options.runtime;
     return {
-      readWritePruning: ephemerals.densityReadWritePruning(),
-      fileDedupe: ephemerals.densityFileDedupe(),
-      recencyPruning: ephemerals.densityRecencyPruning(),
+      passes: densityPassSwitches(ephemerals),
       recencyRetention: ephemerals.densityRecencyRetention(),
       shellFileOps: ephemerals.densityShellFileOps(),
       pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',
@@ -360,7 +336,7 @@ export class CompressionHandler {
     try {
       result = await strategy.compress(context);
       if (this.options.runtime.ephemerals.artifactTrail?.() === true) {
-        result = this.aftercare.anchor(result, {
+        result = this.trail.keepTrail(result, {
           before: context.history,
           todos: this.options.todos?.() ?? [],
           workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
@@ -370,10 +346,10 @@ export class CompressionHandler {
       // A reply whose named text the compression dropped is put back in the same rewrite.
       if (result.kind === 'applied')
         result = { ...result, newHistory: settleReplies(result.newHistory) };
-      this.aftercare.onCompressed(result);
+      this.loopGuard.onCompressed(result);
       if (result.kind === 'applied') {
         history.replaceHistory(result.newHistory);
-        this.anchors.onRewritten();
+        this.scheduler.onRewritten();
       }
     } catch (error) {
       this.logger.error('compression failed', {
@@ -393,6 +369,7 @@ export class CompressionHandler {
       promptId,
       at: this.now(),
     };
+    if (result.kind === 'applied') this.scheduler.onCompressed();
     this.events.emit('compressed', event);
     return event;
   }
@@ -408,7 +385,7 @@ export class CompressionHandler {
     const { ephemerals } = runtime;
     const event = await escalateAtHardLimit({ history, room, ephemerals, pendingTokens, promptId });
     if (event === undefined) return;
-    this.anchors.onRewritten();
+    this.scheduler.onRewritten();
     this.events.emit('emergencyRoom', event);
   }
 

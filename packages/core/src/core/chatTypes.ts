@@ -22,7 +22,7 @@ export type ChatEvent =
   | { readonly type: 'thinking_delta'; readonly text: string }
   | { readonly type: 'ai_message'; readonly content: IContent }
   | { readonly type: 'tool_call'; readonly call: ToolCallBlock }
-  /** The provider is waiting before retrying a transient failure (issue 13 item 2). */
+  /** The provider is waiting before retrying a transient failure. */
   | { readonly type: 'retry'; readonly retry: RetryNotice }
   | {
       readonly type: 'tool_result';

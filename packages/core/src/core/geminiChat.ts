@@ -1,8 +1,9 @@
 /**
- * The turn loop: record the user's message, make room, stream the model's reply, run the tools it
- * asks for, record their results, and repeat until the model stops calling tools. Provider-agnostic
- * (the name is the spec's). Context management is delegated to CompressionHandler; tools to a
- * ToolExecutor. The history never holds a partial reply or a tool call without its responses.
+ * The provider-agnostic turn loop (named `geminiChat` after the spec; it serves every provider).
+ * It records the user's message, makes room, streams the model's reply, runs the tools it asks
+ * for, records their results, and repeats until the model stops calling tools. Context management
+ * is delegated to CompressionHandler; tools to a ToolExecutor. The history never holds a partial
+ * reply or a tool call without its responses.
  */
 import { TypedEmitter } from '../utils/TypedEmitter.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
@@ -47,8 +48,8 @@ export interface GeminiChatOptions {
   readonly maxModelCalls?: number;
   readonly now?: () => number;
   /**
-   * What to record for a tool's response, given the history before it is recorded (issue 14.2:
-   * an identical re-read becomes a short reply naming the copy still in context). May be async (it
+   * What to record for a tool's response, given the history before it is recorded (e.g. an
+   * identical re-read becomes a short reply naming the copy still in context). May be async (it
    * may count tokens). Default: as is.
    */
   readonly reviseToolResponse?: (
@@ -56,7 +57,7 @@ export interface GeminiChatOptions {
     response: ToolResponseBlock,
   ) => ToolResponseBlock | Promise<ToolResponseBlock>;
   /**
-   * What to record for a user message, given the history after the pre-send step (issue 14.2: an
+   * What to record for a user message, given the history after the pre-send step (e.g. an
    * `@` inclusion identical to one still in context becomes a note naming it). Default: as is.
    */
   readonly reviseUserMessage?: (message: IContent) => IContent;

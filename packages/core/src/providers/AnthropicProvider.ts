@@ -51,7 +51,7 @@ export class AnthropicProvider extends SdkProvider<MessageCreateParamsStreaming,
       stream: true,
       // Prompt caching: one breakpoint after the system prompt (tools and system stay cached
       // whatever happens to the history), the automatic one on the last cacheable block and at
-      // most two cache anchors inside the history (core/cacheAnchors.ts).
+      // most two cache anchors inside the history (scheduler/CacheAnchorTracker.ts).
       cache_control: EPHEMERAL,
       ...(request.systemPrompt
         ? { system: [{ type: 'text', text: request.systemPrompt, cache_control: EPHEMERAL }] }

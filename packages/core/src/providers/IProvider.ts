@@ -23,7 +23,7 @@ export interface GenerateRequest {
   readonly signal?: AbortSignal;
   /**
    * Entries of `contents` after which a provider with explicit prompt caching puts an extra cache
-   * breakpoint (issue 14: the anchors a deep density batch reads from). Others ignore it.
+   * breakpoint (the anchors a deep density batch reads from). Others ignore it.
    */
   readonly cacheAnchors?: readonly IContent[];
 }

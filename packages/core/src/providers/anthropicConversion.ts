@@ -31,7 +31,7 @@ interface Message {
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /**
- * `anchorsAfter`: entries after which a cache breakpoint goes (issue 14). It lands on the last
+ * `anchorsAfter`: entries after which a cache breakpoint goes. It lands on the last
  * block of the message that ends with the entry; when the next entry is merged into that message,
  * on the message before (a breakpoint must end a prefix of whole entries). An entry the pairing
  * rewrote, or one at the very end, gets none.

@@ -69,7 +69,7 @@ function familyOf(name: string): string | undefined {
   return undefined;
 }
 
-/** The model names the table knows for `provider` (issue 13 item 4: `/model`), in table order. */
+/** The model names the table knows for `provider` (what `/model` lists), in table order. */
 export function knownModels(provider: string): string[] {
   return MODEL_LIMITS.map(([name]) => name).filter((name) => familyOf(name) === provider);
 }

@@ -71,7 +71,7 @@ export function planRetry(input: RetryInput): RetryDecision {
 export const RETRY_REASONS = ['rate-limited', 'overloaded', 'server-error', 'network'] as const;
 export type RetryReason = (typeof RETRY_REASONS)[number];
 
-/** A retry about to be waited for, as the provider's stream announces it (issue 13 item 2). */
+/** A retry about to be waited for, as the provider's stream announces it. */
 export interface RetryNotice {
   readonly reason: RetryReason;
   /** HTTP status of the failure, when there was one. */

@@ -7,6 +7,7 @@
  * `idleMs` are forgotten.
  */
 import { createHash } from 'node:crypto';
+import type { BudgetState } from './budget/compactWire.js';
 import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
@@ -34,6 +35,8 @@ export interface ConversationState {
   lastMessageHashes: readonly string[];
   /** Reasons already logged for requests forwarded unchanged (logged once each). */
   readonly loggedReasons: Set<string>;
+  /** The working budget's standing compaction and its token estimate's calibration. */
+  readonly budget: BudgetState;
   readonly totals: ConversationTotals;
 }
 
@@ -100,6 +103,7 @@ export class ConversationStore {
         lastRequestAt: undefined,
         lastMessageHashes: [],
         loggedReasons: new Set(),
+        budget: { compaction: undefined, promptTokensPerChar: undefined },
         totals: emptyTotals(),
       };
     } else this.states.delete(id);

@@ -76,15 +76,17 @@ describe('densifyRequest (Anthropic)', () => {
     const system = [{ type: 'text', text: 'x'.repeat(20_000), ...ephemeral }];
     const messages = (steps: number) => {
       const session = claudeSession(steps, small) as { content: object[] }[];
+      // A long note beside the stale result: the edit would rewrite all of it.
+      session[2]!.content = [...session[2]!.content, { type: 'text', text: 'y'.repeat(40_000) }];
       const last = session.at(-1)!;
       last.content = [...last.content.slice(0, -1), { ...last.content.at(-1), ...ephemeral }];
       return anthropicBody(session, { system });
     };
     densifyRequest(densifyOptions(messages(1), { store, now: 0 }));
     const warm = densifyRequest(densifyOptions(messages(2), { store, now: 10_000 }));
-    expect(warm).toMatchObject({ pointers: 0, schedule: 'wait' });
+    expect(warm).toMatchObject({ pointers: 0, schedule: 'deferred' });
     const cold = densifyRequest(densifyOptions(messages(2), { store, now: 10_000 + 6 * 60_000 }));
-    expect(cold).toMatchObject({ pointers: 1, newEdits: 1, schedule: 'cold' });
+    expect(cold).toMatchObject({ pointers: 1, newEdits: 1, schedule: 'cache-cold' });
   });
 
   it('#15.4 an unknown block type is forwarded untouched, the reason reported once', () => {

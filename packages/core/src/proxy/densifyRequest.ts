@@ -9,11 +9,13 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
+import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import {
   conversationKey,
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
+import { stringMember, type JsonNode } from './jsonSpans.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -23,9 +25,10 @@ import {
   repeatSentPointers,
   type PassThroughPointers,
 } from './sentPointers.js';
-import { spliceEdits } from './spliceEdits.js';
+import { pointerValue, spliceEdits } from './spliceEdits.js';
 import { requestCacheProvider } from './passThroughCost.js';
-import { wireCache, wireShape } from './wireCache.js';
+import { charTokens, wireCache, wireShape } from './wireCache.js';
+import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
@@ -42,6 +45,24 @@ export interface DensifyOptions {
    * the client gets matches what its next message will send).
    */
   readonly readOnly?: boolean;
+  /** Keep Anthropic Messages conversations under a working budget (absent: off). */
+  readonly workingBudget?: WorkingBudgetOptions;
+}
+
+export interface WorkingBudgetOptions {
+  /** Tokens; undefined: the default for the request's model. */
+  readonly tokens: number | undefined;
+  /** Whether the client asked for the 1M-token window. */
+  readonly longContext: boolean;
+}
+
+/**
+ * `kept`: the standing compaction repeated; `compacted`: a new or extended one; `answered`: the
+ * client's compaction request answered by Dense, not forwarded. `cut`: messages the summary covers.
+ */
+export interface CompactionNote {
+  readonly kind: 'kept' | 'compacted' | 'answered';
+  readonly cut: number;
 }
 
 export interface DensifyResult {
@@ -63,6 +84,8 @@ export interface DensifyResult {
   readonly removedChars: number;
   /** Messages the previous request also had are byte-identical (undefined on the first). */
   readonly prefixStable: boolean | undefined;
+  /** The working budget's compaction on this request. */
+  readonly compaction?: CompactionNote;
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
@@ -151,8 +174,13 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
   const text = options.body.toString('utf8');
   let outcome: ReadOutcome;
+  let root: JsonNode;
   try {
-    outcome = options.store.reads.read({ api: options.api, text, sessionId: options.sessionId });
+    ({ outcome, root } = options.store.reads.read({
+      api: options.api,
+      text,
+      sessionId: options.sessionId,
+    }));
   } catch (error) {
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
@@ -160,7 +188,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
-    return densifyWire(options, text, outcome.wire);
+    return densifyWire(options, text, { wire: outcome.wire, model: stringMember(root, 'model') });
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
     return passThrough(options, { reason, text, identity: outcome.wire.identity });
@@ -184,7 +212,10 @@ function decide(
   input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
 ): ScheduleDecision {
   const { state, candidates } = input;
-  if (options.readOnly === true) return { apply: [], reason: 'none' };
+  if (options.readOnly === true) {
+    return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
+  }
+  const rules = cacheRulesFor(requestCacheProvider(options.api, text));
   return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
@@ -192,13 +223,19 @@ function decide(
     cache: wireCache(wireShape(text, wire)),
     gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
-    requestsSoFar: state.totals.requests,
-    rules: cacheRulesFor(requestCacheProvider(options.api, text)),
+    rules,
     pressureTokens: options.pressureTokens,
+    paybackCalls: PROXY_PAYBACK_CALLS,
+    riskBudget: proxyRiskBudget(state, rules.provider),
   });
 }
 
-function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): DensifyResult {
+function densifyWire(
+  options: DensifyOptions,
+  text: string,
+  request: { readonly wire: WireHistory; readonly model: string | undefined },
+): DensifyResult {
+  const { wire } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
@@ -221,15 +258,70 @@ function densifyWire(options: DensifyOptions, text: string, wire: WireHistory): 
     state.lastMessageHashes = hashes;
     state.lastRequestAt = options.now;
     if (decision.apply.length > 0) state.totals.batches++;
+    recordProxyRequest(state, {
+      at: options.now,
+      stickyRemovedTokens: charTokens(
+        sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
+      ),
+      batch: decision,
+      promptTokens: charTokens(text.length - splice.removedChars),
+    });
   }
+  const edits = sites.map((site) => ({
+    start: site.start,
+    end: site.end,
+    length: pointerValue(site).length,
+  }));
+  const compacted = applyBudget(options, {
+    text,
+    wire,
+    sent: splice.text,
+    edits,
+    model: request.model,
+    state,
+  });
+  const sent = compacted.kind === 'none' ? splice.text : compacted.text;
   return {
-    body: sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),
+    body: sent === text ? options.body : Buffer.from(sent, 'utf8'),
     conversationId: id,
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
-    recalls: decision.apply.map((site) => recallEntryAt(wire, site)),
-    removedChars: splice.removedChars,
-    prefixStable: stable,
+    recalls: [
+      ...decision.apply.map((site) => recallEntryAt(wire, site)),
+      ...(compacted.kind === 'compacted' ? compacted.recalls : []),
+    ],
+    removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
+    // A new compaction rewrites the cached prefix from the summary on.
+    prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
+    ...(compacted.kind === 'none'
+      ? {}
+      : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   };
+}
+
+function applyBudget(
+  options: DensifyOptions,
+  request: {
+    text: string;
+    wire: WireHistory;
+    sent: string;
+    edits: readonly TextEdit[];
+    model: string | undefined;
+    state: ConversationState;
+  },
+): CompactOutcome {
+  const budget = options.workingBudget;
+  if (budget === undefined || options.api !== 'anthropic') return { kind: 'none' };
+  return compactWire({
+    original: request.text,
+    wire: request.wire,
+    sent: request.sent,
+    edits: request.edits,
+    model: request.model,
+    state: request.state.budget,
+    budgetTokens: budget.tokens,
+    longContext: budget.longContext,
+    readOnly: options.readOnly === true,
+  });
 }

@@ -10,4 +10,10 @@ export * from './proxyStats.js';
 export * from './sentPointers.js';
 export * from './usageMeter.js';
 export type { WireApi } from './wireHistory.js';
+export * from './budget/workingBudget.js';
+export {
+  COMPACTION_MARKER,
+  COMPACTION_TASK,
+  isCompactionRequest,
+} from './budget/compactionReply.js';
 export * from './proxyPointer.js';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { optimizeDensity } from '../core/compression/density/optimizeDensity.js';
+import { optimizeDensity } from '../core/compression/density/optimize/optimizeDensity.js';
 import { toAnthropicMessages } from '../providers/anthropicConversion.js';
 import type { IContent } from '../services/history/IContent.js';
 import { human, toolRoundTrip } from '../test-utils/historyBuilders.js';

@@ -3,7 +3,7 @@
  * decision history, reduced to the result sites whose responses it removed or replaced. The proxy
  * never removes a call or a result (pairing stays intact); it only replaces a result's content.
  */
-import { optimizeDensity } from '../core/compression/density/optimizeDensity.js';
+import { optimizeDensity } from '../core/compression/density/optimize/optimizeDensity.js';
 import type { DensityConfig } from '../core/compression/types.js';
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { PROXY_POINTER_CHARS } from './proxyPointer.js';
@@ -11,9 +11,7 @@ import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** READ→WRITE pruning (shell reads and writes too); no recency, no inclusion rewrites. */
 export const PROXY_DENSITY_CONFIG: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: false,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: false, recency: false },
   recencyRetention: 3,
   workspaceRoot: '/',
   shellFileOps: true,

@@ -40,22 +40,26 @@ function input(extra: Partial<ScheduleInput>): ScheduleInput {
     cache: wireCache(nine),
     gapMs: 1_000,
     hasPrevious: true,
-    requestsSoFar: 3,
     rules: cacheRulesFor('anthropic'),
     pressureTokens: 150_000,
+    paybackCalls: 15,
+    riskBudget: undefined,
     ...extra,
   };
 }
 
 describe('scheduleEdits', () => {
   it('#15.3 a small edit deep in a warm cache waits', () => {
-    expect(scheduleEdits(input({}))).toEqual({ apply: [], reason: 'wait' });
+    expect(scheduleEdits(input({}))).toMatchObject({ apply: [], reason: 'deferred' });
   });
   it('#15.3 the same edit goes out when the real gap exceeds the TTL', () => {
-    expect(scheduleEdits(input({ gapMs: 6 * 60_000 })).reason).toBe('cold');
+    expect(scheduleEdits(input({ gapMs: 6 * 60_000 })).reason).toBe('cache-cold');
   });
   it('#15.3 under pressure every candidate goes out', () => {
-    expect(scheduleEdits(input({ pressureTokens: 10_000 })).reason).toBe('pressure');
+    expect(scheduleEdits(input({ pressureTokens: 10_000 })).reason).toBe('under-pressure');
+  });
+  it('#23.3 under pressure a batch beyond the risk budget waits: the proxy cannot compress, its client does', () => {
+    expect(scheduleEdits(input({ pressureTokens: 10_000, riskBudget: 0 })).reason).toBe('deferred');
   });
   it('#15.3 a large edit near the end pays back at once', () => {
     const big = [site(7, 167_500, 20_000)];

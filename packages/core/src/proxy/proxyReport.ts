@@ -29,8 +29,9 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
             32,
             `−${k(Math.round(record.removedChars / 4))} tok (${record.pointers} ptr, +${record.newEdits} ${record.schedule})`,
           )
-        : `no edit${record.schedule === 'wait' ? ' (waiting for cold cache)' : ''}`;
+        : `no edit${record.schedule === 'deferred' ? ' (waiting for a cheap moment)' : ''}`;
   const prefix = record.prefixStable === false ? paint(31, ' prefix changed') : '';
+  const compaction = compactionText(record);
   const cost = record.cost;
   const costText =
     cost === undefined || cost.billed === cost.passThrough
@@ -40,7 +41,25 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
   const failed = record.status >= 400 || record.end !== 'complete';
   const statusText = `${record.status}${END_TEXT[record.end]}`;
   const status = failed ? paint(31, statusText) : statusText;
-  return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${prefix}${costly ? paint(31, costText) : costText}`;
+  return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${compaction}${prefix}${costly ? paint(31, costText) : costText}`;
+}
+
+/** What the working budget did on this request, if anything. */
+function compactionText(record: ProxyRequestRecord): string {
+  const note = record.compaction;
+  if (note === undefined) return '';
+  switch (note.kind) {
+    case 'kept':
+      return ` · ${note.cut} msgs compacted (sticky)`;
+    case 'compacted':
+      return ` · compacted ${note.cut} msgs to the working budget`;
+    case 'answered':
+      return ` · client compaction answered by Dense (${note.cut} msgs, not forwarded)`;
+    default: {
+      const unknown: never = note.kind;
+      return unknown;
+    }
+  }
 }
 
 /**

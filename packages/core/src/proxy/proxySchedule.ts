@@ -1,24 +1,23 @@
 /**
- * When the proxy sends new density edits (pure): an edit rewrites the provider's cached prefix
- * from the edited message on, so new edits wait and go out in one batch when the cache is cold
- * anyway, when the batch pays back its rewrite within the expected remaining requests, or under
- * context pressure. An edit in the newest message (not cached yet) is always free.
- * Prices come from the one cache prefix model (`cachePrefix`, `isCacheCold`).
+ * When the proxy sends new density edits: the CLI's decision (`decideDensityApplication`, the
+ * scheduler's) on the wire history. The candidates are cut by message (a pointer replaces a
+ * result's content only, so any message boundary is a safe cut); each cut is priced by the one
+ * prefix model (`cachePrefix`) with the breakpoints the client sent, the real time since the
+ * previous request decides whether the cache is cold, and a batch may cost up front at most the
+ * conversation's risk budget — a pressure batch too, since the proxy cannot compress (its client
+ * compacts by itself).
  */
 import type { CacheRules } from '../cache/cacheRules.js';
 import { cachePrefix } from '../cache/cachePrefix.js';
-import { isCacheCold, priced } from '../cache/priceCall.js';
+import {
+  DENSITY_SCHEDULE_REASONS,
+  decideDensityApplication,
+  type BatchCut,
+} from '../scheduler/densitySchedule.js';
 import { charTokens, type WireCache } from './wireCache.js';
 import type { ResultSite } from './wireHistory.js';
 
-export const SCHEDULE_REASONS = [
-  'none',
-  'newest',
-  'cold',
-  'pressure',
-  'pays-back',
-  'wait',
-] as const;
+export const SCHEDULE_REASONS = ['none', ...DENSITY_SCHEDULE_REASONS] as const;
 export type ScheduleReason = (typeof SCHEDULE_REASONS)[number];
 
 export interface ScheduleInput {
@@ -31,62 +30,73 @@ export interface ScheduleInput {
   readonly cache: WireCache;
   readonly gapMs: number | undefined;
   readonly hasPrevious: boolean;
-  /** Requests seen so far in this conversation (how many more are expected, roughly). */
-  readonly requestsSoFar: number;
   readonly rules: CacheRules;
-  /** Estimated prompt tokens at which every prunable result is sent at once. */
+  /** Estimated prompt tokens from which the context is under pressure. */
   readonly pressureTokens: number;
+  /** The payback horizon in requests (`compression.density.cachePaybackCalls`). */
+  readonly paybackCalls: number;
+  /** The most a batch may cost up front (base-input-token units); undefined: no cap. */
+  readonly riskBudget: number | undefined;
 }
 
 export interface ScheduleDecision {
   readonly apply: readonly ResultSite[];
   readonly reason: ScheduleReason;
+  /** Estimated tokens the applied sites remove (0 when none). */
+  readonly removedTokens: number;
+  /** Tokens of the previous prompts' cache the applied sites lose (0 when none). */
+  readonly invalidatedTokens: number;
 }
 
-/** At most this many future requests are counted when a batch must pay back. */
-const MAX_HORIZON = 20;
+const chars = (sites: readonly ResultSite[]) =>
+  sites.reduce((sum, site) => sum + (site.end - site.start), 0);
 
-/**
- * True when sending `sites` now costs less, over the expected remaining requests, than waiting.
- * Both are priced by `cachePrefix` with the request's own breakpoints: without the edit the
- * request reads what it can reach of the earlier requests' prompts; with it, only what lies
- * before the first edited block.
- */
-export function batchPaysBack(input: ScheduleInput, sites: readonly ResultSite[]): boolean {
+/** Where the candidates can be cut (one per edited message, lowest first), priced. */
+export function wireCuts(input: ScheduleInput): BatchCut[] {
   const { rules, cache } = input;
-  const removedChars = sites.reduce((sum, site) => sum + (site.end - site.start), 0);
-  const first = sites.reduce((a, b) => (b.start < a.start ? b : a));
   const newestBlock = cache.blocksBeforeMessage[input.messageCount - 1] ?? cache.layout.blocks;
-  const editBlock = (cache.blocksBeforeMessage[first.messageIndex] ?? 0) + first.blockIndex;
-  const without = cachePrefix({
-    rules,
-    cached: cache.held,
-    next: cache.layout,
-    firstChangedBlock: newestBlock,
+  const read = (firstChangedBlock: number) =>
+    cachePrefix({ rules, cached: cache.held, next: cache.layout, firstChangedBlock }).readTokens;
+  const unedited = read(newestBlock);
+  const messages = [...new Set(input.candidates.map((site) => site.messageIndex))].sort(
+    (a, b) => a - b,
+  );
+  return messages.map((message) => {
+    const from = input.candidates.filter((site) => site.messageIndex >= message);
+    const firstBlock = Math.min(
+      ...from.filter((s) => s.messageIndex === message).map((s) => s.blockIndex),
+    );
+    const editBlock = (cache.blocksBeforeMessage[message] ?? 0) + firstBlock;
+    return {
+      index: message,
+      removedTokens: charTokens(chars(from)),
+      invalidatedTokens: Math.max(0, unedited - read(Math.min(editBlock, newestBlock))),
+    };
   });
-  const withEdit = cachePrefix({
-    rules,
-    cached: cache.held,
-    next: { ...cache.layout, promptTokens: charTokens(input.totalChars - removedChars) },
-    firstChangedBlock: Math.min(editBlock, newestBlock),
-  });
-  const horizon = Math.min(MAX_HORIZON, Math.max(1, input.requestsSoFar));
-  const futureSaving = charTokens(removedChars) * rules.readMultiplier * horizon;
-  const upFront = priced(rules, withEdit).weightedTokens - priced(rules, without).weightedTokens;
-  return upFront <= futureSaving;
 }
 
 export function scheduleEdits(input: ScheduleInput): ScheduleDecision {
-  if (input.candidates.length === 0) return { apply: [], reason: 'none' };
-  if (!input.hasPrevious || isCacheCold(input.rules, input.gapMs)) {
-    return { apply: input.candidates, reason: 'cold' };
+  if (input.candidates.length === 0) {
+    return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
   }
-  if (charTokens(input.totalChars) >= input.pressureTokens) {
-    return { apply: input.candidates, reason: 'pressure' };
+  const cuts = wireCuts(input);
+  const decision = decideDensityApplication({
+    rules: input.rules,
+    cuts,
+    msSinceLastSend: input.hasPrevious ? (input.gapMs ?? 0) : undefined,
+    paybackHorizon: input.paybackCalls,
+    underPressure: charTokens(input.totalChars) >= input.pressureTokens,
+    ...(input.riskBudget === undefined ? {} : { riskBudget: input.riskBudget }),
+    pressureWithinBudget: true,
+  });
+  const cut = cuts.find((c) => c.index === decision.applyFrom);
+  if (cut === undefined) {
+    return { apply: [], reason: decision.reason, removedTokens: 0, invalidatedTokens: 0 };
   }
-  if (batchPaysBack(input, input.candidates)) {
-    return { apply: input.candidates, reason: 'pays-back' };
-  }
-  const newest = input.candidates.filter((site) => site.messageIndex === input.messageCount - 1);
-  return newest.length > 0 ? { apply: newest, reason: 'newest' } : { apply: [], reason: 'wait' };
+  return {
+    apply: input.candidates.filter((site) => site.messageIndex >= cut.index),
+    reason: decision.reason,
+    removedTokens: cut.removedTokens,
+    invalidatedTokens: cut.invalidatedTokens,
+  };
 }

@@ -13,7 +13,10 @@ import { RecallArchive } from '../recall/RecallArchive.js';
 import { errorMessage } from '../utils/errors.js';
 import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
-import { ConversationStore } from './conversationStore.js';
+import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
+import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
+import { compactionReply } from './budget/compactionReply.js';
+import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
@@ -40,6 +43,13 @@ export interface ProxyServerOptions {
   readonly maxStatsConversations?: number;
   /** Estimated prompt tokens at which every prunable result is sent at once. */
   readonly pressureTokens?: number;
+  /**
+   * Prompt tokens each Anthropic Messages conversation is kept under (older turns become one
+   * summary message); undefined: derived from the model; 'off': no working budget.
+   */
+  readonly workingBudget?: number | 'off';
+  /** Answer the client's own compaction request with Dense's summary (default true). */
+  readonly answerCompaction?: boolean;
   /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
   /** Receives one line per request (and fail-open reasons). */
@@ -66,76 +76,7 @@ export const DEFAULT_PRESSURE_TOKENS = 150_000;
 /** Seconds a client is asked to wait when the proxy holds too many bodies. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 
-const SESSION_HEADERS = ['x-claude-code-session-id', 'session_id', 'x-session-id'];
-
-/** The wire API of a chat route, or undefined for routes forwarded as they are. */
-export function chatApi(method: string | undefined, url: string): WireApi | undefined {
-  if (method !== 'POST') return undefined;
-  const pathname = url.split('?')[0] ?? '';
-  if (pathname.endsWith('/v1/messages') || isCountTokens(url)) return 'anthropic';
-  if (pathname.endsWith('/chat/completions')) return 'openai-chat';
-  if (pathname.endsWith('/responses')) return 'openai-responses';
-  return undefined;
-}
-
-/** Token counting gets the conversation's sticky pointers, so the count matches what is sent. */
-function isCountTokens(url: string): boolean {
-  return (url.split('?')[0] ?? '').endsWith('/v1/messages/count_tokens');
-}
-
-function isAnthropicRoute(request: http.IncomingMessage): boolean {
-  const pathname = (request.url ?? '').split('?')[0] ?? '';
-  return pathname.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined;
-}
-
-class BodyTooLarge extends Error {}
-class ProxyBusy extends Error {}
-
-/** Reads the whole body, taking its bytes from `budget` as they arrive; the caller gives them back. */
-function readBody(
-  request: http.IncomingMessage,
-  limit: number,
-  budget: BodyBudget,
-  taken: { bytes: number },
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let failed = false;
-    request.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      const error =
-        taken.bytes + chunk.length > limit
-          ? new BodyTooLarge()
-          : !budget.tryTake(chunk.length)
-            ? new ProxyBusy()
-            : undefined;
-      if (error !== undefined) {
-        failed = true;
-        reject(error);
-        request.resume();
-        return;
-      }
-      taken.bytes += chunk.length;
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-function errorBody(type: string, message: string): unknown {
-  return { type: 'error', error: { type, message: `dense proxy: ${message}` } };
-}
-
-function sendJson(
-  response: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: http.OutgoingHttpHeaders = {},
-): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
-}
+export { chatApi } from './proxyRoutes.js';
 
 function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' | 'busy'): void {
   if (kind === 'too-large') {
@@ -148,14 +89,6 @@ function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' |
   sendJson(response, 503, errorBody('overloaded_error', message), {
     'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
   });
-}
-
-function sessionIdOf(request: http.IncomingMessage): string | undefined {
-  for (const name of SESSION_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
 }
 
 interface Context {
@@ -210,6 +143,8 @@ async function densifyAndForward(
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');
+  if (api === 'anthropic' && !counting && (await answerCompaction(ctx, exchange))) return;
+  const budget = ctx.options.workingBudget;
   const result = densifyRequest({
     api,
     body,
@@ -218,6 +153,14 @@ async function densifyAndForward(
     now: started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
     readOnly: counting,
+    ...(budget === 'off'
+      ? {}
+      : {
+          workingBudget: {
+            tokens: budget,
+            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
+          },
+        }),
   });
   logUnsupported(ctx, result);
   await keepOriginals(ctx, result);
@@ -242,8 +185,55 @@ async function densifyAndForward(
   finish(ctx, { route, started, result, pricing, outcome });
 }
 
+/** Answers the client's compaction request itself, when it is one and that is on. */
+async function answerCompaction(
+  ctx: Context,
+  exchange: {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    body: Buffer;
+    started: number;
+  },
+): Promise<boolean> {
+  if (ctx.options.answerCompaction === false) return false;
+  const sessionId = sessionIdOf(exchange.request);
+  const reply = compactionReply(exchange.body);
+  if (reply === undefined) return false;
+  const conversationId = conversationKey(sessionId, reply.identity);
+  // The summary names recall ids: their originals are kept before the client reads it.
+  await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
+  exchange.response.writeHead(200, {
+    'content-type': reply.contentType,
+    'cache-control': 'no-cache',
+  });
+  exchange.response.end(reply.body);
+  const result: DensifyResult = {
+    body: exchange.body,
+    conversationId,
+    schedule: 'none',
+    pointers: 0,
+    newEdits: 0,
+    recalls: [],
+    removedChars: 0,
+    prefixStable: undefined,
+    compaction: { kind: 'answered', cut: reply.messages },
+  };
+  const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
+  finish(ctx, {
+    route: 'anthropic',
+    started: exchange.started,
+    result,
+    pricing: undefined,
+    outcome,
+  });
+  return true;
+}
+
 /** A pointer must not reach the model before its original can be recalled; failures are logged. */
-async function keepOriginals(ctx: Context, result: DensifyResult): Promise<void> {
+async function keepOriginals(
+  ctx: Context,
+  result: Pick<DensifyResult, 'conversationId' | 'recalls'>,
+): Promise<void> {
   if (result.recalls.length === 0 || result.conversationId === undefined) return;
   try {
     await ctx.recall.put(result.conversationId, result.recalls);
@@ -282,11 +272,19 @@ function finish(
     newEdits: result.newEdits,
     schedule: result.schedule,
     prefixStable: result.prefixStable,
+    ...(result.compaction === undefined ? {} : { compaction: result.compaction }),
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
     ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
   };
   if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
-    ctx.store.get(result.conversationId, ctx.now()).totals.requests++;
+    const state = ctx.store.get(result.conversationId, ctx.now());
+    state.totals.requests++;
+    const usage = outcome.usage;
+    const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
+    // The upstream's own count calibrates the next request's estimate against the budget.
+    if (prompt > 0 && result.body.length > 0) {
+      state.budget.promptTokensPerChar = prompt / result.body.length;
+    }
   }
   const stored = ctx.stats.record(entry, input.pricing);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));

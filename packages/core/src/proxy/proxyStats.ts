@@ -6,6 +6,7 @@
  * `maxConversations` the least recently active one is folded into one `dropped` total.
  */
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
+import type { CompactionNote } from './densifyRequest.js';
 import type { PassThroughPointers } from './sentPointers.js';
 import type { ReplyEnd } from './forwardRequest.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
@@ -27,6 +28,8 @@ export interface ProxyRequestRecord {
   readonly newEdits: number;
   readonly schedule: ScheduleReason;
   readonly prefixStable: boolean | undefined;
+  /** The working budget's compaction, or the client's compaction answered by Dense. */
+  readonly compaction?: CompactionNote;
   readonly unsupported?: string;
   /** With `unsupported`: whether the pointers already sent went out again (the cache kept). */
   readonly passThrough?: PassThroughPointers;

@@ -63,7 +63,7 @@ function fullRead(api: WireApi, text: string): ReadOutcome | 'throws' {
 
 function cachedRead(cache: RequestReadCache, api: WireApi, text: string): ReadOutcome | 'throws' {
   try {
-    return cache.read({ api, text, sessionId: 'one-session' });
+    return cache.read({ api, text, sessionId: 'one-session' }).outcome;
   } catch {
     return 'throws';
   }

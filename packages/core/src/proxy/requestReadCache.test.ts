@@ -8,7 +8,7 @@ import { bigSessionTurns } from './test-utils/bigSession.js';
 import { anthropicBody, claudeSession } from './test-utils/wireRequests.js';
 
 const read = (cache: RequestReadCache, text: string, sessionId = 's') =>
-  cache.read({ api: 'anthropic', text, sessionId });
+  cache.read({ api: 'anthropic', text, sessionId }).outcome;
 const full = (text: string) => readAnthropicRequest(text, parseJsonSpans(text));
 
 describe('RequestReadCache', () => {

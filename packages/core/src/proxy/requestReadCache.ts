@@ -37,6 +37,12 @@ export interface RequestReadCacheOptions {
   readonly maxChars?: number;
 }
 
+/** The request's parse (for members outside the conversation, such as `model`) and its read. */
+export interface RequestRead {
+  readonly root: JsonNode;
+  readonly outcome: ReadOutcome;
+}
+
 /** How the last read went: for tests and the benchmark. */
 export type ReadPath = 'full' | 'resumed';
 
@@ -100,7 +106,7 @@ export class RequestReadCache {
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
-  read(input: ReadRequestInput): ReadOutcome {
+  read(input: ReadRequestInput): RequestRead {
     const key = `${input.api}\u0000${input.sessionId ?? ''}`;
     const list = this.entries.get(key) ?? [];
     for (const [position, entry] of list.entries()) {
@@ -114,13 +120,13 @@ export class RequestReadCache {
     const state = freshReaderState();
     const outcome = readWith(input.api, input.text, root, state);
     const hash = createHash('sha1');
-    return this.finish(key, list, { outcome, kept: keep(input, root, state, hash, []) });
+    return this.finish(key, list, { root, outcome, kept: keep(input, root, state, hash, []) });
   }
 
   private resume(
     input: ReadRequestInput,
     entry: Entry,
-  ): { outcome: ReadOutcome; kept: Entry | undefined } | undefined {
+  ): (RequestRead & { kept: Entry | undefined }) | undefined {
     const checkpoint = verifiedCheckpoint(input.text, entry);
     if (checkpoint === undefined) return undefined;
     const { point, hash } = checkpoint;
@@ -147,20 +153,20 @@ export class RequestReadCache {
     const outcome = readWith(input.api, input.text, root, state);
     if (outcome.kind === 'history') ownSites(state.sites, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    return { outcome, kept: keep(input, root, state, hash, [...earlier, point]) };
+    return { root, outcome, kept: keep(input, root, state, hash, [...earlier, point]) };
   }
 
   private finish(
     key: string,
     list: Entry[],
-    result: { outcome: ReadOutcome; kept: Entry | undefined },
-  ): ReadOutcome {
+    result: RequestRead & { kept: Entry | undefined },
+  ): RequestRead {
     if (result.outcome.kind === 'history' && result.kept !== undefined) list.unshift(result.kept);
     list.splice(PER_KEY);
     this.entries.delete(key);
     if (list.length > 0) this.entries.set(key, list);
     this.evict();
-    return result.outcome;
+    return { root: result.root, outcome: result.outcome };
   }
 
   private evict(): void {

@@ -9,10 +9,10 @@ import type { IContent } from '../services/history/IContent.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { CompressionEvent, DensityAppliedEvent } from '../core/CompressionHandler.js';
 import {
-  addDensityTokens,
-  ZERO_DENSITY_TOKENS,
-  type DensityTokenBreakdown,
-} from '../core/densityAccounting.js';
+  addDensityPassCounts,
+  ZERO_DENSITY_PASS_COUNTS,
+  type DensityPassCounts,
+} from '../core/compression/densityPass.js';
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
@@ -64,7 +64,7 @@ export class ReplayRecorder implements StrategyObserver {
   /** Per compaction, the model calls made before it. */
   readonly compactionCalls: number[] = [];
   private blockedSource: 'recorded' | 'measured' = 'measured';
-  private densityRemoved: DensityTokenBreakdown = ZERO_DENSITY_TOKENS;
+  private densityRemoved: DensityPassCounts = ZERO_DENSITY_PASS_COUNTS;
   private compressionCount = 0;
   private firstCompressionTurn: number | null = null;
   private currentTurn = 0;
@@ -160,7 +160,7 @@ export class ReplayRecorder implements StrategyObserver {
   }
 
   onDensityApplied(event: DensityAppliedEvent): void {
-    this.densityRemoved = addDensityTokens(this.densityRemoved, event.removedTokens);
+    this.densityRemoved = addDensityPassCounts(this.densityRemoved, event.removedTokens);
     const pending = this.pendingEdit;
     if (pending === undefined) return;
     this.pendingEdit = undefined;

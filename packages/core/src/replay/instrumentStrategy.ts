@@ -5,6 +5,7 @@
  */
 import type { IContent } from '../services/history/IContent.js';
 import {
+  entryMethodsOf,
   isEmptyDensityResult,
   type CompressionContext,
   type CompressionResult,
@@ -37,6 +38,7 @@ export function instrumentStrategy(
     name: inner.name,
     requiresLLM: inner.requiresLLM,
     trigger: inner.trigger,
+    ...entryMethodsOf(inner),
     compress(context: CompressionContext): Promise<CompressionResult> {
       observer.compressing();
       return inner.compress(context);

@@ -2,7 +2,7 @@
  * What a replay reports: one record per session and policy (the `--json` shape of
  * `dense replay`), and the totals over many sessions. Pure.
  */
-import type { DensityTokenBreakdown } from '../core/densityAccounting.js';
+import type { DensityPassCounts } from '../core/compression/densityPass.js';
 import type { TranscriptFormat } from '../transcripts/types.js';
 import { median, percentile } from './metrics/percentile.js';
 import type { CategoryTokens } from './oracle/ExposureTracker.js';
@@ -77,7 +77,7 @@ export interface ReplaySessionReport {
   readonly compressions: number;
   /** 1-based turn of the first applied compression; `null` if none. */
   readonly firstCompressionTurn: number | null;
-  readonly densityRemovedTokens: DensityTokenBreakdown;
+  readonly densityRemovedTokens: DensityPassCounts;
   /** All file content that entered the context, by how it entered (the oracle's exposures). */
   readonly exposureTokens: CategoryTokens;
   /** File content made stale by a later successful write, by how it entered the context. */
@@ -89,10 +89,10 @@ export interface ReplaySessionReport {
   readonly liveLostTokensBy: { readonly density: number; readonly compression: number };
   /**
    * Of `liveLostTokens`, what the agent can still get back: the edit left a line naming the
-   * original's recall id (issue #11). The rest is lost for good.
+   * original's recall id. The rest is lost for good.
    */
   readonly liveLostRecallableTokens?: number;
-  /** Σ over compressions: touched paths and commands, and those still named after it (#11.3). */
+  /** Σ over compressions: touched paths and commands, and those still named after it. */
   readonly artifactSurvival?: SurvivalCount;
   /** Superseded copies removed while a newer copy of the unchanged file was in context. */
   readonly duplicateReclaimedTokens: number;

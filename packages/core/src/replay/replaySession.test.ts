@@ -12,7 +12,7 @@ import {
 } from '../test-utils/historyBuilders.js';
 import { contentTokenText, type TokenCounter } from '../services/history/TokenCounter.js';
 import type { IContent, ToolResponseBlock } from '../services/history/IContent.js';
-import { repeatedLinesMarker } from '../core/compression/density/repeatedLinesText.js';
+import { repeatedLinesMarker } from '../core/compression/density/entry/repeatedLinesText.js';
 import type { ImportedSession } from '../transcripts/types.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';

@@ -81,9 +81,7 @@ describe('replay support', () => {
       () => (clock += 5),
     );
     const config = {
-      readWritePruning: true,
-      fileDedupe: true,
-      recencyPruning: false,
+      passes: { readWrite: true, dedup: true, recency: false },
       recencyRetention: 3,
       workspaceRoot: '/w',
     };

@@ -4,7 +4,7 @@
  */
 import type { PointerStyle } from '../core/compression/recallPointers.js';
 import type { CompressionStrategyName } from '../core/compression/compressionStrategyName.js';
-import type { DensityScheduleMode } from '../core/densitySchedule.js';
+import type { DensityScheduleMode } from '../scheduler/densitySchedule.js';
 import type { SettingsService } from '../settings/SettingsService.js';
 
 export interface EphemeralAccessors {
@@ -23,21 +23,21 @@ export interface EphemeralAccessors {
   densityRecencyRetention(): number;
   densityShellFileOps(): boolean;
   densityCacheAware(): boolean;
-  /** Issue 14: `batched` (default) or `immediate` (every density edit at once, the spec's). */
+  /** `batched` (default) or `immediate` (every density edit at once, the spec's). */
   densitySchedule(): DensityScheduleMode;
-  /** Issue 14.2: identical re-reads of a file still in context get a short reply. */
+  /** Identical re-reads of a file still in context get a short reply. */
   densityUnchangedReads(): boolean;
   densityCachePaybackCalls(): number;
   densityCacheRiskAllowance(): number;
   densityCompressHeadroom(): number;
-  /** `compression.density.pointerStyle` (issue #11); absent in older fakes means `spec`. */
+  /** `compression.density.pointerStyle`; absent in older fakes means `spec`. */
   densityPointerStyle?(): PointerStyle;
   /**
    * `compression.toolOutputCap`: the largest fraction of the context window one tool output may
    * take; absent in older fakes means the setting's default.
    */
   toolOutputCap?(): number;
-  /** `compression.artifactTrail` (issue #11.3); absent in older fakes means off. */
+  /** `compression.artifactTrail`; absent in older fakes means off. */
   artifactTrail?(): boolean;
 }
 

@@ -40,7 +40,7 @@ const dropReads: CompressionStrategy = {
     return {
       removals,
       replacements: new Map(),
-      metadata: { ...EMPTY_DENSITY_METADATA, readWritePairsPruned: removals.length / 2 },
+      metadata: { ...EMPTY_DENSITY_METADATA, readWrite: removals.length / 2 },
     };
   },
   compress: () => Promise.reject(new Error('not under test')),
@@ -63,6 +63,28 @@ function session(provider: ScriptedProvider, strategy?: CompressionStrategy) {
 }
 
 describe('AgentSession', () => {
+  it("#23.6 content enters through the strategy's entry methods, whatever its name", async () => {
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: 'a', name: 'grep' }] },
+      { text: 'done' },
+    ]);
+    const entering: CompressionStrategy = {
+      name: 'one-shot',
+      requiresLLM: false,
+      trigger: { mode: 'threshold', defaultThreshold: 0.85 },
+      toolResultAtEntry: (_call, response) => [{ ...response, result: 'same as before' }],
+      userMessageAtEntry: (message) => ({ ...message, blocks: [{ type: 'text', text: 'noted' }] }),
+      compress: () => Promise.reject(new Error('not under test')),
+    };
+    const s = session(provider, entering);
+    await s.sendMessage('search please');
+    const blocks = s.history.getRawHistory().flatMap((entry) => entry.blocks);
+    expect(blocks).toContainEqual(expect.objectContaining({ type: 'text', text: 'noted' }));
+    expect(blocks).toContainEqual(
+      expect.objectContaining({ type: 'tool_response', result: 'same as before' }),
+    );
+  });
+
   it('runs turns and reports the context by speaker and tool', async () => {
     const provider = new ScriptedProvider([
       { toolCalls: [{ id: 'a', name: 'grep' }] },

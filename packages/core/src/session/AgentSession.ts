@@ -13,9 +13,7 @@ import {
   type ToolCallBlock,
   type ToolResponseBlock,
 } from '../services/history/IContent.js';
-import { unchangedReadReply } from '../core/compression/density/unchangedRead.js';
-import { repeatedLinesReply } from '../core/compression/density/repeatedLines.js';
-import { unchangedInclusionMessage } from '../core/compression/density/unchangedInclusion.js';
+import type { EntryContext } from '../core/compression/density/entry/entryReplies.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
 import type { IProvider } from '../providers/IProvider.js';
@@ -28,7 +26,7 @@ import { CompressionHandler, type CompressionEvent } from '../core/CompressionHa
 import { GeminiChat, type LimitedToolResponse } from '../core/geminiChat.js';
 import { capToolOutput, toolOutputCapTokens } from '../core/capToolOutput.js';
 import { cacheProviderFor, type CacheProviderName } from '../cache/index.js';
-import type { DensityCacheTotals } from './densityCacheLedger.js';
+import type { DensityCacheTotals } from '../scheduler/densityCacheLedger.js';
 import type { ChatEvent, SendOptions, ToolExecutor, TurnSummary } from '../core/chatTypes.js';
 import {
   breakdownHistory,
@@ -76,9 +74,9 @@ export interface ContextReport {
   readonly compressions: readonly CompressionRecord[];
   /** Density's prompt-cache effect so far, priced under the session provider's rules. */
   readonly densityCache?: DensityCacheReport;
-  /** Removed content the history still names by recall id (issue #11): the `recall` tool returns it. */
+  /** Removed content the history still names by recall id: the `recall` tool returns it. */
   readonly recallable?: RecallableTotals;
-  /** Repeated copies recorded as a note naming the copy already in context (issue 14.2). */
+  /** Repeated copies recorded as a note naming the copy already in context. */
   readonly keptOut?: KeptOutTotals;
 }
 
@@ -114,7 +112,7 @@ export class AgentSession {
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
     });
     this.compression = this.createCompressionHandler(options);
-    this.stats = new ContextStats(this.compression, this.history);
+    this.stats = new ContextStats(this.compression);
     this.chat = new GeminiChat({
       history: this.history,
       compression: this.compression,
@@ -130,34 +128,31 @@ export class AgentSession {
     });
     const clock = options.now ?? Date.now;
     this.chat.events.on('contentRecorded', ({ content }) => {
-      if (content.speaker === 'ai') this.stats.modelCall(clock());
+      if (content.speaker === 'ai') this.compression.scheduler.onModelCall(clock());
     });
   }
 
   /**
-   * Issue 14.2: high-density answers an identical re-read of a file still in context briefly, and
-   * records runs of lines an output repeats from one still in context as markers naming it. A
-   * reply is used only when it costs fewer tokens than the output (a call id can cost more than a
-   * short output); if counting fails, the output is recorded as it is.
+   * The strategy's replies at entry (high-density: an identical re-read of a file still in context,
+   * runs of lines repeated from an output still in context). A reply is used only when it costs
+   * fewer tokens than the output (a call id can cost more than a short output); if counting fails,
+   * the output is recorded as it is.
    */
   private async reviseToolResponse(
     call: ToolCallBlock,
     response: ToolResponseBlock,
   ): Promise<ToolResponseBlock> {
-    if (!this.appendOnlyDensity()) return response;
-    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
-    const history = this.history.getRawHistory();
-    const candidates = [unchangedReadReply, repeatedLinesReply];
+    const strategy = this.compression.currentStrategy();
+    const replies = strategy.toolResultAtEntry?.(call, response, this.entryContext());
+    if (replies === undefined) return response;
     const asEntry = (block: ToolResponseBlock): IContent => ({ speaker: 'tool', blocks: [block] });
     let original: number | undefined;
-    for (const candidate of candidates) {
-      const reply = candidate(history, call, response, { workspaceRoot });
-      if (reply === undefined) continue;
+    for (const reply of replies) {
       try {
         original ??= await this.history.estimateTokensForContents([asEntry(response)]);
         const kept = await this.history.estimateTokensForContents([asEntry(reply)]);
         if (kept >= original) continue;
-        this.stats.keptOut(Promise.resolve(original - kept));
+        this.keptOut(Promise.resolve(original - kept));
         return reply;
       } catch {
         return response;
@@ -181,31 +176,33 @@ export class AgentSession {
     return { response: outcome.block, original: outcome.original };
   }
 
+  /** A reply kept `saved` tokens out at entry: the scheduler's ledger and the stats count it. */
+  private keptOut(saved: Promise<number>): void {
+    this.compression.scheduler.keptOut(saved);
+    this.stats.keptOut(saved);
+  }
+
   /** Tells the stats what a note kept out: the content's tokens less the note's. */
   private countKeptOut(original: IContent, note: IContent): void {
     const count = (entry: IContent) => this.history.estimateTokensForContents([entry]);
-    this.stats.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
+    this.keptOut(Promise.all([count(original), count(note)]).then(([a, b]) => a - b));
   }
 
-  /** Issue 14.2: an `@` inclusion identical to one still in context becomes a note naming it. */
+  /** The strategy's note at entry (high-density: an `@` inclusion identical to one in context). */
   private reviseUserMessage(message: IContent): IContent {
-    if (!this.appendOnlyDensity()) return message;
-    const workspaceRoot = this.runtime.config.getWorkspaceRoot();
-    const history = this.history.getRawHistory();
-    const revised = unchangedInclusionMessage(history, message, { workspaceRoot });
+    const strategy = this.compression.currentStrategy();
+    const revised = strategy.userMessageAtEntry?.(message, this.entryContext());
     if (revised === undefined) return message;
     this.countKeptOut(message, revised);
     return revised;
   }
 
-  private appendOnlyDensity(): boolean {
-    const { ephemerals } = this.runtime;
-    return (
-      this.compression.currentStrategy().name === 'high-density' &&
-      ephemerals.densityUnchangedReads() &&
-      // Recency pruning could replace the earlier copy while the note stays.
-      !ephemerals.densityRecencyPruning()
-    );
+  private entryContext(): EntryContext {
+    return {
+      history: this.history.getRawHistory(),
+      settings: this.runtime.ephemerals,
+      workspaceRoot: this.runtime.config.getWorkspaceRoot(),
+    };
   }
 
   get settings(): SettingsService {
@@ -273,8 +270,7 @@ export class AgentSession {
       promptResolver: options.promptResolver,
       promptBaseDir: options.promptBaseDir,
       activeTodos: () => this.todoStore.active(),
-      densityRiskBudget: (provider) =>
-        this.stats.densityRiskBudget(provider, this.runtime.ephemerals.densityCacheRiskAllowance()),
+      densityRiskAllowance: () => this.runtime.ephemerals.densityCacheRiskAllowance(),
       todos: () => this.todoStore.get(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
       ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),

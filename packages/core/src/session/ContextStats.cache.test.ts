@@ -23,7 +23,7 @@ describe('#23.2 /context prices an unscheduled density edit with the one prefix 
     ]);
     await history.waitForTokenUpdates();
     const { handler } = testCompressionHandler({ history });
-    const stats = new ContextStats(handler, history);
+    const stats = new ContextStats(handler);
     const raw = history.getRawHistory();
     const tokensOf = (from: number) =>
       raw.slice(from).reduce((sum, entry) => sum + (history.tokensOf(entry) ?? 0), 0);
@@ -37,8 +37,8 @@ describe('#23.2 /context prices an unscheduled density edit with the one prefix 
       firstEditedIndex: 4,
       entriesBefore: 5,
     } as unknown as DensityAppliedEvent;
-    handler.events.emit('densityApplied', event);
-    stats.modelCall(0);
+    handler.scheduler.recordApplied(event);
+    handler.scheduler.onModelCall(0);
     const rules = CACHE_RULES.anthropic;
     // Explicit caching writes entries 3–4 again instead of reading them.
     expect(stats.densityCache().netWeightedTokens.anthropic).toBeCloseTo(

@@ -11,9 +11,8 @@ import type {
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
-import { CACHE_RULES, type CacheProviderName } from '../cache/index.js';
-import { historyCacheRead } from '../core/densityInvalidation.js';
-import { DensityCacheLedger, type DensityCacheTotals } from './densityCacheLedger.js';
+import type { DensityCacheTotals } from '../scheduler/densityCacheLedger.js';
+import type { DensityLedgerView } from '../scheduler/DensityScheduler.js';
 
 export interface DensityPassTotals {
   /** Items the pass pruned: stale read pairs, inclusion spans, or results replaced. */
@@ -31,7 +30,7 @@ export interface DensityTotals {
   readonly deferredTokens: number;
 }
 
-/** Repeated content recorded as a note naming the copy already in context (issue 14.2). */
+/** Repeated content recorded as a note naming the copy already in context. */
 export interface KeptOutTotals {
   readonly notes: number;
   /** Tokens those notes kept out of the history (content less the note). */
@@ -73,13 +72,11 @@ export class ContextStats {
   private kept: KeptOutTotals = { notes: 0, tokens: 0 };
   private keptPending: Promise<void> = Promise.resolve();
   private readonly unsubscribe: (() => void)[];
-  private readonly cache = new DensityCacheLedger();
+  /** What density did to the prompt cache, kept by the handler's scheduler; read only here. */
+  private readonly cache: DensityLedgerView;
 
-  /** `history` lets the stats measure the cached suffix each density edit rewrites. */
-  constructor(
-    handler: CompressionHandler,
-    private readonly history?: HistoryService,
-  ) {
+  constructor(handler: CompressionHandler) {
+    this.cache = handler.scheduler.ledger;
     this.unsubscribe = [
       handler.events.on('densityApplied', (event) => this.onDensity(event)),
       handler.events.on('densityDeferred', (event) => {
@@ -105,7 +102,6 @@ export class ContextStats {
       .then(() => saved)
       .then(
         (tokens) => {
-          this.cache.keptOut(tokens);
           this.kept = {
             notes: this.kept.notes + 1,
             tokens: this.kept.tokens + Math.max(0, tokens),
@@ -127,20 +123,7 @@ export class ContextStats {
     return this.records;
   }
 
-  /** A model call was made (at `atMs`, ms since the epoch): prices density's cache effect. */
-  modelCall(atMs?: number): void {
-    this.cache.modelCall(atMs, this.history?.getTotalTokens());
-  }
-
-  /**
-   * Issue 14: the most a density batch may cost up front under `provider`'s cache rules — what
-   * density has saved so far plus `allowance` × what the session would have cost without it.
-   */
-  densityRiskBudget(provider: CacheProviderName, allowance: number): number {
-    return this.cache.savedSoFar(provider) + allowance * this.cache.baselineSoFar(provider);
-  }
-
-  /** What density's edits did to the prompt cache so far (issue 14). */
+  /** What density's edits did to the prompt cache so far. */
   densityCache(): DensityCacheTotals {
     return this.cache.totals();
   }
@@ -152,50 +135,16 @@ export class ContextStats {
   private onDensity(event: DensityAppliedEvent): void {
     const { metadata, removedTokens } = event;
     this.density = {
-      readWrite: addPass(
-        this.density.readWrite,
-        metadata.readWritePairsPruned,
-        removedTokens.readWrite,
-      ),
-      dedup: addPass(this.density.dedup, metadata.fileDeduplicationsPruned, removedTokens.dedup),
-      recency: addPass(this.density.recency, metadata.recencyPruned, removedTokens.recency),
+      readWrite: addPass(this.density.readWrite, metadata.readWrite, removedTokens.readWrite),
+      dedup: addPass(this.density.dedup, metadata.dedup, removedTokens.dedup),
+      recency: addPass(this.density.recency, metadata.recency, removedTokens.recency),
       edits: this.density.edits + 1,
       deferredTokens: 0,
-    };
-    const { suffix, explicitLoss } = this.lossOf(event);
-    // The schedule's own figure when it priced the edit under explicit caching; otherwise the
-    // prefix model's, from the history as edited.
-    const removed = event.tokensBefore - event.tokensAfter;
-    const priced = event.explicitInvalidatedTokens;
-    const explicit = priced === undefined ? explicitLoss : Math.max(0, priced - removed);
-    this.cache.edit(removed, suffix, explicit);
-  }
-
-  /**
-   * History tokens from the edit's first edited entry on (those before are unchanged), and what
-   * explicit caching re-sends uncached: the prompt less what `cachePrefix` still reads.
-   */
-  private lossOf(event: DensityAppliedEvent): { suffix: number; explicitLoss: number } {
-    if (this.history === undefined) return { suffix: 0, explicitLoss: 0 };
-    const raw = this.history.getRawHistory();
-    let prefix = 0;
-    raw.forEach((entry, i) => {
-      if (i < event.firstEditedIndex) prefix += this.history?.tokensOf(entry) ?? 0;
-    });
-    const read = historyCacheRead(
-      this.history,
-      { entries: raw.length, anchors: [] },
-      CACHE_RULES.anthropic,
-    )(event.firstEditedIndex);
-    return {
-      suffix: Math.max(0, event.tokensAfter - prefix),
-      explicitLoss: Math.max(0, event.tokensAfter - read),
     };
   }
 
   private onCompression(event: CompressionEvent): void {
     const { result } = event;
-    if (result.kind === 'applied') this.cache.compressed();
     this.records.push({
       at: event.at,
       strategy: event.strategy,
@@ -239,7 +188,7 @@ export function breakdownHistory(history: HistoryService): HistoryBreakdown {
   return { totalTokens: history.getTotalTokens(), entries: history.length, bySpeaker, byTool };
 }
 
-/** What the context names for `recall` (issue #11): distinct recall ids in pointers and trails. */
+/** What the context names for `recall`: distinct recall ids in pointers and trails. */
 export interface RecallableTotals {
   /** Distinct recall ids the history names (pruned results, cut inclusions, summaries, trail). */
   readonly ids: number;

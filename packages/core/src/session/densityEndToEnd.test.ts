@@ -11,7 +11,7 @@ import { workspaceSession } from '../test-utils/workspaceSession.js';
 import { formatFileInclusion } from '../core/compression/densityVocabulary.js';
 import type { CompressionStrategyName } from '../core/compression/types.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
-import { unchangedInclusionNote } from '../core/compression/density/unchangedInclusion.js';
+import { unchangedInclusionNote } from '../core/compression/density/entry/unchangedInclusion.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import type { DensityAppliedEvent } from '../core/CompressionHandler.js';
 
@@ -106,8 +106,8 @@ describe('density in a live session (issue 5 end to end)', () => {
     );
     expect(removed).toBeGreaterThan(300);
     expect(attributed).toBe(removed);
-    expect(density.reduce((n, e) => n + e.metadata.readWritePairsPruned, 0)).toBe(1);
-    expect(density.reduce((n, e) => n + e.metadata.fileDeduplicationsPruned, 0)).toBe(1);
+    expect(density.reduce((n, e) => n + e.metadata.readWrite, 0)).toBe(1);
+    expect(density.reduce((n, e) => n + e.metadata.dedup, 0)).toBe(1);
     const report = await session.contextReport();
     expect(report.reclaimedTokens).toBe(removed);
     // #11 / #13.6: the stale read and the stale inclusion stay recallable, and /context can say so.
@@ -122,8 +122,8 @@ describe('density in a live session (issue 5 end to end)', () => {
     expect(occurrences(lastRequest, 'note 17: keep the parser streaming')).toBe(1);
     expect(lastRequest).toContain('Keep these in mind');
     expect(lastRequest).toContain(JSON.stringify(unchangedInclusionNote('notes.md')).slice(1, -1));
-    expect(density.reduce((n, e) => n + e.metadata.fileDeduplicationsPruned, 0)).toBe(0);
-    expect(density.reduce((n, e) => n + e.metadata.readWritePairsPruned, 0)).toBe(1);
+    expect(density.reduce((n, e) => n + e.metadata.dedup, 0)).toBe(0);
+    expect(density.reduce((n, e) => n + e.metadata.readWrite, 0)).toBe(1);
     // The first copy is the one the model keeps: it was sent first and stays where it was.
     const raw = JSON.stringify(session.history.getRawHistory());
     expect(raw.indexOf('note 17')).toBeLessThan(raw.indexOf('Once more, updated'));

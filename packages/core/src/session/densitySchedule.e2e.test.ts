@@ -72,7 +72,7 @@ describe('cache anchors in a live session (issue 14.3)', () => {
 
     const reasons = deferred.map((e) => e.schedule.reason);
     expect(reasons[0]).toBe('awaiting-anchor');
-    const stale = applied.find((e) => e.metadata.readWritePairsPruned > 0);
+    const stale = applied.find((e) => e.metadata.readWrite > 0);
     expect(stale?.schedule?.reason).toBe('pays-back');
     // Priced from the anchor: the ~1,200-token message before it stays cached (a 20-block-deep
     // edit used to lose the whole prompt), and /context's estimate uses that figure.
@@ -120,8 +120,7 @@ async function run(allowance: number) {
   session.compression.events.on('densityDeferred', (e) => deferred.push(e));
   session.compression.events.on('densityApplied', (e) => applied.push(e));
   await session.sendMessage('Set big0 to 1.');
-  const stale = (e: { metadata: { readWritePairsPruned: number } }) =>
-    e.metadata.readWritePairsPruned > 0;
+  const stale = (e: { metadata: { readWrite: number } }) => e.metadata.readWrite > 0;
   return { deferred: deferred.filter(stale), applied: applied.filter(stale) };
 }
 

@@ -1,7 +1,7 @@
 /** Settings of the compression domain: which strategy runs, when, and what density does. */
 import { COMPRESSION_STRATEGIES } from '../core/compression/compressionStrategyName.js';
 import { POINTER_STYLES } from '../core/compression/recallPointers.js';
-import { DENSITY_SCHEDULE_MODES } from '../core/densitySchedule.js';
+import { DENSITY_SCHEDULE_MODES } from '../scheduler/densitySchedule.js';
 import type { NumericRange } from './settingSpec.js';
 
 const FRACTION: NumericRange = { min: 0, minExclusive: true, max: 1 };

@@ -52,7 +52,7 @@ export interface ToolContext {
   readonly fs: FileSystem;
   readonly shell: ShellRunner;
   readonly todoStore: TodoStore;
-  /** Where `recall` finds originals of pruned or summarized results (issue #11). */
+  /** Where `recall` finds originals of pruned or summarized results. */
   readonly recallStore?: RecallStore;
   /** Asked before write and shell tools run, unless `autoApprove`. Without it they are denied. */
   readonly approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;

@@ -7,7 +7,7 @@
  * treated as a file.
  *
  * Those markers are plain text a file's content can imitate, so a block is rewritten only when its
- * reading is unambiguous (issue 12, defect 1): exactly one closing line, no text before the first
+ * reading is unambiguous: exactly one closing line, no text before the first
  * file that would be dropped, no path twice, and (for `@` expansions) every path one the user
  * asked for with an `@` reference. Otherwise the block is left as it is; its markers are then not
  * in our tagged format, so dedup never cuts any of it.

@@ -6,14 +6,13 @@ export { detectTranscriptFormat, classifyJsonValue } from './detectTranscriptFor
 export * from './sessionFormat.js';
 export {
   DELETE_FILE_TOOL,
-  TOOL_ALIASES,
   mapStrReplaceEditor,
   mapToolCall,
   type AliasHints,
   type CanonicalCall,
   type SourceAgent,
-  type ToolAlias,
 } from './toolAliases.js';
+export { TOOL_ALIASES, type ToolAlias } from './toolAliasTable.js';
 export * from '../shell/classifyShellCommand.js';
 export * from './applyPatch.js';
 export { computeSessionStats } from './sessionStats.js';

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { READ_TOOLS, WRITE_TOOLS } from '../core/compression/densityVocabulary.js';
-import {
-  hasToolAlias,
-  mapStrReplaceEditor,
-  mapToolCall,
-  renameParams,
-  TOOL_ALIASES,
-} from './toolAliases.js';
+import { hasToolAlias, mapStrReplaceEditor, mapToolCall, renameParams } from './toolAliases.js';
+import { TOOL_ALIASES } from './toolAliasTable.js';
 
 describe('mapToolCall', () => {
   it.each([

@@ -1,14 +1,14 @@
 /** The `/context` breakdown (see contextReportLines), framed and fitted to the terminal width. */
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
-import type { ContextReport } from '@dense/core';
+import type { ContextReport, DensityPassSwitches } from '@dense/core';
 import type { PromptTokens } from '../../format/contextExtraLines.js';
-import { contextReportLines, type DensitySwitches } from '../../format/contextReportLines.js';
+import { contextReportLines } from '../../format/contextReportLines.js';
 import { OutputLines } from './OutputLines.js';
 
 export interface ContextViewProps {
   readonly report: ContextReport;
-  readonly switches?: DensitySwitches;
+  readonly switches?: DensityPassSwitches;
   readonly width: number;
   readonly clock?: (at: number) => string;
   readonly prompt?: PromptTokens;

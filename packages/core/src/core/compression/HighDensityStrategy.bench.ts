@@ -5,7 +5,7 @@
 import { bench, describe } from 'vitest';
 import { HighDensityStrategy } from './HighDensityStrategy.js';
 import type { CompressionContext, DensityConfig } from './types.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
 import { historyBytes, syntheticHistory } from './density/test-utils/syntheticHistory.js';
 import { simulateSession } from './density/test-utils/simulateSession.js';
 import { makeCompressionContext } from '../../test-utils/compressionContext.js';
@@ -15,9 +15,7 @@ import type { IContent } from '../../services/history/IContent.js';
 const SIZES = [1_000, 10_000, 50_000] as const;
 const strategy = new HighDensityStrategy();
 const config: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: true,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: true, recency: false },
   recencyRetention: 3,
   workspaceRoot: '/workspace',
 };
@@ -54,11 +52,11 @@ for (const n of SIZES) {
 /** Prior-art A17: how often and how deep density rewrites the prefix, replayed turn by turn. */
 function reportCacheImpact(): void {
   const session = syntheticHistory(2_000, 7);
-  for (const recencyPruning of [false, true]) {
-    const stats = simulateSession(session, { ...config, recencyPruning });
+  for (const recency of [false, true]) {
+    const stats = simulateSession(session, { ...config, passes: { ...config.passes, recency } });
     const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
     console.log(
-      `[cache impact, 2000-entry synthetic session, recency ${recencyPruning ? 'on' : 'off'}] ` +
+      `[cache impact, 2000-entry synthetic session, recency ${recency ? 'on' : 'off'}] ` +
         `rewrites per 100 tool calls ${((100 * stats.rewrites) / stats.toolCalls).toFixed(1)}, ` +
         `mean invalidated share ${pct(stats.meanInvalidatedShare, 1)}, ` +
         `input ${pct(stats.inputChars.density, stats.inputChars.none)} of none, ` +
@@ -136,7 +134,7 @@ describe('optimize() — steady state (earlier turns already pruned)', () => {
 describe('optimize() — all passes on, recency retention 3', () => {
   for (const n of SIZES) {
     bench(`${n} entries`, () => {
-      strategy.optimize(history(n), { ...config, recencyPruning: true });
+      strategy.optimize(history(n), { ...config, passes: { ...config.passes, recency: true } });
     });
   }
 });

@@ -7,8 +7,8 @@ import { charEstimateTokenCounter } from '../../services/history/TokenCounter.js
 import type { IContent } from '../../services/history/IContent.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 import { historyArb } from './density/test-utils/densityArbitraries.js';
-import { SUMMARY_MAX_CHARS } from './density/toolResponseSummary.js';
-import { planTailStart } from './density/compressionPlan.js';
+import { SUMMARY_MAX_CHARS } from './density/compress/toolResponseSummary.js';
+import { planTailStart } from './density/compress/compressionPlan.js';
 
 const strategy = new HighDensityStrategy();
 const RUNS = { numRuns: 150 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HighDensityStrategy } from './HighDensityStrategy.js';
-import { orderedSummaryCandidates } from './density/summaryOrder.js';
+import { orderedSummaryCandidates } from './density/compress/summaryOrder.js';
 import { makeCompressionContext } from '../../test-utils/compressionContext.js';
 import { human, readFile, replaceInFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { charEstimateTokenCounter } from '../../services/history/TokenCounter.js';

@@ -15,8 +15,8 @@ import type {
   ToolResponseBlock,
 } from '../../services/history/IContent.js';
 import { validateDensityResult } from '../../services/history/validateDensityResult.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
-import { effectiveRetention } from './density/recencyPruning.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
+import { effectiveRetention } from './density/optimize/recencyPruning.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 import {
   densityConfigArb,
@@ -133,9 +133,7 @@ describe('optimize() properties', () => {
     fc.assert(
       fc.property(historyArb, (history) => {
         const config = {
-          readWritePruning: true,
-          fileDedupe: false,
-          recencyPruning: false,
+          passes: { readWrite: true, dedup: false, recency: false },
           recencyRetention: 3,
           workspaceRoot: TEST_ROOT,
         };
@@ -212,7 +210,7 @@ describe('optimize() properties', () => {
         const before = latest(history);
         const kept = latest(after);
         for (const [key, { text, index }] of before) {
-          if (config.readWritePruning && mayBeWrittenAfter(history, index, config)) continue;
+          if (config.passes.readWrite && mayBeWrittenAfter(history, index, config)) continue;
           expect(kept.get(key)?.text).toBe(text);
         }
       }),
@@ -223,8 +221,11 @@ describe('optimize() properties', () => {
   it('REQ-HD-007.1 recency keeps at least the retention of results per tool', () => {
     fc.assert(
       fc.property(historyArb, densityConfigArb, (history, config) => {
-        const withRecency = { ...config, recencyPruning: true };
-        const before = run(history, { ...withRecency, recencyPruning: false }).after;
+        const withRecency = { ...config, passes: { ...config.passes, recency: true } };
+        const before = run(history, {
+          ...config,
+          passes: { ...config.passes, recency: false },
+        }).after;
         const { after } = run(history, withRecency);
         expect(after.length).toBe(before.length);
         const keep = effectiveRetention(config.recencyRetention);
@@ -251,9 +252,9 @@ describe('optimize() properties', () => {
         const again = strategy.optimize(deepFreeze(after), config);
         expect(isEmpty(again)).toBe(true);
         expect(again.metadata).toEqual({
-          readWritePairsPruned: 0,
-          fileDeduplicationsPruned: 0,
-          recencyPruned: 0,
+          readWrite: 0,
+          dedup: 0,
+          recency: 0,
         });
       }),
       RUNS,
@@ -264,19 +265,16 @@ describe('optimize() properties', () => {
     fc.assert(
       fc.property(historyArb, densityConfigArb, (history, config) => {
         const { result, after } = run(history, config);
-        const { readWritePairsPruned, fileDeduplicationsPruned, recencyPruned } = result.metadata;
-        expect(readWritePairsPruned).toBe(calls(history).length - calls(after).length);
+        const { readWrite, dedup, recency } = result.metadata;
+        expect(readWrite).toBe(calls(history).length - calls(after).length);
         const note = '[Earlier copy of ';
-        expect(fileDeduplicationsPruned).toBe(
-          count(allText(after), note) - count(allText(history), note),
-        );
+        expect(dedup).toBe(count(allText(after), note) - count(allText(history), note));
         const pointed = (h: readonly IContent[]) =>
           responses(h).filter((r) => r.block.result === PRUNED_POINTER).length;
-        expect(recencyPruned).toBe(pointed(after) - pointed(history));
-        if (!config.readWritePruning) expect(readWritePairsPruned).toBe(0);
-        if (!config.fileDedupe && !config.readWritePruning)
-          expect(fileDeduplicationsPruned).toBe(0);
-        if (!config.recencyPruning) expect(recencyPruned).toBe(0);
+        expect(recency).toBe(pointed(after) - pointed(history));
+        if (!config.passes.readWrite) expect(readWrite).toBe(0);
+        if (!config.passes.dedup && !config.passes.readWrite) expect(dedup).toBe(0);
+        if (!config.passes.recency) expect(recency).toBe(0);
       }),
       RUNS,
     );
@@ -289,7 +287,7 @@ describe('optimize() properties', () => {
         for (const index of result.removals) expect(history[index]?.speaker).not.toBe('human');
         for (const [index, entry] of result.replacements) {
           if (entry.speaker !== 'human') continue;
-          expect(config.fileDedupe || config.readWritePruning).toBe(true);
+          expect(config.passes.dedup || config.passes.readWrite).toBe(true);
           expect(allText([entry]).length).toBeLessThan(
             allText([history[index] as IContent]).length,
           );

@@ -12,13 +12,11 @@ import {
   replaceInFile,
   toolRoundTrip,
 } from '../../test-utils/historyBuilders.js';
-import { applyDensityResultToArray } from './density/applyDensityResultToArray.js';
+import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 
 const ALL_ON: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: true,
-  recencyPruning: true,
+  passes: { readWrite: true, dedup: true, recency: true },
   recencyRetention: 1,
   workspaceRoot: '/workspace',
 };
@@ -68,9 +66,9 @@ describe('HighDensityStrategy', () => {
     expect(result.removals).toEqual([1, 2]);
     expect([...result.replacements.keys()]).toEqual([0, 7]);
     expect(result.metadata).toEqual({
-      readWritePairsPruned: 1,
-      fileDeduplicationsPruned: 1,
-      recencyPruned: 1,
+      readWrite: 1,
+      dedup: 1,
+      recency: 1,
     });
   });
 
@@ -83,16 +81,14 @@ describe('HighDensityStrategy', () => {
     ];
     const result = new HighDensityStrategy().optimize(history, {
       ...ALL_ON,
-      readWritePruning: false,
-      fileDedupe: false,
-      recencyPruning: false,
+      passes: { readWrite: false, dedup: false, recency: false },
     });
     expect(result.removals).toEqual([]);
     expect(result.replacements.size).toBe(0);
     expect(result.metadata).toEqual({
-      readWritePairsPruned: 0,
-      fileDeduplicationsPruned: 0,
-      recencyPruned: 0,
+      readWrite: 0,
+      dedup: 0,
+      recency: 0,
     });
   });
 
@@ -105,13 +101,12 @@ describe('HighDensityStrategy', () => {
     ];
     const result = new HighDensityStrategy().optimize(history, {
       ...ALL_ON,
-      readWritePruning: false,
-      recencyPruning: false,
+      passes: { readWrite: false, dedup: true, recency: false },
     });
     expect(result.metadata).toEqual({
-      readWritePairsPruned: 0,
-      fileDeduplicationsPruned: 1,
-      recencyPruned: 0,
+      readWrite: 0,
+      dedup: 1,
+      recency: 0,
     });
   });
 
@@ -138,12 +133,12 @@ describe('HighDensityStrategy', () => {
       ai('Looks right.'),
     ];
     const strategy = new HighDensityStrategy();
-    const config = { ...ALL_ON, recencyPruning: false };
+    const config = { ...ALL_ON, passes: { ...ALL_ON.passes, recency: false } };
     const result = strategy.optimize(deepFreeze(history), config);
     expect(result.metadata).toEqual({
-      readWritePairsPruned: 2,
-      fileDeduplicationsPruned: 1,
-      recencyPruned: 0,
+      readWrite: 2,
+      dedup: 1,
+      recency: 0,
     });
     const after = applyDensityResultToArray(history, result);
     const ids = after.flatMap((e) =>

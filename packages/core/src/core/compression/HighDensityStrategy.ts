@@ -4,19 +4,28 @@
  * check; `compress()`, past the threshold, summarizes old tool results in one line each and drops
  * the oldest entries if that is not enough — without any LLM call.
  */
-import type { IContent } from '../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../services/history/IContent.js';
+import {
+  toolResultReplies,
+  userMessageNote,
+  type EntryContext,
+} from './density/entry/entryReplies.js';
 import { safeSplitPoints } from './toolCallBoundary.js';
 import {
   compressionTarget,
   planHeadDrop,
   applySummaries,
   planTailStart,
-} from './density/compressionPlan.js';
-import { orderedSummaryCandidates } from './density/summaryOrder.js';
-import { summariesNeeded } from './density/summariesNeeded.js';
-import { summarizeTailAsNeeded } from './density/tailSummaries.js';
-import { TRAIL_SHARE } from './artifactTrail/contextAnchor.js';
-import { optimizeDensity } from './density/optimizeDensity.js';
+} from './density/compress/compressionPlan.js';
+import { orderedSummaryCandidates } from './density/compress/summaryOrder.js';
+import { summariesNeeded } from './density/compress/summariesNeeded.js';
+import { summarizeTailAsNeeded } from './density/compress/tailSummaries.js';
+import { TRAIL_SHARE } from './artifactTrail/ArtifactTrailKeeper.js';
+import { optimizeDensity } from './density/optimize/optimizeDensity.js';
 import type {
   CompressionContext,
   CompressionNoopReason,
@@ -47,7 +56,7 @@ function sum(values: readonly number[]): number {
 
 type Ephemerals = CompressionContext['runtimeContext']['ephemerals'];
 
-/** Room the artifact trail will take after this compression (issue #11.3). */
+/** Room the artifact trail will take after this compression. */
 function trailReserve(ephemerals: Ephemerals): number {
   return ephemerals.artifactTrail?.() === true
     ? Math.floor(ephemerals.contextLimit() * TRAIL_SHARE * 2)
@@ -67,6 +76,20 @@ export class HighDensityStrategy implements CompressionStrategy {
     return optimizeDensity(history, config);
   }
 
+  /** An identical re-read or repeated lines of a result still in context, as a short reply. */
+  toolResultAtEntry(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+    context: EntryContext,
+  ): Iterable<ToolResponseBlock> {
+    return toolResultReplies(call, response, context);
+  }
+
+  /** An `@` inclusion identical to one still in context, as a note naming it. */
+  userMessageAtEntry(message: IContent, context: EntryContext): IContent | undefined {
+    return userMessageNote(message, context);
+  }
+
   /**
    * The compression target: compress() summarizes and drops until the history (the artifact
    * trail's room included) is at most this, less the pending message.
@@ -78,11 +101,11 @@ export class HighDensityStrategy implements CompressionStrategy {
   /**
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
-   * and superseded content first, the live latest copy of a file last (issue #11) — then drops
+   * and superseded content first, the live latest copy of a file last — then drops
    * the oldest entries (a call with its responses, never one without the other) until the
    * estimate is at most threshold × context limit × `densityCompressHeadroom`. In recall mode,
    * when the whole head is gone and the tail alone is still over that, tool results inside the
-   * tail are summarized the same way, never the newest turn (issue #11.2). Never calls an LLM;
+   * tail are summarized the same way, never the newest turn. Never calls an LLM;
    * errors from `estimateTokens` propagate.
    */
   async compress(context: CompressionContext): Promise<CompressionResult> {
@@ -111,7 +134,7 @@ export class HighDensityStrategy implements CompressionStrategy {
     let tail: readonly IContent[] = history.slice(tailStart);
     const dropped = await this.entriesToDrop(context, head, tail, roomy);
     let tailSummarized = 0;
-    // Need-based mode: a tail over the target on its own is summarized down to it (issue #11.2).
+    // Need-based mode: a tail over the target on its own is summarized down to it.
     if (pointerStyle !== 'spec' && dropped === head.length) {
       const fitted = await summarizeTailAsNeeded(context, tailStart, targetTokens, orderOptions);
       tail = fitted.tail;

@@ -25,7 +25,7 @@ export const WRITE_TOOLS = [
  */
 export const DELETE_TOOLS = ['delete_file'] as const;
 
-/** The tool that returns removed content by its recall id (issue #11). */
+/** The tool that returns removed content by its recall id. */
 export const RECALL_TOOL = 'recall';
 
 export type ReadToolName = (typeof READ_TOOLS)[number];

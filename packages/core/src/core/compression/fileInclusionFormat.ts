@@ -12,7 +12,7 @@
  * exact text between the two lines. The content cannot contain its own tag, so the closer the
  * parser finds after a real opener is always the real one, and everything between is skipped: no
  * line inside a file (marker shaped, or a whole pasted inclusion) can open, close or shift an
- * inclusion (issue 12, defect 1). The tag check also rejects an opener pasted into the user's own
+ * inclusion. The tag check also rejects an opener pasted into the user's own
  * words that would otherwise pair with a closer inside a file (short of a 32-bit hash collision).
  */
 

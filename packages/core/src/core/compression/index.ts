@@ -1,5 +1,6 @@
 /** The public surface of the compression framework. */
 export * from './types.js';
+export * from './densityPass.js';
 export * from './densityVocabulary.js';
 export * from './toolCallBoundary.js';
 export * from './compressionStrategyFactory.js';

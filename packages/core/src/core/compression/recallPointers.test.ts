@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
 import { PRUNED_POINTER } from './densityVocabulary.js';
-import { staleInclusionNote } from './density/inclusionDedup.js';
-import { summarizeToolResponse, isCompactSummary } from './density/toolResponseSummary.js';
+import { staleInclusionNote } from './density/optimize/inclusionDedup.js';
+import { summarizeToolResponse, isCompactSummary } from './density/compress/toolResponseSummary.js';
 import {
   isPrunedPointer,
   isRecencyPointer,

@@ -1,5 +1,5 @@
 /**
- * Recall by reference (issue #11): every tool result or `@` inclusion that density or compression
+ * Recall by reference: every tool result or `@` inclusion that density or compression
  * removes, cuts or summarizes gets a stable id — a hash of the original content, so it is the same
  * after a resume and any store holding the original entries can resolve it — and the line left in
  * its place names that id. `pointerStyle: 'spec'` keeps the spec's literal pointer instead.

@@ -5,7 +5,12 @@
  */
 import type { PointerStyle } from './recallPointers.js';
 import type { DebugLogger } from '../../utils/logger.js';
-import type { IContent } from '../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../services/history/IContent.js';
+import type { EntryContext } from './density/entry/entryReplies.js';
 import type { IProvider } from '../../providers/IProvider.js';
 import type { PromptContext, PromptResolver } from '../../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
@@ -13,6 +18,11 @@ import type { Todo } from '../../tools/todo-schemas.js';
 
 export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
 import type { CompressionStrategyName } from './compressionStrategyName.js';
+import {
+  ZERO_DENSITY_PASS_COUNTS,
+  type DensityPassCounts,
+  type DensityPassSwitches,
+} from './densityPass.js';
 
 /**
  * When a strategy works. `threshold`: only `compress()` once the context passes the threshold.
@@ -25,9 +35,8 @@ export type StrategyTrigger =
 
 /** The density passes' switches, built by the orchestrator from the runtime settings. */
 export interface DensityConfig {
-  readonly readWritePruning: boolean;
-  readonly fileDedupe: boolean;
-  readonly recencyPruning: boolean;
+  /** Which passes run (`densityPassSwitches` maps the settings to them). */
+  readonly passes: DensityPassSwitches;
   /** Results kept per tool name by recency pruning; values below 1 mean 1. */
   readonly recencyRetention: number;
   /** Relative paths in tool parameters resolve against this directory. */
@@ -38,20 +47,17 @@ export interface DensityConfig {
    */
   readonly shellFileOps?: boolean;
   /**
-   * `recall` (issue #11): every pruned result or cut inclusion leaves a pointer naming its recall
-   * id; `spec` or absent: the spec's pointers (REQ-HD-007.2) and removal of stale reads.
+   * `recall`: every pruned result or cut inclusion leaves a pointer naming its recall id; `spec`
+   * or absent: the spec's pointers and removal of stale reads.
    */
   readonly pointerStyle?: PointerStyle;
 }
 
-export interface DensityResultMetadata {
-  /** Stale read calls pruned: one per read call/response pair. */
-  readonly readWritePairsPruned: number;
-  /** Stale `@` inclusion spans cut out of human messages. */
-  readonly fileDeduplicationsPruned: number;
-  /** Tool responses whose payload was replaced by the pruned pointer. */
-  readonly recencyPruned: number;
-}
+/**
+ * What each pass pruned: `readWrite` stale read calls (one per call/response pair), `dedup` stale
+ * `@` inclusion spans cut out of human messages, `recency` tool responses replaced by a pointer.
+ */
+export type DensityResultMetadata = DensityPassCounts;
 
 /**
  * Surgical edits against the raw history, by index. An index is never in both `removals` and
@@ -74,7 +80,7 @@ export interface CompressionContext {
   readonly currentTokenCount: number;
   /**
    * Tokens of the message about to be added, not yet in `history` (a new user message): a
-   * compression that aims at a size leaves room for it, so one rewrite makes it fit (issue 14).
+   * compression that aims at a size leaves room for it, so one rewrite makes it fit.
    */
   readonly pendingTokens?: number;
   readonly logger: DebugLogger;
@@ -92,7 +98,7 @@ export interface CompressionContext {
 
 /**
  * A strategy's size target less the message about to be added (never below 0), so the compressed
- * history has room for it and one rewrite is enough (issue 14).
+ * history has room for it and one rewrite is enough.
  */
 export function targetWithRoomForPending(target: number, context: CompressionContext): number {
   return Math.max(0, target - (context.pendingTokens ?? 0));
@@ -146,6 +152,21 @@ export interface CompressionStrategy {
    * throws on odd tool parameters. Called by the orchestrator before each threshold check.
    */
   optimize?(history: readonly IContent[], config: DensityConfig): DensityResult;
+  /**
+   * Replies that could be recorded instead of a tool result as it enters the history, best first,
+   * computed lazily; the caller records the first that costs fewer tokens than the output. Pure.
+   * Absent: results enter as they are.
+   */
+  toolResultAtEntry?(
+    call: ToolCallBlock,
+    response: ToolResponseBlock,
+    context: EntryContext,
+  ): Iterable<ToolResponseBlock>;
+  /**
+   * The message to record instead of a user message as it enters the history, or `undefined` to
+   * record it as it is. Pure. Absent: messages enter as they are.
+   */
+  userMessageAtEntry?(message: IContent, context: EntryContext): IContent | undefined;
   /** Full compression, once the context passes the threshold. Errors propagate; no fallback. */
   compress(context: CompressionContext): Promise<CompressionResult>;
   /**
@@ -159,11 +180,24 @@ export interface CompressionStrategy {
   ): number;
 }
 
-export const EMPTY_DENSITY_METADATA: DensityResultMetadata = {
-  readWritePairsPruned: 0,
-  fileDeduplicationsPruned: 0,
-  recencyPruned: 0,
-};
+/**
+ * `strategy`'s entry methods bound to it, for a wrapper that forwards them (absent ones stay
+ * absent, so content enters as it is).
+ */
+export function entryMethodsOf(
+  strategy: CompressionStrategy,
+): Pick<CompressionStrategy, 'toolResultAtEntry' | 'userMessageAtEntry'> {
+  return {
+    ...(strategy.toolResultAtEntry === undefined
+      ? {}
+      : { toolResultAtEntry: strategy.toolResultAtEntry.bind(strategy) }),
+    ...(strategy.userMessageAtEntry === undefined
+      ? {}
+      : { userMessageAtEntry: strategy.userMessageAtEntry.bind(strategy) }),
+  };
+}
+
+export const EMPTY_DENSITY_METADATA: DensityResultMetadata = ZERO_DENSITY_PASS_COUNTS;
 
 export function isEmptyDensityResult(result: DensityResult): boolean {
   return result.removals.length === 0 && result.replacements.size === 0;

@@ -9,7 +9,7 @@ import {
   toolRoundTrip,
 } from '../../test-utils/historyBuilders.js';
 import type { IContent } from '../../services/history/IContent.js';
-import { applyDensityResultToArray } from '../../core/compression/density/applyDensityResultToArray.js';
+import { applyDensityResultToArray } from '../../core/compression/density/optimize/applyDensityResultToArray.js';
 import { EMPTY_DENSITY_METADATA } from '../../core/compression/types.js';
 import { maskOldObservations } from './observationMasking.js';
 import { keepRecentToolResults } from './keepRecentToolResults.js';
@@ -150,9 +150,7 @@ describe('peer baselines', () => {
       ...toolRoundTrip('s2', 'run_shell_command', { command: "sed -i 's/a/b/' a.py" }, ''),
     ];
     const config = {
-      readWritePruning: true,
-      fileDedupe: true,
-      recencyPruning: false,
+      passes: { readWrite: true, dedup: true, recency: false },
       recencyRetention: 3,
       workspaceRoot: '/w',
     };

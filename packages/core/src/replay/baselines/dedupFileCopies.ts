@@ -8,7 +8,7 @@ import {
   findFileInclusions,
   type FileInclusionSpan,
 } from '../../core/compression/densityVocabulary.js';
-import { cutSpans } from '../../core/compression/density/inclusionDedup.js';
+import { cutSpans } from '../../core/compression/density/optimize/inclusionDedup.js';
 import { fileAccessOf, responseSucceeded } from '../oracle/fileAccess.js';
 import { resolvePathKey } from '../oracle/pathKey.js';
 

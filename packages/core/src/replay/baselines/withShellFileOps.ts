@@ -2,7 +2,7 @@
  * A density strategy with READ→WRITE extended to unambiguous shell reads and writes
  * (`DensityConfig.shellFileOps`), whatever the settings say: the "high-density + shell" policy.
  */
-import type { CompressionStrategy } from '../../core/compression/types.js';
+import { entryMethodsOf, type CompressionStrategy } from '../../core/compression/types.js';
 
 export function withShellFileOps(strategy: CompressionStrategy): CompressionStrategy {
   const optimize = strategy.optimize?.bind(strategy);
@@ -11,6 +11,7 @@ export function withShellFileOps(strategy: CompressionStrategy): CompressionStra
     name: strategy.name,
     requiresLLM: strategy.requiresLLM,
     trigger: strategy.trigger,
+    ...entryMethodsOf(strategy),
     compress: (context) => strategy.compress(context),
     optimize: (history, config) => optimize(history, { ...config, shellFileOps: true }),
   };

@@ -1,5 +1,5 @@
 /**
- * Artifact-trail survival (issue #11.3): at each applied compression, the share of the paths and
+ * Artifact-trail survival: at each applied compression, the share of the paths and
  * shell commands the session touched so far that are still named somewhere in the context after
  * it. Touched artifacts accumulate over the session (from every pre-compression history), so what
  * an earlier compression dropped still counts.

@@ -1,6 +1,6 @@
 /**
  * What a policy changed against `none` on the same session, once prompt caching is priced: input
- * tokens saved, cache reads and writes gained or lost, and the net per provider (issue 14). Pure.
+ * tokens saved, cache reads and writes gained or lost, and the net per provider. Pure.
  */
 import { CACHE_PROVIDERS, type CacheProviderName } from '../../cache/index.js';
 import type { CacheCostByProvider } from './cacheCost.js';

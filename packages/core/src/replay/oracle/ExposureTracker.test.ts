@@ -5,8 +5,8 @@ import { readFile, replaceInFile, toolRoundTrip } from '../../test-utils/history
 import type { IContent } from '../../services/history/IContent.js';
 import { buildExposureLedger, recordingPosition, replayEntryId } from './exposureLedger.js';
 import { ExposureTracker } from './ExposureTracker.js';
-import { unchangedReadText } from '../../core/compression/density/unchangedRead.js';
-import { unchangedInclusionNote } from '../../core/compression/density/unchangedInclusion.js';
+import { unchangedReadText } from '../../core/compression/density/entry/unchangedRead.js';
+import { unchangedInclusionNote } from '../../core/compression/density/entry/unchangedInclusion.js';
 
 const A_V1 = 'export const a = 1;\n'.repeat(5);
 const NOTES = 'keep the parser streaming\n'.repeat(4);

@@ -34,7 +34,7 @@ export interface ExposureLoss {
   readonly cause: LossCause;
   /** Recording position when it was removed. */
   readonly at: number;
-  /** The edit left a pointer or summary naming the original's recall id (issue #11). */
+  /** The edit left a pointer or summary naming the original's recall id. */
   readonly recallable: boolean;
 }
 
@@ -55,7 +55,7 @@ export interface ExposureTotals {
   readonly staleReclaimedTokens: CategoryTokens;
   /** Tokens removed per cause and verdict. */
   readonly lostTokens: Record<LossCause, Record<LossVerdict, number>>;
-  /** Of `lostTokens`, what stays recallable by an id the context still names (issue #11). */
+  /** Of `lostTokens`, what stays recallable by an id the context still names. */
   readonly recallableLostTokens: Record<LossCause, Record<LossVerdict, number>>;
   readonly losses: readonly ExposureLoss[];
   readonly unreclaimedStale: readonly UnreclaimedStale[];
@@ -85,7 +85,7 @@ export class ExposureTracker {
     /** Tokens of each exposure, by id (its text's count × its share). */
     private readonly tokens: (exposure: Exposure) => number,
     /**
-     * How the policy names removed content for `recall` (issue #11). Given by the replay, not
+     * How the policy names removed content for `recall`. Given by the replay, not
      * imported: the oracle never uses the strategies' code. Without it nothing counts as recallable.
      */
     private readonly recallIds?: RecallIdResolver,
@@ -110,7 +110,7 @@ export class ExposureTracker {
   /** An entry entered the history: its exposures are in context from now on. */
   onRecorded(entry: IContent): void {
     // A response whose text does not hold an exposure's text (e.g. a re-read the policy answered
-    // "unchanged since call X", issue 14.2) does not show it: the exposure never enters.
+    // "unchanged since call X") does not show it: the exposure never enters.
     // Likewise an `@` inclusion the policy recorded as a note naming an earlier copy.
     const shownBy = new Map<string, string>();
     for (const block of entry.blocks) {

@@ -10,7 +10,7 @@
  * - when the call says which files it read (`read_many_files` paths), only openers naming one of
  *   them start a file.
  *
- * Dense itself writes a tagged form of the same layout (issue 12.1); the oracle reads it too.
+ * Dense itself writes a tagged form of the same layout; the oracle reads it too.
  *
  * Pure.
  */

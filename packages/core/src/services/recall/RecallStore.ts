@@ -1,5 +1,5 @@
 /**
- * Recall by reference (issue #11): the port the `recall` tool reads originals through, and the
+ * Recall by reference: the port the `recall` tool reads originals through, and the
  * index both stores share. An id is a pure function of an original tool response or `@` inclusion
  * (see `recallPointers.ts`), so any store holding the original entries resolves it — the session
  * recording after a resume as well as the in-memory store of a session that is not recorded.

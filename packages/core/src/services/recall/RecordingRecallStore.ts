@@ -1,5 +1,5 @@
 /**
- * The recall store backed by the session's JSONL recording (issue #11): every original entry the
+ * The recall store backed by the session's JSONL recording: every original entry the
  * turn loop added is a content line there, so an id resolves after a resume too. Headless: the
  * file is read through `readText`, which the CLI points at its recording.
  */

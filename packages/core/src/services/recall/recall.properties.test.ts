@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '../history/IContent.js';
-import { applyDensityResultToArray } from '../../core/compression/density/applyDensityResultToArray.js';
-import { optimizeDensity } from '../../core/compression/density/optimizeDensity.js';
-import { summarizeHead } from '../../core/compression/density/compressionPlan.js';
+import { applyDensityResultToArray } from '../../core/compression/density/optimize/applyDensityResultToArray.js';
+import { optimizeDensity } from '../../core/compression/density/optimize/optimizeDensity.js';
+import { summarizeHead } from '../../core/compression/density/compress/compressionPlan.js';
 import { formatFileInclusion } from '../../core/compression/densityVocabulary.js';
 import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import {
@@ -76,9 +76,7 @@ function originalsOf(history: readonly IContent[]): Set<string> {
 
 function prunedView(history: readonly IContent[]): IContent[] {
   const config = {
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: true,
+    passes: { readWrite: true, dedup: true, recency: true },
     recencyRetention: 1,
     workspaceRoot: '/ws',
     pointerStyle: 'recall' as const,

@@ -1,5 +1,5 @@
 /**
- * `recall` (issue #11): the exact original of a tool result or `@` file inclusion that density or
+ * `recall`: the exact original of a tool result or `@` file inclusion that density or
  * compression pruned or summarized, by the recall id its pointer names — from the session's own
  * store, without re-running anything. Read-only; every failure is a tool result.
  */

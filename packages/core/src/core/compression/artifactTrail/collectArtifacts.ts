@@ -1,5 +1,5 @@
 /**
- * The artifact trail (issue #11.3): what the session touched, collected deterministically from the
+ * The artifact trail: what the session touched, collected deterministically from the
  * history — never asked of an LLM — so it survives every compression: files read, created,
  * changed or deleted (with the last successful edit and the recall id of the latest read), shell
  * commands with their exit status, error lines of failed calls, and numbers the user gave. Pure.
@@ -10,13 +10,13 @@ import type {
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
 import { fileEffectOf, responseFailed } from '../density/callFileEffect.js';
-import { clip } from '../density/summaryText.js';
+import { clip } from '../density/compress/summaryText.js';
 import { displayPath, stringParameter } from '../density/toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from '../density/toolResultText.js';
 import { isDeleteTool } from '../densityVocabulary.js';
 import { isPrunedPointer, recallIdOfInclusion, recallIdOfResponse } from '../recallPointers.js';
 import { humanInclusions } from '../density/humanInclusions.js';
-import { isCompactSummary } from '../density/toolResponseSummary.js';
+import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 
 export const COMMAND_MAX_CHARS = 100;
 /** Shell outputs longer than this get their recall id in the trail. */

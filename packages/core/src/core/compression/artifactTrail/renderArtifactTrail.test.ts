@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyArtifacts } from './collectArtifacts.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
-import { TRAIL_SHARE } from './contextAnchor.js';
+import { TRAIL_SHARE } from './ArtifactTrailKeeper.js';
 
 function artifacts() {
   const a = emptyArtifacts();

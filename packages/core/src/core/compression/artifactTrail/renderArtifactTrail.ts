@@ -1,7 +1,7 @@
 /**
- * The artifact trail as the model sees it (issue #11.3), within a character budget: files first
+ * The artifact trail as the model sees it, within a character budget: files first
  * (never dropped while they fit), then commands newest first, error lines, the user's numbers
- * and the current todo list (issue #11.4, from the todo store, never from a summary).
+ * and the current todo list (from the todo store, never from a summary).
  */
 import type { Todo } from '../../../tools/todo-schemas.js';
 import { formatTodoList } from '../../../tools/todo/formatTodoList.js';

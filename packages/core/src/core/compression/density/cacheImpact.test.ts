@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { human, readFile, replaceInFile } from '../../../test-utils/historyBuilders.js';
 import { EMPTY_DENSITY_METADATA, type DensityConfig } from '../types.js';
-import { applyDensityResultToArray } from './applyDensityResultToArray.js';
-import { densityCacheImpact } from './cacheImpact.js';
-import { optimizeDensity } from './optimizeDensity.js';
+import { applyDensityResultToArray } from './optimize/applyDensityResultToArray.js';
+import { densityCacheImpact } from '../../../scheduler/cacheImpact.js';
+import { optimizeDensity } from './optimize/optimizeDensity.js';
 import {
   buildHistory,
   historyArb,
@@ -14,9 +14,7 @@ import {
 import { simulateSession } from './test-utils/simulateSession.js';
 
 const config: DensityConfig = {
-  readWritePruning: true,
-  fileDedupe: true,
-  recencyPruning: false,
+  passes: { readWrite: true, dedup: true, recency: false },
   recencyRetention: 3,
   workspaceRoot: TEST_ROOT,
 };

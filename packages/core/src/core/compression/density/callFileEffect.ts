@@ -9,7 +9,7 @@ import type { ToolCallBlock, ToolResponseBlock } from '../../../services/history
 import { classifyShellCommand } from '../../../shell/classifyShellCommand.js';
 import { concreteReadManyPaths, extractFilePath, stringParameter } from './toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from './toolResultText.js';
-import { isCompactSummary } from './toolResponseSummary.js';
+import { isCompactSummary } from './compress/toolResponseSummary.js';
 
 export interface FileEffect {
   /** Files whose content the result shows. */

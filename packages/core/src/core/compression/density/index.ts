@@ -1,9 +1,8 @@
 /** The public surface of the high-density passes and helpers. */
-export * from './optimizeDensity.js';
-export * from './applyDensityResultToArray.js';
-export * from './readWritePruning.js';
-export * from './inclusionDedup.js';
-export * from './recencyPruning.js';
-export * from './compressionPlan.js';
-export * from './toolResponseSummary.js';
-export * from './cacheImpact.js';
+export * from './optimize/optimizeDensity.js';
+export * from './optimize/applyDensityResultToArray.js';
+export * from './optimize/readWritePruning.js';
+export * from './optimize/inclusionDedup.js';
+export * from './optimize/recencyPruning.js';
+export * from './compress/compressionPlan.js';
+export * from './compress/toolResponseSummary.js';

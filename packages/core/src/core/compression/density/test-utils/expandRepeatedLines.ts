@@ -5,7 +5,7 @@
  */
 import type { IContent } from '../../../../services/history/IContent.js';
 import { parameterRecord } from '../toolParameters.js';
-import { expandRepeatedLines, type RepeatedLinesRef } from '../repeatedLinesText.js';
+import { expandRepeatedLines, type RepeatedLinesRef } from '../entry/repeatedLinesText.js';
 
 /** The text a response shows the model: its result, or its error. */
 export function shownText(block: { readonly result?: unknown; readonly error?: string }): string {

@@ -6,15 +6,13 @@
 import type { IContent } from '../../../../services/history/IContent.js';
 import { HighDensityStrategy } from '../../HighDensityStrategy.js';
 import type { DensityConfig } from '../../types.js';
-import { applyDensityResultToArray } from '../applyDensityResultToArray.js';
+import { applyDensityResultToArray } from '../optimize/applyDensityResultToArray.js';
 
 const strategy = new HighDensityStrategy();
 
 export function pruneEverything(history: readonly IContent[], workspaceRoot = '/ws'): IContent[] {
   const config: DensityConfig = {
-    readWritePruning: true,
-    fileDedupe: true,
-    recencyPruning: false,
+    passes: { readWrite: true, dedup: true, recency: false },
     recencyRetention: 3,
     workspaceRoot,
     shellFileOps: true,

@@ -5,9 +5,9 @@
  */
 import type { IContent } from '../../../../services/history/IContent.js';
 import type { DensityConfig } from '../../types.js';
-import { applyDensityResultToArray } from '../applyDensityResultToArray.js';
-import { densityCacheImpact } from '../cacheImpact.js';
-import { optimizeDensity } from '../optimizeDensity.js';
+import { applyDensityResultToArray } from '../optimize/applyDensityResultToArray.js';
+import { densityCacheImpact } from '../../../../scheduler/cacheImpact.js';
+import { optimizeDensity } from '../optimize/optimizeDensity.js';
 import { historyBytes } from './syntheticHistory.js';
 
 export interface SessionStats {

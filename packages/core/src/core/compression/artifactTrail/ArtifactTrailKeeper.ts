@@ -1,0 +1,83 @@
+/**
+ * After every applied compression, whatever the strategy: the artifact trail and the todo list,
+ * from the history and the todo store, go into the new history as one entry Dense writes itself —
+ * after the summary when there is one, else first — replacing the previous one. The trail
+ * accumulates over compressions, so what an earlier compression dropped stays named.
+ */
+import {
+  createAiMessage,
+  createUserMessage,
+  type IContent,
+} from '../../../services/history/IContent.js';
+import type { Todo } from '../../../tools/todo-schemas.js';
+import type { CompressionResult } from '../types.js';
+import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtifacts.js';
+import { historyText } from './namedInHistory.js';
+import { renderArtifactTrail } from './renderArtifactTrail.js';
+
+/** Share of the context window the trail may take (the todo list is always whole). */
+export const TRAIL_SHARE = 0.16;
+const CHARS_PER_TOKEN = 4;
+/** Below this window (tokens) there is no room for a trail. */
+export const MIN_TRAIL_CONTEXT = 8_000;
+export const TRAIL_ACKNOWLEDGEMENT = 'Noted the artifact trail and the todo list.';
+
+export function isTrailEntry(entry: IContent): boolean {
+  return entry.metadata?.artifactTrail === true;
+}
+
+export interface TrailInput {
+  /** The history the strategy compressed. */
+  readonly before: readonly IContent[];
+  readonly todos: readonly Todo[];
+  readonly workspaceRoot: string;
+  readonly contextLimit: number;
+}
+
+export class ArtifactTrailKeeper {
+  private readonly artifacts: Artifacts = emptyArtifacts();
+
+  /** `result` with the current trail in its new history (applied results only). */
+  keepTrail(result: CompressionResult, input: TrailInput): CompressionResult {
+    if (result.kind !== 'applied') return result;
+    const newHistory = this.historyWithTrail({ ...input, after: result.newHistory });
+    return {
+      ...result,
+      newHistory,
+      metadata: { ...result.metadata, compressedMessageCount: newHistory.length },
+    };
+  }
+
+  /** `input.after` (the strategy's new history) with the current trail in place of any earlier one. */
+  historyWithTrail(input: TrailInput & { readonly after: readonly IContent[] }): IContent[] {
+    collectArtifacts(input.before, input.workspaceRoot, this.artifacts);
+    const budget =
+      input.contextLimit < MIN_TRAIL_CONTEXT
+        ? 0
+        : Math.floor(input.contextLimit * TRAIL_SHARE * CHARS_PER_TOKEN);
+    // What the kept history already names needs no line in the trail: the budget goes to the rest.
+    const visible = historyText(input.after.filter((e) => !isTrailEntry(e)));
+    const text = renderArtifactTrail(this.artifacts, input.todos, budget, visible);
+    return text === ''
+      ? input.after.filter((e) => !isTrailEntry(e))
+      : insertTrail(input.after, text);
+  }
+}
+
+/** `history` without earlier trail entries, with the trail after the last summary pair or first. */
+export function insertTrail(history: readonly IContent[], text: string): IContent[] {
+  const kept = history.filter((entry) => !isTrailEntry(entry));
+  let at = 0;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    if (kept[i]?.metadata?.isSummary === true) {
+      at = kept[i + 1]?.speaker === 'ai' ? i + 2 : i + 1;
+      break;
+    }
+  }
+  const meta = { artifactTrail: true, synthetic: true };
+  const trail: IContent[] = [createUserMessage(text, meta)];
+  if (kept[at] === undefined || kept[at]?.speaker === 'human') {
+    trail.push(createAiMessage(TRAIL_ACKNOWLEDGEMENT, meta));
+  }
+  return [...kept.slice(0, at), ...trail, ...kept.slice(at)];
+}

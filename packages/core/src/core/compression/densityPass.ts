@@ -1,0 +1,61 @@
+/**
+ * The density passes by one name each: `readWrite` (stale reads pruned once the file is written),
+ * `dedup` (stale `@` inclusions cut), `recency` (old tool results replaced by a pointer). Switches,
+ * counts and tokens per pass are all `Record<DensityPass, …>`, and the mapping from the persisted
+ * setting keys to the passes is written here only.
+ */
+
+export const DENSITY_PASSES = ['readWrite', 'dedup', 'recency'] as const;
+
+export type DensityPass = (typeof DENSITY_PASSES)[number];
+
+/** Which passes run. */
+export type DensityPassSwitches = Readonly<Record<DensityPass, boolean>>;
+
+/**
+ * A number per pass: what a result pruned (read→write: stale read calls, one per call/response
+ * pair; dedup: inclusion spans cut; recency: tool responses replaced), or the tokens it freed.
+ */
+export type DensityPassCounts = Readonly<Record<DensityPass, number>>;
+
+export const ZERO_DENSITY_PASS_COUNTS: DensityPassCounts = { readWrite: 0, dedup: 0, recency: 0 };
+
+/** The setting that switches each pass (the keys are persisted in profiles and stay as they are). */
+export const DENSITY_PASS_SETTING = {
+  readWrite: 'compression.density.readWritePruning',
+  dedup: 'compression.density.fileDedupe',
+  recency: 'compression.density.recencyPruning',
+} as const satisfies Record<DensityPass, string>;
+
+/** The runtime accessors of the three switches (a subset of the session's ephemerals). */
+export interface DensityPassSettings {
+  densityReadWritePruning(): boolean;
+  densityFileDedupe(): boolean;
+  densityRecencyPruning(): boolean;
+}
+
+/** The passes switched on by the session's settings. */
+export function densityPassSwitches(settings: DensityPassSettings): DensityPassSwitches {
+  return {
+    readWrite: settings.densityReadWritePruning(),
+    dedup: settings.densityFileDedupe(),
+    recency: settings.densityRecencyPruning(),
+  };
+}
+
+/** `a + b`, pass by pass. */
+export function addDensityPassCounts(
+  a: DensityPassCounts,
+  b: DensityPassCounts,
+): DensityPassCounts {
+  return {
+    readWrite: a.readWrite + b.readWrite,
+    dedup: a.dedup + b.dedup,
+    recency: a.recency + b.recency,
+  };
+}
+
+/** The sum over all passes. */
+export function totalOfPasses(counts: DensityPassCounts): number {
+  return counts.readWrite + counts.dedup + counts.recency;
+}

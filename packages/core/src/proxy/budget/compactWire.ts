@@ -1,0 +1,240 @@
+/**
+ * Applies the working budget to one Anthropic Messages request: repeats the conversation's sticky
+ * compaction (the same replacement bytes while the compacted messages are unchanged), re-checks
+ * the budget, and when the request would exceed it replaces the oldest messages by one user
+ * message holding Dense's deterministic summary. A new compaction returns the originals its summary
+ * names (the caller keeps them for recall before the request goes out). Pure apart from the
+ * conversation state it is given; may throw on a body it cannot parse (the caller fails open).
+ */
+import { createHash } from 'node:crypto';
+import type { WireHistory } from '../wireHistory.js';
+import { compactionSummary } from './compactionSummary.js';
+import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
+import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
+
+/** A conversation's standing compaction. */
+export interface WireCompactionState {
+  /** Messages the replacement stands for. */
+  readonly cut: number;
+  /** Hash of each replaced message (cache breakpoints left out). */
+  readonly hashes: readonly string[];
+  /** Hash of each replaced message's raw bytes (the fast check; `hashes` when it fails). */
+  readonly rawHashes: readonly string[];
+  /** Hash of the replaced messages' raw text as one (the fastest check). */
+  readonly regionHash: string;
+  /** The replacement message, as sent. */
+  readonly replacement: string;
+}
+
+export interface BudgetState {
+  compaction: WireCompactionState | undefined;
+  /** Reported prompt tokens per sent character on the previous reply (calibrates the estimate). */
+  promptTokensPerChar: number | undefined;
+}
+
+/** One replacement: `original[start, end)` became `length` characters. */
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly length: number;
+}
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export const DEFAULT_TOKENS_PER_CHAR = 0.25;
+/** The summary may take this share of the budget (as characters ≈ 4 × tokens). */
+const SUMMARY_SHARE = 0.08;
+const SUMMARY_MAX_CHARS = 40_000;
+
+export interface CompactInput {
+  /** The original request (for the hashes and the summary). */
+  readonly original: string;
+  readonly wire: WireHistory;
+  /** The request after density (what is sent), with the same messages. */
+  readonly sent: string;
+  /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
+  readonly edits: readonly TextEdit[];
+  /** The request's `model`. */
+  readonly model: string | undefined;
+  readonly state: BudgetState;
+  /** The working budget (tokens); undefined: the default for the request's model. */
+  readonly budgetTokens: number | undefined;
+  /** Whether the request opts into a 1M-token window. */
+  readonly longContext: boolean;
+  /** Only repeat the standing compaction (token counting). */
+  readonly readOnly: boolean;
+}
+
+export type CompactOutcome =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'kept' | 'compacted';
+      readonly text: string;
+      /** Messages the summary replaces. */
+      readonly cut: number;
+      readonly removedChars: number;
+      /** The originals a new summary names (empty when the standing one is repeated). */
+      readonly recalls: readonly RecallEntry[];
+    };
+
+function withoutCacheControl(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheControl);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).filter(([key]) => key !== 'cache_control');
+  return Object.fromEntries(entries.map(([key, inner]) => [key, withoutCacheControl(inner)]));
+}
+
+/** A message's hash, blind to the cache breakpoints clients move between requests. */
+function rawHash(raw: string): string {
+  return createHash('sha1').update(raw).digest('base64');
+}
+
+function messageHash(raw: string): string {
+  const canonical = JSON.stringify(withoutCacheControl(JSON.parse(raw)));
+  return createHash('sha1').update(canonical).digest('base64');
+}
+
+/** The raw text of the first `cut` messages. */
+function regionOf(input: CompactInput, cut: number): string {
+  const spans = input.wire.messageSpans;
+  return input.original.slice(spans[0]?.start ?? 0, spans[cut - 1]?.end ?? 0);
+}
+
+function standingCut(input: CompactInput): number {
+  const standing = input.state.compaction;
+  const spans = input.wire.messageSpans;
+  if (standing === undefined || standing.cut >= spans.length) return 0;
+  if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
+  for (let i = 0; i < standing.cut; i++) {
+    const span = spans[i];
+    if (span === undefined) return 0;
+    const raw = input.original.slice(span.start, span.end);
+    if (rawHash(raw) === standing.rawHashes[i]) continue;
+    if (messageHash(raw) !== standing.hashes[i]) return 0;
+  }
+  return standing.cut;
+}
+
+function buildCompaction(
+  input: CompactInput,
+  cut: number,
+  summaryChars: number,
+): WireCompactionState & { readonly recalls: readonly RecallEntry[] } {
+  const spans = input.wire.messageSpans;
+  const removedRaw = regionOf(input, cut);
+  const summary = compactionSummary({
+    removed: input.wire.history.slice(0, cut),
+    history: input.wire.history,
+    removedRaw,
+    budgetChars: summaryChars,
+    purpose: 'working-budget',
+  });
+  const raws = spans.slice(0, cut).map((span) => input.original.slice(span.start, span.end));
+  const hashes = raws.map(messageHash);
+  const rawHashes = raws.map(rawHash);
+  const replacement = JSON.stringify({
+    role: 'user',
+    content: [{ type: 'text', text: summary.text }],
+  });
+  const regionHash = rawHash(regionOf(input, cut));
+  return { cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
+}
+
+/** The plan for this request: repeat the standing cut only (token counting), or decide. */
+function planFor(
+  input: CompactInput,
+  request: { items: readonly Span[]; previousCut: number; perChar: number },
+): { plan: CompactionPlan; summaryChars: number } {
+  const { items, previousCut } = request;
+  const budgetTokens =
+    input.budgetTokens ??
+    defaultWorkingBudget({ model: input.model, longContext: input.longContext });
+  const summaryChars = Math.min(SUMMARY_MAX_CHARS, Math.floor(budgetTokens * 4 * SUMMARY_SHARE));
+  if (input.readOnly) {
+    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+  }
+  const messagesChars = (items.at(-1)?.end ?? 0) - (items[0]?.start ?? 0);
+  const plan = planWireCompaction({
+    roles: input.wire.history.map((entry) => (entry.speaker === 'ai' ? 'assistant' : 'user')),
+    messageChars: items.map((item) => item.end - item.start + 1),
+    fixedChars: input.sent.length - messagesChars,
+    tokensPerChar: request.perChar,
+    budgetTokens,
+    previousCut,
+    summaryChars,
+  });
+  return { plan, summaryChars };
+}
+
+/**
+ * Where each message of `original` sits in the sent text, given density's edits (which lie inside
+ * messages, never across their bounds).
+ */
+export function sentSpans(spans: readonly Span[], edits: readonly TextEdit[]): Span[] {
+  const ordered = [...edits].sort((a, b) => a.start - b.start);
+  let shift = 0;
+  let next = 0;
+  let cursor = 0;
+  return spans.map((span) => {
+    const start = span.start - shift;
+    for (; next < ordered.length && (ordered[next] as TextEdit).end <= span.end; next++) {
+      const edit = ordered[next] as TextEdit;
+      // Overlapping edits are skipped by the splice too.
+      if (edit.start < cursor) continue;
+      shift += edit.end - edit.start - edit.length;
+      cursor = edit.end;
+    }
+    return { start, end: span.end - shift };
+  });
+}
+
+/** The sent text with its first `cut` messages replaced by `replacement`. */
+function spliceMessages(
+  sent: string,
+  items: readonly Span[],
+  cut: number,
+  replacement: string,
+): { text: string; removedChars: number } {
+  const start = items[0]?.start ?? 0;
+  const resume = items[cut]?.start ?? start;
+  return {
+    text: `${sent.slice(0, start)}${replacement},${sent.slice(resume)}`,
+    removedChars: resume - start - replacement.length - 1,
+  };
+}
+
+/** Far under any budget with nothing standing: no need to read the request again. */
+function clearlyUnder(input: CompactInput, perChar: number): boolean {
+  const floor = input.budgetTokens ?? MIN_DEFAULT_BUDGET;
+  return input.state.compaction === undefined && input.sent.length * perChar <= floor;
+}
+
+/** Never changes the request when nothing needs to go; see the module header. */
+export function compactWire(input: CompactInput): CompactOutcome {
+  const perChar = input.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
+  if (clearlyUnder(input, perChar)) return { kind: 'none' };
+  const items = sentSpans(input.wire.messageSpans, input.edits);
+  const previousCut = standingCut(input);
+  if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
+  const { plan, summaryChars } = planFor(input, { items, previousCut, perChar });
+  const built =
+    plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
+  const compaction = built ?? input.state.compaction;
+  if (plan.cut === 0 || compaction === undefined) return { kind: 'none' };
+  if (!input.readOnly) {
+    input.state.compaction = {
+      cut: compaction.cut,
+      hashes: compaction.hashes,
+      rawHashes: compaction.rawHashes,
+      regionHash: compaction.regionHash,
+      replacement: compaction.replacement,
+    };
+  }
+  const spliced = spliceMessages(input.sent, items, plan.cut, compaction.replacement);
+  const kind = built === undefined ? 'kept' : 'compacted';
+  return { kind, cut: plan.cut, ...spliced, recalls: built?.recalls ?? [] };
+}

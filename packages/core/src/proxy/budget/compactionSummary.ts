@@ -1,0 +1,138 @@
+/**
+ * Dense's deterministic summary of the turns a wire compaction removes: the turns as one line each
+ * (tool results as high-density's one-line summaries naming their recall ids), the artifact trail
+ * of the removed turns and the client's own todo list (its latest TodoWrite call). No LLM; the
+ * same turns always give the same text.
+ */
+import { createHash } from 'node:crypto';
+import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
+import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
+import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
+import { clip } from '../../core/compression/density/compress/summaryText.js';
+import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
+import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
+import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
+import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
+import { TODO_STATUSES } from '../../tools/todo-schemas.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
+
+/** The first user message (the task) keeps this much; later ones less. */
+const FIRST_USER_CHARS = 2_000;
+const USER_CHARS = 600;
+const ASSISTANT_CHARS = 300;
+const TODO_TOOL = 'todo_write';
+
+export interface SummaryInput {
+  /** The removed turns, oldest first. */
+  readonly removed: readonly IContent[];
+  /** The whole conversation (the todo list is the latest one anywhere in it). */
+  readonly history: readonly IContent[];
+  /** Raw text of the removed messages, resolvable as one recall id. */
+  readonly removedRaw: string;
+  /** Characters the summary may take (the todo list always goes in whole). */
+  readonly budgetChars: number;
+  /** Why the summary is made: the working budget, or the client's own compaction request. */
+  readonly purpose: 'working-budget' | 'client-compaction';
+}
+
+export interface CompactionSummary {
+  readonly text: string;
+  /** What the summary's recall ids stand for. */
+  readonly recall: readonly RecallEntry[];
+}
+
+/** A recall id for the removed messages as a whole. */
+export function recallIdOfMessages(raw: string): string {
+  return `r${createHash('sha256').update('messages').update('\u0000').update(raw).digest('hex').slice(0, 10)}`;
+}
+
+function todoStatus(value: unknown): TodoStatus {
+  return TODO_STATUSES.find((status) => status === value) ?? 'pending';
+}
+
+/** The todo list of the client's latest todo call (Claude Code's TodoWrite), when it made one. */
+export function latestTodos(history: readonly IContent[]): Todo[] {
+  let latest: ToolCallBlock | undefined;
+  for (const entry of history) {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call' && block.name === TODO_TOOL) latest = block;
+    }
+  }
+  const params = latest?.parameters as { todos?: unknown } | undefined;
+  if (!Array.isArray(params?.todos)) return [];
+  return params.todos.flatMap((item: unknown, index): Todo[] => {
+    const todo = item as { content?: unknown; status?: unknown; id?: unknown };
+    if (typeof todo.content !== 'string' || todo.content === '') return [];
+    const id = typeof todo.id === 'string' && todo.id !== '' ? todo.id : String(index + 1);
+    return [{ id, content: todo.content, status: todoStatus(todo.status) }];
+  });
+}
+
+function entryLines(entry: IContent, first: boolean): string[] {
+  const lines: string[] = [];
+  for (const block of entry.blocks) {
+    if (block.type === 'text' && block.text.trim() !== '') {
+      if (entry.speaker === 'ai') lines.push(`Assistant: ${clip(block.text, ASSISTANT_CHARS)}`);
+      else lines.push(`User: ${clip(block.text, first ? FIRST_USER_CHARS : USER_CHARS)}`);
+    } else if (block.type === 'tool_response') {
+      lines.push(typeof block.result === 'string' ? block.result : `[${block.toolName} result]`);
+    }
+  }
+  return lines;
+}
+
+/** The first line whole, then as many of the newest lines as fit `budget` characters. */
+function fitLines(lines: readonly string[], budget: number): string[] {
+  const [first, ...rest] = lines;
+  if (first === undefined) return [];
+  const kept: string[] = [];
+  let used = first.length + 1;
+  for (let i = rest.length - 1; i >= 0; i--) {
+    const line = rest[i] as string;
+    if (used + line.length + 1 > budget) break;
+    kept.unshift(line);
+    used += line.length + 1;
+  }
+  const skipped = rest.length - kept.length;
+  return skipped === 0
+    ? [first, ...kept]
+    : [first, `[… ${skipped} earlier lines left out]`, ...kept];
+}
+
+/** The summary text and the originals its recall ids name. */
+export function compactionSummary(input: SummaryInput): CompactionSummary {
+  const { removed } = input;
+  const candidates = orderedSummaryCandidates(removed, removed.length, {
+    workspaceRoot: '',
+    pointerStyle: 'recall',
+    shellFileOps: true,
+  });
+  const { head } = applySummaries(removed, candidates);
+  const messagesId = recallIdOfMessages(input.removedRaw);
+  const recall: RecallEntry[] = [{ id: messagesId, text: input.removedRaw }];
+  for (const entry of removed) {
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_response') continue;
+      recall.push({ id: recallIdOfResponse(block), text: originalResponseText(block) });
+    }
+  }
+  let firstHuman = true;
+  const lines = head.flatMap((entry) => {
+    const first = firstHuman && entry.speaker === 'human';
+    if (first) firstHuman = false;
+    return entryLines(entry, first);
+  });
+  const what =
+    input.purpose === 'working-budget'
+      ? `Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget.`
+      : `Dense summarized the ${removed.length} messages of this conversation so far, deterministically (no model call).`;
+  const header = `[${what} Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.]`;
+  const trail = renderArtifactTrail(
+    collectArtifacts(removed, ''),
+    latestTodos(input.history),
+    Math.floor(input.budgetChars / 3),
+  );
+  const turnsBudget = Math.max(0, input.budgetChars - header.length - trail.length);
+  const text = [header, ...fitLines(lines, turnsBudget), ...(trail === '' ? [] : ['', trail])];
+  return { text: text.join('\n'), recall };
+}

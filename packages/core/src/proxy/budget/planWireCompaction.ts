@@ -1,0 +1,55 @@
+/**
+ * The decision of a wire compaction, as a pure function: how many of the oldest messages one
+ * summary message replaces so the request fits the working budget. The cut always lands before an
+ * assistant message (so a tool call never loses its result and roles keep alternating), never
+ * past the newest assistant message (the newest turn and its tool result stay whole), and never
+ * before an earlier compaction's cut (a second compaction extends the first).
+ */
+
+/** A compaction aims this far below the budget, so the next ones are rare. */
+export const COMPACT_TO_SHARE = 0.6;
+
+export interface CompactionPlanInput {
+  readonly roles: readonly string[];
+  /** Characters of each message as it would be sent. */
+  readonly messageChars: readonly number[];
+  /** Characters of the request outside its messages (system, tools, settings). */
+  readonly fixedChars: number;
+  readonly tokensPerChar: number;
+  readonly budgetTokens: number;
+  /** The cut of the conversation's earlier compaction that still applies (0: none). */
+  readonly previousCut: number;
+  /** Characters reserved for the summary message. */
+  readonly summaryChars: number;
+}
+
+export const PLAN_REASONS = ['under-budget', 'nothing-to-cut'] as const;
+export type CompactionPlanReason = (typeof PLAN_REASONS)[number];
+
+export type CompactionPlan =
+  | { readonly kind: 'keep'; readonly cut: number; readonly reason: CompactionPlanReason }
+  | { readonly kind: 'compact'; readonly cut: number; readonly estimatedTokens: number };
+
+/** Estimated prompt tokens when the first `cut` messages are replaced by the summary. */
+export function estimateWithCut(input: CompactionPlanInput, cut: number): number {
+  let chars = input.fixedChars + (cut > 0 ? input.summaryChars : 0);
+  for (let i = cut; i < input.messageChars.length; i++) chars += input.messageChars[i] ?? 0;
+  return Math.ceil(chars * input.tokensPerChar);
+}
+
+export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
+  const { previousCut, roles } = input;
+  if (estimateWithCut(input, previousCut) <= input.budgetTokens) {
+    return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
+  }
+  const lastAssistant = roles.lastIndexOf('assistant');
+  const target = Math.floor(input.budgetTokens * COMPACT_TO_SHARE);
+  let chosen: number | undefined;
+  for (let cut = Math.max(1, previousCut + 1); cut <= lastAssistant; cut++) {
+    if (roles[cut] !== 'assistant') continue;
+    chosen = cut;
+    if (estimateWithCut(input, cut) <= target) break;
+  }
+  if (chosen === undefined) return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
+  return { kind: 'compact', cut: chosen, estimatedTokens: estimateWithCut(input, chosen) };
+}

@@ -1,0 +1,56 @@
+/**
+ * The working budget: the prompt size (tokens) the proxy keeps each conversation under, so the
+ * client never reaches its own compaction. Derived from the window the client assumes for the
+ * model and the client's compaction threshold, less room for the next tool result; at most
+ * `MAX_WORKING_BUDGET` (past it, long windows cost more per call without working better).
+ */
+import { getModelLimits } from '../../providers/modelLimits.js';
+
+/** Never more than this, whatever the window. */
+export const MAX_WORKING_BUDGET = 150_000;
+/** Share of the window the budget may take. */
+export const WINDOW_SHARE = 0.75;
+/**
+ * What Claude Code keeps free below the window before it compacts: up to 20,000 for the summary's
+ * output and 13,000 of margin (measured: `claude-sonnet-4-6` compacts at 167,000 of 200,000).
+ */
+export const CLIENT_RESERVE_TOKENS = 33_000;
+/** Room for the next tool result (Claude Code's Read returns at most ~25,000 tokens). */
+export const NEXT_RESULT_TOKENS = 25_000;
+/** Claude Code's window for Anthropic models unless the request asks for the 1M-token beta. */
+export const CLIENT_DEFAULT_WINDOW = 200_000;
+/** The window assumed for a model the table does not know. */
+export const UNKNOWN_MODEL_WINDOW = 128_000;
+
+/** No default budget is smaller than this (the smallest known window's). */
+export const MIN_DEFAULT_BUDGET = 70_000;
+
+export interface WindowInput {
+  readonly model: string | undefined;
+  /** Whether the request opts into a 1M-token window (Anthropic's `context-1m` beta). */
+  readonly longContext: boolean;
+}
+
+/** The window (tokens) the client works with for this request's model. */
+export function clientWindow(input: WindowInput): number {
+  const known = input.model === undefined ? undefined : getModelLimits(input.model);
+  const window = known?.contextWindow ?? UNKNOWN_MODEL_WINDOW;
+  const anthropic = input.model?.toLowerCase().includes('claude') === true;
+  return anthropic && !input.longContext ? Math.min(window, CLIENT_DEFAULT_WINDOW) : window;
+}
+
+/**
+ * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the
+ * client's threshold less room for the next result, and `MAX_WORKING_BUDGET`.
+ */
+export function defaultWorkingBudget(input: WindowInput): number {
+  const window = clientWindow(input);
+  return Math.max(
+    1,
+    Math.min(
+      Math.floor(window * WINDOW_SHARE),
+      window - CLIENT_RESERVE_TOKENS - NEXT_RESULT_TOKENS,
+      MAX_WORKING_BUDGET,
+    ),
+  );
+}

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compactionRequestBody, longSessionBody } from './test-utils/longSession.js';
+import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
+
+afterEach(closeLoopback);
+
+describe('dense proxy: working budget and client compaction', () => {
+  it("#24.1 the client's compaction request is answered by Dense and never reaches the upstream", async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url);
+    const reply = await send(proxy.url, { path: '/v1/messages', body: compactionRequestBody() });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/event-stream');
+    expect(reply.chunks.join('')).toContain('<summary>');
+    expect(upstream.seen).toHaveLength(0);
+    expect(proxy.lines.at(-1)).toContain('client compaction answered by Dense');
+    expect(proxy.stats.toJSON().recent.at(-1)?.compaction?.kind).toBe('answered');
+    const ids = [...reply.chunks.join('').matchAll(/recall id (r[0-9a-f]{10})/g)];
+    expect(ids.length).toBeGreaterThan(0);
+    for (const [, id] of ids) expect((await proxy.recall.lookup(id ?? '')).kind).toBe('found');
+  });
+
+  it('#24.1 with answerCompaction off the compaction request is forwarded', async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url, { answerCompaction: false });
+    await send(proxy.url, { path: '/v1/messages', body: compactionRequestBody() });
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('#24.1 a request over the working budget goes upstream compacted, and the line says so', async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url, { workingBudget: 20_000 });
+    const body = longSessionBody(30, 4_000);
+    await send(proxy.url, { path: '/v1/messages', body });
+    const sent = upstream.seen[0]?.body.toString() ?? '';
+    expect(sent.length / 4).toBeLessThanOrEqual(20_000);
+    expect(sent).toContain('[Dense compacted the');
+    expect(proxy.lines.at(-1)).toMatch(/compacted \d+ msgs to the working budget/);
+    // Every id the summary names gives back the original bytes.
+    const summary =
+      (JSON.parse(sent) as { messages: { content: { text: string }[] }[] }).messages[0]?.content[0]
+        ?.text ?? '';
+    const whole = /dense recall (r[0-9a-f]{10})/.exec(summary)?.[1] ?? '';
+    const found = await proxy.recall.lookup(whole);
+    expect(found.kind === 'found' ? found.bytes.toString() : '').toContain('"tool_use_id":"read0"');
+    const ids = [...summary.matchAll(/recall id (r[0-9a-f]{10})/g)];
+    expect(ids.length).toBeGreaterThan(2);
+    for (const [, id] of ids) expect((await proxy.recall.lookup(id ?? '')).kind).toBe('found');
+  });
+
+  it("#24.1 workingBudget 'off' forwards a long request as it is", async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url, { workingBudget: 'off' });
+    const body = longSessionBody(30, 4_000);
+    await send(proxy.url, { path: '/v1/messages', body });
+    expect(upstream.seen[0]?.body.toString()).toBe(body);
+  });
+});
