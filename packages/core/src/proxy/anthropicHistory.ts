@@ -6,14 +6,10 @@
  */
 import type { ContentBlock, IContent, Speaker } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
-import { canonicalCalls, canonicalIds, type CanonicalRef } from './canonicalTools.js';
+import { canonicalCalls, canonicalIds } from './canonicalTools.js';
 import { member, nodeValue, stringMember, type JsonNode } from './jsonSpans.js';
-import {
-  conversationIdentity,
-  unsupported,
-  type ReadOutcome,
-  type ResultSite,
-} from './wireHistory.js';
+import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
+import { conversationIdentity, unsupported, type ReadOutcome } from './wireHistory.js';
 
 /** Block types the proxy passes through without looking inside. */
 const OPAQUE = new Set([
@@ -32,11 +28,8 @@ function isOpaque(type: string): boolean {
   return OPAQUE.has(type) || (type.endsWith('_tool_result') && type !== 'tool_result');
 }
 
-interface Reader {
+interface Reader extends ReaderState {
   readonly text: string;
-  readonly sites: ResultSite[];
-  /** Canonical calls per client call id (a multi-file patch has several). */
-  readonly callIds: Map<string, CanonicalRef[]>;
 }
 
 /** The text of a tool_result content that is plain text (string or text blocks only). */
@@ -154,15 +147,23 @@ function readMessage(reader: Reader, message: JsonNode, index: number): IContent
   return { speaker, blocks };
 }
 
-/** Reads the request body (already parsed with spans). Never throws on odd shapes. */
-export function readAnthropicRequest(text: string, root: JsonNode): ReadOutcome {
+/**
+ * Reads the request body (already parsed with spans). Never throws on odd shapes. With `state`
+ * (see `readerState.ts`) only the messages from `state.from` on are read.
+ */
+export function readAnthropicRequest(
+  text: string,
+  root: JsonNode,
+  state: ReaderState = freshReaderState(),
+): ReadOutcome {
   const messages = member(root, 'messages');
   if (messages?.kind !== 'array') return unsupported('no messages array');
-  const reader: Reader = { text, sites: [], callIds: new Map() };
+  const reader: Reader = { ...state, text };
   const systemNode = member(root, 'system');
   const system = systemNode === undefined ? '' : text.slice(systemNode.start, systemNode.end);
-  const history: IContent[] = [];
-  for (let index = 0; index < messages.items.length; index++) {
+  const history = state.history;
+  for (let index = state.from; index < messages.items.length; index++) {
+    startMessage(state, index);
     const entry = readMessage(reader, messages.items[index] as JsonNode, index);
     if (typeof entry === 'string') {
       return unsupported(entry, index > 0 ? conversationIdentity(system, history[0]) : undefined);
@@ -175,7 +176,7 @@ export function readAnthropicRequest(text: string, root: JsonNode): ReadOutcome 
     wire: {
       api: 'anthropic',
       history,
-      sites: reader.sites,
+      sites: state.sites,
       messageCount: messages.items.length,
       messageSpans: messages.items.map(({ start, end }) => ({ start, end })),
       identity,

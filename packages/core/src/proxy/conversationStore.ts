@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
+import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationTotals {
@@ -43,6 +44,8 @@ export interface ConversationStoreOptions {
   readonly maxConversations?: number;
   readonly idleMs?: number;
   readonly now?: () => number;
+  /** Bounds of the parse cache (`requestReadCache.ts`). */
+  readonly reads?: RequestReadCacheOptions;
 }
 
 export function emptyTotals(): ConversationTotals {
@@ -74,11 +77,14 @@ export class ConversationStore {
   private readonly maxConversations: number;
   private readonly idleMs: number;
   private readonly now: () => number;
+  /** What earlier requests already parsed and read, so a request reads only its new messages. */
+  readonly reads: RequestReadCache;
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;
     this.idleMs = options.idleMs ?? 6 * 60 * 60_000;
     this.now = options.now ?? Date.now;
+    this.reads = new RequestReadCache(options.reads);
   }
 
   get size(): number {

@@ -9,15 +9,13 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
-import { readAnthropicRequest } from './anthropicHistory.js';
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import {
   conversationKey,
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
-import { parseJsonSpans, stringMember, type JsonNode } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
+import { stringMember, type JsonNode } from './jsonSpans.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -88,12 +86,6 @@ export interface DensifyResult {
   readonly prefixStable: boolean | undefined;
   /** The working budget's compaction on this request. */
   readonly compaction?: CompactionNote;
-}
-
-function read(api: WireApi, text: string, root: JsonNode): ReadOutcome {
-  return api === 'anthropic'
-    ? readAnthropicRequest(text, root)
-    : readOpenAIRequest(text, root, api);
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
@@ -184,8 +176,11 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   let outcome: ReadOutcome;
   let root: JsonNode;
   try {
-    root = parseJsonSpans(text);
-    outcome = read(options.api, text, root);
+    ({ outcome, root } = options.store.reads.read({
+      api: options.api,
+      text,
+      sessionId: options.sessionId,
+    }));
   } catch (error) {
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }

@@ -39,7 +39,11 @@ const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 class Cursor {
   pos = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** Copy string values out of `text`, so a value kept longer does not keep the whole text. */
+    readonly ownStrings = false,
+  ) {}
 
   skipWs(): void {
     while (this.pos < this.text.length && WS.has(this.text.charCodeAt(this.pos))) this.pos++;
@@ -60,8 +64,44 @@ export function parseJsonSpans(text: string): JsonNode {
   const cursor = new Cursor(text);
   cursor.skipWs();
   const node = parseValue(cursor, 0);
+  return finishText(cursor, node);
+}
+
+/**
+ * Where to resume parsing a text whose start is known to equal an earlier, parsed one: inside the
+ * root object, in its array member `key`, just before item `items.length`.
+ */
+export interface ArrayResume {
+  readonly rootStart: number;
+  /** Root members before `key`, in text order (all inside the known part). */
+  readonly entriesBefore: ReadonlyMap<string, JsonNode>;
+  readonly key: string;
+  readonly arrayStart: number;
+  /** The array's items before the resume point (at least one: the point follows a comma). */
+  readonly items: readonly JsonNode[];
+  /** Offset of the next item's first character. */
+  readonly at: number;
+}
+
+/**
+ * Parses `text` from `resume.at` on, reusing what came before: the result equals
+ * `parseJsonSpans(text)` whenever `text` starts with the earlier text's first `resume.at`
+ * characters (the caller checks that). String values read here are copies. Throws JsonSpanError.
+ */
+export function parseJsonSpansFrom(text: string, resume: ArrayResume): JsonNode {
+  const cursor = new Cursor(text, true);
+  cursor.pos = resume.at;
+  const items = [...resume.items];
+  items.push(parseValue(cursor, 2));
+  const array = finishArray(cursor, 1, resume.arrayStart, items);
+  const entries = new Map(resume.entriesBefore);
+  entries.set(resume.key, array);
+  return finishText(cursor, finishObject(cursor, 0, resume.rootStart, entries));
+}
+
+function finishText(cursor: Cursor, node: JsonNode): JsonNode {
   cursor.skipWs();
-  if (cursor.pos !== text.length) cursor.fail('trailing characters');
+  if (cursor.pos !== cursor.text.length) cursor.fail('trailing characters');
   return node;
 }
 
@@ -85,19 +125,34 @@ function parseObject(cursor: Cursor, depth: number): JsonObjectNode {
     cursor.pos++;
     return { kind: 'object', start, end: cursor.pos, entries };
   }
+  parseEntry(cursor, depth, entries);
+  return finishObject(cursor, depth, start, entries);
+}
+
+function parseEntry(cursor: Cursor, depth: number, entries: Map<string, JsonNode>): void {
+  cursor.skipWs();
+  if (cursor.text[cursor.pos] !== '"') cursor.fail('expected a key');
+  const key = parseString(cursor).value;
+  cursor.skipWs();
+  cursor.expect(':');
+  cursor.skipWs();
+  // A duplicate key makes "which value counts" ambiguous between parsers: refuse it.
+  if (entries.has(key)) cursor.fail(`duplicate key '${key}'`);
+  entries.set(key, parseValue(cursor, depth + 1));
+}
+
+/** The rest of an object after one of its members. */
+function finishObject(
+  cursor: Cursor,
+  depth: number,
+  start: number,
+  entries: Map<string, JsonNode>,
+): JsonObjectNode {
   for (;;) {
-    cursor.skipWs();
-    if (cursor.text[cursor.pos] !== '"') cursor.fail('expected a key');
-    const key = parseString(cursor).value;
-    cursor.skipWs();
-    cursor.expect(':');
-    cursor.skipWs();
-    // A duplicate key makes "which value counts" ambiguous between parsers: refuse it.
-    if (entries.has(key)) cursor.fail(`duplicate key '${key}'`);
-    entries.set(key, parseValue(cursor, depth + 1));
     cursor.skipWs();
     if (cursor.text[cursor.pos] === ',') {
       cursor.pos++;
+      parseEntry(cursor, depth, entries);
       continue;
     }
     cursor.expect('}');
@@ -114,12 +169,23 @@ function parseArray(cursor: Cursor, depth: number): JsonArrayNode {
     cursor.pos++;
     return { kind: 'array', start, end: cursor.pos, items };
   }
+  items.push(parseValue(cursor, depth + 1));
+  return finishArray(cursor, depth, start, items);
+}
+
+/** The rest of an array after one of its items. */
+function finishArray(
+  cursor: Cursor,
+  depth: number,
+  start: number,
+  items: JsonNode[],
+): JsonArrayNode {
   for (;;) {
-    cursor.skipWs();
-    items.push(parseValue(cursor, depth + 1));
     cursor.skipWs();
     if (cursor.text[cursor.pos] === ',') {
       cursor.pos++;
+      cursor.skipWs();
+      items.push(parseValue(cursor, depth + 1));
       continue;
     }
     cursor.expect(']');
@@ -146,12 +212,20 @@ function parseString(cursor: Cursor): JsonStringNode {
   }
   const end = pos + 1;
   cursor.pos = end;
-  if (!escaped) return { kind: 'string', start, end, value: text.slice(start + 1, pos) };
+  if (!escaped) {
+    const value = text.slice(start + 1, pos);
+    return { kind: 'string', start, end, value: cursor.ownStrings ? ownCopy(value) : value };
+  }
   try {
     return { kind: 'string', start, end, value: JSON.parse(text.slice(start, end)) as string };
   } catch {
     return cursor.fail('bad escape in string');
   }
+}
+
+/** A copy of `value` that does not point into the string it was sliced from. */
+function ownCopy(value: string): string {
+  return value.length < 16 ? value : Buffer.from(value, 'utf8').toString('utf8');
 }
 
 function parseScalar(cursor: Cursor): JsonScalarNode {

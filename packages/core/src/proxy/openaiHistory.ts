@@ -10,30 +10,20 @@
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
-import {
-  canonicalCalls,
-  canonicalExecCalls,
-  canonicalIds,
-  type CanonicalRef,
-  type ExecCallFacts,
-} from './canonicalTools.js';
+import { canonicalCalls, canonicalExecCalls, canonicalIds } from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
+import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
 import { readOutput } from '../transcripts/importers/codexRollout.js';
 import { execCallFailed, readExecOutput } from '../transcripts/readExecOutput.js';
 import {
   conversationIdentity,
   unsupported,
   type ReadOutcome,
-  type ResultSite,
   type WireApi,
 } from './wireHistory.js';
 
-interface Reader {
+interface Reader extends ReaderState {
   readonly text: string;
-  readonly sites: ResultSite[];
-  readonly callIds: Map<string, CanonicalRef[]>;
-  /** Understood Codex `exec` calls by call id. */
-  readonly execCalls: Map<string, ExecCallFacts>;
 }
 
 const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
@@ -211,17 +201,26 @@ function responsesItem(reader: Reader, item: JsonNode, index: number): IContent 
   return OPAQUE_ITEMS.has(type) ? { speaker: 'ai', blocks: [] } : `unknown input item '${type}'`;
 }
 
-/** Chat Completions or Responses request body (parsed with spans). Never throws on odd shapes. */
-export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): ReadOutcome {
+/**
+ * Chat Completions or Responses request body (parsed with spans). Never throws on odd shapes. With
+ * `state` (see `readerState.ts`) only the items from `state.from` on are read.
+ */
+export function readOpenAIRequest(
+  text: string,
+  root: JsonNode,
+  api: WireApi,
+  state: ReaderState = freshReaderState(),
+): ReadOutcome {
   const isChat = api === 'openai-chat';
   const list = member(root, isChat ? 'messages' : 'input');
   if (list?.kind !== 'array')
     return unsupported(isChat ? 'no messages array' : 'input is not a list');
-  const reader: Reader = { text, sites: [], callIds: new Map(), execCalls: new Map() };
+  const reader: Reader = { ...state, text };
   const instructions = member(root, 'instructions');
   const system = instructions === undefined ? '' : text.slice(instructions.start, instructions.end);
-  const history: IContent[] = [];
-  for (let index = 0; index < list.items.length; index++) {
+  const history = state.history;
+  for (let index = state.from; index < list.items.length; index++) {
+    startMessage(state, index);
     const node = list.items[index] as JsonNode;
     const entry = isChat ? chatMessage(reader, node, index) : responsesItem(reader, node, index);
     if (typeof entry === 'string') {
@@ -235,7 +234,7 @@ export function readOpenAIRequest(text: string, root: JsonNode, api: WireApi): R
     wire: {
       api,
       history,
-      sites: reader.sites,
+      sites: state.sites,
       messageCount: list.items.length,
       messageSpans: list.items.map(({ start, end }) => ({ start, end })),
       identity,

@@ -1,23 +1,37 @@
 /**
- * Proxy overhead per request on Claude Code-shaped conversations of ~100k and ~1M tokens: the
- * density step alone, and a full round trip through the proxy vs straight to the upstream stub
- * (plain forwarding). Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
+ * Proxy overhead per request on Claude Code-shaped conversations of ~10k, ~100k and ~1M tokens,
+ * in the steady state of a conversation: consecutive requests (n messages, then n + 2 with the
+ * cache breakpoint moved to the newest message), sent alternately so every request follows one
+ * of the same conversation. Side by side in one run, interleaved: a round trip straight to the
+ * upstream stub (pass-through) and one through the proxy; then the density step alone and the
+ * memory the proxy keeps per conversation. Prints a table of p50/p99.
+ * Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, bench, describe } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { startProxyServer } from './proxyServer.js';
 import { RecallArchive } from '../recall/RecallArchive.js';
-import { bigSessionBody } from './test-utils/bigSession.js';
+import { bigSessionTurns } from './test-utils/bigSession.js';
 
-const SIZES = [100_000, 1_000_000] as const;
-const bodies = new Map(SIZES.map((tokens) => [tokens, Buffer.from(bigSessionBody(tokens))]));
-const body = (tokens: (typeof SIZES)[number]) => bodies.get(tokens) as Buffer;
+const SIZES = [10_000, 100_000, 1_000_000] as const;
+/** Round trips per side (pass-through, proxy) and size. */
+const SAMPLES: Record<(typeof SIZES)[number], number> = {
+  10_000: 400,
+  100_000: 200,
+  1_000_000: 100,
+};
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const upstream = createServer((request, response) => {
   request.resume();
@@ -32,39 +46,135 @@ const proxy = await startProxyServer({
   recall: new RecallArchive({ dir: recallDir }),
 });
 
-afterAll(async () => {
-  await proxy.close();
-  upstream.close();
-  rmSync(recallDir, { recursive: true, force: true });
-});
-
-async function post(base: string, payload: Buffer): Promise<void> {
+async function post(base: string, payload: Buffer, session: string): Promise<void> {
   const reply = await fetch(`${base}/v1/messages`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-claude-code-session-id': 'bench' },
+    headers: { 'content-type': 'application/json', 'x-claude-code-session-id': session },
     body: payload,
   });
   await reply.arrayBuffer();
 }
 
-for (const tokens of SIZES) {
-  describe(`~${tokens / 1000}k-token conversation`, () => {
-    const store = new ConversationStore();
-    bench('density step (sticky steady state)', () => {
-      densifyRequest({
-        api: 'anthropic',
-        body: body(tokens),
-        sessionId: 'bench',
-        store,
-        now: Date.now(),
-        pressureTokens: 150_000,
-      });
-    });
-    bench('round trip, plain forwarding (straight to upstream)', async () => {
-      await post(upstreamUrl, body(tokens));
-    });
-    bench('round trip through dense proxy', async () => {
-      await post(proxy.url, body(tokens));
-    });
-  });
+const percentile = (samples: readonly number[], q: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+const label = (tokens: number): string =>
+  tokens >= 1e6 ? `~${tokens / 1e6}M` : `~${tokens / 1000}k`;
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+interface Row {
+  readonly tokens: number;
+  readonly direct: readonly number[];
+  readonly proxied: readonly number[];
+  readonly step: readonly number[];
+  /** The density step with every request read in full (no read cache). */
+  readonly fullReadStep: readonly number[];
+  readonly memoryMb: number;
+  readonly withoutReadCacheMb: number;
 }
+const rows: Row[] = [];
+
+/** Heap (MB) the store keeps after two consecutive requests of one conversation. */
+function memoryPerConversation(pair: readonly Buffer[], readCache: boolean): number {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const store = new ConversationStore(readCache ? {} : { reads: { maxEntries: 0 } });
+  for (const body of pair) {
+    densifyRequest({
+      api: 'anthropic',
+      body,
+      sessionId: 'm',
+      store,
+      now: 0,
+      pressureTokens: 150e3,
+    });
+  }
+  gc();
+  const kept = process.memoryUsage().heapUsed - before;
+  return store.size === 1 ? kept / 2 ** 20 : NaN;
+}
+
+/** Times of the density step alone on the pair, alternately. */
+function densitySteps(pair: readonly Buffer[], samples: number, store: ConversationStore) {
+  const step: number[] = [];
+  for (let i = -4; i < samples; i++) {
+    const start = performance.now();
+    const body = pair[i & 1] as Buffer;
+    densifyRequest({
+      api: 'anthropic',
+      body,
+      sessionId: 's',
+      store,
+      now: i,
+      pressureTokens: 150e3,
+    });
+    if (i >= 0) step.push(performance.now() - start);
+  }
+  return step;
+}
+
+async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
+  if (rows.some((row) => row.tokens === tokens)) return;
+  const pair = bigSessionTurns(tokens, 2).map((text) => Buffer.from(text));
+  const session = `bench-${tokens}`;
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  for (let i = -4; i < SAMPLES[tokens]; i++) {
+    const body = pair[i & 1] as Buffer;
+    let start = performance.now();
+    await post(upstreamUrl, body, session);
+    const straight = performance.now() - start;
+    start = performance.now();
+    await post(proxy.url, body, session);
+    if (i >= 0) proxied.push(performance.now() - start);
+    if (i >= 0) direct.push(straight);
+  }
+  const step = densitySteps(pair, SAMPLES[tokens], new ConversationStore());
+  const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
+  const fullReadStep = densitySteps(pair, SAMPLES[tokens] / 2, uncached);
+  const memoryMb = memoryPerConversation(pair, true);
+  const withoutReadCacheMb = memoryPerConversation(pair, false);
+  rows.push({ tokens, direct, proxied, step, fullReadStep, memoryMb, withoutReadCacheMb });
+}
+
+function printTable(): void {
+  const lines = [
+    '| conversation | pass-through p50 / p99 | proxy p50 / p99 | added p50 / p99 | density step p50 / p99 | step, full read p50 / p99 | memory per conversation (read cache) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const row of rows) {
+    const [d50, d99, p50, p99] = [
+      percentile(row.direct, 0.5),
+      percentile(row.direct, 0.99),
+      percentile(row.proxied, 0.5),
+      percentile(row.proxied, 0.99),
+    ];
+    lines.push(
+      `| ${label(row.tokens)} | ${ms(d50)} / ${ms(d99)} | ${ms(p50)} / ${ms(p99)} | ` +
+        `${ms(p50 - d50)} / ${ms(p99 - d99)} | ${ms(percentile(row.step, 0.5))} / ` +
+        `${ms(percentile(row.step, 0.99))} | ${ms(percentile(row.fullReadStep, 0.5))} / ` +
+        `${ms(percentile(row.fullReadStep, 0.99))} | ${row.memoryMb.toFixed(1)} MB ` +
+        `(${(row.memoryMb - row.withoutReadCacheMb).toFixed(1)} MB) |`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+}
+
+afterAll(async () => {
+  printTable();
+  await proxy.close();
+  upstream.close();
+  rmSync(recallDir, { recursive: true, force: true });
+});
+
+describe('proxy overhead, side by side', () => {
+  for (const tokens of SIZES) {
+    bench(`${label(tokens)}-token conversation`, () => measure(tokens), {
+      iterations: 1,
+      warmupIterations: 0,
+      time: 0,
+      warmupTime: 0,
+    });
+  }
+});

@@ -1,6 +1,8 @@
 /**
  * A Claude Code-shaped Anthropic request of about `tokens` tokens (chars / 4): rounds of Read a
- * 4 KB file, Edit it, Bash output, for the proxy's benchmarks.
+ * 4 KB file, Edit it, Bash output, for the proxy's benchmarks. `bigSessionTurns` gives consecutive
+ * requests of one such conversation, each with the cache breakpoint on its newest message's last
+ * block, as the client sends them.
  */
 import { anthropicBody } from './wireRequests.js';
 
@@ -11,7 +13,7 @@ const FILE = Array.from(
   (_, i) => `${i + 1}\tconst value${i} = compute(${i});`,
 ).join('\n');
 
-export function bigSessionBody(tokens: number): string {
+function bigSessionMessages(tokens: number): Json[] {
   const messages: Json[] = [{ role: 'user', content: [{ type: 'text', text: 'refactor' }] }];
   let chars = 0;
   for (let round = 0; chars < tokens * 4; round++) {
@@ -30,5 +32,33 @@ export function bigSessionBody(tokens: number): string {
       chars += output.length + 120;
     }
   }
-  return anthropicBody(messages);
+  return messages;
+}
+
+export function bigSessionBody(tokens: number): string {
+  return anthropicBody(bigSessionMessages(tokens));
+}
+
+/** The newest message with a cache breakpoint on its last block. */
+function withBreakpoint(message: Json): Json {
+  const content = message.content as Json[];
+  const last = content.at(-1) as Json;
+  return {
+    ...message,
+    content: [...content.slice(0, -1), { ...last, cache_control: { type: 'ephemeral' } }],
+  };
+}
+
+/**
+ * The last `turns` requests of a ~`tokens`-token conversation, oldest first: each one is the
+ * previous one's messages plus one assistant call and its result.
+ */
+export function bigSessionTurns(tokens: number, turns: number): string[] {
+  const messages = bigSessionMessages(tokens);
+  const bodies: string[] = [];
+  for (let turn = turns - 1; turn >= 0; turn--) {
+    const sent = messages.slice(0, messages.length - 2 * turn);
+    bodies.push(anthropicBody([...sent.slice(0, -1), withBreakpoint(sent.at(-1) as Json)]));
+  }
+  return bodies;
 }

@@ -1,0 +1,151 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { readAnthropicRequest } from './anthropicHistory.js';
+import { parseJsonSpans } from './jsonSpans.js';
+import { readOpenAIRequest } from './openaiHistory.js';
+import { RequestReadCache } from './requestReadCache.js';
+import type { ReadOutcome, WireApi } from './wireHistory.js';
+
+type Json = Record<string, unknown>;
+
+const TOOL = fc.constantFrom('Read', 'Edit', 'Bash', 'Write');
+const TEXT = fc.string({ maxLength: 30, unit: 'binary' });
+/** Few ids and files, so ids are reused and reads go stale. */
+const ID = fc.integer({ min: 0, max: 5 });
+const FILE = fc.constantFrom('/w/a.ts', '/w/b.ts');
+
+const anthropicTurn = fc.tuple(ID, TOOL, FILE, TEXT).map(([n, name, file, out]) => [
+  {
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: `t${n}`, name, input: { file_path: file, content: 'x' } }],
+  },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: out }] },
+]);
+const chatTurn = fc.tuple(ID, TOOL, FILE, TEXT).map(([n, name, file, out]) => [
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      { id: `c${n}`, type: 'function', function: { name, arguments: `{"file_path":"${file}"}` } },
+    ],
+  },
+  { role: 'tool', tool_call_id: `c${n}`, content: out },
+]);
+const responsesTurn = fc.tuple(ID, FILE, TEXT).map(([n, file, out]) => [
+  {
+    type: 'function_call',
+    call_id: `c${n}`,
+    name: 'shell',
+    arguments: JSON.stringify({ command: ['cat', file] }),
+  },
+  { type: 'function_call_output', call_id: `c${n}`, output: out },
+]);
+
+/** What the client does next: send more turns, go back, edit an earlier turn, send garbage. */
+const STEP = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('append'), turns: fc.nat(3) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('rewind'), turns: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit'), at: fc.nat(), text: TEXT }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('other-conversation') }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('broken') }) },
+);
+
+function fullRead(api: WireApi, text: string): ReadOutcome | 'throws' {
+  try {
+    const root = parseJsonSpans(text);
+    return api === 'anthropic'
+      ? readAnthropicRequest(text, root)
+      : readOpenAIRequest(text, root, api);
+  } catch {
+    return 'throws';
+  }
+}
+
+function cachedRead(cache: RequestReadCache, api: WireApi, text: string): ReadOutcome | 'throws' {
+  try {
+    return cache.read({ api, text, sessionId: 'one-session' }).outcome;
+  } catch {
+    return 'throws';
+  }
+}
+
+/** The request body: the breakpoint on the newest message, as Claude Code sends it. */
+function body(api: WireApi, system: string, messages: readonly Json[], indent: number): string {
+  if (api === 'openai-responses') {
+    return JSON.stringify({ model: 'm', instructions: system, input: messages }, null, indent);
+  }
+  if (api === 'openai-chat') {
+    const all = [{ role: 'system', content: system }, ...messages];
+    return JSON.stringify({ model: 'm', messages: all, stream: true }, null, indent);
+  }
+  const last = messages.at(-1);
+  const content = last?.content;
+  const marked =
+    last !== undefined && Array.isArray(content)
+      ? [
+          ...messages.slice(0, -1),
+          {
+            ...last,
+            content: content.map((block: Json, i) =>
+              i === content.length - 1 ? { ...block, cache_control: { type: 'ephemeral' } } : block,
+            ),
+          },
+        ]
+      : messages;
+  return JSON.stringify({ model: 'm', system, messages: marked, max_tokens: 9 }, null, indent);
+}
+
+/** Replaces a tool result's text in place (a client that rewrote an earlier message). */
+function editResult(message: Json | undefined, text: string): void {
+  if (message === undefined) return;
+  if ('output' in message) message.output = text;
+  else if (Array.isArray(message.content)) {
+    message.content = [{ ...(message.content[0] as Json), content: text }];
+  } else message.content = text;
+}
+
+const CASES: [WireApi, fc.Arbitrary<Json[]>][] = [
+  ['anthropic', anthropicTurn],
+  ['openai-chat', chatTurn],
+  ['openai-responses', responsesTurn],
+];
+
+describe('RequestReadCache', () => {
+  for (const [api, turn] of CASES) {
+    test.prop(
+      [
+        fc.array(turn, { minLength: 1, maxLength: 12 }),
+        fc.array(STEP, { minLength: 1, maxLength: 12 }),
+        fc.constantFrom(0, 1),
+      ],
+      { numRuns: 60 },
+    )(
+      `#24.4 ${api}: on random append/rewind/edit sequences the cached read equals a full read`,
+      (pool, steps, indent) => {
+        const cache = new RequestReadCache({ maxEntries: 3 });
+        const first: Json =
+          api === 'openai-responses'
+            ? { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }
+            : { role: 'user', content: [{ type: 'text', text: 'go' }] };
+        const turns = pool.map((messages) => messages.map((message) => ({ ...message })));
+        let shown = 1;
+        let system = 'sys';
+        let previous: { read: unknown; copy: unknown } | undefined;
+        for (const step of steps) {
+          let suffix = '';
+          if (step.kind === 'append') shown = Math.min(turns.length, shown + step.turns);
+          if (step.kind === 'rewind') shown = Math.max(1, shown - step.turns);
+          if (step.kind === 'edit') editResult(turns[step.at % shown]?.[1], step.text);
+          if (step.kind === 'other-conversation') system = system === 'sys' ? 'other' : 'sys';
+          if (step.kind === 'broken') suffix = ',';
+          const text = body(api, system, [first, ...turns.slice(0, shown).flat()], indent) + suffix;
+          const read = cachedRead(cache, api, text);
+          expect(read).toEqual(fullRead(api, text));
+          // What an earlier read returned is never changed by a later one.
+          if (previous !== undefined) expect(previous.read).toEqual(previous.copy);
+          previous = { read, copy: structuredClone(read) };
+        }
+      },
+    );
+  }
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { readAnthropicRequest } from './anthropicHistory.js';
+import { ConversationStore } from './conversationStore.js';
+import { densifyRequest } from './densifyRequest.js';
+import { parseJsonSpans } from './jsonSpans.js';
+import { RequestReadCache } from './requestReadCache.js';
+import { bigSessionTurns } from './test-utils/bigSession.js';
+import { anthropicBody, claudeSession } from './test-utils/wireRequests.js';
+
+const read = (cache: RequestReadCache, text: string, sessionId = 's') =>
+  cache.read({ api: 'anthropic', text, sessionId }).outcome;
+const full = (text: string) => readAnthropicRequest(text, parseJsonSpans(text));
+
+describe('RequestReadCache', () => {
+  it('#24.4 a request that adds messages to the previous one is read from where they start', () => {
+    const cache = new RequestReadCache();
+    const turns = bigSessionTurns(5_000, 3);
+    for (const [i, text] of turns.entries()) {
+      expect(read(cache, text)).toEqual(full(text));
+      expect(cache.lastPath).toBe(i === 0 ? 'full' : 'resumed');
+    }
+  });
+
+  it('#24.4 a request that changed a message before the previous last three is read in full', () => {
+    const cache = new RequestReadCache();
+    read(cache, anthropicBody(claudeSession(3)));
+    const edited = anthropicBody(claudeSession(3, { readContent: 'other text' }));
+    expect(read(cache, edited)).toEqual(full(edited));
+    expect(cache.lastPath).toBe('full');
+  });
+
+  it('#24.4 two conversations of one session each resume from their own previous request', () => {
+    const cache = new RequestReadCache();
+    const main = (steps: number) => anthropicBody(claudeSession(steps));
+    const side = (steps: number) => anthropicBody(claudeSession(steps), { system: 'titles' });
+    read(cache, main(1));
+    read(cache, side(1));
+    read(cache, main(2));
+    expect(cache.lastPath).toBe('resumed');
+    expect(read(cache, side(2))).toEqual(full(side(2)));
+    expect(cache.lastPath).toBe('resumed');
+  });
+
+  it('#24.4 a request that is not JSON throws as the full parse does, and the cache survives', () => {
+    const cache = new RequestReadCache();
+    read(cache, anthropicBody(claudeSession(1)));
+    const broken = `${anthropicBody(claudeSession(2))},`;
+    expect(() => read(cache, broken)).toThrow(/invalid JSON at offset \d+: trailing characters/);
+    expect(() => parseJsonSpans(broken)).toThrow(/trailing characters/);
+    read(cache, anthropicBody(claudeSession(3)));
+    expect(cache.lastPath).toBe('resumed');
+  });
+
+  it('#24.4 the cache keeps at most maxEntries reads and maxChars characters', () => {
+    const byCount = new RequestReadCache({ maxEntries: 2 });
+    for (const id of ['a', 'b', 'c']) read(byCount, anthropicBody(claudeSession(1)), id);
+    expect(byCount.size.entries).toBe(2);
+    const text = anthropicBody(claudeSession(3));
+    const byChars = new RequestReadCache({ maxChars: text.length * 2 });
+    for (const id of ['a', 'b', 'c']) read(byChars, text, id);
+    expect(byChars.size).toEqual({ entries: 2, chars: text.length * 2 });
+  });
+
+  it('#24.4 densifyRequest sends the same bytes with the cache as without it', () => {
+    const cached = new ConversationStore();
+    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
+    const turns = bigSessionTurns(20_000, 6);
+    for (const [i, text] of [...turns, turns[2] as string, ...turns.slice(3)].entries()) {
+      const options = { api: 'anthropic', body: Buffer.from(text), sessionId: 's', now: i * 1000 };
+      const [a, b] = [cached, uncached].map((store) =>
+        densifyRequest({ ...options, api: 'anthropic', store, pressureTokens: 150_000 }),
+      );
+      expect(a?.body.equals(b?.body as Buffer)).toBe(true);
+      expect({ ...a, body: undefined }).toEqual({ ...b, body: undefined });
+    }
+    expect(uncached.reads.size.entries).toBe(0);
+  });
+});
