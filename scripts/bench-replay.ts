@@ -125,6 +125,20 @@ function machine(): string {
   return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${gib} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
+/** One warning per session whose import looks incomplete, then the count line. */
+function warnIncompleteImports(runs: readonly BenchRun[], files: number, failed: number): void {
+  const incomplete = new Map<string, string>();
+  for (const run of runs) {
+    const { file, sessionIndex, importProblem } = run.report;
+    if (importProblem !== undefined) incomplete.set(`${file}#${sessionIndex}`, importProblem);
+  }
+  for (const [session, problem] of incomplete)
+    console.error(`bench:replay: warning: ${session}: ${problem}.`);
+  console.error(
+    `bench:replay: ${files - failed} of ${files} files imported; ${incomplete.size} session(s) imported incompletely.`,
+  );
+}
+
 async function main(): Promise<number> {
   const args = parseBenchArgs(process.argv.slice(2), {
     corpus: process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
@@ -144,16 +158,7 @@ async function main(): Promise<number> {
   const wallMs = performance.now() - start;
   for (const failure of failures)
     console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
-  const incomplete = new Map<string, string>();
-  for (const run of runs) {
-    const { file, sessionIndex, importProblem } = run.report;
-    if (importProblem !== undefined) incomplete.set(`${file}#${sessionIndex}`, importProblem);
-  }
-  for (const [session, problem] of incomplete)
-    console.error(`bench:replay: warning: ${session}: ${problem}.`);
-  console.error(
-    `bench:replay: ${files.length - failures.length} of ${files.length} files imported; ${incomplete.size} session(s) imported incompletely.`,
-  );
+  warnIncompleteImports(runs, files.length, failures.length);
   if (args.json !== undefined) {
     await writeFileAtomic(args.json, JSON.stringify({ runs, crossChecks, failures }));
     console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);

@@ -248,25 +248,10 @@ function densifyWire(
     pointerSite(wire, site),
   );
   const splice = spliceEdits(text, sites);
-  let stable: boolean | undefined;
-  if (options.readOnly !== true) {
-    const keys = new Map(stale.map(({ site, key }) => [site, key]));
-    for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
-    state.lastSent = recordSentPointers(text, wire, sites);
-    const hashes = messageHashes(text, wire, sites);
-    stable = prefixStable(state.lastMessageHashes, hashes);
-    state.lastMessageHashes = hashes;
-    state.lastRequestAt = options.now;
-    if (decision.apply.length > 0) state.totals.batches++;
-    recordProxyRequest(state, {
-      at: options.now,
-      stickyRemovedTokens: charTokens(
-        sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
-      ),
-      batch: decision,
-      promptTokens: charTokens(text.length - splice.removedChars),
-    });
-  }
+  const stable =
+    options.readOnly === true
+      ? undefined
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, splice });
   const edits = sites.map((site) => ({
     start: site.start,
     end: site.end,
@@ -298,6 +283,44 @@ function densifyWire(
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   };
+}
+
+/**
+ * What this request leaves in the conversation's state: the pointers applied and sent, the message
+ * hashes (whether the prefix stayed stable), the ledger entry. Returns whether the prefix of the
+ * previous request was kept byte for byte.
+ */
+function remember(
+  options: DensifyOptions,
+  input: {
+    readonly text: string;
+    readonly wire: WireHistory;
+    readonly state: ReturnType<ConversationStore['get']>;
+    readonly stale: readonly { readonly site: ResultSite; readonly key: string }[];
+    readonly sticky: readonly { readonly site: ResultSite; readonly key: string }[];
+    readonly decision: ReturnType<typeof decide>;
+    readonly sites: readonly PointerSite[];
+    readonly splice: ReturnType<typeof spliceEdits>;
+  },
+): boolean | undefined {
+  const { text, wire, state, stale, sticky, decision, sites, splice } = input;
+  const keys = new Map(stale.map(({ site, key }) => [site, key]));
+  for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
+  state.lastSent = recordSentPointers(text, wire, sites);
+  const hashes = messageHashes(text, wire, sites);
+  const stable = prefixStable(state.lastMessageHashes, hashes);
+  state.lastMessageHashes = hashes;
+  state.lastRequestAt = options.now;
+  if (decision.apply.length > 0) state.totals.batches++;
+  recordProxyRequest(state, {
+    at: options.now,
+    stickyRemovedTokens: charTokens(
+      sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
+    ),
+    batch: decision,
+    promptTokens: charTokens(text.length - splice.removedChars),
+  });
+  return stable;
 }
 
 function applyBudget(
