@@ -16,6 +16,7 @@ import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
 import type { Todo } from '../tools/todo-schemas.js';
+import type { SettingsReader } from '../settings/SettingsReader.js';
 import {
   getCompressionStrategy,
   parseCompressionStrategyName,
@@ -27,7 +28,7 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
-import { densityPassSwitches } from './compression/densityPass.js';
+import { densityConfigFrom } from './compression/densityConfigFrom.js';
 import {
   compressionSettingsFrom,
   type CompressionSettings,
@@ -133,9 +134,7 @@ export class CompressionHandler {
 
   /** The strategy the settings select now (one instance per name, so strategy caches survive). */
   currentStrategy(): CompressionStrategy {
-    const name = parseCompressionStrategyName(
-      this.options.runtime.settings.get('compression.strategy'),
-    );
+    const name = parseCompressionStrategyName(this.settings.get('compression.strategy'));
     let strategy = this.strategies.get(name);
     if (!strategy) {
       strategy = (this.options.resolveStrategy ?? getCompressionStrategy)(name);
@@ -146,10 +145,7 @@ export class CompressionHandler {
 
   /** Setting (session, then profile), else the strategy's own default (REQ-HD-001.10). */
   compressionThreshold(strategy: CompressionStrategy = this.currentStrategy()): number {
-    return (
-      this.options.runtime.settings.get('compression-threshold') ??
-      strategy.trigger.defaultThreshold
-    );
+    return this.settings.get('compression-threshold') ?? strategy.trigger.defaultThreshold;
   }
 
   /**
@@ -254,9 +250,7 @@ export class CompressionHandler {
           ? {
               batched: {
                 rules: cacheRulesForProvider(this.options.runtimeState().provider),
-                paybackCalls: this.options.runtime.settings.get(
-                  'compression.density.cachePaybackCalls',
-                ),
+                paybackCalls: this.settings.get('compression.density.cachePaybackCalls'),
                 pressure: options,
               },
             }
@@ -322,7 +316,7 @@ export class CompressionHandler {
 
   /** Density edits wait for a cheap moment unless `schedule` is `immediate`. */
   private densityBatched(): boolean {
-    const { settings } = this.options.runtime;
+    const { settings } = this;
     return (
       settings.get('compression.density.schedule') === 'batched' ||
       settings.get('compression.density.cacheAware')
@@ -331,13 +325,7 @@ export class CompressionHandler {
 
   densityConfig(): DensityConfig {
     const { settings, config } = this.options.runtime;
-    return {
-      passes: densityPassSwitches(settings),
-      recencyRetention: settings.get('compression.density.recencyRetention'),
-      shellFileOps: settings.get('compression.density.shellFileOps'),
-      pointerStyle: settings.get('compression.density.pointerStyle'),
-      workspaceRoot: config.getWorkspaceRoot(),
-    };
+    return densityConfigFrom(settings, config.getWorkspaceRoot());
   }
 
   private async runCompression(promptId: string, pendingTokens: number): Promise<CompressionEvent> {
@@ -404,6 +392,10 @@ export class CompressionHandler {
     if (event === undefined) return;
     this.scheduler.onRewritten();
     this.events.emit('emergencyRoom', event);
+  }
+
+  private get settings(): SettingsReader {
+    return this.options.runtime.settings;
   }
 
   private now(): number {
