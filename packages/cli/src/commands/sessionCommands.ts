@@ -9,11 +9,10 @@ export const contextCommand: SlashCommand = {
   usage: ['/context'],
   summary: 'What fills the context, and what density and compression removed',
   async run(_args, { cli }) {
-    const { ephemerals } = cli.session.runtime;
     return {
       kind: 'context',
       report: await cli.session.contextReport(),
-      switches: densityPassSwitches(ephemerals),
+      switches: densityPassSwitches(cli.session.settings),
       ...(cli.prompt ? { prompt: cli.prompt } : {}),
       workspaceRoot: cli.workspaceRoot,
     };

@@ -21,7 +21,7 @@ export function readFooterStats(cli: CliSession): FooterStats {
     model: cli.providers.current.model,
     strategy: session.compression.currentStrategy().name,
     usedTokens: session.history.getTotalTokens(),
-    contextLimit: session.runtime.ephemerals.contextLimit(),
+    contextLimit: session.runtime.contextLimit(),
     reclaimedTokens: session.stats.reclaimedTokens(),
     ...(cli.yolo === true ? { yolo: true } : {}),
     ...(cli.activeProfile === undefined ? {} : { profile: cli.activeProfile }),

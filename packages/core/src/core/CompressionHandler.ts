@@ -16,6 +16,7 @@ import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
 import type { Todo } from '../tools/todo-schemas.js';
+import type { SettingsReader } from '../settings/SettingsReader.js';
 import {
   getCompressionStrategy,
   parseCompressionStrategyName,
@@ -27,9 +28,14 @@ import {
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
-import { densityPassSwitches } from './compression/densityPass.js';
+import { densityConfigFrom } from './compression/densityConfigFrom.js';
+import {
+  compressionSettingsFrom,
+  type CompressionSettings,
+} from './compression/CompressionSettings.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
+import { toolOutputCapTokens } from './capToolOutput.js';
 import { CompactionLoopGuard, type CompactionLoopEvent } from './CompactionLoopGuard.js';
 import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
 import { settleReplies } from './compression/density/optimize/settleReplies.js';
@@ -108,7 +114,7 @@ export class CompressionHandler {
       ...(options.densityRiskAllowance ? { riskAllowance: options.densityRiskAllowance } : {}),
     });
     this.hardLimit = new HardLimit({
-      contextLimit: () => options.runtime.ephemerals.contextLimit(),
+      contextLimit: () => options.runtime.contextLimit(),
       historyTokens: () => options.history.getTotalTokens(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
     });
@@ -128,9 +134,7 @@ export class CompressionHandler {
 
   /** The strategy the settings select now (one instance per name, so strategy caches survive). */
   currentStrategy(): CompressionStrategy {
-    const name = parseCompressionStrategyName(
-      this.options.runtime.ephemerals.compressionStrategy(),
-    );
+    const name = parseCompressionStrategyName(this.settings.get('compression.strategy'));
     let strategy = this.strategies.get(name);
     if (!strategy) {
       strategy = (this.options.resolveStrategy ?? getCompressionStrategy)(name);
@@ -141,9 +145,7 @@ export class CompressionHandler {
 
   /** Setting (session, then profile), else the strategy's own default (REQ-HD-001.10). */
   compressionThreshold(strategy: CompressionStrategy = this.currentStrategy()): number {
-    return (
-      this.options.runtime.ephemerals.compressionThreshold() ?? strategy.trigger.defaultThreshold
-    );
+    return this.settings.get('compression-threshold') ?? strategy.trigger.defaultThreshold;
   }
 
   /**
@@ -185,9 +187,7 @@ export class CompressionHandler {
 
   /** Whether compressing now would loop; if so, says so through `compactionLoop`. */
   private reportedLoop(pendingTokens: number): boolean {
-    const threshold = Math.floor(
-      this.compressionThreshold() * this.options.runtime.ephemerals.contextLimit(),
-    );
+    const threshold = Math.floor(this.compressionThreshold() * this.options.runtime.contextLimit());
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
     const loop = this.loopGuard.loopCheck(tokens, threshold);
     if (loop !== undefined) this.events.emit('compactionLoop', loop);
@@ -209,15 +209,13 @@ export class CompressionHandler {
    */
   private pressureInputs(pendingTokens: number): DensityPressure {
     const strategy = this.currentStrategy();
-    const { ephemerals } = this.options.runtime;
+    const settings = this.compressionSettings();
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
-    const thresholdTokens = this.compressionThreshold(strategy) * ephemerals.contextLimit();
+    const thresholdTokens = this.compressionThreshold(strategy) * settings.contextLimit;
     const blocked =
       this.lastCompressionChangedNothing ||
       this.loopGuard.loopCheck(tokens, Math.floor(thresholdTokens)) !== undefined;
-    const after = blocked
-      ? undefined
-      : strategy.compressedTokensAtMost?.(ephemerals, pendingTokens);
+    const after = blocked ? undefined : strategy.compressedTokensAtMost?.(settings, pendingTokens);
     return this.scheduler.pressure({
       tokens,
       thresholdTokens,
@@ -227,7 +225,7 @@ export class CompressionHandler {
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
   shouldCompress(pendingTokens = 0): boolean {
-    const limit = this.options.runtime.ephemerals.contextLimit();
+    const limit = this.options.runtime.contextLimit();
     const current = this.options.history.getTotalTokens();
     return current + pendingTokens >= this.compressionThreshold() * limit;
   }
@@ -252,7 +250,7 @@ export class CompressionHandler {
           ? {
               batched: {
                 rules: cacheRulesForProvider(this.options.runtimeState().provider),
-                paybackCalls: this.options.runtime.ephemerals.densityCachePaybackCalls(),
+                paybackCalls: this.settings.get('compression.density.cachePaybackCalls'),
                 pressure: options,
               },
             }
@@ -289,7 +287,8 @@ export class CompressionHandler {
     const transcriptPath = runtime.config.getTranscriptPath();
     return {
       history: history.getCurated(),
-      runtimeContext: runtime,
+      settings: this.compressionSettings(),
+      workspaceRoot: runtime.config.getWorkspaceRoot(),
       runtimeState: state,
       estimateTokens: (contents) => history.estimateTokensForContents(contents),
       currentTokenCount: history.getTotalTokens(),
@@ -309,21 +308,24 @@ export class CompressionHandler {
     };
   }
 
+  /** What strategies read of the settings now, as one snapshot. */
+  private compressionSettings(): CompressionSettings {
+    const { runtime } = this.options;
+    return compressionSettingsFrom(runtime.settings, runtime.contextLimit());
+  }
+
   /** Density edits wait for a cheap moment unless `schedule` is `immediate`. */
   private densityBatched(): boolean {
-    const { ephemerals } = this.options.runtime;
-    return ephemerals.densitySchedule() === 'batched' || ephemerals.densityCacheAware();
+    const { settings } = this;
+    return (
+      settings.get('compression.density.schedule') === 'batched' ||
+      settings.get('compression.density.cacheAware')
+    );
   }
 
   densityConfig(): DensityConfig {
-    const { ephemerals, config } = this.options.runtime;
-    return {
-      passes: densityPassSwitches(ephemerals),
-      recencyRetention: ephemerals.densityRecencyRetention(),
-      shellFileOps: ephemerals.densityShellFileOps(),
-      pointerStyle: ephemerals.densityPointerStyle?.() ?? 'spec',
-      workspaceRoot: config.getWorkspaceRoot(),
-    };
+    const { settings, config } = this.options.runtime;
+    return densityConfigFrom(settings, config.getWorkspaceRoot());
   }
 
   private async runCompression(promptId: string, pendingTokens: number): Promise<CompressionEvent> {
@@ -335,12 +337,12 @@ export class CompressionHandler {
     let result: CompressionResult;
     try {
       result = await strategy.compress(context);
-      if (this.options.runtime.ephemerals.artifactTrail?.() === true) {
+      if (context.settings['compression.artifactTrail']) {
         result = this.trail.keepTrail(result, {
           before: context.history,
           todos: this.options.todos?.() ?? [],
-          workspaceRoot: this.options.runtime.config.getWorkspaceRoot(),
-          contextLimit: this.options.runtime.ephemerals.contextLimit(),
+          workspaceRoot: context.workspaceRoot,
+          contextLimit: context.settings.contextLimit,
         });
       }
       // A reply whose named text the compression dropped is put back in the same rewrite.
@@ -382,11 +384,18 @@ export class CompressionHandler {
     if (!this.hardLimit.exceeds(pendingTokens)) return;
     const { history, runtime } = this.options;
     const room = this.hardLimit.room(pendingTokens);
-    const { ephemerals } = runtime;
-    const event = await escalateAtHardLimit({ history, room, ephemerals, pendingTokens, promptId });
+    const capTokens = toolOutputCapTokens({
+      toolOutputCap: runtime.settings.get('compression.toolOutputCap'),
+      contextLimit: runtime.contextLimit(),
+    });
+    const event = await escalateAtHardLimit({ history, room, capTokens, pendingTokens, promptId });
     if (event === undefined) return;
     this.scheduler.onRewritten();
     this.events.emit('emergencyRoom', event);
+  }
+
+  private get settings(): SettingsReader {
+    return this.options.runtime.settings;
   }
 
   private now(): number {

@@ -90,9 +90,8 @@ describe('capToolOutput', () => {
   });
 
   it('the cap is the setting times the window', () => {
-    expect(toolOutputCapTokens({ contextLimit: () => 10_000, toolOutputCap: () => 0.25 })).toBe(
-      2500,
-    );
-    expect(toolOutputCapTokens({ contextLimit: () => 10_000 })).toBe(2500);
+    expect(toolOutputCapTokens({ contextLimit: 10_000, toolOutputCap: 0.25 })).toBe(2500);
+    expect(toolOutputCapTokens({ contextLimit: 10_000, toolOutputCap: 0.001 })).toBe(10);
+    expect(toolOutputCapTokens({ contextLimit: 100, toolOutputCap: 0.001 })).toBe(1);
   });
 });

@@ -7,7 +7,6 @@
 import type { ToolResponseBlock } from '../services/history/IContent.js';
 import { originalResponseText } from './compression/recallPointers.js';
 import { recallIdOfKept, type KeptOriginal } from '../services/recall/keptOriginals.js';
-import { getSettingDefault } from '../settings/settingsRegistry.js';
 
 export interface CapToolOutputInput {
   readonly block: ToolResponseBlock;
@@ -135,11 +134,11 @@ export async function capToolOutput(input: CapToolOutputInput): Promise<CapToolO
 }
 
 /** `compression.toolOutputCap` × the context window, in whole tokens (at least 1). */
-export function toolOutputCapTokens(ephemerals: {
-  readonly contextLimit: () => number;
-  readonly toolOutputCap?: () => number;
+export function toolOutputCapTokens(input: {
+  /** The `compression.toolOutputCap` fraction. */
+  readonly toolOutputCap: number;
+  /** The context window in tokens. */
+  readonly contextLimit: number;
 }): number {
-  const fraction =
-    ephemerals.toolOutputCap?.() ?? getSettingDefault('compression.toolOutputCap') ?? 1;
-  return Math.max(1, Math.floor(fraction * ephemerals.contextLimit()));
+  return Math.max(1, Math.floor(input.toolOutputCap * input.contextLimit));
 }

@@ -17,7 +17,7 @@ import {
   withKeptOriginals,
   type KeptOriginal,
 } from '../services/recall/keptOriginals.js';
-import { capToolOutput, recallIdNamedByNotice, toolOutputCapTokens } from './capToolOutput.js';
+import { capToolOutput, recallIdNamedByNotice } from './capToolOutput.js';
 import { planTopDownTruncation } from './compression/planTopDownTruncation.js';
 import { safeSplitPoints } from './compression/toolCallBoundary.js';
 
@@ -212,8 +212,8 @@ export interface EscalateAtHardLimitInput {
   readonly history: HistoryService;
   /** Tokens the history may take: limit less the reply reserve and the pending message. */
   readonly room: number;
-  /** The window and `compression.toolOutputCap`. */
-  readonly ephemerals: Parameters<typeof toolOutputCapTokens>[0];
+  /** The most tokens one tool output may keep (`toolOutputCapTokens`). */
+  readonly capTokens: number;
   /** The message about to be added; 0 mid-turn, where the last call keeps its responses. */
   readonly pendingTokens: number;
   readonly promptId: string;
@@ -232,7 +232,7 @@ export async function escalateAtHardLimit(
   const plan = await planEmergencyRoom({
     entries: history.getCurated(),
     room,
-    capTokens: toolOutputCapTokens(input.ephemerals),
+    capTokens: input.capTokens,
     // Before a new message everything may go; mid-turn the last call stays with its responses.
     keepNewest: input.pendingTokens > 0 ? 0 : 1,
     countEntries: (entries) => history.estimateTokensForContents(entries),

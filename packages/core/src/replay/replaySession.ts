@@ -164,7 +164,7 @@ class SessionReplayer {
       resolveStrategy: (name) => {
         const ports = {
           contextTokens: () => this.session.history.getTotalTokens(),
-          contextLimit: () => this.session.runtime.ephemerals.contextLimit(),
+          contextLimit: () => this.session.runtime.contextLimit(),
         };
         return instrumentStrategy(policyStrategy(policy, name, ports), this.recorder, now);
       },

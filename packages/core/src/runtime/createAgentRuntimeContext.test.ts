@@ -1,46 +1,58 @@
 import { describe, expect, it } from 'vitest';
+import { COMPRESSION_SETTINGS } from '../settings/compressionSettings.js';
 import { SettingsService } from '../settings/SettingsService.js';
 import { createAgentRuntimeContext, FALLBACK_CONTEXT_LIMIT } from './createAgentRuntimeContext.js';
 
 describe('createAgentRuntimeContext', () => {
-  it('REQ-HD-009.5 exposes the density accessors with their defaults', () => {
-    const { ephemerals } = createAgentRuntimeContext({
+  it('#23.5 every compression setting in the registry reads as its registry default', () => {
+    const { settings } = createAgentRuntimeContext({
       settings: new SettingsService(),
       workspaceRoot: '/w',
     });
-    expect(ephemerals.densityReadWritePruning()).toBe(true);
-    expect(ephemerals.densityFileDedupe()).toBe(true);
-    expect(ephemerals.densityRecencyPruning()).toBe(false);
-    expect(ephemerals.densityRecencyRetention()).toBe(3);
-    expect(ephemerals.densityCompressHeadroom()).toBe(0.6);
-    // Issue 14.4: on by default, as are unchanged reads and the batched schedule.
-    expect(ephemerals.densityShellFileOps()).toBe(true);
-    expect(ephemerals.densityUnchangedReads()).toBe(true);
-    expect(ephemerals.densitySchedule()).toBe('batched');
-    expect(ephemerals.preserveThreshold()).toBe(0.4);
-    expect(ephemerals.topPreserveThreshold()).toBe(0.2);
+    for (const spec of COMPRESSION_SETTINGS) {
+      const expected = 'default' in spec ? spec.default : undefined;
+      expect(settings.get(spec.key), spec.key).toBe(expected);
+    }
   });
 
-  it('accessors read live settings on every call', () => {
+  it('REQ-HD-009.5 exposes the density settings with their defaults', () => {
+    const { settings } = createAgentRuntimeContext({
+      settings: new SettingsService(),
+      workspaceRoot: '/w',
+    });
+    expect(settings.get('compression.density.readWritePruning')).toBe(true);
+    expect(settings.get('compression.density.fileDedupe')).toBe(true);
+    expect(settings.get('compression.density.recencyPruning')).toBe(false);
+    expect(settings.get('compression.density.recencyRetention')).toBe(3);
+    expect(settings.get('compression.density.compressHeadroom')).toBe(0.6);
+    expect(settings.get('compression.density.shellFileOps')).toBe(true);
+    expect(settings.get('compression.density.unchangedReads')).toBe(true);
+    expect(settings.get('compression.density.schedule')).toBe('batched');
+    expect(settings.get('compression.density.pointerStyle')).toBe('recall');
+    expect(settings.get('compression.preserveThreshold')).toBe(0.4);
+    expect(settings.get('compression.topPreserveThreshold')).toBe(0.2);
+  });
+
+  it('reads see live settings on every call', () => {
     const settings = new SettingsService();
-    const { ephemerals } = createAgentRuntimeContext({ settings, workspaceRoot: '/w' });
+    const runtime = createAgentRuntimeContext({ settings, workspaceRoot: '/w' });
     settings.setFromString('compression.density.recencyRetention', '7');
     settings.setFromString('compression.strategy', 'high-density');
-    expect(ephemerals.densityRecencyRetention()).toBe(7);
-    expect(ephemerals.compressionStrategy()).toBe('high-density');
+    expect(runtime.settings.get('compression.density.recencyRetention')).toBe(7);
+    expect(runtime.settings.get('compression.strategy')).toBe('high-density');
   });
 
-  it('REQ-HD-001.10 compressionThreshold is undefined unless the session or profile sets it', () => {
+  it('REQ-HD-001.10 compression-threshold is undefined unless the session or profile sets it', () => {
     const settings = new SettingsService({ profile: { 'compression-threshold': 0.7 } });
-    const { ephemerals } = createAgentRuntimeContext({ settings, workspaceRoot: '/w' });
-    expect(ephemerals.compressionThreshold()).toBe(0.7);
+    const runtime = createAgentRuntimeContext({ settings, workspaceRoot: '/w' });
+    expect(runtime.settings.get('compression-threshold')).toBe(0.7);
     settings.setFromString('compression-threshold', '0.9');
-    expect(ephemerals.compressionThreshold()).toBe(0.9);
+    expect(runtime.settings.get('compression-threshold')).toBe(0.9);
     const bare = createAgentRuntimeContext({
       settings: new SettingsService(),
       workspaceRoot: '/w',
     });
-    expect(bare.ephemerals.compressionThreshold()).toBeUndefined();
+    expect(bare.settings.get('compression-threshold')).toBeUndefined();
   });
 
   it('contextLimit: the setting, else the model window, else the fallback', () => {
@@ -50,14 +62,14 @@ describe('createAgentRuntimeContext', () => {
       workspaceRoot: '/w',
       modelContextLimit: 200_000,
     });
-    expect(withModel.ephemerals.contextLimit()).toBe(200_000);
+    expect(withModel.contextLimit()).toBe(200_000);
     settings.setFromString('context-limit', '32000');
-    expect(withModel.ephemerals.contextLimit()).toBe(32_000);
+    expect(withModel.contextLimit()).toBe(32_000);
     const bare = createAgentRuntimeContext({
       settings: new SettingsService(),
       workspaceRoot: '/w',
     });
-    expect(bare.ephemerals.contextLimit()).toBe(FALLBACK_CONTEXT_LIMIT);
+    expect(bare.contextLimit()).toBe(FALLBACK_CONTEXT_LIMIT);
   });
 
   it('config reports the workspace root and transcript path', () => {

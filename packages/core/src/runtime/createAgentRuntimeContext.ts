@@ -1,6 +1,6 @@
-/** Builds an AgentRuntimeContext whose accessors read the live settings on every call. */
+/** Builds an AgentRuntimeContext over the live settings: every read sees the current values. */
 import type { SettingsService } from '../settings/SettingsService.js';
-import type { AgentRuntimeContext, EphemeralAccessors } from './AgentRuntimeContext.js';
+import type { AgentRuntimeContext } from './AgentRuntimeContext.js';
 
 /** Used when neither the `context-limit` setting nor the model table knows the window. */
 export const FALLBACK_CONTEXT_LIMIT = 128_000;
@@ -21,32 +21,9 @@ export function createAgentRuntimeContext(
     typeof options.modelContextLimit === 'function'
       ? options.modelContextLimit
       : () => options.modelContextLimit as number | undefined;
-  const ephemerals: EphemeralAccessors = {
-    compressionStrategy: () => settings.getDefaulted('compression.strategy'),
-    compressionThreshold: () => settings.get('compression-threshold'),
-    compressionProfile: () => settings.get('compression.profile'),
-    contextLimit: () => settings.get('context-limit') ?? modelLimit() ?? FALLBACK_CONTEXT_LIMIT,
-    preserveThreshold: () => settings.getDefaulted('compression.preserveThreshold'),
-    topPreserveThreshold: () => settings.getDefaulted('compression.topPreserveThreshold'),
-    densityReadWritePruning: () => settings.getDefaulted('compression.density.readWritePruning'),
-    densityFileDedupe: () => settings.getDefaulted('compression.density.fileDedupe'),
-    densityRecencyPruning: () => settings.getDefaulted('compression.density.recencyPruning'),
-    densityRecencyRetention: () => settings.getDefaulted('compression.density.recencyRetention'),
-    densityShellFileOps: () => settings.getDefaulted('compression.density.shellFileOps'),
-    densityCacheAware: () => settings.getDefaulted('compression.density.cacheAware'),
-    densityUnchangedReads: () => settings.getDefaulted('compression.density.unchangedReads'),
-    densitySchedule: () => settings.getDefaulted('compression.density.schedule'),
-    densityCachePaybackCalls: () => settings.getDefaulted('compression.density.cachePaybackCalls'),
-    densityCacheRiskAllowance: () =>
-      settings.getDefaulted('compression.density.cacheRiskAllowance'),
-    densityCompressHeadroom: () => settings.getDefaulted('compression.density.compressHeadroom'),
-    densityPointerStyle: () => settings.getDefaulted('compression.density.pointerStyle'),
-    artifactTrail: () => settings.getDefaulted('compression.artifactTrail'),
-    toolOutputCap: () => settings.getDefaulted('compression.toolOutputCap'),
-  };
   return {
-    ephemerals,
     settings,
+    contextLimit: () => settings.get('context-limit') ?? modelLimit() ?? FALLBACK_CONTEXT_LIMIT,
     config: {
       getWorkspaceRoot: () => options.workspaceRoot,
       getTranscriptPath: () => options.transcriptPath?.(),

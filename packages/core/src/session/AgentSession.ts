@@ -168,7 +168,10 @@ export class AgentSession {
   private async capToolResponse(response: ToolResponseBlock): Promise<LimitedToolResponse> {
     const outcome = await capToolOutput({
       block: response,
-      capTokens: toolOutputCapTokens(this.runtime.ephemerals),
+      capTokens: toolOutputCapTokens({
+        toolOutputCap: this.runtime.settings.get('compression.toolOutputCap'),
+        contextLimit: this.runtime.contextLimit(),
+      }),
       countTokens: (text) =>
         this.history.estimateTokensForContents([{ speaker: 'tool', blocks: [textBlock(text)] }]),
     });
@@ -200,7 +203,7 @@ export class AgentSession {
   private entryContext(): EntryContext {
     return {
       history: this.history.getRawHistory(),
-      settings: this.runtime.ephemerals,
+      settings: this.runtime.settings,
       workspaceRoot: this.runtime.config.getWorkspaceRoot(),
     };
   }
@@ -240,7 +243,7 @@ export class AgentSession {
     return {
       strategy: this.compression.currentStrategy().name,
       threshold: this.compression.compressionThreshold(),
-      contextLimit: this.runtime.ephemerals.contextLimit(),
+      contextLimit: this.runtime.contextLimit(),
       breakdown: breakdownHistory(this.history),
       density: this.stats.densityTotals(),
       reclaimedTokens: this.stats.reclaimedTokens(),
@@ -270,7 +273,8 @@ export class AgentSession {
       promptResolver: options.promptResolver,
       promptBaseDir: options.promptBaseDir,
       activeTodos: () => this.todoStore.active(),
-      densityRiskAllowance: () => this.runtime.ephemerals.densityCacheRiskAllowance(),
+      densityRiskAllowance: () =>
+        this.runtime.settings.get('compression.density.cacheRiskAllowance'),
       todos: () => this.todoStore.get(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
       ...(options.resolveStrategy ? { resolveStrategy: options.resolveStrategy } : {}),

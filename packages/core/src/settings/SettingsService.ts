@@ -13,11 +13,12 @@ import {
   getSettingDefault,
   getSettingSpec,
   SETTING_KEYS,
-  type DefaultedSettingKey,
   type EphemeralSettings,
   type SettingKey,
+  type SettingRead,
   type SettingValue,
 } from './settingsRegistry.js';
+import type { SettingsReader } from './SettingsReader.js';
 
 export type SettingSource = 'default' | 'profile' | 'session';
 
@@ -44,7 +45,7 @@ function layerFrom(values: EphemeralSettings): Layer {
   return layer;
 }
 
-export class SettingsService {
+export class SettingsService implements SettingsReader {
   readonly events = new TypedEmitter<SettingsEvents>();
   private profileLayer: Layer = new Map();
   /** Session overrides; an `undefined` value means "unset here: use the default". */
@@ -57,18 +58,14 @@ export class SettingsService {
     for (const [key, value] of layerFrom(initial.session ?? {})) this.sessionLayer.set(key, value);
   }
 
-  get<K extends SettingKey>(key: K): SettingValue<K> | undefined {
+  /** The effective value: session, else profile, else the registry default. */
+  get<K extends SettingKey>(key: K): SettingRead<K> {
     const value = this.sessionLayer.has(key)
       ? this.sessionLayer.get(key)
       : this.profileLayer.has(key)
         ? this.profileLayer.get(key)
         : undefined;
-    return (value ?? getSettingDefault(key)) as SettingValue<K> | undefined;
-  }
-
-  /** The value of a setting that has a default, so it is never undefined. */
-  getDefaulted<K extends DefaultedSettingKey>(key: K): SettingValue<K> {
-    return this.get(key) as SettingValue<K>;
+    return (value ?? getSettingDefault(key)) as SettingRead<K>;
   }
 
   getSource(key: SettingKey): SettingSource {

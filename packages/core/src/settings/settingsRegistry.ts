@@ -18,6 +18,11 @@ export type SettingValue<K extends SettingKey> = SpecValue<Extract<RegistryEntry
 /** Keys whose registry entry has a default: they always have a value. */
 export type DefaultedSettingKey = Extract<RegistryEntry, { default: unknown }>['key'];
 
+/** What reading a key yields: a key with a registry default always has a value. */
+export type SettingRead<K extends SettingKey> = K extends DefaultedSettingKey
+  ? SettingValue<K>
+  : SettingValue<K> | undefined;
+
 /** Settings as a sparse record: what a layer (profile, session) sets. */
 export type EphemeralSettings = { readonly [K in SettingKey]?: SettingValue<K> };
 

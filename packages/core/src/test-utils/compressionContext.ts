@@ -5,6 +5,7 @@ import type { IContent } from '../services/history/IContent.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
+import { compressionSettingsFrom } from '../core/compression/CompressionSettings.js';
 import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { SettingsService } from '../settings/SettingsService.js';
@@ -43,9 +44,8 @@ export interface TestCompressionContextOptions {
 export async function makeCompressionContext(
   options: TestCompressionContextOptions,
 ): Promise<CompressionContext> {
-  const settings = new SettingsService({ session: options.settings ?? {} });
-  const runtimeContext = createAgentRuntimeContext({
-    settings,
+  const runtime = createAgentRuntimeContext({
+    settings: new SettingsService({ session: options.settings ?? {} }),
     workspaceRoot: options.workspaceRoot ?? '/workspace',
     ...(options.modelContextLimit === undefined
       ? {}
@@ -59,7 +59,8 @@ export async function makeCompressionContext(
     history.estimateTokensForContents(contents);
   return {
     history: options.history,
-    runtimeContext,
+    settings: compressionSettingsFrom(runtime.settings, runtime.contextLimit()),
+    workspaceRoot: runtime.config.getWorkspaceRoot(),
     runtimeState: { sessionId: 'test-session', provider: provider.name, model: provider.model },
     estimateTokens,
     currentTokenCount: options.currentTokenCount ?? (await estimateTokens(options.history)),

@@ -26,6 +26,7 @@ import { summariesNeeded } from './density/compress/summariesNeeded.js';
 import { summarizeTailAsNeeded } from './density/compress/tailSummaries.js';
 import { TRAIL_SHARE } from './artifactTrail/ArtifactTrailKeeper.js';
 import { optimizeDensity } from './density/optimize/optimizeDensity.js';
+import type { CompressionSettings } from './CompressionSettings.js';
 import type {
   CompressionContext,
   CompressionNoopReason,
@@ -54,12 +55,10 @@ function sum(values: readonly number[]): number {
   return total;
 }
 
-type Ephemerals = CompressionContext['runtimeContext']['ephemerals'];
-
 /** Room the artifact trail will take after this compression. */
-function trailReserve(ephemerals: Ephemerals): number {
-  return ephemerals.artifactTrail?.() === true
-    ? Math.floor(ephemerals.contextLimit() * TRAIL_SHARE * 2)
+function trailReserve(settings: CompressionSettings): number {
+  return settings['compression.artifactTrail']
+    ? Math.floor(settings.contextLimit * TRAIL_SHARE * 2)
     : 0;
 }
 
@@ -94,8 +93,8 @@ export class HighDensityStrategy implements CompressionStrategy {
    * The compression target: compress() summarizes and drops until the history (the artifact
    * trail's room included) is at most this, less the pending message.
    */
-  compressedTokensAtMost(ephemerals: Ephemerals, pendingTokens: number): number {
-    return Math.max(0, this.target(ephemerals) - pendingTokens);
+  compressedTokensAtMost(settings: CompressionSettings, pendingTokens: number): number {
+    return Math.max(0, this.target(settings) - pendingTokens);
   }
 
   /**
@@ -103,25 +102,24 @@ export class HighDensityStrategy implements CompressionStrategy {
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
    * and superseded content first, the live latest copy of a file last — then drops
    * the oldest entries (a call with its responses, never one without the other) until the
-   * estimate is at most threshold × context limit × `densityCompressHeadroom`. In recall mode,
-   * when the whole head is gone and the tail alone is still over that, tool results inside the
+   * estimate is at most threshold × context limit × `compression.density.compressHeadroom`. In
+   * recall mode, when the whole head is gone and the tail alone is still over that, tool results inside the
    * tail are summarized the same way, never the newest turn. Never calls an LLM;
    * errors from `estimateTokens` propagate.
    */
   async compress(context: CompressionContext): Promise<CompressionResult> {
-    const { history, runtimeContext } = context;
-    const ephemerals = runtimeContext.ephemerals;
+    const { history, settings } = context;
     if (history.length === 0) return this.noop(history, 'empty-history');
-    const tailStart = planTailStart(history, ephemerals.preserveThreshold());
+    const tailStart = planTailStart(history, settings['compression.preserveThreshold']);
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
-    const targetTokens = targetWithRoomForPending(this.target(ephemerals), context);
-    const pointerStyle = ephemerals.densityPointerStyle?.() ?? 'spec';
+    const targetTokens = targetWithRoomForPending(this.target(settings), context);
+    const pointerStyle = settings['compression.density.pointerStyle'];
     // The target less the room the artifact trail takes once this compression is done.
-    const roomy = Math.max(0, targetTokens - trailReserve(ephemerals));
+    const roomy = Math.max(0, targetTokens - trailReserve(settings));
     const orderOptions = {
-      workspaceRoot: runtimeContext.config.getWorkspaceRoot(),
+      workspaceRoot: context.workspaceRoot,
       pointerStyle,
-      shellFileOps: ephemerals.densityShellFileOps(),
+      shellFileOps: settings['compression.density.shellFileOps'],
     };
     const candidates = orderedSummaryCandidates(history, tailStart, orderOptions);
     // Spec-literal mode summarizes every result outside the tail (REQ-HD-008.3).
@@ -167,12 +165,12 @@ export class HighDensityStrategy implements CompressionStrategy {
    * 0 when head + tail fit the target (one estimate); otherwise counts each head entry once and
    * plans the drop from those counts.
    */
-  private target(ephemerals: Ephemerals): number {
+  private target(settings: CompressionSettings): number {
     return compressionTarget({
-      threshold: ephemerals.compressionThreshold(),
+      threshold: settings['compression-threshold'],
       defaultThreshold: this.trigger.defaultThreshold,
-      contextLimit: ephemerals.contextLimit(),
-      headroom: ephemerals.densityCompressHeadroom(),
+      contextLimit: settings.contextLimit,
+      headroom: settings['compression.density.compressHeadroom'],
     });
   }
 

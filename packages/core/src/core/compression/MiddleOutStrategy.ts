@@ -23,10 +23,10 @@ export class MiddleOutStrategy implements CompressionStrategy {
    * empty-summary errors propagate.
    */
   compress(context: CompressionContext): Promise<CompressionResult> {
-    const { ephemerals } = context.runtimeContext;
+    const { settings } = context;
     const plan = planMiddleOutSplit(context.history, {
-      topPreserveThreshold: ephemerals.topPreserveThreshold(),
-      preserveThreshold: ephemerals.preserveThreshold(),
+      topPreserveThreshold: settings['compression.topPreserveThreshold'],
+      preserveThreshold: settings['compression.preserveThreshold'],
     });
     return compressWithSummary(context, this.name, plan);
   }

@@ -23,7 +23,7 @@ export class OneShotStrategy implements CompressionStrategy {
    */
   compress(context: CompressionContext): Promise<CompressionResult> {
     const plan = planOneShotSplit(context.history, {
-      preserveThreshold: context.runtimeContext.ephemerals.preserveThreshold(),
+      preserveThreshold: context.settings['compression.preserveThreshold'],
     });
     return compressWithSummary(context, this.name, plan);
   }

@@ -48,8 +48,7 @@ async function withLimit(history: readonly IContent[], contextLimit: number) {
 /** The quadratic way: drop one (safe) step, then re-estimate everything that is left. */
 async function naiveTruncate(context: CompressionContext): Promise<number> {
   const { history } = context;
-  const { ephemerals } = context.runtimeContext;
-  const target = topDownTargetTokens(0.85, ephemerals.contextLimit());
+  const target = topDownTargetTokens(0.85, context.settings.contextLimit);
   const safe = safeSplitPoints(history);
   let start = 0;
   let remaining = await context.estimateTokens(history);

@@ -36,10 +36,10 @@ export class TopDownTruncationStrategy implements CompressionStrategy {
    */
   async compress(context: CompressionContext): Promise<CompressionResult> {
     const { history } = context;
-    const { ephemerals } = context.runtimeContext;
-    const threshold = ephemerals.compressionThreshold() ?? this.trigger.defaultThreshold;
+    const { settings } = context;
+    const threshold = settings['compression-threshold'] ?? this.trigger.defaultThreshold;
     const targetTokens = targetWithRoomForPending(
-      topDownTargetTokens(threshold, ephemerals.contextLimit()),
+      topDownTargetTokens(threshold, settings.contextLimit),
       context,
     );
     const entryTokens = await countEntries(history, context.estimateTokens);

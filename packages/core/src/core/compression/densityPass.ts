@@ -4,6 +4,7 @@
  * counts and tokens per pass are all `Record<DensityPass, …>`, and the mapping from the persisted
  * setting keys to the passes is written here only.
  */
+import type { SettingsReader } from '../../settings/SettingsReader.js';
 
 export const DENSITY_PASSES = ['readWrite', 'dedup', 'recency'] as const;
 
@@ -27,19 +28,12 @@ export const DENSITY_PASS_SETTING = {
   recency: 'compression.density.recencyPruning',
 } as const satisfies Record<DensityPass, string>;
 
-/** The runtime accessors of the three switches (a subset of the session's ephemerals). */
-export interface DensityPassSettings {
-  densityReadWritePruning(): boolean;
-  densityFileDedupe(): boolean;
-  densityRecencyPruning(): boolean;
-}
-
 /** The passes switched on by the session's settings. */
-export function densityPassSwitches(settings: DensityPassSettings): DensityPassSwitches {
+export function densityPassSwitches(settings: SettingsReader): DensityPassSwitches {
   return {
-    readWrite: settings.densityReadWritePruning(),
-    dedup: settings.densityFileDedupe(),
-    recency: settings.densityRecencyPruning(),
+    readWrite: settings.get(DENSITY_PASS_SETTING.readWrite),
+    dedup: settings.get(DENSITY_PASS_SETTING.dedup),
+    recency: settings.get(DENSITY_PASS_SETTING.recency),
   };
 }
 

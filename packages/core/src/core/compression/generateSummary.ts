@@ -51,7 +51,7 @@ export interface GenerateSummaryInput {
  */
 export async function generateSummary(input: GenerateSummaryInput): Promise<string> {
   const { context, strategy } = input;
-  const provider = context.resolveProvider(context.runtimeContext.ephemerals.compressionProfile());
+  const provider = context.resolveProvider(context.settings['compression.profile']);
   const compressionPrompt = await context.promptResolver.resolveFile(
     context.promptBaseDir,
     COMPRESSION_PROMPT_FILE,

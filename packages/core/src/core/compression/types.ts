@@ -13,7 +13,8 @@ import type {
 import type { EntryContext } from './density/entry/entryReplies.js';
 import type { IProvider } from '../../providers/IProvider.js';
 import type { PromptContext, PromptResolver } from '../../prompt-config/PromptResolver.js';
-import type { AgentRuntimeContext, AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
+import type { AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
+import type { CompressionSettings } from './CompressionSettings.js';
 import type { Todo } from '../../tools/todo-schemas.js';
 
 export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
@@ -73,7 +74,10 @@ export interface DensityResult {
 export interface CompressionContext {
   /** The curated history (empty AI entries dropped). */
   readonly history: readonly IContent[];
-  readonly runtimeContext: AgentRuntimeContext;
+  /** The settings strategies read, as they were when this compression started. */
+  readonly settings: CompressionSettings;
+  /** Relative paths in tool parameters resolve against this directory. */
+  readonly workspaceRoot: string;
   readonly runtimeState: AgentRuntimeState;
   /** Token count of a list of entries; cheap for entries already counted. */
   readonly estimateTokens: (contents: readonly IContent[]) => Promise<number>;
@@ -174,10 +178,7 @@ export interface CompressionStrategy {
    * strategy knows it without running (a deterministic target); the density schedule prices a
    * compression against a pressure batch with it.
    */
-  compressedTokensAtMost?(
-    ephemerals: CompressionContext['runtimeContext']['ephemerals'],
-    pendingTokens: number,
-  ): number;
+  compressedTokensAtMost?(settings: CompressionSettings, pendingTokens: number): number;
 }
 
 /**

@@ -10,27 +10,26 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../../services/history/IContent.js';
-import { densityPassSwitches, type DensityPassSettings } from '../../densityPass.js';
+import type { SettingsReader } from '../../../../settings/SettingsReader.js';
+import { densityPassSwitches } from '../../densityPass.js';
 import { repeatedLinesReply } from './repeatedLines.js';
 import { unchangedInclusionMessage } from './unchangedInclusion.js';
 import { unchangedReadReply } from './unchangedRead.js';
-
-/** The settings the entry replies read (a subset of the session's ephemerals). */
-export interface EntrySettings extends DensityPassSettings {
-  densityUnchangedReads(): boolean;
-}
 
 /** What a strategy sees when content enters the history. */
 export interface EntryContext {
   /** The raw history as it is now, without the entering content. */
   readonly history: readonly IContent[];
-  readonly settings: EntrySettings;
+  /** The live settings (`compression.density.unchangedReads` and the pass switches). */
+  readonly settings: SettingsReader;
   /** Relative paths in tool parameters resolve against this directory. */
   readonly workspaceRoot: string;
 }
 
-function entryRepliesOn(settings: EntrySettings): boolean {
-  return settings.densityUnchangedReads() && !densityPassSwitches(settings).recency;
+function entryRepliesOn(settings: SettingsReader): boolean {
+  return (
+    settings.get('compression.density.unchangedReads') && !densityPassSwitches(settings).recency
+  );
 }
 
 /**

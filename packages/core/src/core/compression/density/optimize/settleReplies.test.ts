@@ -78,9 +78,9 @@ class ReplySession {
   }
 
   private repliesOn(): boolean {
-    const { ephemerals } = this.runtime;
     return (
-      this.handler.currentStrategy().name === 'high-density' && !ephemerals.densityRecencyPruning()
+      this.handler.currentStrategy().name === 'high-density' &&
+      !this.runtime.settings.get('compression.density.recencyPruning')
     );
   }
 
