@@ -124,6 +124,7 @@ async function main(): Promise<number> {
   console.log(markdownTable(rows, total));
   console.log(
     `\noverall ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
+      `${total.compacted.percent.toFixed(1)}% on the ${total.compacted.sessions} session(s) the client compacted; ` +
       `${total.overLimit} session(s) over 100.5%; added latency p50 ${total.addedLatencyP50Ms.toFixed(1)} ms, ` +
       `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
   );

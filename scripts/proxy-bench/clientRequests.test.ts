@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '@dense/core';
 import {
-  COMPACTION_INSTRUCTION,
+  CLAUDE_COMPACTION_INSTRUCTION,
   clientEvents,
   clientRequest,
   historyBefore,
@@ -97,7 +97,7 @@ describe('#24.5 clientRequests: the Claude Code request sequence', () => {
     const messages = body.messages as { role: string; content: Record<string, unknown>[] }[];
     expect(messages.at(-1)?.content.at(-1)).toMatchObject({
       type: 'text',
-      text: COMPACTION_INSTRUCTION,
+      text: CLAUDE_COMPACTION_INSTRUCTION,
       cache_control: { type: 'ephemeral' },
     });
     expect(recordedReply(SESSION[4] as IContent, 'anthropic')).toEqual({

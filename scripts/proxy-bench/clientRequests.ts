@@ -9,6 +9,10 @@
  * side compacted at).
  */
 import type { IContent, ImportedSession } from '@dense/core';
+import {
+  COMPACTION_MARKER,
+  COMPACTION_TASK,
+} from '../../packages/core/src/proxy/budget/compactionReply.js';
 import type { MockStreamReply } from '../../packages/core/src/test-utils/mockServer/index.js';
 import { claudeSystem, claudeTools, codexInstructions, type PrefixSizes } from './clientPrefix.js';
 import { anthropicMessages, claudeToolCall, responsesInput, resultText } from './wireMessages.js';
@@ -59,21 +63,25 @@ export function clientEvents(contents: readonly IContent[]): ClientEvent[] {
 
 /**
  * The entries a side had before `index`: from its latest compaction (the summary entry included),
- * without the summaries of boundaries it did not compact at.
+ * without the summaries of boundaries it did not compact at. A compaction the recording lacks
+ * starts at the newest call it kept, with its summary from `synthetic` in front.
  */
 export function historyBefore(
   contents: readonly IContent[],
   index: number,
   compacted: ReadonlySet<number>,
+  synthetic: ReadonlyMap<number, IContent> = new Map(),
 ): IContent[] {
   let start = 0;
   for (const boundary of compacted) if (boundary < index && boundary > start) start = boundary;
   const boundaries = new Set(
     clientEvents(contents).flatMap((event) => (event.kind === 'compaction' ? [event.index] : [])),
   );
-  return contents
+  const kept = contents
     .slice(start, index)
     .filter((_, i) => !boundaries.has(start + i) || compacted.has(start + i));
+  const summary = synthetic.get(start);
+  return summary === undefined ? kept : [summary, ...kept];
 }
 
 export interface RequestOptions {
@@ -82,10 +90,13 @@ export interface RequestOptions {
   readonly prefix: PrefixSizes;
 }
 
-/** The stand-in for the client's summarize instruction, appended to the last user message. */
+/** The stand-in for Codex's summarize instruction, appended as the last user message. */
 export const COMPACTION_INSTRUCTION =
   'Summarize the whole conversation so far for a continuation: the task, decisions, files ' +
   'touched, open problems and next steps. Reply with text only, no tool calls.';
+
+/** Claude Code's compaction instruction as `dense proxy` recognizes it (docs/clients.md). */
+export const CLAUDE_COMPACTION_INSTRUCTION = `${COMPACTION_MARKER}\n\n${COMPACTION_TASK}, with the task, decisions, files touched, open problems and next steps.`;
 
 /** The request body the client sends with `history` (`compaction`: the summarize request). */
 export function clientRequest(
@@ -94,7 +105,20 @@ export function clientRequest(
 ): Json {
   const instruction: IContent[] =
     options.compaction === true
-      ? [{ speaker: 'human', blocks: [{ type: 'text', text: COMPACTION_INSTRUCTION }] }]
+      ? [
+          {
+            speaker: 'human',
+            blocks: [
+              {
+                type: 'text',
+                text:
+                  options.api === 'anthropic'
+                    ? CLAUDE_COMPACTION_INSTRUCTION
+                    : COMPACTION_INSTRUCTION,
+              },
+            ],
+          },
+        ]
       : [];
   const entries = [...history, ...instruction];
   if (options.api === 'openai-responses') {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CACHE_RULES } from '@dense/core';
+import { cachePrefix, type CachedPrefix } from '../../packages/core/src/cache/cachePrefix.js';
 import { anthropicPromptBlocks } from './promptBlocks.js';
 import { PromptCache, type PromptBlock } from './promptCache.js';
 
@@ -65,17 +66,59 @@ describe('#24.5 PromptCache: Anthropic explicit cache', () => {
 });
 
 describe('#24.5 PromptCache: OpenAI automatic cache', () => {
-  it('reads the longest earlier prefix at 0.1× with no write premium', () => {
+  it('#24.5 bills through cachePrefix: reads the previous prefix at 0.1×, rounded to 128-token steps past 1,024, no write premium', () => {
     const cache = new PromptCache(CACHE_RULES.openai);
     const plain = (n: number) => Array.from({ length: n }, (_, i) => block(`b${i}`, 100));
     expect(cache.bill(plain(20), 0).weighted).toBe(2_000);
     const next = cache.bill(plain(25), 1_000);
+    // 2,000 unchanged tokens are read as 1,024 + 7 × 128.
     expect(next).toMatchObject({
-      cacheReadTokens: 2_000,
+      cacheReadTokens: 1_920,
       cacheWriteTokens: 0,
-      uncachedTokens: 500,
+      uncachedTokens: 580,
     });
-    expect(next.weighted).toBeCloseTo(700);
+    expect(next.weighted).toBeCloseTo(772);
+  });
+});
+
+describe('#24.5 PromptCache is the one cache model', () => {
+  it('#24.5 each bill equals cachePrefix on the same layout, unchanged blocks and held prefixes', () => {
+    const rules = CACHE_RULES.anthropic;
+    const cache = new PromptCache(rules);
+    const system = block('system', 1_500, true);
+    const prompts = [
+      [system, ...prompt(10)],
+      [system, ...prompt(14)],
+      [system, block('edited', 100), ...prompt(14).slice(1)],
+      [system, block('edited', 100), ...prompt(20).slice(1)],
+    ];
+    let cached: readonly CachedPrefix[] = [];
+    let previous: readonly PromptBlock[] = [];
+    prompts.forEach((blocks, n) => {
+      const at = n * 1_000;
+      let unchanged = 0;
+      while (unchanged < previous.length && previous[unchanged]?.key === blocks[unchanged]?.key)
+        unchanged++;
+      const ends = blocks.map((_, i) => blocks.slice(0, i + 1).reduce((s, b) => s + b.tokens, 0));
+      const expected = cachePrefix({
+        rules,
+        cached,
+        next: {
+          blocks: blocks.length,
+          tokensBefore: (k) => (k <= 0 ? 0 : (ends[k - 1] ?? 0)),
+          breakpoints: blocks.flatMap((b, i) => (b.breakpoint ? [i + 1] : [])),
+          at,
+        },
+        firstChangedBlock: unchanged,
+      });
+      expect(cache.bill(blocks, at)).toMatchObject({
+        cacheReadTokens: expected.readTokens,
+        cacheWriteTokens: expected.writeTokens,
+        uncachedTokens: expected.uncachedTokens,
+      });
+      cached = expected.cached;
+      previous = blocks;
+    });
   });
 });
 

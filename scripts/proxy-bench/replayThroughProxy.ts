@@ -1,13 +1,19 @@
 /**
  * Replays one imported session twice in one process, request by request at its recorded times:
  * straight to a cache-billing mock (pass-through) and through `dense proxy` (default settings) to
- * another. Both sides send the client's requests; only the proxy side is densified. At a recorded
- * compaction the pass-through side sends the client's compaction request; the proxy side does too
- * unless the context it reported stayed under the client's auto-compaction trigger, in which case
- * it keeps the full history (see `proxySideCompacts`).
+ * another. Both sides send the client's requests; only the proxy side is densified.
+ *
+ * Each side's client compacts as the real one would (`clientCompaction.ts`): before a model call
+ * whose side was last told a context past the client's threshold (a synthetic compaction: the
+ * summarize request billed with a summary of the recorded size class as its reply, then the
+ * history from that summary and the newest call), and at a recorded compaction (pass-through
+ * always; the proxy side when it was asked below the trigger or its own context passed the
+ * threshold). The proxy side's compaction requests go through the proxy, which answers them
+ * itself (no bill, its measured ms as the wait).
  */
 import {
   startProxyServer,
+  type IContent,
   type ImportedSession,
   type ProxyRequestRecord,
   type ProxyServer,
@@ -15,17 +21,36 @@ import {
 import { send } from '../../packages/core/src/proxy/test-utils/loopbackProxy.js';
 import { startCacheBillingMock, type CacheBillingMock } from './cacheBillingMock.js';
 import {
+  clientThreshold,
+  compactsAtBoundary,
+  recordedWaitMs,
+  summaryChars,
+  syntheticSummary,
+  CLIENT_COMPACTION_WAIT_MS,
+} from './clientCompaction.js';
+import {
   clientEvents,
   clientRequest,
   historyBefore,
   recordedReply,
   type ClientApi,
-  type ClientEvent,
   type RequestOptions,
 } from './clientRequests.js';
 import type { PrefixSizes } from './clientPrefix.js';
 import type { CountTokens } from './promptBlocks.js';
-import { proxySideCompacts, type SideReport, sideReport } from './sideReport.js';
+import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
+
+/** A side's client compactions. */
+export interface SideCompactions {
+  /** Compactions its client made (recorded boundaries it compacted at + synthetic ones). */
+  readonly client: number;
+  /** Of those, at a point where the recording has no summary. */
+  readonly synthetic: number;
+  /** Of those, answered by Dense (no model call). */
+  readonly answeredByDense: number;
+  /** Time the client waited for its compactions, ms (estimated where not measured). */
+  readonly blockedMs: number;
+}
 
 export interface SessionReplay {
   readonly api: ClientApi;
@@ -34,6 +59,7 @@ export interface SessionReplay {
   readonly calls: number;
   readonly passThrough: SideReport;
   readonly proxy: SideReport;
+  readonly compactions: { readonly passThrough: SideCompactions; readonly proxy: SideCompactions };
   /**
    * Per model call: the round trip through the proxy minus the direct one, ms (wall clock), each
    * without the mock's billing time.
@@ -55,7 +81,11 @@ interface Side {
   readonly mock: CacheBillingMock;
   readonly url: string;
   readonly compacted: Set<number>;
+  readonly synthetic: Map<number, IContent>;
   readonly compactionRequests: number[];
+  /** Context the client was last told (prompt + output of its last model call). */
+  reported: number;
+  counts: { client: number; synthetic: number; answeredByDense: number; blockedMs: number };
 }
 
 const PATHS: Readonly<Record<ClientApi, string>> = {
@@ -84,35 +114,118 @@ interface Run {
   readonly proxy: ProxyServer;
   readonly through: Side;
   readonly records: ProxyRequestRecord[];
+  readonly clock: { now: number };
 }
 
-/** Sends what `event` makes each of `sides` send; the round trips, ms, in `sides` order. */
-async function sendEvent(run: Run, event: ClientEvent, sides: readonly Side[]): Promise<number[]> {
-  const contents = run.input.session.contents;
-  const entry = contents[event.index];
-  if (entry === undefined) return [];
-  const compaction = event.kind === 'compaction';
-  const times: number[] = [];
-  for (const side of sides) {
-    const history = historyBefore(contents, event.index, side.compacted);
-    const body = JSON.stringify(clientRequest(history, { ...run.options, compaction }));
-    side.mock.answerNext(recordedReply(entry, run.input.api));
-    if (compaction) side.compactionRequests.push(side.mock.bills.length);
-    times.push(await timedSend(side, run.input.api, body, run.input.sessionId));
-    if (compaction) side.compacted.add(event.index);
-    if (side === run.through) {
-      run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
-    }
+/** Sends one model call from `side`; the round trip, ms. */
+async function sendCall(run: Run, index: number, side: Side): Promise<number> {
+  const { contents } = run.input.session;
+  const history = historyBefore(contents, index, side.compacted, side.synthetic);
+  side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
+  const ms = await timedSend(
+    side,
+    run.input.api,
+    JSON.stringify(clientRequest(history, run.options)),
+    run.input.sessionId,
+  );
+  if (side === run.through)
+    run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
+  const bill = side.mock.bills.at(-1);
+  side.reported = bill === undefined ? 0 : bill.promptTokens + bill.outputTokens;
+  return ms;
+}
+
+/**
+ * The side's client compacts before `index`: its summarize request (answered by `summary`), then
+ * its history restarts at `boundary`. `waitMs`: the wait when no model call answers it.
+ */
+async function compact(
+  run: Run,
+  side: Side,
+  step: { index: number; boundary: number; summary: IContent; waitMs: number; synthetic: boolean },
+): Promise<void> {
+  const { contents } = run.input.session;
+  const history = historyBefore(contents, step.index, side.compacted, side.synthetic);
+  const body = JSON.stringify(clientRequest(history, { ...run.options, compaction: true }));
+  side.mock.answerNext(recordedReply(step.summary, run.input.api));
+  side.compactionRequests.push(side.mock.bills.length);
+  const ms = await timedSend(side, run.input.api, body, run.input.sessionId);
+  let answered = false;
+  if (side === run.through) {
+    const record = await lastRecord(run.proxy.stats, run.records.length + 1);
+    run.records.push(record);
+    answered = record.compaction?.kind === 'answered';
   }
-  return times;
+  if (answered) side.compactionRequests.pop();
+  side.counts.client++;
+  if (step.synthetic) {
+    side.counts.synthetic++;
+    side.synthetic.set(step.boundary, step.summary);
+  }
+  side.counts.answeredByDense += answered ? 1 : 0;
+  side.counts.blockedMs += answered ? ms : step.waitMs;
+  side.compacted.add(step.boundary);
+  side.reported = 0;
 }
 
 const newSide = (mock: CacheBillingMock, url: string): Side => ({
   mock,
   url,
   compacted: new Set(),
+  synthetic: new Map(),
   compactionRequests: [],
+  reported: 0,
+  counts: { client: 0, synthetic: 0, answeredByDense: 0, blockedMs: 0 },
 });
+
+async function replayEvents(
+  run: Run,
+  pass: Side,
+  threshold: number | undefined,
+): Promise<number[]> {
+  const { contents } = run.input.session;
+  const through = run.through;
+  const summary = syntheticSummary(summaryChars(contents));
+  const addedLatencyMs: number[] = [];
+  let recordedContext: number | undefined;
+  let lastCall: number | undefined;
+  for (const event of clientEvents(contents)) {
+    run.clock.now = event.at;
+    if (event.kind === 'call') {
+      for (const side of [pass, through]) {
+        if (threshold === undefined || lastCall === undefined || side.reported < threshold)
+          continue;
+        const step = { index: event.index, boundary: lastCall, summary, synthetic: true };
+        await compact(run, side, { ...step, waitMs: CLIENT_COMPACTION_WAIT_MS });
+      }
+      const direct = await sendCall(run, event.index, pass);
+      addedLatencyMs.push((await sendCall(run, event.index, through)) - direct);
+      const usage = contents[event.index]?.metadata?.usage;
+      recordedContext =
+        usage === undefined ? undefined : usage.promptTokens + usage.completionTokens;
+      lastCall = event.index;
+      continue;
+    }
+    const step = {
+      index: event.index,
+      boundary: event.index,
+      summary: contents[event.index] as IContent,
+      waitMs: recordedWaitMs(contents, event.index),
+      synthetic: false,
+    };
+    const passReported = pass.reported;
+    await compact(run, pass, step);
+    const proxyCompacts = compactsAtBoundary({
+      recordedContext,
+      reported: through.reported,
+      passReported,
+      threshold,
+      userAskedBelow: AUTO_COMPACT_TOKENS,
+    });
+    if (proxyCompacts) await compact(run, through, step);
+  }
+  return addedLatencyMs;
+}
 
 export async function replayThroughProxy(input: ReplayInput): Promise<SessionReplay> {
   const { session, api } = input;
@@ -135,34 +248,17 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
     proxy,
     through,
     records: [],
+    clock,
   };
-  const addedLatencyMs: number[] = [];
-  const lastPrompt = (side: Side) => side.mock.bills.at(-1)?.promptTokens ?? 0;
   try {
-    let recordedContext: number | undefined;
-    for (const event of clientEvents(session.contents)) {
-      clock.now = event.at;
-      if (event.kind === 'call') {
-        const [direct = 0, proxied = 0] = await sendEvent(run, event, [pass, through]);
-        addedLatencyMs.push(proxied - direct);
-        const usage = session.contents[event.index]?.metadata?.usage;
-        recordedContext =
-          usage === undefined ? undefined : usage.promptTokens + usage.completionTokens;
-        continue;
-      }
-      const compacts = proxySideCompacts({
-        recordedContext,
-        passThroughPrompt: lastPrompt(pass),
-        proxyPrompt: lastPrompt(through),
-      });
-      await sendEvent(run, event, compacts ? [pass, through] : [pass]);
-    }
+    const addedLatencyMs = await replayEvents(run, pass, clientThreshold(api, model));
     return {
       api,
       model,
       calls: addedLatencyMs.length,
       passThrough: sideReport(passMock.bills, pass.compactionRequests, api),
       proxy: sideReport(proxyMock.bills, through.compactionRequests, api),
+      compactions: { passThrough: { ...pass.counts }, proxy: { ...through.counts } },
       addedLatencyMs,
       records: run.records,
     };

@@ -1,8 +1,7 @@
 /**
  * What one side of the bench paid, from the mock's bills: the cache-weighted prompt of every
  * request plus the output of its compaction requests (the only output that differs between the
- * sides: every model call streams the same recorded reply on both), and when the proxy side's
- * client compacts at a recorded boundary. Pure.
+ * sides: every model call streams the same recorded reply on both). Pure.
  */
 import type { BilledRequest } from './cacheBillingMock.js';
 import type { ClientApi } from './clientRequests.js';
@@ -17,9 +16,10 @@ export const OUTPUT_MULTIPLIER: Readonly<Record<ClientApi, number>> = {
 };
 
 /**
- * Last reported context from which the client compacts by itself: recorded Claude Code sessions
- * triggered at 155–158k (reported usage plus the results appended since, which the transcript's
- * last usage leaves out: one recorded compaction followed a reply reporting 154.8k), so 150k.
+ * Recorded context (the last reported usage before a recorded compaction) under which that
+ * compaction was asked for by the user rather than triggered: recorded Claude Code sessions
+ * triggered at 155–158k (reported usage plus the results appended since; one recorded compaction
+ * followed a reply reporting 154.8k), so 150k.
  */
 export const AUTO_COMPACT_TOKENS = 150_000;
 
@@ -67,28 +67,4 @@ export function sideReport(
     cacheReadTokens,
     cacheWriteTokens,
   };
-}
-
-export interface CompactionInput {
-  /** The context the recorded client reported before the boundary, when the transcript has it. */
-  readonly recordedContext: number | undefined;
-  /** The last prompt each side sent before the boundary, in the bench's tokens. */
-  readonly passThroughPrompt: number;
-  readonly proxyPrompt: number;
-}
-
-/**
- * Whether the client behind the proxy compacts where the recorded client did. A recorded
- * compaction below the auto-compaction trigger (asked for by the user) happens on both sides.
- * Otherwise the proxy side's client sees the recorded context scaled by what the proxy sent
- * against what the pass-through side sent, and compacts when that reaches the trigger. Without
- * a recorded context it compacts unless the proxy sent less.
- */
-export function proxySideCompacts(input: CompactionInput): boolean {
-  const { recordedContext, passThroughPrompt, proxyPrompt } = input;
-  if (recordedContext === undefined || passThroughPrompt <= 0) {
-    return proxyPrompt >= passThroughPrompt;
-  }
-  if (recordedContext < AUTO_COMPACT_TOKENS) return true;
-  return (recordedContext * proxyPrompt) / passThroughPrompt >= AUTO_COMPACT_TOKENS;
 }

@@ -86,6 +86,8 @@ export interface DensifyResult {
   readonly prefixStable: boolean | undefined;
   /** The working budget's compaction on this request. */
   readonly compaction?: CompactionNote;
+  /** The request's `model`, when it was read. */
+  readonly model?: string;
 }
 
 function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
@@ -188,7 +190,9 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
-    return densifyWire(options, text, { wire: outcome.wire, model: stringMember(root, 'model') });
+    const model = stringMember(root, 'model');
+    const result = densifyWire(options, text, { wire: outcome.wire, model });
+    return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
     return passThrough(options, { reason, text, identity: outcome.wire.identity });

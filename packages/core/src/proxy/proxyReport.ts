@@ -38,10 +38,30 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
       ? ''
       : ` · cost ${k(cost.billed)} vs ${k(cost.passThrough)} pass-through`;
   const costly = cost !== undefined && cost.billed > cost.passThrough;
+  const context = contextText(record);
   const failed = record.status >= 400 || record.end !== 'complete';
   const statusText = `${record.status}${END_TEXT[record.end]}`;
   const status = failed ? paint(31, statusText) : statusText;
-  return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${compaction}${prefix}${costly ? paint(31, costText) : costText}`;
+  return `dense proxy ${status} ${record.route} ${record.durationMs}ms · ${billed} · ${density}${compaction}${prefix}${costly ? paint(31, costText) : costText}${context}`;
+}
+
+/** Context upstream vs what the client holds, when they differ; a compaction avoided. */
+function contextText(record: ProxyRequestRecord): string {
+  const context = record.context;
+  const sizes =
+    context === undefined || context.upstreamTokens === context.clientTokens
+      ? ''
+      : ` · context ${k(context.upstreamTokens)} upstream vs ${k(context.clientTokens)} client`;
+  const avoided =
+    record.compactionAvoided === 'kept-under'
+      ? ' · client kept under its compaction threshold'
+      : '';
+  return sizes + avoided;
+}
+
+/** "12 (3 answered, 9 kept under)" */
+function avoidedText(totals: ProxyTotals): string {
+  return `${totals.compactionsAvoided} (${totals.compactionsAnswered} answered, ${totals.compactionsKeptUnder} kept under)`;
 }
 
 /** What the working budget did on this request, if anything. */
@@ -88,13 +108,13 @@ const SHOWN_CONVERSATIONS = 10;
 
 function conversationRows(stats: ProxyStatsJson): string[] {
   const entries = Object.entries(stats.conversations)
-    .filter(([, totals]) => totals.billedCost > 0)
+    .filter(([, totals]) => totals.billedCost > 0 || totals.compactionsAnswered > 0)
     .sort(([, a], [, b]) => b.billedCost - a.billedCost);
   const rows = entries
     .slice(0, SHOWN_CONVERSATIONS)
     .map(
       ([id, totals]) =>
-        `  ${id}: ${totals.requests} requests, billed ${k(totals.billedCost)} vs ${k(totals.passThroughCost)} pass-through, ${formatSaving(totals)}`,
+        `  ${id}: ${totals.requests} requests, billed ${k(totals.billedCost)} vs ${k(totals.passThroughCost)} pass-through, ${formatSaving(totals)}; context ${k(totals.contextUpstreamTokens)} upstream vs ${k(totals.contextClientTokens)} client; compactions avoided ${avoidedText(totals)}`,
     );
   if (entries.length > SHOWN_CONVERSATIONS) {
     rows.push(`  … ${entries.length - SHOWN_CONVERSATIONS} more in GET /dense/stats`);
@@ -122,6 +142,11 @@ export function formatSummary(stats: ProxyStatsJson): string {
     ['prompt cost billed (input-token units)', k(totals.billedCost)],
     ['prompt cost passed through (est.)', k(totals.passThroughCost)],
     ['density', formatSaving(totals)],
+    [
+      'context upstream vs client (latest, summed)',
+      `${k(totals.contextUpstreamTokens)} vs ${k(totals.contextClientTokens)}`,
+    ],
+    ['client compactions avoided', avoidedText(totals)],
     ['edit batches sent', String(totals.batches)],
     ['requests whose cached prefix changed', String(totals.prefixBreaks)],
     ['replies cut mid-way', String(totals.cutReplies)],

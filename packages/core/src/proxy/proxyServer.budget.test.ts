@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compactionRequestBody, longSessionBody } from './test-utils/longSession.js';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
+import type { ProxyStatsJson } from './proxyStats.js';
 
 afterEach(closeLoopback);
 
@@ -54,5 +55,28 @@ describe('dense proxy: working budget and client compaction', () => {
     const body = longSessionBody(30, 4_000);
     await send(proxy.url, { path: '/v1/messages', body });
     expect(upstream.seen[0]?.body.toString()).toBe(body);
+  });
+});
+
+describe('dense proxy: /dense/stats metering', () => {
+  it('#24.6 /dense/stats says per conversation the context upstream vs the client and the compactions avoided', async () => {
+    // The upstream reports the prompt it got at characters / 4.
+    const upstream = await stub((seen, res) => {
+      res.setHeader('content-type', 'application/json');
+      const tokens = Math.round(seen.body.length / 4);
+      res.end(JSON.stringify({ usage: { input_tokens: tokens, output_tokens: 10 } }));
+    });
+    const proxy = await proxyTo(upstream.url);
+    const headers = { 'x-claude-code-session-id': 'metered' };
+    await send(proxy.url, { path: '/v1/messages', body: longSessionBody(60, 12_000), headers });
+    await send(proxy.url, { path: '/v1/messages', body: compactionRequestBody(), headers });
+    const reply = await send(proxy.url, { path: '/dense/stats', method: 'GET' });
+    const json = JSON.parse(reply.chunks.join('')) as ProxyStatsJson;
+    const [conversation] = Object.values(json.conversations).filter((t) => t.contextClientTokens);
+    expect(conversation?.contextClientTokens).toBeGreaterThan(167_000);
+    expect(conversation?.contextUpstreamTokens).toBeLessThan(167_000);
+    expect(conversation?.compactionsKeptUnder).toBe(1);
+    expect(json.totals.compactionsAnswered).toBe(1);
+    expect(json.totals.compactionsAvoided).toBe(2);
   });
 });

@@ -16,6 +16,7 @@ import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
 import { compactionReply } from './budget/compactionReply.js';
+import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
@@ -174,12 +175,17 @@ async function densifyAndForward(
     clientResponse: response,
     body: result.body,
   });
+  const longContext = String(request.headers['anthropic-beta'] ?? '').includes('context-1m');
   const pricing: RequestPricing | undefined = counting
     ? undefined
     : {
         provider: requestCacheProvider(api, body.toString('utf8')),
         originalBytes: body.length,
         sentBytes: result.body.length,
+        // Only Claude Code's threshold is known (docs/clients.md).
+        ...(api === 'anthropic' && result.model !== undefined
+          ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext }) }
+          : {}),
       };
   const route = counting ? 'anthropic count_tokens' : api;
   finish(ctx, { route, started, result, pricing, outcome });

@@ -4,6 +4,14 @@
  * request cost against passing it through unchanged), the live stderr line, the `GET /dense/stats`
  * JSON and the summary table printed at exit. Per-conversation entries are bounded: past
  * `maxConversations` the least recently active one is folded into one `dropped` total.
+ *
+ * Context: the upstream side is the prompt the provider reported for the request as forwarded;
+ * the client side is that prompt scaled by the bytes the client sent over the bytes forwarded
+ * (the estimate of the request as the client holds it). Compactions avoided: each client
+ * compaction request Dense answered, plus each time the client's held context (prompt + output)
+ * grew by its compaction threshold since the last such count while the context reported to it
+ * (upstream prompt + output) stayed under that threshold: a client passed through would have
+ * compacted there once (and again after regrowing a threshold's worth).
  */
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import type { CompactionNote } from './densifyRequest.js';
@@ -35,13 +43,32 @@ export interface ProxyRequestRecord {
   readonly passThrough?: PassThroughPointers;
   /** Billed against pass-through, for billed requests whose reply reported usage. */
   readonly cost?: RequestCost;
+  /** Prompt tokens upstream (reported) and as the client holds them (estimated). */
+  readonly context?: RequestContext;
+  /** Why this request counts as one client compaction avoided, if it does. */
+  readonly compactionAvoided?: CompactionAvoided;
 }
+
+export interface RequestContext {
+  /** Prompt tokens of the request as forwarded, from the reported usage. */
+  readonly upstreamTokens: number;
+  /** Estimated prompt tokens of the request as the client sent it. */
+  readonly clientTokens: number;
+}
+
+/**
+ * `answered`: the client's compaction request, answered by Dense without a model call;
+ * `kept-under`: the client's held context passed its threshold, the context reported to it did not.
+ */
+export type CompactionAvoided = 'answered' | 'kept-under';
 
 /** What a billed request needs to be priced against passing it through. */
 export interface RequestPricing {
   readonly provider: CacheProviderName;
   readonly originalBytes: number;
   readonly sentBytes: number;
+  /** The client's own compaction threshold (reported tokens), when known for its model. */
+  readonly clientThreshold?: number;
 }
 
 export interface ProxyTotals {
@@ -64,6 +91,19 @@ export interface ProxyTotals {
   readonly billedCost: number;
   /** Estimated prompt cost of the same requests passed through unchanged, same units. */
   readonly passThroughCost: number;
+  /**
+   * Prompt tokens of the latest priced request upstream (reported); in totals and `dropped`,
+   * summed over conversations.
+   */
+  readonly contextUpstreamTokens: number;
+  /** The same request as the client holds it (estimated), same sums. */
+  readonly contextClientTokens: number;
+  /** Client compaction requests answered by Dense. */
+  readonly compactionsAnswered: number;
+  /** Times the working budget kept the client under its own threshold (see the module header). */
+  readonly compactionsKeptUnder: number;
+  /** `compactionsAnswered + compactionsKeptUnder`. */
+  readonly compactionsAvoided: number;
 }
 
 export interface ProxyStatsJson {
@@ -84,9 +124,26 @@ export const DEFAULT_STATS_CONVERSATIONS = 256;
 
 const NO_COST: RequestCost = { billed: 0, passThrough: 0 };
 
-function addTo(totals: ProxyTotals, record: ProxyRequestRecord): ProxyTotals {
+/** What one record adds to a conversation's counts beyond usage and cost. */
+function meteringOf(record: ProxyRequestRecord, previous: RequestContext | undefined) {
+  const context = record.context ?? previous;
+  return {
+    // The latest context replaces the conversation's previous one in the sums.
+    upstream: (context?.upstreamTokens ?? 0) - (previous?.upstreamTokens ?? 0),
+    client: (context?.clientTokens ?? 0) - (previous?.clientTokens ?? 0),
+    answered: record.compactionAvoided === 'answered' ? 1 : 0,
+    keptUnder: record.compactionAvoided === 'kept-under' ? 1 : 0,
+  };
+}
+
+function addTo(
+  totals: ProxyTotals,
+  record: ProxyRequestRecord,
+  previous: RequestContext | undefined,
+): ProxyTotals {
   const usage = record.usage ?? ZERO_USAGE;
   const cost = record.cost ?? NO_COST;
+  const metering = meteringOf(record, previous);
   return {
     requests: totals.requests + 1,
     inputTokens: totals.inputTokens + usage.input,
@@ -99,6 +156,11 @@ function addTo(totals: ProxyTotals, record: ProxyRequestRecord): ProxyTotals {
     cutReplies: totals.cutReplies + (record.end === 'complete' ? 0 : 1),
     billedCost: totals.billedCost + cost.billed,
     passThroughCost: totals.passThroughCost + cost.passThrough,
+    contextUpstreamTokens: totals.contextUpstreamTokens + metering.upstream,
+    contextClientTokens: totals.contextClientTokens + metering.client,
+    compactionsAnswered: totals.compactionsAnswered + metering.answered,
+    compactionsKeptUnder: totals.compactionsKeptUnder + metering.keptUnder,
+    compactionsAvoided: totals.compactionsAvoided + metering.answered + metering.keptUnder,
   };
 }
 
@@ -120,11 +182,32 @@ const ZERO: ProxyTotals = {
   cutReplies: 0,
   billedCost: 0,
   passThroughCost: 0,
+  contextUpstreamTokens: 0,
+  contextClientTokens: 0,
+  compactionsAnswered: 0,
+  compactionsKeptUnder: 0,
+  compactionsAvoided: 0,
 };
 
 interface ConversationEntry {
   totals: ProxyTotals;
   passThrough: PassThroughState | undefined;
+  context: RequestContext | undefined;
+  /** The client's held context (prompt + output) at the last `kept-under` count; 0 before. */
+  keptUnderMark: number;
+}
+
+/** Whether this request counts as the client kept under its threshold since `mark`. */
+function keptUnder(
+  usage: Usage,
+  context: RequestContext,
+  threshold: number | undefined,
+  mark: number,
+): boolean {
+  if (threshold === undefined) return false;
+  const held = context.clientTokens + usage.output;
+  const reported = context.upstreamTokens + usage.output;
+  return held >= mark + threshold && reported < threshold;
 }
 
 export class ProxyStats {
@@ -144,21 +227,41 @@ export class ProxyStats {
    */
   record(input: ProxyRequestRecord, pricing?: RequestPricing): ProxyRequestRecord {
     const key = input.conversationId ?? '(none)';
-    const entry = this.perConversation.get(key) ?? { totals: ZERO, passThrough: undefined };
-    let record = input;
+    const entry: ConversationEntry = this.perConversation.get(key) ?? {
+      totals: ZERO,
+      passThrough: undefined,
+      context: undefined,
+      keptUnderMark: 0,
+    };
+    let record: ProxyRequestRecord =
+      input.compaction?.kind === 'answered' ? { ...input, compactionAvoided: 'answered' } : input;
     if (pricing !== undefined && input.usage !== undefined) {
+      const usage = input.usage;
       const priced = passThroughCost({
         ...pricing,
-        usage: input.usage,
+        usage,
         rules: cacheRulesFor(pricing.provider),
         at: input.at,
         previous: entry.passThrough,
       });
-      record = { ...input, cost: priced.cost };
+      const context: RequestContext = {
+        upstreamTokens: usage.input + usage.cacheCreation + usage.cacheRead,
+        clientTokens: priced.state.promptTokens,
+      };
+      const avoided = keptUnder(usage, context, pricing.clientThreshold, entry.keptUnderMark);
+      if (avoided) entry.keptUnderMark = context.clientTokens + usage.output;
+      record = {
+        ...record,
+        cost: priced.cost,
+        context,
+        ...(avoided ? { compactionAvoided: 'kept-under' as const } : {}),
+      };
       entry.passThrough = priced.state;
     }
-    entry.totals = addTo(entry.totals, record);
-    this.totals = addTo(this.totals, record);
+    const previous = entry.context;
+    entry.totals = addTo(entry.totals, record, previous);
+    this.totals = addTo(this.totals, record, previous);
+    entry.context = record.context ?? previous;
     this.perConversation.delete(key);
     this.perConversation.set(key, entry);
     this.bound();

@@ -40,6 +40,14 @@ export function clientWindow(input: WindowInput): number {
 }
 
 /**
+ * The reported context (tokens: prompt + output) past which the client compacts by itself:
+ * Claude Code's window less `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window).
+ */
+export function clientCompactionThreshold(input: WindowInput): number {
+  return clientWindow(input) - CLIENT_RESERVE_TOKENS;
+}
+
+/**
  * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the
  * client's threshold less room for the next result, and `MAX_WORKING_BUDGET`.
  */

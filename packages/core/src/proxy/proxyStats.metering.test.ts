@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { formatRequestLine, formatSummary } from './proxyReport.js';
+import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import type { Usage } from './usageMeter.js';
+
+function request(usage: Usage, extra: Partial<ProxyRequestRecord> = {}): ProxyRequestRecord {
+  return {
+    at: 0,
+    route: 'anthropic',
+    status: 200,
+    end: 'complete',
+    conversationId: 'c',
+    durationMs: 1,
+    usage,
+    removedChars: 0,
+    pointers: 0,
+    newEdits: 0,
+    schedule: 'none',
+    prefixStable: undefined,
+    ...extra,
+  };
+}
+
+const prompt = (tokens: number): Usage => ({
+  input: 0,
+  cacheCreation: 0,
+  cacheRead: tokens,
+  output: 1_000,
+});
+
+/** The client sent `ratio` × the bytes forwarded; Claude Code's 167,000 threshold. */
+const pricing = (ratio: number): RequestPricing => ({
+  provider: 'anthropic',
+  originalBytes: 400_000 * ratio,
+  sentBytes: 400_000,
+  clientThreshold: 167_000,
+});
+
+describe('ProxyStats metering: context and compactions avoided', () => {
+  it('#24.6 context upstream (reported) vs what the client holds (scaled by bytes), per conversation and summed in totals', () => {
+    const stats = new ProxyStats();
+    stats.record(request(prompt(50_000), { conversationId: 'a' }), pricing(2));
+    stats.record(request(prompt(60_000), { conversationId: 'a' }), pricing(2));
+    stats.record(request(prompt(10_000), { conversationId: 'b' }), pricing(1));
+    const json = stats.toJSON();
+    expect(json.conversations.a?.contextUpstreamTokens).toBe(60_000);
+    expect(json.conversations.a?.contextClientTokens).toBe(120_000);
+    expect(json.conversations.b?.contextClientTokens).toBe(10_000);
+    // Totals: the latest of each conversation, summed (not every request's prompt).
+    expect(json.totals.contextUpstreamTokens).toBe(70_000);
+    expect(json.totals.contextClientTokens).toBe(130_000);
+    expect(json.recent.at(-2)?.context).toEqual({
+      upstreamTokens: 60_000,
+      clientTokens: 120_000,
+    });
+  });
+
+  it('#24.6 a dropped conversation keeps its latest context in the dropped and overall sums', () => {
+    const stats = new ProxyStats({ maxConversations: 1 });
+    stats.record(request(prompt(50_000), { conversationId: 'a' }), pricing(2));
+    stats.record(request(prompt(10_000), { conversationId: 'b' }), pricing(1));
+    const json = stats.toJSON();
+    expect(json.dropped.totals.contextClientTokens).toBe(100_000);
+    expect(json.totals.contextClientTokens).toBe(110_000);
+  });
+
+  it('#24.6 kept under: counted when the client holds past its threshold and is told less, again only after another threshold of growth', () => {
+    const stats = new ProxyStats();
+    const sizes = [60_000, 80_000, 90_000, 120_000, 150_000, 160_000];
+    const avoided = sizes.map(
+      (upstream) =>
+        stats.record(request(prompt(upstream)), pricing(upstream < 100_000 ? 2 : 2.5))
+          .compactionAvoided,
+    );
+    // Held: 120k, 160k, 180k (first count), 300k, 375k (held − 181k ≥ 167k: second), 400k.
+    expect(avoided).toEqual([
+      undefined,
+      undefined,
+      'kept-under',
+      undefined,
+      'kept-under',
+      undefined,
+    ]);
+    const totals = stats.toJSON().conversations.c;
+    expect(totals?.compactionsKeptUnder).toBe(2);
+    expect(totals?.compactionsAvoided).toBe(2);
+  });
+
+  it('#24.6 not kept under when the reported context itself passes the threshold, or the threshold is unknown', () => {
+    const stats = new ProxyStats();
+    expect(stats.record(request(prompt(170_000)), pricing(1.5)).compactionAvoided).toBeUndefined();
+    const { clientThreshold: _, ...unknown } = pricing(3);
+    const other = request(prompt(100_000), { conversationId: 'o' });
+    expect(stats.record(other, unknown).compactionAvoided).toBeUndefined();
+    expect(stats.toJSON().totals.compactionsAvoided).toBe(0);
+  });
+
+  it('#24.6 a client compaction answered by Dense counts as avoided, per conversation and in total', () => {
+    const stats = new ProxyStats();
+    const answered = request(prompt(0), {
+      usage: undefined,
+      compaction: { kind: 'answered', cut: 12 },
+    });
+    expect(stats.record(answered).compactionAvoided).toBe('answered');
+    const json = stats.toJSON();
+    expect(json.conversations.c?.compactionsAnswered).toBe(1);
+    expect(json.totals.compactionsAvoided).toBe(1);
+  });
+
+  it('#24.6 the request line and the summary say context upstream vs client and compactions avoided', () => {
+    const stats = new ProxyStats();
+    const kept = stats.record(request(prompt(90_000)), pricing(2));
+    stats.record(
+      request(prompt(0), { usage: undefined, compaction: { kind: 'answered', cut: 3 } }),
+    );
+    expect(formatRequestLine(kept, false)).toContain(
+      'context 90k upstream vs 180k client · client kept under its compaction threshold',
+    );
+    const summary = formatSummary(stats.toJSON());
+    expect(summary).toMatch(/context upstream vs client \(latest, summed\)\s+90k vs 180k/);
+    expect(summary).toMatch(/client compactions avoided\s+2 \(1 answered, 1 kept under\)/);
+    expect(summary).toMatch(
+      /c: 2 requests, .*context 90k upstream vs 180k client; compactions avoided 2/,
+    );
+  });
+});

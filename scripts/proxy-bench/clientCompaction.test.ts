@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { IContent, ImportedSession } from '@dense/core';
+import {
+  CLIENT_COMPACTION_WAIT_MS,
+  clientThreshold,
+  compactsAtBoundary,
+  recordedWaitMs,
+  summaryChars,
+  syntheticSummary,
+} from './clientCompaction.js';
+import { historyBefore } from './clientRequests.js';
+import { replayThroughProxy } from './replayThroughProxy.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const human = (text: string, extra: Partial<IContent> = {}): IContent => ({
+  speaker: 'human',
+  blocks: [{ type: 'text', text }],
+  ...extra,
+});
+const read = (id: string, at: number): IContent => ({
+  speaker: 'ai',
+  blocks: [{ type: 'tool_call', id, name: 'read_file', parameters: { file_path: `/w/${id}.ts` } }],
+  metadata: { timestamp: T0 + at },
+});
+const result = (id: string, chars: number): IContent => ({
+  speaker: 'tool',
+  blocks: [
+    {
+      type: 'tool_response',
+      callId: id,
+      toolName: 'read_file',
+      result: `export const ${id} = 1;\n`.repeat(Math.ceil(chars / 22)).slice(0, chars),
+    },
+  ],
+});
+
+/** A task then `rounds` reads of distinct files, a minute apart; no recorded compaction. */
+function session(rounds: number, chars: number): ImportedSession {
+  const contents: IContent[] = [human('go through every module')];
+  for (let i = 0; i < rounds; i++) contents.push(read(`m${i}`, i * 60_000), result(`m${i}`, chars));
+  contents.push({
+    speaker: 'ai',
+    blocks: [{ type: 'text', text: 'done' }],
+    metadata: { timestamp: T0 + rounds * 60_000 },
+  });
+  // The replay reads only the format, model and contents.
+  return {
+    file: 's.jsonl',
+    format: 'claude-code',
+    sessionIndex: 0,
+    model: 'claude-sonnet-4-6',
+    contents,
+    skipped: [],
+    ignored: {},
+  } as Omit<ImportedSession, 'stats'> as ImportedSession;
+}
+
+describe('bench:proxy client compactions', () => {
+  it("#24.5 Claude Code's threshold is 167,000 for a 200k model; Codex's is not known", () => {
+    expect(clientThreshold('anthropic', 'claude-sonnet-4-6')).toBe(167_000);
+    expect(clientThreshold('openai-responses', 'gpt-5')).toBeUndefined();
+  });
+
+  it('#24.5 at a recorded boundary the proxy side compacts when asked by the user, or told as much as the recorded client was', () => {
+    const base = { threshold: 167_000, userAskedBelow: 150_000, passReported: 130_000 };
+    expect(compactsAtBoundary({ ...base, recordedContext: 80_000, reported: 10_000 })).toBe(true);
+    expect(compactsAtBoundary({ ...base, recordedContext: 156_000, reported: 120_000 })).toBe(
+      false,
+    );
+    expect(compactsAtBoundary({ ...base, recordedContext: 156_000, reported: 131_000 })).toBe(true);
+    const unknown = { ...base, recordedContext: undefined, passReported: 0 };
+    expect(compactsAtBoundary({ ...unknown, reported: 168_000 })).toBe(true);
+    expect(compactsAtBoundary({ ...unknown, reported: 100_000 })).toBe(false);
+  });
+
+  it('#24.5 a synthetic compaction keeps the summary of the recorded size class and the newest call', () => {
+    const s = session(4, 100);
+    expect(summaryChars(s.contents)).toBe(13_000);
+    const withSummary = [
+      ...s.contents,
+      human('x'.repeat(9_000), { metadata: { isSummary: true } }),
+    ];
+    expect(summaryChars(withSummary)).toBe(9_000);
+    const summary = syntheticSummary(9_000);
+    const history = historyBefore(s.contents, 7, new Set([5]), new Map([[5, summary]]));
+    expect(history).toEqual([summary, s.contents[5], s.contents[6]]);
+    expect(recordedWaitMs(s.contents, 1)).toBe(CLIENT_COMPACTION_WAIT_MS);
+  });
+
+  it('#24.5 the pass-through client compacts past its threshold where the recording has none, and pays for it; the proxy keeps its client under', async () => {
+    // Tokens counted as characters: 12 reads of 20,000 pass 167,000 after the ninth.
+    const replay = await replayThroughProxy({
+      session: session(12, 20_000),
+      api: 'anthropic',
+      prefix: { systemTokens: 1_000, toolTokens: 1_000 },
+      count: (text) => text.length,
+      sessionId: 'synthetic-threshold',
+    });
+    expect(replay.compactions.passThrough.synthetic).toBeGreaterThanOrEqual(1);
+    expect(replay.compactions.passThrough.blockedMs).toBe(
+      replay.compactions.passThrough.client * CLIENT_COMPACTION_WAIT_MS,
+    );
+    expect(replay.passThrough.compactions).toBe(replay.compactions.passThrough.client);
+    expect(replay.passThrough.compactionCost).toBeGreaterThan(0);
+    expect(replay.compactions.proxy.client).toBe(0);
+    expect(replay.records.some((record) => record.compaction?.kind === 'compacted')).toBe(true);
+  });
+});
