@@ -7,7 +7,7 @@
  */
 
 /** A compaction aims this far below the budget, so the next ones are rare. */
-export const COMPACT_TO_SHARE = 0.6;
+export const COMPACT_TO_SHARE = 0.3;
 
 export interface CompactionPlanInput {
   readonly roles: readonly string[];

@@ -13,12 +13,13 @@ describe('the default working budget', () => {
   it("#24.1 stays below Claude Code's 167k threshold with room for a whole Read", () => {
     for (const model of ['claude-sonnet-4-6', 'claude-opus-4-5', 'claude-sonnet-4-5-20250929']) {
       const budget = defaultWorkingBudget({ model, longContext: false });
-      expect(budget).toBe(142_000);
+      expect(budget).toBe(MAX_WORKING_BUDGET);
       expect(budget + 25_000).toBeLessThanOrEqual(CLAUDE_CODE_THRESHOLD);
     }
   });
 
-  it('#24.1 is at most 150k for 1M-token windows', () => {
+  it('#24.1 #24.5 is at most 80k, for 200k and 1M-token windows alike (the largest budget at which no bench session costs more than pass-through)', () => {
+    expect(MAX_WORKING_BUDGET).toBe(80_000);
     expect(clientWindow({ model: 'claude-sonnet-4-6', longContext: true })).toBe(1_000_000);
     expect(defaultWorkingBudget({ model: 'claude-sonnet-4-6', longContext: true })).toBe(
       MAX_WORKING_BUDGET,

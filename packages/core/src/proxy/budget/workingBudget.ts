@@ -2,12 +2,15 @@
  * The working budget: the prompt size (tokens) the proxy keeps each conversation under, so the
  * client never reaches its own compaction. Derived from the window the client assumes for the
  * model and the client's compaction threshold, less room for the next tool result; at most
- * `MAX_WORKING_BUDGET` (past it, long windows cost more per call without working better).
+ * `MAX_WORKING_BUDGET`. A client's own compaction replaces ~150k tokens with a summary of a few
+ * thousand, so a budget near its threshold keeps the client waiting less but paying more on every
+ * later call; measured on the proxy bench (docs/decisions/proxy-working-budget.md), 80,000 is the
+ * largest budget at which no session costs more than passing the requests through.
  */
 import { getModelLimits } from '../../providers/modelLimits.js';
 
 /** Never more than this, whatever the window. */
-export const MAX_WORKING_BUDGET = 150_000;
+export const MAX_WORKING_BUDGET = 80_000;
 /** Share of the window the budget may take. */
 export const WINDOW_SHARE = 0.75;
 /**
