@@ -10,8 +10,12 @@ import {
   type MockServer,
   type MockStreamReply,
 } from '../../packages/core/src/test-utils/mockServer/index.js';
-import { anthropicPromptBlocks, responsesPromptBlocks, type CountTokens } from './promptBlocks.js';
-import { PromptCache, type PromptBill } from './promptCache.js';
+import {
+  anthropicPromptBlocks,
+  responsesPromptBlocks,
+  type CountTokens,
+} from '../../packages/core/src/test-utils/promptBlocks.js';
+import { PromptCache, type PromptBill } from '../../packages/core/src/test-utils/promptCache.js';
 
 export interface BilledRequest extends PromptBill {
   readonly outputTokens: number;

@@ -37,7 +37,7 @@ import {
   type RequestOptions,
 } from './clientRequests.js';
 import type { PrefixSizes } from './clientPrefix.js';
-import type { CountTokens } from './promptBlocks.js';
+import type { CountTokens } from '../../packages/core/src/test-utils/promptBlocks.js';
 import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
 
 /** A side's client compactions. */

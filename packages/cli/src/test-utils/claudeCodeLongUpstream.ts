@@ -58,7 +58,8 @@ function lastStepDone(body: Json): number {
   return last;
 }
 
-function isCompaction(body: Json): boolean {
+/** Claude Code's own compaction request (its last user message opens with the marker). */
+export function isCompaction(body: Json): boolean {
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
   const last = messages.at(-1);
   const content = Array.isArray(last?.content) ? (last.content as Block[]) : [];
@@ -71,14 +72,30 @@ function event(name: string, data: Json): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** One reply block as Anthropic's stream, with the given prompt usage. */
-function stream(response: ServerResponse, model: unknown, block: Block, promptTokens: number) {
+/** A prompt's usage as Anthropic reports it: base-price input, cache writes and cache reads apart. */
+export interface PromptUsage {
+  readonly input_tokens: number;
+  readonly cache_creation_input_tokens: number;
+  readonly cache_read_input_tokens: number;
+}
+
+/** The usage of an uncached prompt of `promptTokens`. */
+const uncachedUsage = (promptTokens: number): PromptUsage => ({
+  input_tokens: promptTokens,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+/** One reply block (text or tool_use) as Anthropic's stream, with the given prompt usage. */
+export function streamReply(
+  response: ServerResponse,
+  model: unknown,
+  block: Json & { type: string },
+  usage: PromptUsage,
+): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const usage = {
-    input_tokens: promptTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  };
+  const promptTokens =
+    usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   const start = block.type === 'tool_use' ? { ...block, input: {} } : { type: 'text', text: '' };
   const delta =
     block.type === 'tool_use'
@@ -173,7 +190,7 @@ export function startLongUpstream(session: LongSession): Promise<LongUpstream> {
         main.push({ raw, reportedTokens: promptTokens });
         block = nextBlock(session, body, raw);
       }
-      stream(response, body.model, block, promptTokens);
+      streamReply(response, body.model, block, uncachedUsage(promptTokens));
     });
   });
   server.on('connection', (socket) => {

@@ -3,3 +3,5 @@ export * from './historyBuilders.js';
 export * from './ScriptedProvider.js';
 export * from './compressionContext.js';
 export * from './mockServer/index.js';
+export * from './promptCache.js';
+export * from './promptBlocks.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CACHE_RULES } from '@dense/core';
-import { cachePrefix, type CachedPrefix } from '../../packages/core/src/cache/cachePrefix.js';
+import { CACHE_RULES } from '../cache/cacheRules.js';
+import { cachePrefix, type CachedPrefix } from '../cache/cachePrefix.js';
 import { anthropicPromptBlocks } from './promptBlocks.js';
 import { PromptCache, type PromptBlock } from './promptCache.js';
 

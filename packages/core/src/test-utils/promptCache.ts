@@ -1,16 +1,17 @@
 /**
- * A provider's prompt cache as the bench's upstream mock bills it: what it holds from earlier
- * requests, and each new prompt split into cache reads, cache writes and base-price tokens. The
- * prefix rules, numbers and weighing are `@dense/core`'s one cache model (`cachePrefix`,
- * `cacheRules`, `weighPrompt`); this module only turns a prompt's content blocks into that model's
- * layout and keeps what the provider holds between requests.
+ * A provider's prompt cache as a cache-billing upstream mock (the proxy bench's, the CLI's cost
+ * e2e) bills it: what it holds from earlier requests, and each new prompt split into cache reads,
+ * cache writes and base-price tokens. The prefix rules, numbers and weighing are `@dense/core`'s
+ * one cache model (`cachePrefix`, `cacheRules`, `weighPrompt`); this module only turns a prompt's
+ * content blocks into that model's layout and keeps what the provider holds between requests.
  *
  * A request's unchanged blocks (`firstChangedBlock`) are the leading blocks equal, at equal
- * positions, to the previous request's: every side of the bench is one conversation, so a prefix
+ * positions, to the previous request's: each `PromptCache` bills one conversation, so a prefix
  * an earlier request cached and the previous one did not keep is one that conversation has left.
  */
-import { weighPrompt, type CacheRules } from '@dense/core';
-import { cachePrefix, type CachedPrefix } from '../../packages/core/src/cache/cachePrefix.js';
+import type { CacheRules } from '../cache/cacheRules.js';
+import { weighPrompt } from '../cache/priceCall.js';
+import { cachePrefix, type CachedPrefix } from '../cache/cachePrefix.js';
 
 /** One content block of a prompt in cache order. */
 export interface PromptBlock {
