@@ -10,12 +10,7 @@
 import { errorMessage } from '../utils/errors.js';
 import { nullLogger, type DebugLogger } from '../utils/logger.js';
 import { TypedEmitter } from '../utils/TypedEmitter.js';
-import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
-import type { IProvider } from '../providers/IProvider.js';
-import type { PromptResolver } from '../prompt-config/PromptResolver.js';
-import type { AgentRuntimeContext, AgentRuntimeState } from '../runtime/AgentRuntimeContext.js';
-import type { Todo } from '../tools/todo-schemas.js';
 import type { SettingsReader } from '../settings/SettingsReader.js';
 import {
   getCompressionStrategy,
@@ -34,64 +29,30 @@ import {
   type CompressionSettings,
 } from './compression/CompressionSettings.js';
 import { HardLimit } from './HardLimit.js';
-import { escalateAtHardLimit, type EmergencyRoomEvent } from './escalateAtHardLimit.js';
+import { escalateAtHardLimit } from './escalateAtHardLimit.js';
 import { toolOutputCapTokens } from './capToolOutput.js';
-import { CompactionLoopGuard, type CompactionLoopEvent } from './CompactionLoopGuard.js';
+import { CompactionLoopGuard } from './CompactionLoopGuard.js';
 import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
 import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import type { DensityPressure } from '../scheduler/densityPressure.js';
 import { DensityScheduler } from '../scheduler/DensityScheduler.js';
-import type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
 
-/** The events this handler emits carry these payloads. */
-export type { DensityAppliedEvent, DensityDeferredEvent } from '../scheduler/densityStep.js';
-export type { EmergencyRoomEvent } from './escalateAtHardLimit.js';
+import type {
+  CompressionEvent,
+  CompressionHandlerEvents,
+  CompressionHandlerOptions,
+} from './CompressionHandlerOptions.js';
+
+export type {
+  CompressionEvent,
+  CompressionHandlerEvents,
+  CompressionHandlerOptions,
+  DensityAppliedEvent,
+  DensityDeferredEvent,
+  EmergencyRoomEvent,
+} from './CompressionHandlerOptions.js';
 export { defaultCompletionReserve } from './HardLimit.js';
-
-export interface CompressionEvent {
-  readonly strategy: CompressionStrategyName;
-  readonly result: CompressionResult;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  readonly promptId: string;
-  readonly at: number;
-}
-
-export interface CompressionHandlerEvents {
-  densityApplied: DensityAppliedEvent;
-  /** The batched schedule left edits for later (they are re-evaluated before the next call). */
-  densityDeferred: DensityDeferredEvent;
-  compressed: CompressionEvent;
-  /** The pre-send check would compress again right after a compression. */
-  compactionLoop: CompactionLoopEvent;
-  /** Over the hard limit after compression, outputs were cut or old entries dropped. */
-  emergencyRoom: EmergencyRoomEvent;
-}
-
-export interface CompressionHandlerOptions {
-  readonly history: HistoryService;
-  readonly runtime: AgentRuntimeContext;
-  /** Who the session talks to now (it may change between turns). */
-  readonly runtimeState: () => AgentRuntimeState;
-  readonly resolveProvider: (profileName?: string) => IProvider;
-  readonly promptResolver: PromptResolver;
-  readonly promptBaseDir: string;
-  readonly activeTodos?: () => readonly Todo[];
-  /** The whole todo list, re-injected after every compression. */
-  readonly todos?: () => readonly Todo[];
-  /** Tokens kept free for the model's reply in the hard-limit check. */
-  readonly completionReserve?: () => number;
-  readonly resolveStrategy?: (name: CompressionStrategyName) => CompressionStrategy;
-  readonly logger?: DebugLogger;
-  readonly now?: () => number;
-  /**
-   * The risk budget's allowance (`DensityScheduler`): a batch may cost up front what density has
-   * saved this session so far plus this fraction of what it would have cost without density.
-   * Without it batches are not capped.
-   */
-  readonly densityRiskAllowance?: () => number;
-}
 
 export class CompressionHandler {
   readonly events = new TypedEmitter<CompressionHandlerEvents>();
