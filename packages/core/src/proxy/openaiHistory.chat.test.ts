@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
-import { FILE_TEXT, POINTER_JSON } from './test-utils/wireRequests.js';
-
-const WHOLE_POINTER_JSON = new RegExp(`^${POINTER_JSON.source}$`);
+import {
+  densifyOptions,
+  FILE_TEXT,
+  toolOutputs as outputs,
+  WHOLE_POINTER_JSON,
+} from './test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 
@@ -47,24 +49,7 @@ function body(turns: readonly Json[]): string {
 }
 
 function densify(text: string) {
-  return densifyRequest({
-    api: 'openai-chat',
-    body: Buffer.from(text),
-    sessionId: undefined,
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-  });
-}
-
-/** The raw `content` value of each tool message, by call id. */
-function outputs(text: string): Map<string, string> {
-  const root = JSON.parse(text) as { messages: Json[] };
-  return new Map(
-    root.messages
-      .filter((message) => message.role === 'tool')
-      .map((message) => [String(message.tool_call_id), JSON.stringify(message.content)]),
-  );
+  return densifyRequest(densifyOptions(text, { api: 'openai-chat', sessionId: undefined }));
 }
 
 describe("readOpenAIRequest: Qwen Code's tools over Chat Completions", () => {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
-import { FILE_TEXT, POINTER_JSON } from './test-utils/wireRequests.js';
-
-const WHOLE_POINTER_JSON = new RegExp(`^${POINTER_JSON.source}$`);
+import {
+  densifyOptions,
+  FILE_TEXT,
+  toolOutputs as outputs,
+  WHOLE_POINTER_JSON,
+} from './test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 
@@ -49,24 +51,7 @@ function body(items: readonly Json[]): string {
 }
 
 function densify(text: string) {
-  return densifyRequest({
-    api: 'openai-responses',
-    body: Buffer.from(text),
-    sessionId: undefined,
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-  });
-}
-
-/** The raw `output` value of each output item, by call id (last one wins). */
-function outputs(text: string): Map<string, string> {
-  const root = JSON.parse(text) as { input: Json[] };
-  return new Map(
-    root.input
-      .filter((item) => item.type === 'custom_tool_call_output')
-      .map((item) => [String(item.call_id), JSON.stringify(item.output)]),
-  );
+  return densifyRequest(densifyOptions(text, { api: 'openai-responses', sessionId: undefined }));
 }
 
 describe('readOpenAIRequest: the Codex exec tool', () => {
