@@ -21,6 +21,7 @@ import {
   startClaudeCodeUpstream,
   type ClaudeCodeUpstream,
 } from '../test-utils/claudeCodeUpstream.js';
+import { NOTES_TEXT } from '../test-utils/agentSuite.js';
 import {
   claudeCodeEnv,
   claudeCodeSuite,
@@ -57,18 +58,13 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let proxy: ProxyServer;
   let recall: RecallArchive;
   let result: AgentRun;
-  const fileLines = Array.from(
-    { length: 400 },
-    (_, i) =>
-      `line ${i + 1}: ${i === 6 ? 'original' : 'the quick brown fox jumps over the lazy dog'}`,
-  );
 
   beforeAll(async () => {
     const dirs = await sessionDirs('dense-proxy-cc-');
     base = dirs.base;
     const { workspace, home } = dirs;
     const filePath = path.join(workspace, 'notes.txt');
-    await writeFile(filePath, `${fileLines.join('\n')}\n`);
+    await writeFile(filePath, NOTES_TEXT);
     upstream = await startClaudeCodeUpstream({
       filePath,
       oldString: 'line 7: original',

@@ -7,38 +7,26 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { agentSuite, type AgentSuite } from './agentSuite.js';
 import { CLAUDE_CODE_VERSION, installClaudeCode } from './installAgentCli.js';
 import { runAgentCli, type AgentRun } from './runAgentCli.js';
-
-export interface ClaudeCodeSuite {
-  /** The binary and its leading arguments; empty when the suite is skipped. */
-  readonly command: readonly string[];
-  readonly skipReason: string | undefined;
-  readonly title: string;
-}
 
 /**
  * Installs the pinned Claude Code; `notReady` names anything else the suite needs that is missing
  * (checked after the install). The title reads `<name> with the real Claude Code <version>`.
  */
-export async function claudeCodeSuite(
+export function claudeCodeSuite(
   name: string,
   notReady?: () => Promise<string | undefined>,
-): Promise<ClaudeCodeSuite> {
-  const install = await installClaudeCode();
-  const missing = await notReady?.();
-  const skipReason =
-    install.kind === 'unavailable'
-      ? `@anthropic-ai/claude-code could not be installed: ${install.reason}`
-      : missing;
-  return {
-    command: install.kind === 'installed' ? install.command : [],
-    skipReason,
-    title:
-      skipReason === undefined
-        ? `${name} with the real Claude Code ${CLAUDE_CODE_VERSION}`
-        : `${name} with the real Claude Code (skipped: ${skipReason})`,
-  };
+): Promise<AgentSuite> {
+  return agentSuite({
+    name,
+    agent: 'Claude Code',
+    version: CLAUDE_CODE_VERSION,
+    packageName: '@anthropic-ai/claude-code',
+    install: installClaudeCode,
+    ...(notReady === undefined ? {} : { notReady }),
+  });
 }
 
 export interface SessionDirs {
