@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { densifyRequest } from './densifyRequest.js';
-import { parseJsonSpans } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
 import {
   densifyOptions,
   FILE_TEXT,
+  readOpenAIHistory,
   toolOutputs as outputs,
   WHOLE_POINTER_JSON,
 } from './test-utils/wireRequests.js';
@@ -55,9 +54,8 @@ function densify(text: string) {
 describe("readOpenAIRequest: Qwen Code's tools over Chat Completions", () => {
   it('#24.3 read_file is a read, edit a replace, a "Failed to edit" result an error', () => {
     const text = body([...steps.read, ...steps.editFailed]);
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-chat');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    const blocks = read.wire.history.slice(2).flatMap((entry) => entry.blocks);
+    const wire = readOpenAIHistory(text, 'openai-chat');
+    const blocks = wire.history.slice(2).flatMap((entry) => entry.blocks);
     const calls = blocks.filter((block) => block.type === 'tool_call');
     expect(calls).toMatchObject([
       { id: 'r1', name: 'read_file', parameters: { file_path: FILE } },

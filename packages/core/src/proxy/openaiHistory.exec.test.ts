@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { densifyRequest } from './densifyRequest.js';
-import { parseJsonSpans } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
 import {
   densifyOptions,
   FILE_TEXT,
+  readOpenAIHistory,
   toolOutputs as outputs,
   WHOLE_POINTER_JSON,
 } from './test-utils/wireRequests.js';
@@ -57,9 +56,8 @@ function densify(text: string) {
 describe('readOpenAIRequest: the Codex exec tool', () => {
   it('#24.3 an exec cat is a shell read, an exec apply_patch a write, a failed script an error', () => {
     const text = body([...steps.cat, ...steps.patchFailed]);
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-responses');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    const blocks = read.wire.history.slice(2).flatMap((entry) => entry.blocks);
+    const wire = readOpenAIHistory(text, 'openai-responses');
+    const blocks = wire.history.slice(2).flatMap((entry) => entry.blocks);
     expect(blocks[0]).toMatchObject({
       type: 'tool_call',
       id: 'c1',
@@ -71,16 +69,15 @@ describe('readOpenAIRequest: the Codex exec tool', () => {
     expect(blocks[2]).toMatchObject({ type: 'tool_call', name: 'write_file' });
     expect(blocks[3]).toMatchObject({ type: 'tool_response', callId: 'p1' });
     expect(blocks[3]?.type === 'tool_response' && blocks[3].error).toContain('Script failed');
-    expect(read.wire.sites.map((site) => site.callId)).toEqual(['c1', 'p1']);
+    expect(wire.sites.map((site) => site.callId)).toEqual(['c1', 'p1']);
   });
 
   it('#24.3 code it does not understand is one exec call that touches no file', () => {
     const text = body(
       exec('x1', 'for (const f of ["a.ts"]) await tools.apply_patch(f)', 'completed', []),
     );
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-responses');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    expect(read.wire.history[2]?.blocks).toMatchObject([{ type: 'tool_call', name: 'exec' }]);
+    const wire = readOpenAIHistory(text, 'openai-responses');
+    expect(wire.history[2]?.blocks).toMatchObject([{ type: 'tool_call', name: 'exec' }]);
   });
 });
 

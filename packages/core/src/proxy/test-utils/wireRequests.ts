@@ -6,6 +6,8 @@
 
 import { ConversationStore } from '../conversationStore.js';
 import type { DensifyOptions } from '../densifyRequest.js';
+import { parseJsonSpans } from '../jsonSpans.js';
+import { readOpenAIRequest } from '../openaiHistory.js';
 
 type Json = Record<string, unknown>;
 
@@ -191,4 +193,11 @@ export function toolOutputs(text: string): Map<string, string> {
     .filter((item) => item.type === 'custom_tool_call_output')
     .map((item): [string, string] => [String(item.call_id), JSON.stringify(item.output)]);
   return new Map([...chat, ...responses]);
+}
+
+/** The wire history `readOpenAIRequest` reads from `text`; throws with the reason when unsupported. */
+export function readOpenAIHistory(text: string, api: 'openai-chat' | 'openai-responses') {
+  const read = readOpenAIRequest(text, parseJsonSpans(text), api);
+  if (read.kind !== 'history') throw new Error(read.reason);
+  return read.wire;
 }
