@@ -1,30 +1,24 @@
 /** `dense replay` beside the agent's own compaction: `% of recorded` and time blocked. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { captureIO } from '../test-utils/captureIO.js';
+import { recordingsDir, runReplay } from '../test-utils/replayCli.js';
 import { recording, selfCompactedRecording } from '../test-utils/replayFixture.js';
-import { main } from '../main.js';
-import { replayCommand } from './replay.js';
 
 let dir: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'dense-replay-recorded-'));
-  await writeFile(path.join(dir, 'compacted.jsonl'), selfCompactedRecording());
-  await writeFile(path.join(dir, 'plain.jsonl'), recording());
+  dir = await recordingsDir('dense-replay-recorded-', {
+    'compacted.jsonl': selfCompactedRecording(),
+    'plain.jsonl': recording(),
+  });
 });
 
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  const { io, out } = captureIO(dir);
-  const code = await main({ argv, io, subcommands: [replayCommand] });
-  return { code, ...out };
-}
+const run = (...argv: string[]) => runReplay(dir, argv);
 
 describe('#25.6 dense replay against the agent’s own compaction', () => {
   it('#25.6 the table shows cost % of none, % of recorded and the time blocked', async () => {

@@ -1,28 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { captureIO } from '../test-utils/captureIO.js';
+import { recordingsDir, runReplay } from '../test-utils/replayCli.js';
 import { recording } from '../test-utils/replayFixture.js';
-import { main } from '../main.js';
-import { replayCommand } from './replay.js';
 
 let dir: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'dense-replay-cli-'));
-  await writeFile(path.join(dir, 'session.jsonl'), recording());
+  dir = await recordingsDir('dense-replay-cli-', { 'session.jsonl': recording() });
 });
 
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  const { io, out } = captureIO(dir);
-  const code = await main({ argv, io, subcommands: [replayCommand] });
-  return { code, ...out };
-}
+const run = (...argv: string[]) => runReplay(dir, argv);
 
 describe('dense replay', () => {
   it("--json prints {sessions, totals} with the issue's fields; high-density reclaims the stale read", async () => {

@@ -13,39 +13,26 @@ import {
   formatTotals,
   percentOf,
 } from './replayFormat.js';
+import { replayReport } from '../test-utils/replayReport.js';
 
-const report: ReplaySessionReport = {
+const report: ReplaySessionReport = replayReport({
   file: '/corpus/raw/x/session.jsonl',
-  format: 'claude-code',
-  sessionIndex: 0,
   strategy: 'high-density',
-  contextLimit: 128_000,
-  summarizer: null,
   turns: 3,
   modelCalls: 10,
   toolCalls: 8,
-  syntheticResponses: 0,
-  overflowCalls: 0,
   cumulativeInputTokens: 123_456,
   peakContextTokens: 20_000,
   finalContextTokens: 19_000,
-  compressions: 0,
-  firstCompressionTurn: null,
   densityRemovedTokens: { readWrite: 1500, dedup: 200, recency: 0 },
   exposureTokens: { reads: 5000, inclusions: 400, shellReads: 0 },
   staleTokens: { reads: 2000, inclusions: 300, shellReads: 0 },
   staleReclaimedTokens: { reads: 1500, inclusions: 200, shellReads: 0 },
-  liveLostTokens: 0,
-  liveLostTokensBy: { density: 0, compression: 0 },
-  duplicateReclaimedTokens: 0,
   historyRewrites: 2,
   historyRewriteDepth: { meanEntries: 4.5, meanTokens: 1800 },
   cacheWeightedInputTokens: 40_000,
-  cacheCost: zeroCacheCosts(),
-  cacheCostAssumedWarm: zeroCacheCosts(),
-  timedModelCalls: 0,
   densityOverheadMs: { median: 0.12, p99: 1.5, samples: 10 },
-};
+});
 
 describe('replay formatting', () => {
   it('percentages say – when there is nothing to divide', () => {

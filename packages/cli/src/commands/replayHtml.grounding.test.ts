@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { zeroCacheCosts, type ReplaySessionReport } from '@dense/core';
+import type { ReplaySessionReport } from '@dense/core';
+import { replayReport } from '../test-utils/replayReport.js';
 import { renderReplayHtml } from './replayHtml.js';
 
 const zero = { specifics: 0, visible: 0, recallable: 0, hidden: 0 };
@@ -13,37 +14,8 @@ const byKind = {
 };
 
 function report(strategy: 'none' | 'mask-10-turns', hidden: number): ReplaySessionReport {
-  return {
-    file: '/runs/s.jsonl',
-    format: 'claude-code',
-    sessionIndex: 0,
+  return replayReport({
     strategy,
-    contextLimit: 128_000,
-    summarizer: null,
-    turns: 1,
-    modelCalls: 2,
-    toolCalls: 1,
-    syntheticResponses: 0,
-    overflowCalls: 0,
-    cumulativeInputTokens: 100,
-    peakContextTokens: 60,
-    finalContextTokens: 60,
-    compressions: 0,
-    firstCompressionTurn: null,
-    densityRemovedTokens: { readWrite: 0, dedup: 0, recency: 0 },
-    exposureTokens: { reads: 0, inclusions: 0, shellReads: 0 },
-    staleTokens: { reads: 0, inclusions: 0, shellReads: 0 },
-    staleReclaimedTokens: { reads: 0, inclusions: 0, shellReads: 0 },
-    liveLostTokens: 0,
-    liveLostTokensBy: { density: 0, compression: 0 },
-    duplicateReclaimedTokens: 0,
-    historyRewrites: 0,
-    historyRewriteDepth: { meanEntries: 0, meanTokens: 0 },
-    cacheWeightedInputTokens: 100,
-    cacheCost: zeroCacheCosts(),
-    cacheCostAssumedWarm: zeroCacheCosts(),
-    timedModelCalls: 0,
-    densityOverheadMs: { median: 0, p99: 0, samples: 0 },
     grounding: {
       specifics: 4,
       visible: 4 - hidden,
@@ -56,7 +28,7 @@ function report(strategy: 'none' | 'mask-10-turns', hidden: number): ReplaySessi
           : [{ kind: 'identifier', text: 'loadShardIndex', verdict: 'hidden', at: 8, origin: 4 }],
     },
     workRedone: { reacquired: 1, redone: hidden, keptInContext: 1 - hidden },
-  };
+  });
 }
 
 describe('#25.3 replay HTML report: grounding', () => {

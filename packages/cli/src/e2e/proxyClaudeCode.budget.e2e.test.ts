@@ -6,9 +6,7 @@
  * request reaching the upstream, the newest tool result of every request intact, and a later
  * step in which the scripted model runs `dense recall <id>` through Bash gets the original bytes.
  */
-import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
@@ -19,50 +17,33 @@ import {
   STEP_ID,
   type LongUpstream,
 } from '../test-utils/claudeCodeLongUpstream.js';
-import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installAgentCli.js';
+import {
+  claudeCodeEnv,
+  claudeCodeSuite,
+  runClaudeCode,
+  sessionDirs,
+} from '../test-utils/claudeCodeSession.js';
+import type { AgentRun } from '../test-utils/runAgentCli.js';
 
-const install = await installClaudeCode();
-const notBuilt = await ensureBuilt();
-const skipReason =
-  install.kind === 'unavailable'
-    ? `@anthropic-ai/claude-code could not be installed: ${install.reason}`
-    : notBuilt;
-const title =
-  skipReason === undefined
-    ? `working budget with the real Claude Code ${CLAUDE_CODE_VERSION}`
-    : `working budget with the real Claude Code (skipped: ${skipReason})`;
+const { command, skipReason, title } = await claudeCodeSuite('working budget', ensureBuilt);
 
 const ANSWER = 'DENSE-E2E-DONE: all files read.';
 /** A small first file (its recalled original fits Claude Code's Bash output), then large ones. */
 const FILES = 13;
 const LINES = 1_200;
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = AgentRun;
 
-function runClaude(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  const [binary = '', ...prefix] = command;
-  const args = [
-    ...prefix,
-    '-p',
-    'Read every file in this folder, one after the other.',
-    '--model',
-    'claude-sonnet-4-6',
-    '--allowedTools',
-    'Read,Bash',
-  ];
-  return new Promise((resolve) => {
-    const child = execFile(
-      binary,
-      args,
-      { cwd, env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
+function runClaude(cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return runClaudeCode({
+    command,
+    cwd,
+    env,
+    prompt: 'Read every file in this folder, one after the other.',
+    model: 'claude-sonnet-4-6',
+    allowedTools: 'Read,Bash',
+    timeoutMs: 300_000,
+    maxBuffer: 16 * 1024 * 1024,
   });
 }
 
@@ -129,10 +110,9 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let proxiedRun: Run;
 
   beforeAll(async () => {
-    base = await mkdtemp(path.join(tmpdir(), 'dense-budget-cc-'));
-    const workspace = path.join(base, 'ws');
-    await mkdir(workspace);
-    await mkdir(path.join(base, 'home'));
+    const dirs = await sessionDirs('dense-budget-cc-');
+    base = dirs.base;
+    const { workspace, home } = dirs;
     const files: string[] = [];
     for (let index = 0; index < FILES; index++) {
       const file = path.join(workspace, `part${index}.txt`);
@@ -148,27 +128,22 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     );
     await chmod(path.join(bin, 'dense'), 0o755);
     const denseHome = path.join(base, 'dense-home');
-    const env = (baseUrl: string): NodeJS.ProcessEnv => ({
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-      DENSE_HOME: denseHome,
-      HOME: path.join(base, 'home'),
-      ANTHROPIC_BASE_URL: baseUrl,
-      ANTHROPIC_API_KEY: 'dummy',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    });
-    const command = install.kind === 'installed' ? install.command : [];
+    const env = (baseUrl: string): NodeJS.ProcessEnv =>
+      claudeCodeEnv({
+        home,
+        baseUrl,
+        path: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        extra: { DENSE_HOME: denseHome },
+      });
     direct = await startLongUpstream({ files, answer: ANSWER });
-    directRun = await runClaude(command, workspace, env(direct.url));
+    directRun = await runClaude(workspace, env(direct.url));
     proxied = await startLongUpstream({ files, answer: ANSWER });
     proxy = await startProxyServer({
       anthropicUpstream: proxied.url,
       recall: new RecallArchive({ dir: path.join(denseHome, 'recall') }),
       log: (line) => lines.push(line),
     });
-    proxiedRun = await runClaude(command, workspace, env(proxy.url));
+    proxiedRun = await runClaude(workspace, env(proxy.url));
     // No working budget: Claude Code compacts, and Dense answers its compaction request.
     answered = await startLongUpstream({ files, answer: ANSWER });
     answering = await startProxyServer({
@@ -177,10 +152,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       recall: new RecallArchive({ dir: path.join(denseHome, 'recall') }),
       log: (line) => answeringLines.push(line),
     });
-    answeredRun = await runClaude(command, workspace, env(answering.url));
+    answeredRun = await runClaude(workspace, env(answering.url));
     // The same session, usage reported at a tenth of the real prompt: Claude Code goes by it.
     underReported = await startLongUpstream({ files, answer: ANSWER, usageScale: 0.1 });
-    underReportedRun = await runClaude(command, workspace, env(underReported.url));
+    underReportedRun = await runClaude(workspace, env(underReported.url));
   }, 600_000);
 
   afterAll(async () => {

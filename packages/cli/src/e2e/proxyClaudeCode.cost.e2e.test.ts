@@ -8,7 +8,6 @@
  * idle gap past the cache's lifetime is the same gap for both. The proxied session's prompt cost
  * must stay within 100.5% of the direct one for a short, a long and an idle-gap session.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,14 +19,10 @@ import {
   type CostStep,
   type CostUpstream,
 } from '../test-utils/claudeCodeCostUpstream.js';
-import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installAgentCli.js';
+import { claudeCodeEnv, claudeCodeSuite, runClaudeCode } from '../test-utils/claudeCodeSession.js';
+import type { AgentRun } from '../test-utils/runAgentCli.js';
 
-const install = await installClaudeCode();
-const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
-const title =
-  skipReason === undefined
-    ? `proxy cost with the real Claude Code ${CLAUDE_CODE_VERSION}`
-    : `proxy cost with the real Claude Code (skipped: @anthropic-ai/claude-code could not be installed: ${skipReason})`;
+const { command, skipReason, title } = await claudeCodeSuite('proxy cost');
 
 const ANSWER = 'DENSE-E2E-DONE: every module edited and tested.';
 const MODULES = 6;
@@ -40,11 +35,7 @@ const IDLE_GAP_MS = 7 * 60_000;
 const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 const MAX_RATIO = 1.005;
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = AgentRun;
 
 interface Side {
   readonly run: Run;
@@ -104,26 +95,16 @@ function sessionSteps(workspace: string, cycles: number, gapAfter?: number): Cos
   );
 }
 
-function runClaude(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  const [binary = '', ...prefix] = command;
-  const args = [
-    ...prefix,
-    '-p',
-    'Edit each module in this folder and run its tests after every change.',
-    '--model',
-    'claude-sonnet-4-6',
-    '--allowedTools',
-    'Read,Edit,Bash',
-  ];
-  return new Promise((resolve) => {
-    const child = execFile(
-      binary,
-      args,
-      { cwd, env, timeout: 400_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
+function runClaude(cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return runClaudeCode({
+    command,
+    cwd,
+    env,
+    prompt: 'Edit each module in this folder and run its tests after every change.',
+    model: 'claude-sonnet-4-6',
+    allowedTools: 'Read,Edit,Bash',
+    timeoutMs: 400_000,
+    maxBuffer: 16 * 1024 * 1024,
   });
 }
 
@@ -145,17 +126,8 @@ async function compare(base: string, variant: Variant): Promise<Comparison> {
   const workspace = path.join(base, 'ws');
   const home = path.join(base, 'home');
   const steps = sessionSteps(workspace, variant.cycles, variant.gapAfter);
-  const command = install.kind === 'installed' ? install.command : [];
-  const env = (baseUrl: string): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: 'dummy',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  });
+  const env = (baseUrl: string): NodeJS.ProcessEnv =>
+    claudeCodeEnv({ home, baseUrl, path: process.env.PATH ?? '' });
   const side = async (through: 'direct' | 'proxy', lines: string[]): Promise<Side> => {
     await freshWorkspace(workspace);
     await rm(home, { recursive: true, force: true });
@@ -171,7 +143,7 @@ async function compare(base: string, variant: Variant): Promise<Comparison> {
         now: () => clock.now(),
       });
     }
-    const run = await runClaude(command, workspace, env(proxy?.url ?? upstream.url));
+    const run = await runClaude(workspace, env(proxy?.url ?? upstream.url));
     await proxy?.close();
     return { run, upstream };
   };

@@ -4,9 +4,7 @@
  * upstream as the pointer once the edit succeeded, the second Read stays intact, and every later
  * request repeats the edit byte for byte.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,39 +21,18 @@ import {
   startClaudeCodeUpstream,
   type ClaudeCodeUpstream,
 } from '../test-utils/claudeCodeUpstream.js';
-import { CLAUDE_CODE_VERSION, installClaudeCode } from '../test-utils/installAgentCli.js';
+import { NOTES_TEXT } from '../test-utils/agentSuite.js';
+import {
+  claudeCodeEnv,
+  claudeCodeSuite,
+  runClaudeCode,
+  sessionDirs,
+} from '../test-utils/claudeCodeSession.js';
+import type { AgentRun } from '../test-utils/runAgentCli.js';
 
-const install = await installClaudeCode();
-const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
-const title =
-  skipReason === undefined
-    ? `dense proxy with the real Claude Code ${CLAUDE_CODE_VERSION}`
-    : `dense proxy with the real Claude Code (skipped: @anthropic-ai/claude-code could not be installed: ${skipReason})`;
+const { command, skipReason, title } = await claudeCodeSuite('dense proxy');
 
 const ANSWER = 'DENSE-E2E-DONE: line 7 is edited.';
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runClaude(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  const [binary = '', ...prefix] = command;
-  const args = [
-    ...prefix,
-    '-p',
-    'Change line 7 of notes.txt to say edited.',
-    '--allowedTools',
-    'Read,Edit',
-  ];
-  return new Promise((resolve) => {
-    const child = execFile(binary, args, { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
-}
 
 /** Raw text of each message and, per tool_use_id, the raw content of its tool_result. */
 function messagesOf(raw: string): { messages: string[]; results: Map<string, string> } {
@@ -80,20 +57,14 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let upstream: ClaudeCodeUpstream;
   let proxy: ProxyServer;
   let recall: RecallArchive;
-  let result: Run;
-  const fileLines = Array.from(
-    { length: 400 },
-    (_, i) =>
-      `line ${i + 1}: ${i === 6 ? 'original' : 'the quick brown fox jumps over the lazy dog'}`,
-  );
+  let result: AgentRun;
 
   beforeAll(async () => {
-    base = await mkdtemp(path.join(tmpdir(), 'dense-proxy-cc-'));
-    const workspace = path.join(base, 'ws');
-    await mkdir(workspace);
-    await mkdir(path.join(base, 'home'));
+    const dirs = await sessionDirs('dense-proxy-cc-');
+    base = dirs.base;
+    const { workspace, home } = dirs;
     const filePath = path.join(workspace, 'notes.txt');
-    await writeFile(filePath, `${fileLines.join('\n')}\n`);
+    await writeFile(filePath, NOTES_TEXT);
     upstream = await startClaudeCodeUpstream({
       filePath,
       oldString: 'line 7: original',
@@ -102,15 +73,13 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     });
     recall = new RecallArchive({ dir: path.join(base, 'recall') });
     proxy = await startProxyServer({ anthropicUpstream: upstream.url, recall });
-    result = await runClaude(install.kind === 'installed' ? install.command : [], workspace, {
-      PATH: process.env.PATH,
-      HOME: path.join(base, 'home'),
-      ANTHROPIC_BASE_URL: proxy.url,
-      ANTHROPIC_API_KEY: 'dummy',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    result = await runClaudeCode({
+      command,
+      cwd: workspace,
+      env: claudeCodeEnv({ home, baseUrl: proxy.url }),
+      prompt: 'Change line 7 of notes.txt to say edited.',
+      allowedTools: 'Read,Edit',
+      timeoutMs: 120_000,
     });
   }, 300_000);
 

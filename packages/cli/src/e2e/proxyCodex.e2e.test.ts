@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
+import { agentSuite, NOTES_TEXT, POINTER_VALUE } from '../test-utils/agentSuite.js';
 import {
   runCodexExec,
   startCodexUpstream,
@@ -19,18 +20,15 @@ import {
 } from '../test-utils/codexUpstream.js';
 import { CODEX_VERSION, installCodex } from '../test-utils/installAgentCli.js';
 
-const install = await installCodex();
-const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
-const title =
-  skipReason === undefined
-    ? `dense proxy with the real Codex ${CODEX_VERSION}`
-    : `dense proxy with the real Codex (skipped: @openai/codex could not be installed: ${skipReason})`;
+const { command, skipReason, title } = await agentSuite({
+  name: 'dense proxy',
+  agent: 'Codex',
+  version: CODEX_VERSION,
+  packageName: '@openai/codex',
+  install: installCodex,
+});
 
 const ANSWER = 'DENSE-CODEX-DONE';
-
-/** A proxy pointer as a JSON string value: it names the result's recall id. */
-const POINTER =
-  /^"\[Result pruned \(stale read\) — run `dense recall r[0-9a-f]{10}` to see the original\]"$/;
 
 describe.skipIf(skipReason !== undefined)(title, () => {
   let base: string;
@@ -49,7 +47,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       recall: new RecallArchive({ dir: path.join(base, 'recall') }),
     });
     result = await runCodexExec({
-      command: install.kind === 'installed' ? install.command : [],
+      command,
       base,
       cwd: path.join(base, 'ws'),
       baseUrl: `${proxy.url}/v1`,
@@ -120,25 +118,20 @@ describe.skipIf(skipReason !== undefined)(`${title}: exec tool session`, () => {
   let proxy: ProxyServer;
   let result: CodexRun;
   let fileAfter: string;
-  const fileLines = Array.from(
-    { length: 400 },
-    (_, i) =>
-      `line ${i + 1}: ${i === 6 ? 'original' : 'the quick brown fox jumps over the lazy dog'}`,
-  );
 
   beforeAll(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'dense-proxy-codex-exec-'));
     await mkdir(path.join(base, 'home', '.codex'), { recursive: true });
     const workspace = path.join(base, 'ws');
     await mkdir(workspace);
-    await writeFile(path.join(workspace, 'notes.txt'), `${fileLines.join('\n')}\n`);
+    await writeFile(path.join(workspace, 'notes.txt'), NOTES_TEXT);
     upstream = await startCodexUpstream({ steps: EXEC_STEPS, answer: EXEC_ANSWER });
     proxy = await startProxyServer({
       openaiUpstream: upstream.url,
       recall: new RecallArchive({ dir: path.join(base, 'recall') }),
     });
     result = await runCodexExec({
-      command: install.kind === 'installed' ? install.command : [],
+      command,
       base,
       cwd: workspace,
       baseUrl: `${proxy.url}/v1`,
@@ -167,7 +160,7 @@ describe.skipIf(skipReason !== undefined)(`${title}: exec tool session`, () => {
     expect(first?.outputs.get(cat1)).toContain('line 400:');
     expect(afterFailed?.outputs.get(bad)).toContain('apply_patch verification failed');
     expect(afterFailed?.outputs.get(cat1)).toBe(first?.outputs.get(cat1));
-    expect(afterApplied?.outputs.get(cat1)).toMatch(POINTER);
+    expect(afterApplied?.outputs.get(cat1)).toMatch(POINTER_VALUE);
     expect(last?.outputs.get(cat1)).toBe(afterApplied?.outputs.get(cat1));
     expect(last?.outputs.get(cat2)).toContain('line 7: edited');
     expect(last?.outputs.get(cat2)).toContain('line 400:');
@@ -175,7 +168,7 @@ describe.skipIf(skipReason !== undefined)(`${title}: exec tool session`, () => {
 
   it('#24.3 the newest output always reaches the upstream intact, and every request is understood', () => {
     for (const body of upstream.bodies.slice(1).map(execOutputs)) {
-      expect(body.outputs.get(body.newest ?? '')).not.toMatch(POINTER);
+      expect(body.outputs.get(body.newest ?? '')).not.toMatch(POINTER_VALUE);
     }
     const stats = proxy.stats.toJSON().recent.filter((entry) => entry.route === 'openai-responses');
     expect(stats).toHaveLength(EXEC_STEPS.length + 1);

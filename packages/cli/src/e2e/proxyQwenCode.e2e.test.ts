@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
+import { agentSuite, NOTES_TEXT, POINTER_VALUE } from '../test-utils/agentSuite.js';
 import { installQwenCode, QWEN_CODE_VERSION } from '../test-utils/installAgentCli.js';
 import {
   runQwenCode,
@@ -18,18 +19,15 @@ import {
   type QwenCodeRun,
 } from '../test-utils/qwenCodeUpstream.js';
 
-const install = await installQwenCode();
-const skipReason = install.kind === 'unavailable' ? install.reason : undefined;
-const title =
-  skipReason === undefined
-    ? `dense proxy with the real Qwen Code ${QWEN_CODE_VERSION}`
-    : `dense proxy with the real Qwen Code (skipped: @qwen-code/qwen-code could not be installed: ${skipReason})`;
+const { command, skipReason, title } = await agentSuite({
+  name: 'dense proxy',
+  agent: 'Qwen Code',
+  version: QWEN_CODE_VERSION,
+  packageName: '@qwen-code/qwen-code',
+  install: installQwenCode,
+});
 
 const ANSWER = 'DENSE-QWEN-DONE: line 7 is edited.';
-
-/** A proxy pointer as a JSON string value: it names the result's recall id. */
-const POINTER =
-  /^"\[Result pruned \(stale read\) — run `dense recall r[0-9a-f]{10}` to see the original\]"$/;
 
 const steps = (file: string): ChatToolStep[] => [
   { callId: 'call_dense_read_1', name: 'read_file', arguments: { file_path: file } },
@@ -67,18 +65,13 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let result: QwenCodeRun;
   let fileAfter: string;
   let script: ChatToolStep[];
-  const fileLines = Array.from(
-    { length: 400 },
-    (_, i) =>
-      `line ${i + 1}: ${i === 6 ? 'original' : 'the quick brown fox jumps over the lazy dog'}`,
-  );
 
   beforeAll(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'dense-proxy-qwen-'));
     const workspace = path.join(base, 'ws');
     await mkdir(workspace);
     const notes = path.join(workspace, 'notes.txt');
-    await writeFile(notes, `${fileLines.join('\n')}\n`);
+    await writeFile(notes, NOTES_TEXT);
     script = steps(notes);
     upstream = await startChatUpstream({ steps: script, answer: ANSWER });
     proxy = await startProxyServer({
@@ -86,7 +79,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       recall: new RecallArchive({ dir: path.join(base, 'recall') }),
     });
     result = await runQwenCode({
-      command: install.kind === 'installed' ? install.command : [],
+      command,
       base,
       cwd: workspace,
       baseUrl: `${proxy.url}/v1`,
@@ -114,7 +107,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(first?.outputs.get(read1 ?? '')).toContain('line 400:');
     expect(afterFailed?.outputs.get(bad ?? '')).toContain('Failed to edit');
     expect(afterFailed?.outputs.get(read1 ?? '')).toBe(first?.outputs.get(read1 ?? ''));
-    expect(afterApplied?.outputs.get(read1 ?? '')).toMatch(POINTER);
+    expect(afterApplied?.outputs.get(read1 ?? '')).toMatch(POINTER_VALUE);
     expect(last?.outputs.get(read1 ?? '')).toBe(afterApplied?.outputs.get(read1 ?? ''));
     expect(last?.outputs.get(read2 ?? '')).toContain('line 7: edited');
     expect(last?.outputs.get(read2 ?? '')).toContain('line 400:');
@@ -122,7 +115,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
 
   it('#24.3 the newest result always reaches the upstream intact, and every request is understood', async () => {
     for (const body of upstream.bodies.slice(1).map(toolOutputs)) {
-      expect(body.outputs.get(body.newest ?? '')).not.toMatch(POINTER);
+      expect(body.outputs.get(body.newest ?? '')).not.toMatch(POINTER_VALUE);
     }
     const served = (await (await fetch(`${proxy.url}/dense/stats`)).json()) as StatsJson;
     const stats = served.recent.filter((entry) => entry.route === 'openai-chat');

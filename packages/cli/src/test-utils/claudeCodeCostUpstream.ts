@@ -11,11 +11,16 @@
  * is the one after the highest step whose result any request so far held, so the script survives
  * a history rewritten by the proxy or by the client's compaction.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { cacheRulesFor } from '@dense/core';
 import { anthropicPromptBlocks, PromptCache, type PromptBill } from '@dense/core/test-utils';
-import { isCompaction, streamReply } from './claudeCodeLongUpstream.js';
+import {
+  highestStepDone,
+  isCompaction,
+  offersRead,
+  streamReply,
+  type Block,
+} from './claudeCodeWire.js';
+import { parseBody, sendJson, startLoopbackUpstream, type Json } from './loopbackUpstream.js';
 
 /** One scripted model turn: a tool call, and how far the clock moves before the next request. */
 export interface CostStep {
@@ -62,37 +67,20 @@ export interface CostUpstream {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-type Block = Json & { type: string };
-
 export const COST_STEP_ID = 'toolu_dense_cost_';
 
 /** Characters / 4, the same count on both sides of a comparison. */
 const countTokens = (text: string): number => Math.ceil(text.length / 4);
 
-function highestStepDone(body: Json): number {
-  const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-  let last = -1;
-  for (const message of messages) {
-    const content = Array.isArray(message.content) ? (message.content as Block[]) : [];
-    for (const block of content) {
-      const id = block.type === 'tool_result' ? String(block.tool_use_id) : '';
-      if (id.startsWith(COST_STEP_ID)) last = Math.max(last, Number(id.slice(COST_STEP_ID.length)));
-    }
-  }
-  return last;
-}
-
 function kindOf(body: Json): RequestKind {
-  const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
-  if (!tools.some((tool) => tool.name === 'Read')) return 'side';
+  if (!offersRead(body)) return 'side';
   return isCompaction(body) ? 'compaction' : 'main';
 }
 
 const COMPACTION_SUMMARY =
   '<analysis>mock</analysis>\n\n<summary>Mock summary: reading, editing and testing the modules.</summary>';
 
-export function startCostUpstream(session: CostSession): Promise<CostUpstream> {
+export async function startCostUpstream(session: CostSession): Promise<CostUpstream> {
   const rules = cacheRulesFor('anthropic');
   const caches: Record<RequestKind, PromptCache> = {
     main: new PromptCache(rules),
@@ -110,7 +98,7 @@ export function startCostUpstream(session: CostSession): Promise<CostUpstream> {
       calls.push({ ...bill, kind, at: session.clock.now(), step: -1 });
       return { block: { type: 'text', text }, step: -1, bill };
     }
-    done = Math.max(done, highestStepDone(body));
+    done = Math.max(done, highestStepDone(body, COST_STEP_ID));
     const index = done + 1;
     const step = session.steps[index];
     calls.push({ ...bill, kind, at: session.clock.now(), step: step ? index : -1 });
@@ -124,50 +112,25 @@ export function startCostUpstream(session: CostSession): Promise<CostUpstream> {
     };
   }
 
-  const sockets = new Set<Socket>();
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      if ((request.url ?? '').startsWith('/v1/messages/count_tokens')) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ input_tokens: countTokens(raw) }));
-        return;
-      }
-      let body: Json = {};
-      try {
-        body = JSON.parse(raw) as Json;
-      } catch {
-        // Not JSON: billed and answered like a side request.
-      }
-      const { block, step, bill } = answer(body);
-      streamReply(response, body.model, block, {
-        input_tokens: bill.uncachedTokens,
-        cache_creation_input_tokens: bill.cacheWriteTokens,
-        cache_read_input_tokens: bill.cacheReadTokens,
-      });
-      const advance = session.steps[step]?.advanceMs;
-      if (advance !== undefined) session.clock.advance(advance);
+  const server = await startLoopbackUpstream(({ url, raw }, response) => {
+    if (url.startsWith('/v1/messages/count_tokens')) {
+      sendJson(response, 200, { input_tokens: countTokens(raw) });
+      return;
+    }
+    // Not JSON: billed and answered like a side request.
+    const body = parseBody(raw);
+    const { block, step, bill } = answer(body);
+    streamReply(response, body.model, block, {
+      input_tokens: bill.uncachedTokens,
+      cache_creation_input_tokens: bill.cacheWriteTokens,
+      cache_read_input_tokens: bill.cacheReadTokens,
     });
+    const advance = session.steps[step]?.advanceMs;
+    if (advance !== undefined) session.clock.advance(advance);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        calls,
-        cost: () => calls.reduce((sum, call) => sum + call.weighted, 0),
-        close: () =>
-          new Promise<void>((closed) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => closed());
-          }),
-      });
-    });
-  });
+  return {
+    ...server,
+    calls,
+    cost: () => calls.reduce((sum, call) => sum + call.weighted, 0),
+  };
 }

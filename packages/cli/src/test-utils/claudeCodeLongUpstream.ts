@@ -8,9 +8,17 @@
  * the request names a recall id for `files[0]` (Dense's summary of a compaction does), the model
  * runs `dense recall <id>` through Bash before it answers.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import {
+  blocksOf,
+  highestStepDone,
+  isCompaction,
+  offersRead,
+  streamReply,
+  type Block,
+  type PromptUsage,
+} from './claudeCodeWire.js';
+import { parseBody, sendJson, startLoopbackUpstream, type Json } from './loopbackUpstream.js';
 
 export interface LongSession {
   /** Absolute paths to Read, one per turn. */
@@ -35,49 +43,8 @@ export interface LongUpstream {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-type Block = Json & { type: string };
-
 export const STEP_ID = 'toolu_dense_step_';
 export const RECALL_ID = 'toolu_dense_recall';
-const COMPACTION_MARKER = 'CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.';
-
-function blocksOf(body: Json): Block[] {
-  const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-  return messages.flatMap((message) =>
-    Array.isArray(message.content) ? (message.content as Block[]) : [],
-  );
-}
-
-function lastStepDone(body: Json): number {
-  let last = -1;
-  for (const block of blocksOf(body)) {
-    const id = block.type === 'tool_result' ? String(block.tool_use_id) : '';
-    if (id.startsWith(STEP_ID)) last = Math.max(last, Number(id.slice(STEP_ID.length)));
-  }
-  return last;
-}
-
-/** Claude Code's own compaction request (its last user message opens with the marker). */
-export function isCompaction(body: Json): boolean {
-  const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-  const last = messages.at(-1);
-  const content = Array.isArray(last?.content) ? (last.content as Block[]) : [];
-  return content.some(
-    (block) => block.type === 'text' && String(block.text).startsWith(COMPACTION_MARKER),
-  );
-}
-
-function event(name: string, data: Json): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-/** A prompt's usage as Anthropic reports it: base-price input, cache writes and cache reads apart. */
-export interface PromptUsage {
-  readonly input_tokens: number;
-  readonly cache_creation_input_tokens: number;
-  readonly cache_read_input_tokens: number;
-}
 
 /** The usage of an uncached prompt of `promptTokens`. */
 const uncachedUsage = (promptTokens: number): PromptUsage => ({
@@ -85,50 +52,6 @@ const uncachedUsage = (promptTokens: number): PromptUsage => ({
   cache_creation_input_tokens: 0,
   cache_read_input_tokens: 0,
 });
-
-/** One reply block (text or tool_use) as Anthropic's stream, with the given prompt usage. */
-export function streamReply(
-  response: ServerResponse,
-  model: unknown,
-  block: Json & { type: string },
-  usage: PromptUsage,
-): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const promptTokens =
-    usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
-  const start = block.type === 'tool_use' ? { ...block, input: {} } : { type: 'text', text: '' };
-  const delta =
-    block.type === 'tool_use'
-      ? { type: 'input_json_delta', partial_json: JSON.stringify(block.input) }
-      : { type: 'text_delta', text: String(block.text) };
-  const message = {
-    id: `msg_${promptTokens}`,
-    type: 'message',
-    role: 'assistant',
-    model,
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { ...usage, output_tokens: 1 },
-  };
-  response.end(
-    [
-      event('message_start', { type: 'message_start', message }),
-      event('content_block_start', { type: 'content_block_start', index: 0, content_block: start }),
-      event('content_block_delta', { type: 'content_block_delta', index: 0, delta }),
-      event('content_block_stop', { type: 'content_block_stop', index: 0 }),
-      event('message_delta', {
-        type: 'message_delta',
-        delta: {
-          stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
-          stop_sequence: null,
-        },
-        usage: { output_tokens: 20 },
-      }),
-      event('message_stop', { type: 'message_stop' }),
-    ].join(''),
-  );
-}
 
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -141,7 +64,7 @@ function recallIdFor(raw: string, file: string): string | undefined {
 }
 
 function nextBlock(session: LongSession, body: Json, raw: string): Block {
-  const step = lastStepDone(body) + 1;
+  const step = highestStepDone(body, STEP_ID) + 1;
   const file = session.files[step];
   if (file !== undefined) {
     return { type: 'tool_use', id: `${STEP_ID}${step}`, name: 'Read', input: { file_path: file } };
@@ -155,61 +78,28 @@ function nextBlock(session: LongSession, body: Json, raw: string): Block {
   return { type: 'tool_use', id: RECALL_ID, name: 'Bash', input };
 }
 
-export function startLongUpstream(session: LongSession): Promise<LongUpstream> {
+export async function startLongUpstream(session: LongSession): Promise<LongUpstream> {
   const main: MainRequest[] = [];
   const compactionRequests: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = request.url ?? '';
-      const promptTokens = Math.ceil((raw.length / 4) * (session.usageScale ?? 1));
-      if (url.startsWith('/v1/messages/count_tokens')) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ input_tokens: promptTokens }));
-        return;
-      }
-      let body: Json = {};
-      try {
-        body = JSON.parse(raw) as Json;
-      } catch {
-        // Not JSON: answered like a side request.
-      }
-      const offersRead =
-        Array.isArray(body.tools) && (body.tools as Json[]).some((tool) => tool.name === 'Read');
-      let block: Block = { type: 'text', text: 'Side reply' };
-      if (offersRead && isCompaction(body)) {
-        compactionRequests.push(raw);
-        block = {
-          type: 'text',
-          text: '<analysis>mock</analysis>\n\n<summary>Mock summary: reading the files one by one.</summary>',
-        };
-      } else if (offersRead) {
-        main.push({ raw, reportedTokens: promptTokens });
-        block = nextBlock(session, body, raw);
-      }
-      streamReply(response, body.model, block, uncachedUsage(promptTokens));
-    });
+  const server = await startLoopbackUpstream(({ url, raw }, response) => {
+    const promptTokens = Math.ceil((raw.length / 4) * (session.usageScale ?? 1));
+    if (url.startsWith('/v1/messages/count_tokens')) {
+      sendJson(response, 200, { input_tokens: promptTokens });
+      return;
+    }
+    const body = parseBody(raw);
+    let block: Block = { type: 'text', text: 'Side reply' };
+    if (offersRead(body) && isCompaction(body)) {
+      compactionRequests.push(raw);
+      block = {
+        type: 'text',
+        text: '<analysis>mock</analysis>\n\n<summary>Mock summary: reading the files one by one.</summary>',
+      };
+    } else if (offersRead(body)) {
+      main.push({ raw, reportedTokens: promptTokens });
+      block = nextBlock(session, body, raw);
+    }
+    streamReply(response, body.model, block, uncachedUsage(promptTokens));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        main,
-        compactionRequests,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return { ...server, main, compactionRequests };
 }

@@ -4,8 +4,7 @@
  * tool get a short text reply; count_tokens gets a count) and keeps the raw body of every main
  * request so tests can compare bytes.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import {
   anthropicStream,
   formatEvent,
@@ -13,6 +12,8 @@ import {
   mockToolCalls,
   normalizeStream,
 } from '@dense/core/test-utils';
+import { blocksOf, offersRead, type Block } from './claudeCodeWire.js';
+import { parseBody, sendJson, startLoopbackUpstream, type Json } from './loopbackUpstream.js';
 
 export interface ScriptedSession {
   readonly filePath: string;
@@ -30,22 +31,14 @@ export interface ClaudeCodeUpstream {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-type Block = Json & { type: string };
-
 const READ_1 = 'toolu_dense_read_1';
 const EDIT_1 = 'toolu_dense_edit_1';
 const READ_2 = 'toolu_dense_read_2';
 
 function toolResultIds(body: Json): string[] {
-  const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-  return messages.flatMap((message) =>
-    Array.isArray(message.content)
-      ? (message.content as Block[])
-          .filter((block) => block.type === 'tool_result')
-          .map((block) => String(block.tool_use_id))
-      : [],
-  );
+  return blocksOf(body)
+    .filter((block) => block.type === 'tool_result')
+    .map((block) => String(block.tool_use_id));
 }
 
 function nextStep(session: ScriptedSession, body: Json): Block {
@@ -66,10 +59,6 @@ function nextStep(session: ScriptedSession, body: Json): Block {
   }
   if (!done.has(READ_2)) return tool(READ_2, 'Read', { file_path: session.filePath });
   return { type: 'text', text: session.answer };
-}
-
-function offersRead(body: Json): boolean {
-  return Array.isArray(body.tools) && (body.tools as Json[]).some((tool) => tool.name === 'Read');
 }
 
 const USAGE = {
@@ -95,12 +84,8 @@ function sse(response: ServerResponse, model: unknown, block: Block): void {
 }
 
 function reply(session: ScriptedSession, bodies: string[], raw: string, response: ServerResponse) {
-  let body: Json = {};
-  try {
-    body = JSON.parse(raw) as Json;
-  } catch {
-    // Not JSON: answered like a side request.
-  }
+  // Not JSON: answered like a side request.
+  const body = parseBody(raw);
   const main = offersRead(body);
   if (main) bodies.push(raw);
   const block: Block = main ? nextStep(session, body) : { type: 'text', text: 'Side reply' };
@@ -120,45 +105,20 @@ function reply(session: ScriptedSession, bodies: string[], raw: string, response
   );
 }
 
-export function startClaudeCodeUpstream(session: ScriptedSession): Promise<ClaudeCodeUpstream> {
+export async function startClaudeCodeUpstream(
+  session: ScriptedSession,
+): Promise<ClaudeCodeUpstream> {
   const mainBodies: string[] = [];
   const routes: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = request.url ?? '/';
-      routes.push(`${request.method ?? ''} ${url}`);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      if (request.method === 'POST' && url.startsWith('/v1/messages/count_tokens')) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ input_tokens: 1000 }));
-      } else if (request.method === 'POST' && url.startsWith('/v1/messages')) {
-        reply(session, mainBodies, raw, response);
-      } else {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error' } }));
-      }
-    });
+  const server = await startLoopbackUpstream(({ method, url, raw }, response) => {
+    routes.push(`${method} ${url || '/'}`);
+    if (method === 'POST' && url.startsWith('/v1/messages/count_tokens')) {
+      sendJson(response, 200, { input_tokens: 1000 });
+    } else if (method === 'POST' && url.startsWith('/v1/messages')) {
+      reply(session, mainBodies, raw, response);
+    } else {
+      sendJson(response, 404, { type: 'error', error: { type: 'not_found_error' } });
+    }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        mainBodies,
-        routes,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return { ...server, mainBodies, routes };
 }

@@ -5,10 +5,9 @@
  * `/responses` request so tests can assert on what reached the upstream. Also runs `codex exec`
  * against a base URL (this Codex version ignores OPENAI_BASE_URL: it needs a custom provider).
  */
-import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { startRecordingUpstream, type Json, type RecordingUpstream } from './loopbackUpstream.js';
+import { runAgentCli, type AgentRun } from './runAgentCli.js';
 
 export interface ExecStep {
   readonly callId: string;
@@ -16,14 +15,8 @@ export interface ExecStep {
   readonly code: string;
 }
 
-export interface CodexUpstream {
-  readonly url: string;
-  /** Raw bodies of the `/responses` requests, in order. */
-  readonly bodies: readonly string[];
-  close(): Promise<void>;
-}
-
-type Json = Record<string, unknown>;
+/** `bodies` are the raw bodies of the `/responses` requests, in order. */
+export type CodexUpstream = RecordingUpstream;
 
 /** The usage every reply reports (so the proxy's metering sees a warm cache). */
 const USAGE = {
@@ -72,40 +65,17 @@ function nextItem(steps: readonly ExecStep[], answer: string, body: Json): Json 
   };
 }
 
-export async function startCodexUpstream(script: {
+export function startCodexUpstream(script: {
   readonly steps: readonly ExecStep[];
   readonly answer: string;
 }): Promise<CodexUpstream> {
-  const bodies: string[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (!(request.url ?? '').endsWith('/responses')) {
-        response.writeHead(404);
-        response.end('{}');
-        return;
-      }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      bodies.push(raw);
-      const item = nextItem(script.steps, script.answer, JSON.parse(raw) as Json);
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(responseStream(item, bodies.length));
-    });
+  return startRecordingUpstream({
+    route: '/responses',
+    stream: (body, turn) => responseStream(nextItem(script.steps, script.answer, body), turn),
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bodies,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
 }
 
-export interface CodexRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CodexRun = AgentRun;
 
 /**
  * `codex exec PROMPT` in `cwd` with a private HOME under `base`, talking to `baseUrl` (ending in
@@ -119,10 +89,8 @@ export function runCodexExec(input: {
   readonly prompt: string;
   readonly extraArgs?: readonly string[];
 }): Promise<CodexRun> {
-  const [file = '', ...prefix] = input.command;
   const provider = `model_providers.dense={name="dense",base_url="${input.baseUrl}",env_key="OPENAI_API_KEY",wire_api="responses"}`;
   const args = [
-    ...prefix,
     'exec',
     '--skip-git-repo-check',
     '-c',
@@ -139,14 +107,5 @@ export function runCodexExec(input: {
     CODEX_HOME: path.join(home, '.codex'),
     OPENAI_API_KEY: 'dummy',
   };
-  return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      args,
-      { cwd: input.cwd, env, timeout: 120_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
+  return runAgentCli({ command: input.command, args, cwd: input.cwd, env, timeoutMs: 120_000 });
 }

@@ -7,11 +7,10 @@
  * what would leave the loopback or add requests (usage statistics, update checks, the managed
  * memory subagent that runs after each answer).
  */
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { startRecordingUpstream, type Json, type RecordingUpstream } from './loopbackUpstream.js';
+import { runAgentCli, type AgentRun } from './runAgentCli.js';
 
 export interface ChatToolStep {
   readonly callId: string;
@@ -19,14 +18,8 @@ export interface ChatToolStep {
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
-export interface ChatUpstream {
-  readonly url: string;
-  /** Raw bodies of the `/chat/completions` requests, in order. */
-  readonly bodies: readonly string[];
-  close(): Promise<void>;
-}
-
-type Json = Record<string, unknown>;
+/** `bodies` are the raw bodies of the `/chat/completions` requests, in order. */
+export type ChatUpstream = RecordingUpstream;
 
 /** The usage every reply reports (so the proxy's metering sees a warm cache). */
 const USAGE = {
@@ -71,40 +64,17 @@ function nextStep(steps: readonly ChatToolStep[], body: Json): ChatToolStep | un
   return steps.find((candidate) => !answered.has(candidate.callId));
 }
 
-export async function startChatUpstream(script: {
+export function startChatUpstream(script: {
   readonly steps: readonly ChatToolStep[];
   readonly answer: string;
 }): Promise<ChatUpstream> {
-  const bodies: string[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (!(request.url ?? '').endsWith('/chat/completions')) {
-        response.writeHead(404);
-        response.end('{}');
-        return;
-      }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      bodies.push(raw);
-      const step = nextStep(script.steps, JSON.parse(raw) as Json);
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(chatStream(bodies.length, step, script.answer));
-    });
+  return startRecordingUpstream({
+    route: '/chat/completions',
+    stream: (body, turn) => chatStream(turn, nextStep(script.steps, body), script.answer),
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bodies,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
 }
 
-export interface QwenCodeRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type QwenCodeRun = AgentRun;
 
 const SETTINGS = {
   general: { enableAutoUpdate: false },
@@ -123,11 +93,10 @@ export async function runQwenCode(input: {
   readonly baseUrl: string;
   readonly prompt: string;
 }): Promise<QwenCodeRun> {
-  const [file = '', ...prefix] = input.command;
   const home = path.join(input.base, 'home');
   await mkdir(path.join(home, '.qwen'), { recursive: true });
   await writeFile(path.join(home, '.qwen', 'settings.json'), JSON.stringify(SETTINGS));
-  const args = [...prefix, '--auth-type', 'openai', '--approval-mode', 'yolo', input.prompt];
+  const args = ['--auth-type', 'openai', '--approval-mode', 'yolo', input.prompt];
   const env = {
     PATH: process.env.PATH,
     HOME: home,
@@ -136,14 +105,5 @@ export async function runQwenCode(input: {
     OPENAI_MODEL: 'scripted-model',
     QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
   };
-  return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      args,
-      { cwd: input.cwd, env, timeout: 120_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
+  return runAgentCli({ command: input.command, args, cwd: input.cwd, env, timeoutMs: 120_000 });
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
-import { parseJsonSpans } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
-import { FILE_TEXT, POINTER_JSON } from './test-utils/wireRequests.js';
-
-const WHOLE_POINTER_JSON = new RegExp(`^${POINTER_JSON.source}$`);
+import {
+  densifyOptions,
+  FILE_TEXT,
+  readOpenAIHistory,
+  toolOutputs as outputs,
+  WHOLE_POINTER_JSON,
+} from './test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 
@@ -47,32 +48,14 @@ function body(turns: readonly Json[]): string {
 }
 
 function densify(text: string) {
-  return densifyRequest({
-    api: 'openai-chat',
-    body: Buffer.from(text),
-    sessionId: undefined,
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-  });
-}
-
-/** The raw `content` value of each tool message, by call id. */
-function outputs(text: string): Map<string, string> {
-  const root = JSON.parse(text) as { messages: Json[] };
-  return new Map(
-    root.messages
-      .filter((message) => message.role === 'tool')
-      .map((message) => [String(message.tool_call_id), JSON.stringify(message.content)]),
-  );
+  return densifyRequest(densifyOptions(text, { api: 'openai-chat', sessionId: undefined }));
 }
 
 describe("readOpenAIRequest: Qwen Code's tools over Chat Completions", () => {
   it('#24.3 read_file is a read, edit a replace, a "Failed to edit" result an error', () => {
     const text = body([...steps.read, ...steps.editFailed]);
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-chat');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    const blocks = read.wire.history.slice(2).flatMap((entry) => entry.blocks);
+    const wire = readOpenAIHistory(text, 'openai-chat');
+    const blocks = wire.history.slice(2).flatMap((entry) => entry.blocks);
     const calls = blocks.filter((block) => block.type === 'tool_call');
     expect(calls).toMatchObject([
       { id: 'r1', name: 'read_file', parameters: { file_path: FILE } },

@@ -1,9 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { POINTER_TEXT } from './test-utils/wireRequests.js';
-import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
-import { FILE_TEXT } from './test-utils/wireRequests.js';
+import { densifyOptions, FILE_TEXT, POINTER_TEXT } from './test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,14 +74,9 @@ describe('densifyRequest on Codex exec calls (property)', () => {
     '#24.3 exactly the stale understood cats become the pointer; code not understood and the newest output never do',
     (ops) => {
       const text = body(ops);
-      const result = densifyRequest({
-        api: 'openai-responses',
-        body: Buffer.from(text),
-        sessionId: undefined,
-        store: new ConversationStore(),
-        now: 0,
-        pressureTokens: 1_000_000,
-      });
+      const result = densifyRequest(
+        densifyOptions(text, { api: 'openai-responses', sessionId: undefined }),
+      );
       const sent = JSON.parse(result.body.toString()) as { input: Json[] };
       const outputs = sent.input.filter((item) => item.type === 'custom_tool_call_output');
       outputs.forEach((item, index) => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
-import { parseJsonSpans } from './jsonSpans.js';
-import { readOpenAIRequest } from './openaiHistory.js';
-import { FILE_TEXT, POINTER_JSON } from './test-utils/wireRequests.js';
-
-const WHOLE_POINTER_JSON = new RegExp(`^${POINTER_JSON.source}$`);
+import {
+  densifyOptions,
+  FILE_TEXT,
+  readOpenAIHistory,
+  toolOutputs as outputs,
+  WHOLE_POINTER_JSON,
+} from './test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
 
@@ -49,32 +50,14 @@ function body(items: readonly Json[]): string {
 }
 
 function densify(text: string) {
-  return densifyRequest({
-    api: 'openai-responses',
-    body: Buffer.from(text),
-    sessionId: undefined,
-    store: new ConversationStore(),
-    now: 0,
-    pressureTokens: 1_000_000,
-  });
-}
-
-/** The raw `output` value of each output item, by call id (last one wins). */
-function outputs(text: string): Map<string, string> {
-  const root = JSON.parse(text) as { input: Json[] };
-  return new Map(
-    root.input
-      .filter((item) => item.type === 'custom_tool_call_output')
-      .map((item) => [String(item.call_id), JSON.stringify(item.output)]),
-  );
+  return densifyRequest(densifyOptions(text, { api: 'openai-responses', sessionId: undefined }));
 }
 
 describe('readOpenAIRequest: the Codex exec tool', () => {
   it('#24.3 an exec cat is a shell read, an exec apply_patch a write, a failed script an error', () => {
     const text = body([...steps.cat, ...steps.patchFailed]);
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-responses');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    const blocks = read.wire.history.slice(2).flatMap((entry) => entry.blocks);
+    const wire = readOpenAIHistory(text, 'openai-responses');
+    const blocks = wire.history.slice(2).flatMap((entry) => entry.blocks);
     expect(blocks[0]).toMatchObject({
       type: 'tool_call',
       id: 'c1',
@@ -86,16 +69,15 @@ describe('readOpenAIRequest: the Codex exec tool', () => {
     expect(blocks[2]).toMatchObject({ type: 'tool_call', name: 'write_file' });
     expect(blocks[3]).toMatchObject({ type: 'tool_response', callId: 'p1' });
     expect(blocks[3]?.type === 'tool_response' && blocks[3].error).toContain('Script failed');
-    expect(read.wire.sites.map((site) => site.callId)).toEqual(['c1', 'p1']);
+    expect(wire.sites.map((site) => site.callId)).toEqual(['c1', 'p1']);
   });
 
   it('#24.3 code it does not understand is one exec call that touches no file', () => {
     const text = body(
       exec('x1', 'for (const f of ["a.ts"]) await tools.apply_patch(f)', 'completed', []),
     );
-    const read = readOpenAIRequest(text, parseJsonSpans(text), 'openai-responses');
-    if (read.kind !== 'history') throw new Error(read.reason);
-    expect(read.wire.history[2]?.blocks).toMatchObject([{ type: 'tool_call', name: 'exec' }]);
+    const wire = readOpenAIHistory(text, 'openai-responses');
+    expect(wire.history[2]?.blocks).toMatchObject([{ type: 'tool_call', name: 'exec' }]);
   });
 });
 

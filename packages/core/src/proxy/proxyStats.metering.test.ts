@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatRequestLine, formatSummary } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import { proxyRequest } from './test-utils/proxyRecords.js';
 import type { Usage } from './usageMeter.js';
 
 function request(usage: Usage, extra: Partial<ProxyRequestRecord> = {}): ProxyRequestRecord {
-  return {
-    at: 0,
-    route: 'anthropic',
-    status: 200,
-    end: 'complete',
-    conversationId: 'c',
-    durationMs: 1,
-    usage,
-    removedChars: 0,
-    pointers: 0,
-    newEdits: 0,
-    schedule: 'none',
-    prefixStable: undefined,
-    ...extra,
-  };
+  return proxyRequest({ usage, ...extra });
 }
 
 const prompt = (tokens: number): Usage => ({

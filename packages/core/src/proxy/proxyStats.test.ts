@@ -2,25 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { passThroughCost } from './passThroughCost.js';
 import { formatRequestLine, formatSummary } from './proxyReport.js';
-import { ProxyStats, type ProxyRequestRecord } from './proxyStats.js';
+import { ProxyStats } from './proxyStats.js';
+import { proxyRequest } from './test-utils/proxyRecords.js';
 
-function request(extra: Partial<ProxyRequestRecord>): ProxyRequestRecord {
-  return {
-    at: 0,
-    route: 'anthropic',
-    status: 200,
-    end: 'complete',
-    conversationId: 'c',
-    durationMs: 1,
-    usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 },
-    removedChars: 0,
-    pointers: 0,
-    newEdits: 0,
-    schedule: 'none',
-    prefixStable: undefined,
-    ...extra,
-  };
-}
+const request = proxyRequest;
 
 const anthropic = cacheRulesFor('anthropic');
 

@@ -6,6 +6,8 @@
 
 import { ConversationStore } from '../conversationStore.js';
 import type { DensifyOptions } from '../densifyRequest.js';
+import { parseJsonSpans } from '../jsonSpans.js';
+import { readOpenAIRequest } from '../openaiHistory.js';
 
 type Json = Record<string, unknown>;
 
@@ -143,6 +145,9 @@ export const POINTER_TEXT =
 /** Any proxy pointer as a JSON string in a request body. */
 export const POINTER_JSON = new RegExp(`"${POINTER_TEXT.source}"`);
 
+/** A JSON value that is exactly one pointer string. */
+export const WHOLE_POINTER_JSON = new RegExp(`^${POINTER_JSON.source}$`);
+
 /** Matches `prefix` followed at once by a pointer's JSON string. */
 export function pointerAfter(prefix: string): RegExp {
   return new RegExp(prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + POINTER_JSON.source);
@@ -169,4 +174,30 @@ export function densifyOptions(body: string, extra: Partial<DensifyOptions> = {}
     pressureTokens: 1_000_000,
     ...extra,
   };
+}
+
+/**
+ * The raw JSON of each tool output in an OpenAI request body, by call id (the last one wins): the
+ * `content` of Chat Completions `tool` messages and the `output` of Responses
+ * `custom_tool_call_output` items.
+ */
+export function toolOutputs(text: string): Map<string, string> {
+  const root = JSON.parse(text) as { messages?: Json[]; input?: Json[] };
+  const chat = (root.messages ?? [])
+    .filter((message) => message.role === 'tool')
+    .map((message): [string, string] => [
+      String(message.tool_call_id),
+      JSON.stringify(message.content),
+    ]);
+  const responses = (root.input ?? [])
+    .filter((item) => item.type === 'custom_tool_call_output')
+    .map((item): [string, string] => [String(item.call_id), JSON.stringify(item.output)]);
+  return new Map([...chat, ...responses]);
+}
+
+/** The wire history `readOpenAIRequest` reads from `text`; throws with the reason when unsupported. */
+export function readOpenAIHistory(text: string, api: 'openai-chat' | 'openai-responses') {
+  const read = readOpenAIRequest(text, parseJsonSpans(text), api);
+  if (read.kind !== 'history') throw new Error(read.reason);
+  return read.wire;
 }

@@ -147,16 +147,23 @@ async function expectNoDanglingReply(session: ReplySession): Promise<void> {
 
 const big = (tag: string) => lines(40, tag);
 
+/** A high-density session (2,000-token limit): grep `g1` for `pattern` giving `output`, four shell calls. */
+function grepThenShells(pattern: string, output: string, extra: EphemeralSettings = {}) {
+  const session = new ReplySession({
+    'compression.strategy': 'high-density',
+    'context-limit': 2000,
+    ...extra,
+  });
+  session.tool('g1', 'search_file_content', { pattern }, output);
+  for (let i = 0; i < 4; i++)
+    session.tool(`s${i}`, 'run_shell_command', { command: `echo ${i}` }, big(`x${i}`));
+  return session;
+}
+
 describe('replies after compression (issue 22)', () => {
   it('#22.6 top-down truncation drops the run a "same output" reply names: the reply is the output again', async () => {
-    const session = new ReplySession({
-      'compression.strategy': 'high-density',
-      'context-limit': 2000,
-    });
     const out = big('hit');
-    session.tool('g1', 'search_file_content', { pattern: 'hit' }, out);
-    for (let i = 0; i < 4; i++)
-      session.tool(`s${i}`, 'run_shell_command', { command: `echo ${i}` }, big(`x${i}`));
+    const session = grepThenShells('hit', out);
     const reply = session.tool('g2', 'search_file_content', { pattern: 'hit' }, out);
     expect(reply.result).toBe('[same output as call g1 — that copy is still above]');
     session.runtime.settings.set('compression.strategy', 'top-down-truncation');
@@ -173,14 +180,9 @@ describe('replies after compression (issue 22)', () => {
   });
 
   it('#22.6 high-density compress summarizes the grep a repeated-lines marker names: no marker says "still above" about it', async () => {
-    const session = new ReplySession({
-      'compression.strategy': 'high-density',
+    const session = grepThenShells('a', `${big('v')}old\n`, {
       'compression.density.pointerStyle': 'recall',
-      'context-limit': 2000,
     });
-    session.tool('g1', 'search_file_content', { pattern: 'a' }, `${big('v')}old\n`);
-    for (let i = 0; i < 4; i++)
-      session.tool(`s${i}`, 'run_shell_command', { command: `echo ${i}` }, big(`x${i}`));
     const reply = session.tool('g2', 'search_file_content', { pattern: 'b' }, `${big('v')}new\n`);
     expect(reply.result).toContain("of call g1's output repeat here unchanged");
     await session.compress();
@@ -193,14 +195,8 @@ describe('replies after compression (issue 22)', () => {
   });
 
   it('#22.6 an LLM strategy after a switch summarizes away what a reply names: the reply is the output again', async () => {
-    const session = new ReplySession({
-      'compression.strategy': 'high-density',
-      'context-limit': 2000,
-    });
     const out = big('hit');
-    session.tool('g1', 'search_file_content', { pattern: 'hit' }, out);
-    for (let i = 0; i < 4; i++)
-      session.tool(`s${i}`, 'run_shell_command', { command: `echo ${i}` }, big(`x${i}`));
+    const session = grepThenShells('hit', out);
     session.tool('g2', 'search_file_content', { pattern: 'hit' }, out);
     session.runtime.settings.set('compression.strategy', 'one-shot');
     await session.compress();
