@@ -200,12 +200,19 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
 }
 
 /** What names a result across requests: its position, its call id and its content. */
+/** Content hashes of result blocks already seen (blocks are immutable; the read cache reuses them). */
+const resultHashes = new WeakMap<object, string>();
+
 function siteKey(wire: WireHistory, site: ResultSite): string {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
   const result = block?.type === 'tool_response' ? block.result : undefined;
-  const content = createHash('sha1')
-    .update(typeof result === 'string' ? result : '')
-    .digest('base64');
+  let content = block === undefined ? undefined : resultHashes.get(block);
+  if (content === undefined) {
+    content = createHash('sha1')
+      .update(typeof result === 'string' ? result : '')
+      .digest('base64');
+    if (block !== undefined) resultHashes.set(block, content);
+  }
   return `${site.messageIndex}:${site.blockIndex}:${site.callId}:${content}`;
 }
 

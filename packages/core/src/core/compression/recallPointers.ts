@@ -47,9 +47,17 @@ export function originalResponseText(block: ToolResponseBlock): string {
   }
 }
 
+/** Recall ids already computed, per block (blocks are immutable, so an id never goes stale). */
+const responseIds = new WeakMap<ToolResponseBlock, string>();
+
 /** The recall id of a tool response, from its call id, tool and original content. */
 export function recallIdOfResponse(block: ToolResponseBlock): string {
-  return hashId(['tool', block.callId, block.toolName, originalResponseText(block)]);
+  let id = responseIds.get(block);
+  if (id === undefined) {
+    id = hashId(['tool', block.callId, block.toolName, originalResponseText(block)]);
+    responseIds.set(block, id);
+  }
+  return id;
 }
 
 /** The recall id of one `@` inclusion span (markers included), from its text. */
