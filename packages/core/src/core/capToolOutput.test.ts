@@ -95,3 +95,23 @@ describe('capToolOutput', () => {
     expect(toolOutputCapTokens({ contextLimit: 100, toolOutputCap: 0.001 })).toBe(1);
   });
 });
+
+describe('capToolOutput and density replies', () => {
+  it('#22.8 a short density reply standing for a long output is within the cap (capping it would grow it)', async () => {
+    const original = 'line\n'.repeat(5_000);
+    const block = {
+      ...toolResponseBlock({
+        callId: 'c2',
+        toolName: 'glob',
+        result: '[same output as call c1 — that copy is still above]',
+      }),
+      original,
+    };
+    const outcome = await capToolOutput({
+      block,
+      capTokens: 200,
+      countTokens: (text) => Promise.resolve(Math.ceil(text.length / 4)),
+    });
+    expect(outcome.kind).toBe('within-cap');
+  });
+});

@@ -5,6 +5,7 @@
  * finds it. Deterministic: the same output, cap and token counter give the same text.
  */
 import type { ToolResponseBlock } from '../services/history/IContent.js';
+import { isDensityReply, replyText } from './compression/density/entry/densityReply.js';
 import { originalResponseText } from './compression/recallPointers.js';
 import { recallIdOfKept, type KeptOriginal } from '../services/recall/keptOriginals.js';
 
@@ -110,7 +111,12 @@ function shownText(block: ToolResponseBlock, result: string): string {
 export async function capToolOutput(input: CapToolOutputInput): Promise<CapToolOutputOutcome> {
   const { block, countTokens } = input;
   const capTokens = Math.max(1, Math.floor(input.capTokens));
-  const current = cutsError(block) ? (block.error ?? '') : originalResponseText(block);
+  // What the model is shown now: a density reply shows its short reply, not the output it stands for.
+  const current = cutsError(block)
+    ? (block.error ?? '')
+    : isDensityReply(block)
+      ? replyText(block)
+      : originalResponseText(block);
   const currentText = shownText(block, current);
   // A token is at least one UTF-8 byte, so a text with no more bytes than the cap fits it.
   if (Buffer.byteLength(currentText, 'utf8') <= capTokens) return { kind: 'within-cap' };

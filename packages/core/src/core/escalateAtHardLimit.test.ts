@@ -5,6 +5,8 @@ import type { IContent } from '../services/history/IContent.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
 import { charEstimateTokenCounter } from '../services/history/TokenCounter.js';
 import { keptOriginalsOf } from '../services/recall/keptOriginals.js';
+import { asDensityReply } from './compression/density/entry/densityReply.js';
+import { sameOutputText } from './compression/density/entry/unchangedRead.js';
 
 const countEntries = (entries: readonly IContent[]) =>
   countTokensFromScratch(entries, charEstimateTokenCounter);
@@ -89,5 +91,38 @@ describe('planEmergencyRoom', () => {
     const plan = await planEmergencyRoom(input([human(text(2000))], { keepNewest: 1 }));
     expect(plan.kind).toBe('unchanged');
     expect(plan.tokens).toBe(2000);
+  });
+});
+
+describe('planEmergencyRoom and density replies', () => {
+  it('#22.6 #22.9 a reply whose named output the escalation drops is put back as the tool output', async () => {
+    const output = 'same lines\n'.repeat(60);
+    const first = toolResult({ id: 'c1', name: 'glob', result: output });
+    const reply = toolResult({ id: 'c2', name: 'glob', result: output });
+    const replyBlock = reply.blocks[0];
+    if (replyBlock?.type !== 'tool_response') throw new Error('expected a tool response');
+    const replied: IContent = {
+      ...reply,
+      blocks: [
+        asDensityReply(replyBlock, {
+          field: 'result',
+          text: sameOutputText('c1'),
+          original: output,
+        }),
+      ],
+    };
+    const entries = [
+      human(text(600)),
+      toolCall({ id: 'c1', name: 'glob' }),
+      first,
+      human('again'),
+      toolCall({ id: 'c2', name: 'glob' }),
+      replied,
+    ];
+    const plan = await planEmergencyRoom(input(entries, { room: 700, capTokens: 10_000 }));
+    if (plan.kind !== 'rewrite') throw new Error('expected a rewrite');
+    expect(plan.entriesDropped).toBeGreaterThan(0);
+    const last = plan.entries.at(-1)?.blocks[0];
+    expect(last?.type === 'tool_response' ? last.result : undefined).toBe(output);
   });
 });

@@ -10,6 +10,7 @@
  * `planEmergencyRoom` decides on a copy; `escalateAtHardLimit` rewrites the history once.
  */
 import type { ContentBlock, IContent, ToolResponseBlock } from '../services/history/IContent.js';
+import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import {
   findKeptOriginal,
@@ -188,14 +189,17 @@ export async function planEmergencyRoom(input: EmergencyRoomInput): Promise<Emer
   if (tokens > room) {
     const kept = await dropOldest(entries, input);
     dropped = entries.length - kept.length;
-    entries = kept;
+    // A reply whose named output was dropped or cut is put back (and may be cut below).
+    entries = [...settleReplies(kept)];
     tokens = await countEntries(entries);
   }
   for (let cap = Math.floor(input.capTokens / 2); tokens > room && cap >= MIN_CAP_TOKENS;) {
-    entries = await capAll(entries, cap, countEntries, capped);
+    entries = await capAll([...settleReplies(entries)], cap, countEntries, capped);
     tokens = await countEntries(entries);
     cap = Math.floor(cap / 2);
   }
+  entries = [...settleReplies(entries)];
+  tokens = await countEntries(entries);
   const changed = dropped > 0 || entries.some((entry, i) => entry !== input.entries[i]);
   if (!changed) return { kind: 'unchanged', tokens };
   return {
