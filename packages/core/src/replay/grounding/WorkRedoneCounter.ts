@@ -92,9 +92,11 @@ export class WorkRedoneCounter {
   private keptCopy(item: Reacquisition, sent: readonly IContent[]): boolean {
     const wanted = new Map(item.earlier.map((a) => [a.callId, a.text]));
     return sent.some((entry) =>
-      entry.blocks.some(
-        (block) => block.type === 'tool_response' && wanted.get(block.callId) === blockText(block),
-      ),
+      entry.blocks.some((block) => {
+        if (block.type !== 'tool_response') return false;
+        const text = wanted.get(block.callId);
+        return text !== undefined && text === blockText(block);
+      }),
     );
   }
 }

@@ -50,11 +50,16 @@ export function namesUniquely(
   history: readonly IContent[],
   call: ToolCallBlock,
 ): (id: string) => boolean {
-  const uses = new Map<string, number>();
-  for (const entry of history)
-    for (const block of entry.blocks)
-      if (block.type === 'tool_call' && block !== call)
-        uses.set(block.id, (uses.get(block.id) ?? 0) + 1);
-  uses.set(call.id, (uses.get(call.id) ?? 0) + 1);
-  return (id) => uses.get(id) === 1;
+  // Counted on the first question only: most outputs match no earlier copy and never ask.
+  let uses: Map<string, number> | undefined;
+  const count = (): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const entry of history)
+      for (const block of entry.blocks)
+        if (block.type === 'tool_call' && block !== call)
+          counts.set(block.id, (counts.get(block.id) ?? 0) + 1);
+    counts.set(call.id, (counts.get(call.id) ?? 0) + 1);
+    return counts;
+  };
+  return (id) => (uses ??= count()).get(id) === 1;
 }

@@ -58,8 +58,15 @@ export function optimizeDensity(
       }),
     );
   }
-  // A pass that took away text a reply names puts that reply back in the same edit.
-  draft.merge(settleRepliesPass(draft.slots));
+  // A pass that took away text a reply names puts that reply back in the same edit. A reply names
+  // only text above it, and every other rewrite settles its own replies, so only replies after the
+  // first edit can stop standing; with no edit there is nothing to check.
+  const { removals, replacements } = draft.edits();
+  const firstEdited = Math.min(
+    removals[0] ?? Infinity,
+    replacements.keys().next().value ?? Infinity,
+  );
+  if (Number.isFinite(firstEdited)) draft.merge(settleRepliesPass(draft.slots, firstEdited));
   const metadata: DensityResultMetadata = counts;
   return { ...draft.edits(), metadata };
 }

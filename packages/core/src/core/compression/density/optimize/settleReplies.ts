@@ -98,15 +98,15 @@ function stands(
 }
 
 /**
- * The edits that put back every reply in `slots` that no longer stands (`pruned`: how many).
- * Pure; cheap when the history holds no reply.
+ * The edits that put back every reply in `slots` from entry `from` on that no longer stands
+ * (`pruned`: how many). Pure; cheap when the history holds no reply.
  */
-export function settleRepliesPass(slots: HistorySlots): DensityPassResult {
+export function settleRepliesPass(slots: HistorySlots, from = 0): DensityPassResult {
   const replacements = new Map<number, IContent>();
   let restored = 0;
   let referents: Referents | undefined;
   slots.forEach((entry, entryIndex) => {
-    if (entry === undefined) return;
+    if (entry === undefined || entryIndex < from) return;
     let changed = false;
     const blocks = entry.blocks.map((block, blockIndex) => {
       if (block.type !== 'tool_response' || !isDensityReply(block)) return block;
