@@ -2,7 +2,7 @@
  * Per-conversation proxy state: the sticky set of results already sent as pointers (so the same
  * history yields the same bytes on every later request), what the last read request sent (so a
  * request that cannot be read still repeats it), the time of the last request, the
- * message hashes of the last forwarded request (prefix stability), and running totals. Bounded:
+ * message hashes of the last forwarded request (prefix stability). Totals live in ProxyStats. Bounded:
  * least-recently-used conversations beyond `maxConversations` and conversations idle longer than
  * `idleMs` are forgotten.
  */
@@ -10,16 +10,6 @@ import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
 import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
-
-export interface ConversationTotals {
-  requests: number;
-  inputTokens: number;
-  cacheCreationTokens: number;
-  cacheReadTokens: number;
-  outputTokens: number;
-  removedChars: number;
-  batches: number;
-}
 
 export interface ConversationState {
   readonly id: string;
@@ -37,7 +27,6 @@ export interface ConversationState {
   readonly loggedReasons: Set<string>;
   /** The working budget's standing compaction and its token estimate's calibration. */
   readonly budget: BudgetState;
-  readonly totals: ConversationTotals;
 }
 
 export interface ConversationStoreOptions {
@@ -46,18 +35,6 @@ export interface ConversationStoreOptions {
   readonly now?: () => number;
   /** Bounds of the parse cache (`requestReadCache.ts`). */
   readonly reads?: RequestReadCacheOptions;
-}
-
-export function emptyTotals(): ConversationTotals {
-  return {
-    requests: 0,
-    inputTokens: 0,
-    cacheCreationTokens: 0,
-    cacheReadTokens: 0,
-    outputTokens: 0,
-    removedChars: 0,
-    batches: 0,
-  };
 }
 
 /**
@@ -104,7 +81,6 @@ export class ConversationStore {
         lastMessageHashes: [],
         loggedReasons: new Set(),
         budget: { compaction: undefined, promptTokensPerChar: undefined },
-        totals: emptyTotals(),
       };
     } else this.states.delete(id);
     this.states.set(id, state);

@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import { recallIdOfResponse } from '../core/compression/recallPointers.js';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
@@ -200,20 +201,11 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
 }
 
 /** What names a result across requests: its position, its call id and its content. */
-/** Content hashes of result blocks already seen (blocks are immutable; the read cache reuses them). */
-const resultHashes = new WeakMap<object, string>();
-
+/** A result's identity across requests: its position and its recall id (call id, tool, content). */
 function siteKey(wire: WireHistory, site: ResultSite): string {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
-  const result = block?.type === 'tool_response' ? block.result : undefined;
-  let content = block === undefined ? undefined : resultHashes.get(block);
-  if (content === undefined) {
-    content = createHash('sha1')
-      .update(typeof result === 'string' ? result : '')
-      .digest('base64');
-    if (block !== undefined) resultHashes.set(block, content);
-  }
-  return `${site.messageIndex}:${site.blockIndex}:${site.callId}:${content}`;
+  const content = block?.type === 'tool_response' ? recallIdOfResponse(block) : '';
+  return `${site.messageIndex}:${site.blockIndex}:${content}`;
 }
 
 function decide(
@@ -223,7 +215,8 @@ function decide(
   input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
 ): ScheduleDecision {
   const { state, candidates } = input;
-  if (options.readOnly === true) {
+  // Nothing new to prune (most requests): no cache model to build over the whole request.
+  if (options.readOnly === true || candidates.length === 0) {
     return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
   }
   const rules = cacheRulesFor(requestCacheProvider(options.api, text));
@@ -322,7 +315,6 @@ function remember(
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
   state.lastRequestAt = options.now;
-  if (decision.apply.length > 0) state.totals.batches++;
   recordProxyRequest(state, {
     at: options.now,
     stickyRemovedTokens: charTokens(

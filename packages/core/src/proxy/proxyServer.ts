@@ -284,7 +284,6 @@ function finish(
   };
   if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
     const state = ctx.store.get(result.conversationId, ctx.now());
-    state.totals.requests++;
     const usage = outcome.usage;
     const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
     // The upstream's own count calibrates the next request's estimate against the budget.

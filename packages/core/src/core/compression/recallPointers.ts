@@ -60,6 +60,11 @@ export function recallIdOfResponse(block: ToolResponseBlock): string {
   return id;
 }
 
+/** The recall id of text of a kind that is neither a tool response nor an inclusion. */
+export function recallIdOfText(kind: string, text: string): string {
+  return hashId([kind, text]);
+}
+
 /** The recall id of one `@` inclusion span (markers included), from its text. */
 export function recallIdOfInclusion(spanText: string): string {
   return hashId(['inclusion', spanText]);

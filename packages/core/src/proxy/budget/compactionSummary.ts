@@ -4,14 +4,17 @@
  * of the removed turns and the client's own todo list (its latest TodoWrite call). No LLM; the
  * same turns always give the same text.
  */
-import { createHash } from 'node:crypto';
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
 import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
-import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
+import {
+  originalResponseText,
+  recallIdOfResponse,
+  recallIdOfText,
+} from '../../core/compression/recallPointers.js';
 import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
 import { TODO_STATUSES } from '../../tools/todo-schemas.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
@@ -43,7 +46,7 @@ export interface CompactionSummary {
 
 /** A recall id for the removed messages as a whole. */
 export function recallIdOfMessages(raw: string): string {
-  return `r${createHash('sha256').update('messages').update('\u0000').update(raw).digest('hex').slice(0, 10)}`;
+  return recallIdOfText('messages', raw);
 }
 
 function todoStatus(value: unknown): TodoStatus {
