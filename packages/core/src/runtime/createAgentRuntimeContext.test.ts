@@ -2,16 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { COMPRESSION_SETTINGS } from '../settings/compressionSettings.js';
 import { SettingsService } from '../settings/SettingsService.js';
 import { createAgentRuntimeContext, FALLBACK_CONTEXT_LIMIT } from './createAgentRuntimeContext.js';
+import type { SettingSpec } from '../settings/settingSpec.js';
+import type { SettingKey } from '../settings/settingsRegistry.js';
 
 describe('createAgentRuntimeContext', () => {
-  it('#23.5 every compression setting in the registry reads as its registry default', () => {
-    const { settings } = createAgentRuntimeContext({
-      settings: new SettingsService(),
-      workspaceRoot: '/w',
-    });
-    for (const spec of COMPRESSION_SETTINGS) {
-      const expected = 'default' in spec ? spec.default : undefined;
-      expect(settings.get(spec.key), spec.key).toBe(expected);
+  it('#23.5 every compression setting in the registry reads through the runtime, default and set alike', () => {
+    const service = new SettingsService();
+    const { settings } = createAgentRuntimeContext({ settings: service, workspaceRoot: '/w' });
+    for (const spec of COMPRESSION_SETTINGS as readonly SettingSpec[]) {
+      const key = spec.key as SettingKey;
+      expect(settings.get(key), spec.key).toBe(spec.default);
+      // A value other than the default, typed as a person would with /set.
+      const typed =
+        spec.type === 'boolean'
+          ? String(!spec.default)
+          : spec.type === 'enum'
+            ? (spec.enumValues.find((value) => value !== spec.default) ?? spec.default)
+            : spec.type === 'string'
+              ? 'mine'
+              : String(spec.range?.max ?? (spec.range?.typedMin ?? 1) + 1000);
+      const parsed = service.setFromString(spec.key, typed);
+      expect(parsed.ok, `${spec.key} = ${typed}`).toBe(true);
+      expect(String(settings.get(key)), spec.key).toBe(typed);
     }
   });
 
