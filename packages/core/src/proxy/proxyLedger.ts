@@ -42,8 +42,7 @@ export function proxyRiskBudget(
   provider: CacheProviderName,
   allowance: number = PROXY_RISK_ALLOWANCE,
 ): number {
-  const { ledger } = stateOf(conversation);
-  return ledger.savedSoFar(provider) + allowance * ledger.baselineSoFar(provider);
+  return stateOf(conversation).ledger.riskBudget(provider, allowance);
 }
 
 export interface ProxyRequestRecord {

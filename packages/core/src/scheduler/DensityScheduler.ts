@@ -89,7 +89,7 @@ export class DensityScheduler {
    * density saved so far plus `allowance` × what the session would have cost without it.
    */
   riskBudget(provider: CacheProviderName, allowance: number): number {
-    return this.cache.savedSoFar(provider) + allowance * this.cache.baselineSoFar(provider);
+    return this.cache.riskBudget(provider, allowance);
   }
 
   /** One density step: optimize, decide, apply; anchors and the ledger follow what it did. */

@@ -130,6 +130,15 @@ export class DensityCacheLedger {
     return this.baseline[provider];
   }
 
+  /**
+   * The most a batch may cost up front under `provider`'s rules (base-input-token units): what
+   * density saved so far plus `allowance` × what the session would have cost without it. A bet
+   * on the session going on then loses at most that.
+   */
+  riskBudget(provider: CacheProviderName, allowance: number): number {
+    return this.savedSoFar(provider) + allowance * this.baselineSoFar(provider);
+  }
+
   totals(): DensityCacheTotals {
     return {
       notSentTokens: this.notSent,
