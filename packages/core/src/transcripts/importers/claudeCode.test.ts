@@ -252,7 +252,7 @@ describe('importClaudeCode: thinking fills the context', () => {
     },
   ];
 
-  it('#25.6 keeps thinking blocks by default, since Claude Code sends them back to the model', async () => {
+  it('#25.6 keeps thinking blocks by default, since Claude Code sends them back to the model', () => {
     const session = importClaudeCodeRecords(records, { file: 'chat.json' });
     expect(session.contents[1]?.blocks).toEqual([
       { type: 'thinking', thought: 'The parser drops the last token.', signature: 'sig' },
