@@ -131,3 +131,29 @@ describe('#25.1 the recorded policy', () => {
     expect(squeezed.report.timeBlocked?.totalMs).toBeGreaterThan(0);
   });
 });
+
+describe('#25.1 the recorded policy restores what the agent re-attached after its compaction', () => {
+  const versioned = (version: string): IContent[] =>
+    SESSION.map((entry) =>
+      entry === SUMMARY
+        ? { ...SUMMARY, metadata: { ...SUMMARY.metadata, agentVersion: version } }
+        : entry,
+    );
+  const restoredFile = `a.ts\n${FILE.split('\n')
+    .map((line, i) => `${String(i + 1).padStart(6)}→${line}`)
+    .join('\n')}`;
+
+  it('#25.1 Claude Code 1.0.77: the recently read file is in the history after the boundary and in its tokens', async () => {
+    const run = await replay(versioned('1.0.77'), 'recorded');
+    const summary = tokens([SUMMARY]);
+    expect(run.series.at(-1)).toBe(summary + restoredFile.length);
+    expect(run.report.finalContextTokens).toBe(tokens([SUMMARY, ...AFTER]) + restoredFile.length);
+  });
+
+  it('#25.1 Claude Code 1.0.113 restores nothing; other policies never add it', async () => {
+    const newer = await replay(versioned('1.0.113'), 'recorded');
+    expect(newer.series.at(-1)).toBe(tokens([SUMMARY]));
+    const none = await replay(versioned('1.0.77'), 'none');
+    expect(none.report.finalContextTokens).toBe(tokens(versioned('1.0.77')));
+  });
+});

@@ -24,6 +24,7 @@ import type { ReplaySessionReport } from './replayReport.js';
 import { ReplayToolExecutor } from './ReplayToolExecutor.js';
 import { checkImport, describeImportCheck } from '../transcripts/checkImport.js';
 import { isRecordedSummary, recordedCompactionWallMs } from './recordedCompactions.js';
+import { planReattachments } from './planReattachments.js';
 
 /** How outputs label the summaries of the `recorded` policy. */
 export const RECORDED_SUMMARIZER_LABEL =
@@ -99,6 +100,8 @@ class SessionReplayer {
   private turns = 0;
   private overflowCalls = 0;
   private readonly recordedPrompts: (number | undefined)[] = [];
+  /** Per recorded summary, what the agent restored after it (`recorded` only). */
+  private readonly reattachments: ReadonlyMap<IContent, IContent>;
 
   constructor(
     private readonly prepared: PreparedReplay,
@@ -116,6 +119,10 @@ class SessionReplayer {
       if (turn.kind === 'send') this.positions.set(turn.message.entry, turn.message.position);
     }
     this.session = this.createSession(now);
+    this.reattachments =
+      options.policy.followsRecordedCompactions === true
+        ? planReattachments(prepared.plan.contents)
+        : new Map();
     this.recorder = new ReplayRecorder(prepared, this.session.history, now);
     this.session.chat.events.on('contentRecorded', ({ content }) => this.onRecorded(content));
     this.session.compression.events.on('densityApplied', (e) => this.recorder.onDensityApplied(e));
@@ -233,7 +240,8 @@ class SessionReplayer {
   /**
    * Under a policy that follows the agent's own compactions, a recorded summary after earlier
    * content resets the history: the recorder prices the summarization call and counts the
-   * compaction, then the history is emptied and the summary goes in as recorded.
+   * compaction, then the history is emptied and holds what the agent restored (recent files,
+   * its todo list; `planReattachments`) before the summary goes in as recorded.
    */
   private async followRecordedCompaction(entry: IContent): Promise<void> {
     if (this.options.policy.followsRecordedCompactions !== true) return;
@@ -243,6 +251,8 @@ class SessionReplayer {
     const outputTokens = await counter.countText(text);
     await this.recorder.recordedCompaction(entry, outputTokens, recordedCompactionWallMs(entry));
     this.session.history.clear();
+    const restored = this.reattachments.get(entry);
+    if (restored) this.session.history.add(restored);
   }
 
   private recordDirect(recorded: RecordedEntry): void {

@@ -30,6 +30,7 @@ const RECORDS = [
   record({
     type: 'user',
     isCompactSummary: true,
+    version: '1.0.77',
     timestamp: '2026-01-02T10:02:10.004Z',
     message: { role: 'user', content: 'Summary of the earlier conversation.' },
   }),
@@ -45,6 +46,11 @@ describe('#25.5 recorded compaction times (Claude Code)', () => {
       compactionStartedAt: Date.UTC(2026, 0, 2, 10, 1, 0),
     });
     expect(summary && recordedCompactionWallMs(summary)).toBe(70_004);
+  });
+
+  it('#25.1 a compact summary carries the Claude Code version that wrote it', () => {
+    const summary = importClaudeCodeRecords(RECORDS, { file: 'chat.json' }).contents.at(-1);
+    expect(summary?.metadata?.agentVersion).toBe('1.0.77');
   });
 
   it('#25.5 no wait is made up where the transcript records no times', () => {

@@ -149,8 +149,9 @@ function humanBlock(block: Json, builder: SessionBuilder): ContentBlock | undefi
 }
 
 /**
- * A compact summary's metadata: its recorded time and `compactionStartedAt`, the time of the
- * chain's last message record before it (the compaction ran in between).
+ * A compact summary's metadata: its recorded time, `compactionStartedAt`, the time of the
+ * chain's last message record before it (the compaction ran in between), and `agentVersion`, the
+ * Claude Code version that wrote it (what it restores after a compaction depends on it).
  */
 function summaryMetadata(record: Json, previousTime: number | undefined): ContentMetadata {
   const timestamp = recordedTime(record.timestamp);
@@ -158,6 +159,7 @@ function summaryMetadata(record: Json, previousTime: number | undefined): Conten
     isSummary: true,
     ...(timestamp === undefined ? {} : { timestamp }),
     ...(previousTime === undefined ? {} : { compactionStartedAt: previousTime }),
+    ...(typeof record.version === 'string' ? { agentVersion: record.version } : {}),
   };
 }
 
