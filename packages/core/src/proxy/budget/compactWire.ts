@@ -115,7 +115,7 @@ function standingCut(input: CompactInput): number {
   const standing = input.state.compaction;
   const spans = input.wire.messageSpans;
   const { start, turns } = input.layout;
-  if (standing === undefined || standing.start !== start || standing.cut >= spans.length) return 0;
+  if (standing?.start !== start || standing.cut >= spans.length) return 0;
   if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
   if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
   for (let i = start; i < standing.cut; i++) {
