@@ -349,7 +349,7 @@ function applyBudget(
   return compactWire({
     original: request.text,
     wire: request.wire,
-    layout: compactionLayout(options.api, request.wire, request.root),
+    layout: () => compactionLayout(options.api, request.wire, request.root),
     sent: request.sent,
     edits: request.edits,
     model: request.model,

@@ -58,8 +58,8 @@ export interface CompactInput {
   /** The original request (for the hashes and the summary). */
   readonly original: string;
   readonly wire: WireHistory;
-  /** Where a compaction may cut, and the summary's wire form. */
-  readonly layout: CompactionLayout;
+  /** Where a compaction may cut, and the summary's wire form (read only when needed). */
+  readonly layout: () => CompactionLayout;
   /** The request after density (what is sent), with the same messages. */
   readonly sent: string;
   /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
@@ -74,6 +74,9 @@ export interface CompactInput {
   /** Only repeat the standing compaction (token counting). */
   readonly readOnly: boolean;
 }
+
+/** The input with its layout read. */
+type LaidOut = Omit<CompactInput, 'layout'> & { readonly layout: CompactionLayout };
 
 export type CompactOutcome =
   | { readonly kind: 'none' }
@@ -105,13 +108,13 @@ function messageHash(raw: string): string {
 }
 
 /** The raw text of the items from the layout's start up to `cut`. */
-function regionOf(input: CompactInput, cut: number): string {
+function regionOf(input: LaidOut, cut: number): string {
   const spans = input.wire.messageSpans;
   return input.original.slice(spans[input.layout.start]?.start ?? 0, spans[cut - 1]?.end ?? 0);
 }
 
 /** The standing compaction's cut when it still applies to this request's items; else 0. */
-function standingCut(input: CompactInput): number {
+function standingCut(input: LaidOut): number {
   const standing = input.state.compaction;
   const spans = input.wire.messageSpans;
   const { start, turns } = input.layout;
@@ -129,7 +132,7 @@ function standingCut(input: CompactInput): number {
 }
 
 function buildCompaction(
-  input: CompactInput,
+  input: LaidOut,
   cut: number,
   summaryChars: number,
 ): WireCompactionState & { readonly recalls: readonly RecallEntry[] } {
@@ -170,7 +173,7 @@ function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
  * counting), or decide over the layout's turns.
  */
 function planFor(
-  input: CompactInput,
+  input: LaidOut,
   request: { items: readonly Span[]; previousCut: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
   const { items, previousCut } = request;
@@ -241,9 +244,10 @@ function clearlyUnder(input: CompactInput, perChar: number): boolean {
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */
-export function compactWire(input: CompactInput): CompactOutcome {
-  const perChar = input.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  if (clearlyUnder(input, perChar)) return { kind: 'none' };
+export function compactWire(request: CompactInput): CompactOutcome {
+  const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
+  if (clearlyUnder(request, perChar)) return { kind: 'none' };
+  const input: LaidOut = { ...request, layout: request.layout() };
   const items = sentSpans(input.wire.messageSpans, input.edits);
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
