@@ -6,19 +6,22 @@
  * the threshold (first reply reporting 244,600 total tokens: no compaction; 244,800: compaction);
  * the compaction request (an ordinary `/responses` call ending in a user message with Codex's
  * marker) and what follows it. Through `dense proxy` with defaults the session finishes with no
- * compaction request reaching the upstream and the newest output of every request intact; with
- * the working budget off, Dense answers Codex's compaction request itself.
+ * compaction request reaching the upstream and the newest output of every request intact, and a
+ * last step in which the scripted model runs `dense recall <id>` through `exec` gets the first
+ * output's original bytes; with the working budget off, Dense answers Codex's compaction request.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
 import { agentSuite } from '../test-utils/agentSuite.js';
+import { DENSE_BIN, ensureBuilt } from '../test-utils/builtBinary.js';
 import {
   CODEX_COMPACTION_MARKER,
   MOCK_SUMMARY,
   READ_ID,
+  RECALL_CALL,
   startCodexLongUpstream,
   type CodexLongSession,
   type CodexLongUpstream,
@@ -32,6 +35,7 @@ const { command, skipReason, title } = await agentSuite({
   version: CODEX_VERSION,
   packageName: '@openai/codex',
   install: installCodex,
+  notReady: ensureBuilt,
 });
 
 const ANSWER = 'DENSE-CODEX-BUDGET-DONE: all files read.';
@@ -51,6 +55,11 @@ function fileText(index: number): string {
 
 const inputOf = (raw: string): Json[] => (JSON.parse(raw) as { input: Json[] }).input;
 
+function outputText(item: Json): string {
+  const parts = Array.isArray(item.output) ? (item.output as { text?: string }[]) : [];
+  return parts.map((part) => part.text ?? '').join('\n');
+}
+
 /** The text of the request's newest `exec` output, and its step. */
 function newestOutput(raw: string): { step: number; text: string } | undefined {
   const item = inputOf(raw)
@@ -58,8 +67,18 @@ function newestOutput(raw: string): { step: number; text: string } | undefined {
     .at(-1);
   const id = typeof item?.call_id === 'string' ? item.call_id : '';
   if (item === undefined || !id.startsWith(READ_ID)) return undefined;
-  const parts = Array.isArray(item.output) ? (item.output as { text?: string }[]) : [];
-  return { step: Number(id.slice(READ_ID.length)), text: parts.map((p) => p.text).join('') };
+  return { step: Number(id.slice(READ_ID.length)), text: outputText(item) };
+}
+
+/** The text of the first output of `callId` in any of the requests. */
+function firstOutput(requests: readonly { raw: string }[], callId: string): string | undefined {
+  for (const request of requests) {
+    const item = inputOf(request.raw).find(
+      (entry) => entry.type === 'custom_tool_call_output' && entry.call_id === callId,
+    );
+    if (item !== undefined) return outputText(item);
+  }
+  return undefined;
 }
 
 describe.skipIf(skipReason !== undefined)(title, () => {
@@ -73,13 +92,14 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     session: Omit<CodexLongSession, 'answer'>,
     proxy?: { workingBudget?: 'off'; lines: string[] },
   ): Promise<{ upstream: CodexLongUpstream; result: CodexRun }> {
-    const upstream = await startCodexLongUpstream({ ...session, answer: ANSWER });
+    const denseCommand = path.join(base, 'bin', 'dense');
+    const upstream = await startCodexLongUpstream({ ...session, answer: ANSWER, denseCommand });
     upstreams.push(upstream);
     let url = upstream.url;
     if (proxy !== undefined) {
       const server = await startProxyServer({
         openaiUpstream: upstream.url,
-        recall: new RecallArchive({ dir: path.join(base, 'recall') }),
+        recall: new RecallArchive({ dir: path.join(base, 'dense-home', 'recall') }),
         log: (line) => proxy.lines.push(line),
         ...(proxy.workingBudget === undefined ? {} : { workingBudget: proxy.workingBudget }),
       });
@@ -92,6 +112,8 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       cwd: workspace,
       baseUrl: `${url}/v1`,
       prompt: 'Read every file in this folder, one after the other.',
+      // `dense` reads the proxy's recall archive.
+      env: { DENSE_HOME: path.join(base, 'dense-home') },
     });
     return { upstream, result };
   }
@@ -114,6 +136,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     await mkdir(path.join(base, 'home', '.codex'), { recursive: true });
     workspace = path.join(base, 'ws');
     await mkdir(workspace);
+    await mkdir(path.join(base, 'bin'));
+    const dense = path.join(base, 'bin', 'dense');
+    await writeFile(dense, `#!/bin/sh\nexec "${process.execPath}" "${DENSE_BIN}" "$@"\n`);
+    await chmod(dense, 0o755);
     for (const [index, file] of files.entries()) {
       await writeFile(path.join(workspace, file), `${fileText(index)}\n`);
     }
@@ -148,7 +174,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(proxied.result.stdout).toContain(ANSWER);
     const { main, compactionRequests } = proxied.upstream;
     expect(compactionRequests).toHaveLength(0);
-    expect(main.length).toBe(FILES + 1);
+    expect(main.length).toBe(FILES + 2);
     const peak = Math.max(...main.map((request) => request.reportedTotal));
     expect(peak).toBeLessThan(CODEX_THRESHOLD);
     const compacted = proxiedLines.filter((line) => line.includes('to the working budget'));
@@ -156,6 +182,15 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       `proxied: ${main.length} main requests, peak reported total ${peak}, ${compacted.length} request(s) compacted`,
     );
     expect(compacted.length).toBeGreaterThan(0);
+  });
+
+  it('#24.2 a later step runs `dense recall <id>` through exec and gets the original bytes', () => {
+    const original = firstOutput(proxied.upstream.main, `${READ_ID}0`) ?? '';
+    const recalled = firstOutput(proxied.upstream.main, RECALL_CALL);
+    expect(original).toContain('file 0 line 10:');
+    // Codex puts its own status lines before the script's output; the output is the original.
+    expect(recalled).toBeDefined();
+    expect(recalled?.endsWith(original)).toBe(true);
   });
 
   it('#24.1 the newest exec output of every request reaches the upstream whole', () => {

@@ -5,13 +5,16 @@
  * survives Codex's own compaction, which drops the earlier calls. Reported usage is the real
  * prompt size (characters / 4, all uncached) × `usageScale`, unless `firstTotal` fixes the first
  * reply's `total_tokens`. Codex's compaction request (its last input item begins with the
- * compaction marker) is answered with `MOCK_SUMMARY` and kept apart.
+ * compaction marker) is answered with `MOCK_SUMMARY` and kept apart. After the last file, when
+ * the request names a recall id for `files[0]` (Dense's summary does), the model runs
+ * `dense recall <id>` through `exec` before it answers.
  */
 import { startLoopbackUpstream, type Json } from './loopbackUpstream.js';
 
 export const CODEX_COMPACTION_MARKER = 'You are performing a CONTEXT CHECKPOINT COMPACTION.';
 export const MOCK_SUMMARY = 'MOCK-SUMMARY: the files so far were read.';
 export const READ_ID = 'call_dense_read_';
+export const RECALL_CALL = 'call_dense_recall';
 
 export interface CodexLongSession {
   /** Files to `cat` (relative to the workspace), one per main request. */
@@ -21,6 +24,8 @@ export interface CodexLongSession {
   readonly usageScale?: number;
   /** The first reply reports this `total_tokens` (its input = this − 5). */
   readonly firstTotal?: number;
+  /** How the scripted model invokes `dense` (default `dense`; Codex's shell resets PATH). */
+  readonly denseCommand?: string;
 }
 
 export interface CodexRequest {
@@ -56,6 +61,31 @@ function readCall(step: number, file: string): Json {
     call_id: `${READ_ID}${step}`,
     name: 'exec',
     input: `text((await tools.exec_command({cmd: "cat ${file}"})).output);`,
+  };
+}
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The recall id a summary line in the request names for the `cat` of `file`. */
+function recallIdFor(raw: string, file: string): string | undefined {
+  return new RegExp(`cat ${escaped(file)}[^\\]]*recall id (r[0-9a-f]{10})`).exec(raw)?.[1];
+}
+
+/** After the last file: `dense recall` of the first file's output when named, else the answer. */
+function lastStep(session: CodexLongSession, raw: string): Json {
+  const id = raw.includes(`"call_id":"${RECALL_CALL}"`)
+    ? undefined
+    : recallIdFor(raw, session.files[0] ?? '');
+  if (id === undefined) return message(session.answer, 'msg_answer');
+  return {
+    type: 'custom_tool_call',
+    id: `ctc_${RECALL_CALL}`,
+    status: 'completed',
+    call_id: RECALL_CALL,
+    name: 'exec',
+    input: `text((await tools.exec_command({cmd: "${session.denseCommand ?? 'dense'} recall ${id}"})).output);`,
   };
 }
 
@@ -111,7 +141,7 @@ export async function startCodexLongUpstream(
       if (step === 0 && session.firstTotal !== undefined) total = session.firstTotal;
       main.push({ raw, reportedTotal: total });
       const file = session.files[step];
-      item = file === undefined ? message(session.answer, 'msg_answer') : readCall(step, file);
+      item = file === undefined ? lastStep(session, raw) : readCall(step, file);
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.end(stream(item, turn, total));
