@@ -88,6 +88,8 @@ export function runCodexExec(input: {
   readonly baseUrl: string;
   readonly prompt: string;
   readonly extraArgs?: readonly string[];
+  /** Environment variables besides PATH, HOME, CODEX_HOME and the dummy key (PATH replaces). */
+  readonly env?: Readonly<Record<string, string>>;
 }): Promise<CodexRun> {
   const provider = `model_providers.dense={name="dense",base_url="${input.baseUrl}",env_key="OPENAI_API_KEY",wire_api="responses"}`;
   const args = [
@@ -106,6 +108,7 @@ export function runCodexExec(input: {
     HOME: home,
     CODEX_HOME: path.join(home, '.codex'),
     OPENAI_API_KEY: 'dummy',
+    ...input.env,
   };
   return runAgentCli({ command: input.command, args, cwd: input.cwd, env, timeoutMs: 120_000 });
 }

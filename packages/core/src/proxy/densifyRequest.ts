@@ -11,6 +11,7 @@ import { recallIdOfResponse } from '../core/compression/recallPointers.js';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
+import { compactionLayout } from './budget/compactionLayout.js';
 import {
   conversationKey,
   type ConversationState,
@@ -46,7 +47,7 @@ export interface DensifyOptions {
    * the client gets matches what its next message will send).
    */
   readonly readOnly?: boolean;
-  /** Keep Anthropic Messages conversations under a working budget (absent: off). */
+  /** Keep conversations under a working budget (absent: off). */
   readonly workingBudget?: WorkingBudgetOptions;
 }
 
@@ -192,7 +193,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model });
+    const result = densifyWire(options, text, { wire: outcome.wire, model, root });
     return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
@@ -237,7 +238,11 @@ function decide(
 function densifyWire(
   options: DensifyOptions,
   text: string,
-  request: { readonly wire: WireHistory; readonly model: string | undefined },
+  request: {
+    readonly wire: WireHistory;
+    readonly model: string | undefined;
+    readonly root: JsonNode;
+  },
 ): DensifyResult {
   const { wire } = request;
   const id = conversationKey(options.sessionId, wire.identity);
@@ -267,6 +272,7 @@ function densifyWire(
     sent: splice.text,
     edits,
     model: request.model,
+    root: request.root,
     state,
   });
   const sent = compacted.kind === 'none' ? splice.text : compacted.text;
@@ -334,14 +340,16 @@ function applyBudget(
     sent: string;
     edits: readonly TextEdit[];
     model: string | undefined;
+    root: JsonNode;
     state: ConversationState;
   },
 ): CompactOutcome {
   const budget = options.workingBudget;
-  if (budget === undefined || options.api !== 'anthropic') return { kind: 'none' };
+  if (budget === undefined) return { kind: 'none' };
   return compactWire({
     original: request.text,
     wire: request.wire,
+    layout: () => compactionLayout(options.api, request.wire, request.root),
     sent: request.sent,
     edits: request.edits,
     model: request.model,

@@ -2,7 +2,8 @@
 import type * as http from 'node:http';
 import type { WireApi } from './wireHistory.js';
 
-const SESSION_HEADERS = ['x-claude-code-session-id', 'session_id', 'x-session-id'];
+/** Claude Code's, Codex 0.169's (`session-id`) and other clients' session headers. */
+const SESSION_HEADERS = ['x-claude-code-session-id', 'session-id', 'session_id', 'x-session-id'];
 
 /** The wire API of a chat route, or undefined for routes forwarded as they are. */
 export function chatApi(method: string | undefined, url: string): WireApi | undefined {

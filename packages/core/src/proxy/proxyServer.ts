@@ -15,7 +15,7 @@ import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
-import { compactionReply } from './budget/compactionReply.js';
+import { clientCompactionReply } from './budget/clientCompactionReply.js';
 import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
@@ -144,7 +144,7 @@ async function densifyAndForward(
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');
-  if (api === 'anthropic' && !counting && (await answerCompaction(ctx, exchange))) return;
+  if (!counting && (await answerCompaction(ctx, api, exchange))) return;
   const budget = ctx.options.workingBudget;
   const result = densifyRequest({
     api,
@@ -182,8 +182,8 @@ async function densifyAndForward(
         provider: requestCacheProvider(api, body.toString('utf8')),
         originalBytes: body.length,
         sentBytes: result.body.length,
-        // Only Claude Code's threshold is known (docs/clients.md).
-        ...(api === 'anthropic' && result.model !== undefined
+        // Only Claude Code's and Codex's thresholds are known (docs/clients.md).
+        ...(api !== 'openai-chat' && result.model !== undefined
           ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext }) }
           : {}),
       };
@@ -194,6 +194,7 @@ async function densifyAndForward(
 /** Answers the client's compaction request itself, when it is one and that is on. */
 async function answerCompaction(
   ctx: Context,
+  api: WireApi,
   exchange: {
     request: http.IncomingMessage;
     response: http.ServerResponse;
@@ -203,7 +204,7 @@ async function answerCompaction(
 ): Promise<boolean> {
   if (ctx.options.answerCompaction === false) return false;
   const sessionId = sessionIdOf(exchange.request);
-  const reply = compactionReply(exchange.body);
+  const reply = clientCompactionReply(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
   // The summary names recall ids: their originals are kept before the client reads it.
@@ -226,7 +227,7 @@ async function answerCompaction(
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
   finish(ctx, {
-    route: 'anthropic',
+    route: api,
     started: exchange.started,
     result,
     pricing: undefined,

@@ -1,13 +1,15 @@
 /**
- * Applies the working budget to one Anthropic Messages request: repeats the conversation's sticky
- * compaction (the same replacement bytes while the compacted messages are unchanged), re-checks
- * the budget, and when the request would exceed it replaces the oldest messages by one user
- * message holding Dense's deterministic summary. A new compaction returns the originals its summary
+ * Applies the working budget to one request (Anthropic Messages, OpenAI Chat Completions or
+ * Responses): repeats the conversation's sticky compaction (the same replacement bytes while the
+ * compacted items are unchanged), re-checks the budget, and when the request would exceed it
+ * replaces the oldest turns after the layout's start by one user message holding Dense's
+ * deterministic summary. A new compaction returns the originals its summary
  * names (the caller keeps them for recall before the request goes out). Pure apart from the
  * conversation state it is given; may throw on a body it cannot parse (the caller fails open).
  */
 import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
+import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
@@ -15,9 +17,11 @@ import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {
-  /** Messages the replacement stands for. */
+  /** The first item the replacement stands for (items before it go out unchanged). */
+  readonly start: number;
+  /** The item after the last one the replacement stands for. */
   readonly cut: number;
-  /** Hash of each replaced message (cache breakpoints left out). */
+  /** Hash of each replaced item, from `start` (cache breakpoints left out). */
   readonly hashes: readonly string[];
   /** Hash of each replaced message's raw bytes (the fast check; `hashes` when it fails). */
   readonly rawHashes: readonly string[];
@@ -54,6 +58,8 @@ export interface CompactInput {
   /** The original request (for the hashes and the summary). */
   readonly original: string;
   readonly wire: WireHistory;
+  /** Where a compaction may cut, and the summary's wire form (read only when needed). */
+  readonly layout: () => CompactionLayout;
   /** The request after density (what is sent), with the same messages. */
   readonly sent: string;
   /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
@@ -69,12 +75,15 @@ export interface CompactInput {
   readonly readOnly: boolean;
 }
 
+/** The input with its layout read. */
+type LaidOut = Omit<CompactInput, 'layout'> & { readonly layout: CompactionLayout };
+
 export type CompactOutcome =
   | { readonly kind: 'none' }
   | {
       readonly kind: 'kept' | 'compacted';
       readonly text: string;
-      /** Messages the summary replaces. */
+      /** Items the summary replaces. */
       readonly cut: number;
       readonly removedChars: number;
       /** The originals a new summary names (empty when the standing one is repeated). */
@@ -98,76 +107,97 @@ function messageHash(raw: string): string {
   return createHash('sha1').update(canonical).digest('base64');
 }
 
-/** The raw text of the first `cut` messages. */
-function regionOf(input: CompactInput, cut: number): string {
+/** The raw text of the items from the layout's start up to `cut`. */
+function regionOf(input: LaidOut, cut: number): string {
   const spans = input.wire.messageSpans;
-  return input.original.slice(spans[0]?.start ?? 0, spans[cut - 1]?.end ?? 0);
+  return input.original.slice(spans[input.layout.start]?.start ?? 0, spans[cut - 1]?.end ?? 0);
 }
 
-function standingCut(input: CompactInput): number {
+/** The standing compaction's cut when it still applies to this request's items; else 0. */
+function standingCut(input: LaidOut): number {
   const standing = input.state.compaction;
   const spans = input.wire.messageSpans;
-  if (standing === undefined || standing.cut >= spans.length) return 0;
+  const { start, turns } = input.layout;
+  if (standing?.start !== start || standing.cut >= spans.length) return 0;
+  if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
   if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
-  for (let i = 0; i < standing.cut; i++) {
+  for (let i = start; i < standing.cut; i++) {
     const span = spans[i];
     if (span === undefined) return 0;
     const raw = input.original.slice(span.start, span.end);
-    if (rawHash(raw) === standing.rawHashes[i]) continue;
-    if (messageHash(raw) !== standing.hashes[i]) return 0;
+    if (rawHash(raw) === standing.rawHashes[i - start]) continue;
+    if (messageHash(raw) !== standing.hashes[i - start]) return 0;
   }
   return standing.cut;
 }
 
 function buildCompaction(
-  input: CompactInput,
+  input: LaidOut,
   cut: number,
   summaryChars: number,
 ): WireCompactionState & { readonly recalls: readonly RecallEntry[] } {
   const spans = input.wire.messageSpans;
+  const { start } = input.layout;
   const removedRaw = regionOf(input, cut);
   const summary = compactionSummary({
-    removed: input.wire.history.slice(0, cut),
+    removed: input.wire.history.slice(start, cut),
     history: input.wire.history,
     removedRaw,
     budgetChars: summaryChars,
     purpose: 'working-budget',
   });
-  const raws = spans.slice(0, cut).map((span) => input.original.slice(span.start, span.end));
+  const raws = spans.slice(start, cut).map((span) => input.original.slice(span.start, span.end));
   const hashes = raws.map(messageHash);
   const rawHashes = raws.map(rawHash);
-  const replacement = JSON.stringify({
-    role: 'user',
-    content: [{ type: 'text', text: summary.text }],
-  });
-  const regionHash = rawHash(regionOf(input, cut));
-  return { cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
+  const replacement = input.layout.replacement(summary.text);
+  const regionHash = rawHash(removedRaw);
+  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
 }
 
-/** The plan for this request: repeat the standing cut only (token counting), or decide. */
+/** Characters each turn takes in the sent text (its items and their separators). */
+function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
+  const { turns } = layout;
+  return turns.map((turn, index) => {
+    const end = turns[index + 1]?.first ?? items.length;
+    let chars = 0;
+    for (let item = turn.first; item < end; item++) {
+      const span = items[item];
+      if (span !== undefined) chars += span.end - span.start + 1;
+    }
+    return chars;
+  });
+}
+
+/**
+ * The plan for this request as an item cut (0: none): repeat the standing cut only (token
+ * counting), or decide over the layout's turns.
+ */
 function planFor(
-  input: CompactInput,
+  input: LaidOut,
   request: { items: readonly Span[]; previousCut: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
   const { items, previousCut } = request;
+  const { start, turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
     defaultWorkingBudget({ model: input.model, longContext: input.longContext });
   const summaryChars = Math.min(SUMMARY_MAX_CHARS, Math.floor(budgetTokens * 4 * SUMMARY_SHARE));
-  if (input.readOnly) {
+  if (input.readOnly || turns.length === 0) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }
-  const messagesChars = (items.at(-1)?.end ?? 0) - (items[0]?.start ?? 0);
+  const turnsChars = (items.at(-1)?.end ?? 0) - (items[start]?.start ?? 0);
+  const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
   const plan = planWireCompaction({
-    roles: input.wire.history.map((entry) => (entry.speaker === 'ai' ? 'assistant' : 'user')),
-    messageChars: items.map((item) => item.end - item.start + 1),
-    fixedChars: input.sent.length - messagesChars,
+    roles: turns.map((turn) => turn.role),
+    messageChars: turnChars(input.layout, items),
+    fixedChars: input.sent.length - turnsChars,
     tokensPerChar: request.perChar,
     budgetTokens,
-    previousCut,
+    previousCut: Math.max(0, previousTurn),
     summaryChars,
   });
-  return { plan, summaryChars };
+  const cut = plan.cut === 0 ? 0 : (turns[plan.cut]?.first ?? 0);
+  return { plan: { ...plan, cut }, summaryChars };
 }
 
 /**
@@ -192,14 +222,14 @@ export function sentSpans(spans: readonly Span[], edits: readonly TextEdit[]): S
   });
 }
 
-/** The sent text with its first `cut` messages replaced by `replacement`. */
+/** The sent text with its items `[first, cut)` replaced by `replacement`. */
 function spliceMessages(
   sent: string,
-  items: readonly Span[],
-  cut: number,
+  region: { items: readonly Span[]; first: number; cut: number },
   replacement: string,
 ): { text: string; removedChars: number } {
-  const start = items[0]?.start ?? 0;
+  const { items, first, cut } = region;
+  const start = items[first]?.start ?? 0;
   const resume = items[cut]?.start ?? start;
   return {
     text: `${sent.slice(0, start)}${replacement},${sent.slice(resume)}`,
@@ -214,9 +244,10 @@ function clearlyUnder(input: CompactInput, perChar: number): boolean {
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */
-export function compactWire(input: CompactInput): CompactOutcome {
-  const perChar = input.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  if (clearlyUnder(input, perChar)) return { kind: 'none' };
+export function compactWire(request: CompactInput): CompactOutcome {
+  const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
+  if (clearlyUnder(request, perChar)) return { kind: 'none' };
+  const input: LaidOut = { ...request, layout: request.layout() };
   const items = sentSpans(input.wire.messageSpans, input.edits);
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
@@ -227,6 +258,7 @@ export function compactWire(input: CompactInput): CompactOutcome {
   if (plan.cut === 0 || compaction === undefined) return { kind: 'none' };
   if (!input.readOnly) {
     input.state.compaction = {
+      start: compaction.start,
       cut: compaction.cut,
       hashes: compaction.hashes,
       rawHashes: compaction.rawHashes,
@@ -234,7 +266,8 @@ export function compactWire(input: CompactInput): CompactOutcome {
       replacement: compaction.replacement,
     };
   }
-  const spliced = spliceMessages(input.sent, items, plan.cut, compaction.replacement);
+  const region = { items, first: compaction.start, cut: plan.cut };
+  const spliced = spliceMessages(input.sent, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
-  return { kind, cut: plan.cut, ...spliced, recalls: built?.recalls ?? [] };
+  return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
 }

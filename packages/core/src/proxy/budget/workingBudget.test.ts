@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clientCompactionThreshold,
   clientWindow,
   defaultWorkingBudget,
   MAX_WORKING_BUDGET,
@@ -34,5 +35,15 @@ describe('the default working budget', () => {
         MIN_DEFAULT_BUDGET,
       );
     }
+  });
+
+  it("#24.1 Codex's threshold is 90% of the window its own table gives the model (244,800 for gpt-6.1-sol); the default budget stays far below it", () => {
+    const codex = { model: 'gpt-6.1-sol', longContext: false };
+    expect(clientWindow(codex)).toBe(272_000);
+    expect(clientCompactionThreshold(codex)).toBe(244_800);
+    expect(defaultWorkingBudget(codex)).toBe(MAX_WORKING_BUDGET);
+    expect(clientCompactionThreshold({ model: 'claude-sonnet-4-6', longContext: false })).toBe(
+      CLAUDE_CODE_THRESHOLD,
+    );
   });
 });

@@ -24,6 +24,16 @@ export const NEXT_RESULT_TOKENS = 25_000;
 export const CLIENT_DEFAULT_WINDOW = 200_000;
 /** The window assumed for a model the table does not know. */
 export const UNKNOWN_MODEL_WINDOW = 128_000;
+/**
+ * The window Codex 0.169's own model table gives a GPT model Dense's table does not know (272,000
+ * for its default `gpt-6.1-sol` and most others; the rest are larger).
+ */
+export const CODEX_DEFAULT_WINDOW = 272_000;
+/**
+ * Codex compacts when the last reply's reported `total_tokens` plus its estimate of the items
+ * appended since reaches this share of the window (measured: 244,800 of 272,000).
+ */
+export const CODEX_COMPACT_SHARE = 0.9;
 
 /** No default budget is smaller than this (the smallest known window's). */
 export const MIN_DEFAULT_BUDGET = 70_000;
@@ -37,17 +47,26 @@ export interface WindowInput {
 /** The window (tokens) the client works with for this request's model. */
 export function clientWindow(input: WindowInput): number {
   const known = input.model === undefined ? undefined : getModelLimits(input.model);
-  const window = known?.contextWindow ?? UNKNOWN_MODEL_WINDOW;
-  const anthropic = input.model?.toLowerCase().includes('claude') === true;
+  const gpt = input.model?.toLowerCase().startsWith('gpt-') === true;
+  const window = known?.contextWindow ?? (gpt ? CODEX_DEFAULT_WINDOW : UNKNOWN_MODEL_WINDOW);
+  const anthropic = isClaude(input.model);
   return anthropic && !input.longContext ? Math.min(window, CLIENT_DEFAULT_WINDOW) : window;
 }
 
+function isClaude(model: string | undefined): boolean {
+  return model?.toLowerCase().includes('claude') === true;
+}
+
 /**
- * The reported context (tokens: prompt + output) past which the client compacts by itself:
- * Claude Code's window less `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window).
+ * The reported context (tokens: prompt + output) past which the client compacts by itself: for
+ * Claude models Claude Code's window less `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window),
+ * for others Codex's `CODEX_COMPACT_SHARE` of the window (244,800 for 272,000).
  */
 export function clientCompactionThreshold(input: WindowInput): number {
-  return clientWindow(input) - CLIENT_RESERVE_TOKENS;
+  const window = clientWindow(input);
+  return isClaude(input.model)
+    ? window - CLIENT_RESERVE_TOKENS
+    : Math.floor(window * CODEX_COMPACT_SHARE);
 }
 
 /**

@@ -1,0 +1,134 @@
+/**
+ * Where a wire compaction may cut, per wire API: the leading items it never replaces (OpenAI
+ * requests: tool definitions, developer instructions and the task the client sends first), then
+ * the turns after them as runs of model output and client input, so a cut never separates a tool
+ * call from its output. Also the summary as one wire item of that API.
+ */
+import { member, stringMember, type JsonNode } from '../jsonSpans.js';
+import type { WireApi, WireHistory } from '../wireHistory.js';
+
+export type TurnRole = 'assistant' | 'user';
+
+export interface CompactionTurn {
+  /** Index of the turn's first wire item. */
+  readonly first: number;
+  readonly role: TurnRole;
+}
+
+export interface CompactionLayout {
+  /** Wire items before this index always go out unchanged. */
+  readonly start: number;
+  /** The turns from `start` on, in order; a cut lands on a turn's first item. */
+  readonly turns: readonly CompactionTurn[];
+  /** The summary as one wire item (JSON text) of the request's API. */
+  readonly replacement: (summary: string) => string;
+}
+
+/** A wire item: model output, client input, or one a compaction never replaces. */
+type ItemClass = 'model' | 'client' | 'pinned';
+
+const MODEL_ITEMS = new Set([
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'reasoning',
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'image_generation_call',
+  'code_interpreter_call',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+]);
+const CLIENT_ITEMS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+  'computer_call_output',
+  'mcp_approval_response',
+]);
+
+function roleClass(role: string | undefined): ItemClass {
+  if (role === 'assistant') return 'model';
+  return role === 'user' || role === 'tool' ? 'client' : 'pinned';
+}
+
+/** A Responses `input` item's class; instructions, tool lists and unknown items are pinned. */
+function responsesClass(item: JsonNode): ItemClass {
+  const type = stringMember(item, 'type') ?? (member(item, 'role') ? 'message' : '');
+  if (type === 'message') return roleClass(stringMember(item, 'role'));
+  if (MODEL_ITEMS.has(type)) return 'model';
+  return CLIENT_ITEMS.has(type) ? 'client' : 'pinned';
+}
+
+/** Runs of same-class items from `start`, as turns. */
+function turnsOf(classes: readonly ItemClass[], start: number): CompactionTurn[] {
+  const turns: CompactionTurn[] = [];
+  for (let index = start; index < classes.length; index++) {
+    const role: TurnRole = classes[index] === 'model' ? 'assistant' : 'user';
+    if (turns.at(-1)?.role !== role) turns.push({ first: index, role });
+  }
+  return turns;
+}
+
+/**
+ * The layout of an OpenAI request (Chat Completions `messages` or Responses `input`): nothing
+ * before the first model output that follows the last pinned item is ever replaced.
+ */
+export function openaiLayout(
+  root: JsonNode,
+  api: 'openai-chat' | 'openai-responses',
+): CompactionLayout {
+  const chat = api === 'openai-chat';
+  const list = member(root, chat ? 'messages' : 'input');
+  const items = list?.kind === 'array' ? list.items : [];
+  const classes = items.map((item) =>
+    chat ? roleClass(stringMember(item, 'role')) : responsesClass(item),
+  );
+  const afterPinned = classes.lastIndexOf('pinned') + 1;
+  const firstModel = classes.indexOf('model', afterPinned);
+  const start = firstModel === -1 ? classes.length : firstModel;
+  return {
+    start,
+    turns: turnsOf(classes, start),
+    replacement: chat ? chatSummary : responsesSummary,
+  };
+}
+
+/** The layout of an Anthropic Messages request: every message is a turn, none is pinned. */
+export function anthropicLayout(wire: WireHistory): CompactionLayout {
+  return {
+    start: 0,
+    turns: wire.history.map((entry, first) => ({
+      first,
+      role: entry.speaker === 'ai' ? 'assistant' : 'user',
+    })),
+    replacement: anthropicSummary,
+  };
+}
+
+/** The layout for `api`; `root` is the request's parse. */
+export function compactionLayout(
+  api: WireApi,
+  wire: WireHistory,
+  root: JsonNode,
+): CompactionLayout {
+  return api === 'anthropic' ? anthropicLayout(wire) : openaiLayout(root, api);
+}
+
+function anthropicSummary(summary: string): string {
+  return JSON.stringify({ role: 'user', content: [{ type: 'text', text: summary }] });
+}
+
+function chatSummary(summary: string): string {
+  return JSON.stringify({ role: 'user', content: summary });
+}
+
+function responsesSummary(summary: string): string {
+  return JSON.stringify({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text: summary }],
+  });
+}
