@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  WINDOW_TARGET_PERCENT,
+  windowBudget,
+  windowOverall,
+  windowTable,
+  type WindowRow,
+} from './windowReport.js';
+
+const row = (file: string, pass: number, proxy: number, peak: number): WindowRow => ({
+  file,
+  source: 'synthetic',
+  model: 'claude-sonnet-4-6',
+  calls: 10,
+  passThroughCost: pass,
+  proxyCost: proxy,
+  percent: (100 * proxy) / pass,
+  passThroughPeak: peak,
+  proxyPeak: Math.min(peak, 80_000),
+  budget: 80_000,
+  pastBudget: peak > 80_000,
+  budgetCompactions: peak > 80_000 ? 1 : 0,
+  clientCompactions: { passThrough: 0, proxy: 0 },
+});
+
+describe('bench:proxy window report', () => {
+  it("#24.5 the budget at a 1M window is the proxy's default for Claude Code, none for the Responses API", () => {
+    expect(windowBudget('anthropic', 'claude-sonnet-4-6', 1_000_000)).toBe(80_000);
+    expect(windowBudget('anthropic', 'claude-opus-4-5', 1_000_000)).toBe(80_000);
+    expect(windowBudget('openai-responses', 'gpt-5', 1_000_000)).toBeUndefined();
+  });
+
+  it('#24.5 the figures past the budget count only the sessions whose history grew past it, each against 85%', () => {
+    const rows = [
+      row('a', 1_000, 500, 200_000),
+      row('b', 1_000, 900, 90_000),
+      row('c', 1_000, 1_000, 40_000),
+    ];
+    const total = windowOverall(1_000_000, rows);
+    expect(total.pastBudget.sessions).toBe(2);
+    expect(total.pastBudget.percent).toBeCloseTo(70);
+    expect(total.pastBudget.highestPercent).toBeCloseTo(90);
+    expect(total.pastBudget.overTarget).toEqual(['b']);
+    expect(total.percent).toBeCloseTo(80);
+    const table = windowTable(rows, total);
+    expect(table).toContain(`1 above ${WINDOW_TARGET_PERCENT}%: b`);
+    expect(table).toContain(
+      '| a | claude-sonnet-4-6 | 10 | 1.0k | 50.0% | 200.0k / 80.0k | 80.0k | yes | 1 |',
+    );
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The proxy bench at a set client window (`--window`): per session the pass-through cost, the
+ * proxy's cost as a % of it, the peak prompt on each side and the working budget the proxy
+ * applies by default at that window; and the figures over the sessions whose history grows past
+ * that budget, against the target of `WINDOW_TARGET_PERCENT` each. Pure.
+ */
+import {
+  CLIENT_DEFAULT_WINDOW,
+  defaultWorkingBudget,
+} from '../../packages/core/src/proxy/budget/workingBudget.js';
+import type { ClientApi } from './clientRequests.js';
+import type { SessionReplay } from './replayThroughProxy.js';
+
+/** Each session past the budget should cost at most this % of pass-through. */
+export const WINDOW_TARGET_PERCENT = 85;
+
+export interface WindowRow {
+  readonly file: string;
+  readonly source: string;
+  readonly model: string;
+  readonly calls: number;
+  readonly passThroughCost: number;
+  readonly proxyCost: number;
+  /** proxyCost / passThroughCost × 100. */
+  readonly percent: number;
+  /** Largest prompt (tokens) billed on each side. */
+  readonly passThroughPeak: number;
+  readonly proxyPeak: number;
+  /** The proxy's default working budget for the session's model at the window; undefined: none. */
+  readonly budget: number | undefined;
+  /** Whether the pass-through history grew past the budget. */
+  readonly pastBudget: boolean;
+  /** Requests the working budget compacted upstream. */
+  readonly budgetCompactions: number;
+  /** Client compactions on each side (none unless a side passed the window's threshold). */
+  readonly clientCompactions: { readonly passThrough: number; readonly proxy: number };
+}
+
+/**
+ * The working budget `dense proxy` applies by default to this client at `window`: the one derived
+ * for Anthropic Messages (the `context-1m` beta above 200k); none for the Responses API, which the
+ * proxy does not compact.
+ */
+export function windowBudget(api: ClientApi, model: string, window: number): number | undefined {
+  if (api !== 'anthropic') return undefined;
+  return defaultWorkingBudget({ model, longContext: window > CLIENT_DEFAULT_WINDOW });
+}
+
+const peak = (bills: SessionReplay['bills']['proxy']): number =>
+  bills.reduce((max, bill) => Math.max(max, bill.promptTokens), 0);
+
+export function windowRow(input: {
+  readonly file: string;
+  readonly source: string;
+  readonly window: number;
+  readonly replay: SessionReplay;
+}): WindowRow {
+  const { replay } = input;
+  const budget = windowBudget(replay.api, replay.model, input.window);
+  const passThroughPeak = peak(replay.bills.passThrough);
+  const pass = replay.passThrough.cost;
+  return {
+    file: input.file,
+    source: input.source,
+    model: replay.model,
+    calls: replay.calls,
+    passThroughCost: pass,
+    proxyCost: replay.proxy.cost,
+    percent: pass > 0 ? (100 * replay.proxy.cost) / pass : 100,
+    passThroughPeak,
+    proxyPeak: peak(replay.bills.proxy),
+    budget,
+    pastBudget: budget !== undefined && passThroughPeak > budget,
+    budgetCompactions: replay.records.filter((record) => record.compaction?.kind === 'compacted')
+      .length,
+    clientCompactions: {
+      passThrough: replay.compactions.passThrough.client,
+      proxy: replay.compactions.proxy.client,
+    },
+  };
+}
+
+export interface WindowOverall {
+  readonly window: number;
+  readonly sessions: number;
+  readonly percent: number;
+  /** The sessions whose history grew past the budget. */
+  readonly pastBudget: {
+    readonly sessions: number;
+    readonly passThroughCost: number;
+    readonly proxyCost: number;
+    readonly percent: number;
+    readonly highestPercent: number;
+    /** Those above `WINDOW_TARGET_PERCENT`. */
+    readonly overTarget: readonly string[];
+  };
+  readonly clientCompactions: { readonly passThrough: number; readonly proxy: number };
+}
+
+const share = (part: number, whole: number): number => (whole > 0 ? (100 * part) / whole : 100);
+
+export function windowOverall(window: number, rows: readonly WindowRow[]): WindowOverall {
+  const sum = (list: readonly WindowRow[], key: 'passThroughCost' | 'proxyCost') =>
+    list.reduce((total, row) => total + row[key], 0);
+  const past = rows.filter((row) => row.pastBudget);
+  return {
+    window,
+    sessions: rows.length,
+    percent: share(sum(rows, 'proxyCost'), sum(rows, 'passThroughCost')),
+    pastBudget: {
+      sessions: past.length,
+      passThroughCost: sum(past, 'passThroughCost'),
+      proxyCost: sum(past, 'proxyCost'),
+      percent: share(sum(past, 'proxyCost'), sum(past, 'passThroughCost')),
+      highestPercent: past.reduce((max, row) => Math.max(max, row.percent), 0),
+      overTarget: past.filter((row) => row.percent > WINDOW_TARGET_PERCENT).map((row) => row.file),
+    },
+    clientCompactions: {
+      passThrough: rows.reduce((total, row) => total + row.clientCompactions.passThrough, 0),
+      proxy: rows.reduce((total, row) => total + row.clientCompactions.proxy, 0),
+    },
+  };
+}
+
+const k = (tokens: number): string => `${(tokens / 1000).toFixed(1)}k`;
+
+export function windowTable(rows: readonly WindowRow[], total: WindowOverall): string {
+  const lines = [
+    `| session | model | calls | pass-through | proxy % | peak prompt (pass / proxy) | budget | past budget | budget compactions |`,
+    '| --- | --- | --: | --: | --: | --: | --: | :-: | --: |',
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.file} | ${row.model} | ${row.calls} | ${k(row.passThroughCost)} | ${row.percent.toFixed(1)}% | ${k(row.passThroughPeak)} / ${k(row.proxyPeak)} | ${row.budget === undefined ? '–' : k(row.budget)} | ${row.pastBudget ? 'yes' : ''} | ${row.budgetCompactions} |`,
+    );
+  }
+  const past = total.pastBudget;
+  lines.push(
+    '',
+    `window ${total.window.toLocaleString('en')} tokens: ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
+      `${past.percent.toFixed(1)}% over the ${past.sessions} session(s) past the budget (highest ${past.highestPercent.toFixed(1)}%, ` +
+      `${past.overTarget.length} above ${WINDOW_TARGET_PERCENT}%${past.overTarget.length > 0 ? `: ${past.overTarget.join(', ')}` : ''}); ` +
+      `client compactions ${total.clientCompactions.passThrough} pass-through / ${total.clientCompactions.proxy} proxy`,
+  );
+  return lines.join('\n');
+}
