@@ -85,8 +85,11 @@ export interface SessionReplay {
   };
 }
 
+/** What the replay reads of a session: its entries and recorded model. */
+export type ReplaySession = Pick<ImportedSession, 'contents' | 'model'>;
+
 export interface ReplayInput {
-  readonly session: ImportedSession;
+  readonly session: ReplaySession;
   readonly api: ClientApi;
   readonly prefix: PrefixSizes;
   readonly count: CountTokens;
