@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { BilledRequest } from './cacheBillingMock.js';
 import {
+  floorPercent,
   WINDOW_TARGET_PERCENT,
   windowBudget,
   windowOverall,
@@ -19,6 +21,7 @@ const row = (file: string, pass: number, proxy: number, peak: number): WindowRow
   proxyPeak: Math.min(peak, 80_000),
   budget: 80_000,
   pastBudget: peak > 80_000,
+  floorPercent: peak > 80_000 ? 60 : 100,
   budgetCompactions: peak > 80_000 ? 1 : 0,
   clientCompactions: { passThrough: 0, proxy: 0 },
 });
@@ -45,7 +48,16 @@ describe('bench:proxy window report', () => {
     const table = windowTable(rows, total);
     expect(table).toContain(`1 above ${WINDOW_TARGET_PERCENT}%: b`);
     expect(table).toContain(
-      '| a | claude-sonnet-4-6 | 10 | 1.0k | 50.0% | 200.0k / 80.0k | 80.0k | yes | 1 |',
+      '| a | claude-sonnet-4-6 | 10 | 1.0k | 50.0% | 60.0% | 200.0k / 80.0k | 80.0k | yes | 1 |',
     );
+  });
+
+  it('#24.5 the floor is the share of pass-through cost billed before the history first passed the budget', () => {
+    const bills = [50_000, 70_000, 90_000, 60_000].map(
+      (promptTokens) => ({ promptTokens, weighted: promptTokens / 10 }) as BilledRequest,
+    );
+    expect(floorPercent(bills, 80_000)).toBeCloseTo((100 * 12) / 27);
+    expect(floorPercent(bills, 100_000)).toBe(100);
+    expect(floorPercent(bills, undefined)).toBe(100);
   });
 });

@@ -30,6 +30,12 @@ export interface WindowRow {
   readonly budget: number | undefined;
   /** Whether the pass-through history grew past the budget. */
   readonly pastBudget: boolean;
+  /**
+   * The lowest % of pass-through the budget can reach: the share of pass-through cost billed
+   * before the first call whose prompt passed the budget (those calls are the same on both sides
+   * but for density); 100 when it never did.
+   */
+  readonly floorPercent: number;
   /** Requests the working budget compacted upstream. */
   readonly budgetCompactions: number;
   /** Client compactions on each side (none unless a side passed the window's threshold). */
@@ -44,6 +50,18 @@ export interface WindowRow {
 export function windowBudget(api: ClientApi, model: string, window: number): number | undefined {
   if (api !== 'anthropic') return undefined;
   return defaultWorkingBudget({ model, longContext: window > CLIENT_DEFAULT_WINDOW });
+}
+
+/** % of the cost billed before the first bill whose prompt passed `budget`. */
+export function floorPercent(
+  bills: SessionReplay['bills']['passThrough'],
+  budget: number | undefined,
+): number {
+  const total = bills.reduce((sum, bill) => sum + bill.weighted, 0);
+  const crossing = bills.findIndex((bill) => budget !== undefined && bill.promptTokens > budget);
+  if (crossing === -1 || total <= 0) return 100;
+  const before = bills.slice(0, crossing).reduce((sum, bill) => sum + bill.weighted, 0);
+  return (100 * before) / total;
 }
 
 const peak = (bills: SessionReplay['bills']['proxy']): number =>
@@ -71,6 +89,7 @@ export function windowRow(input: {
     proxyPeak: peak(replay.bills.proxy),
     budget,
     pastBudget: budget !== undefined && passThroughPeak > budget,
+    floorPercent: floorPercent(replay.bills.passThrough, budget),
     budgetCompactions: replay.records.filter((record) => record.compaction?.kind === 'compacted')
       .length,
     clientCompactions: {
@@ -126,12 +145,12 @@ const k = (tokens: number): string => `${(tokens / 1000).toFixed(1)}k`;
 
 export function windowTable(rows: readonly WindowRow[], total: WindowOverall): string {
   const lines = [
-    `| session | model | calls | pass-through | proxy % | peak prompt (pass / proxy) | budget | past budget | budget compactions |`,
-    '| --- | --- | --: | --: | --: | --: | --: | :-: | --: |',
+    `| session | model | calls | pass-through | proxy % | floor % | peak prompt (pass / proxy) | budget | past budget | budget compactions |`,
+    '| --- | --- | --: | --: | --: | --: | --: | --: | :-: | --: |',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.file} | ${row.model} | ${row.calls} | ${k(row.passThroughCost)} | ${row.percent.toFixed(1)}% | ${k(row.passThroughPeak)} / ${k(row.proxyPeak)} | ${row.budget === undefined ? '–' : k(row.budget)} | ${row.pastBudget ? 'yes' : ''} | ${row.budgetCompactions} |`,
+      `| ${row.file} | ${row.model} | ${row.calls} | ${k(row.passThroughCost)} | ${row.percent.toFixed(1)}% | ${row.floorPercent.toFixed(1)}% | ${k(row.passThroughPeak)} / ${k(row.proxyPeak)} | ${row.budget === undefined ? '–' : k(row.budget)} | ${row.pastBudget ? 'yes' : ''} | ${row.budgetCompactions} |`,
     );
   }
   const past = total.pastBudget;
