@@ -8,7 +8,8 @@
  * files containing it), --out <file>, --workers <n> (sessions replayed at once, default 1: the
  * latency figures are cleanest alone), --window <tokens> (the client's window, e.g. 1m: recorded
  * compactions dropped, each side's client compacts only past that window's threshold, the proxy
- * keeps its default working budget for it; adds the per-session window table).
+ * keeps its default working budget for it; adds the per-session window table),
+ * --working-budget <tokens|off> (the proxy's budget instead of its default).
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,7 @@ import {
   o200kTokenCounter,
   writeFileAtomic,
 } from '@dense/core';
-import { parseProxyBenchOptions } from './proxy-bench/benchOptions.js';
+import { parseProxyBenchOptions, type ProxyBenchOptions } from './proxy-bench/benchOptions.js';
 import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
 import { clientApiOf } from './proxy-bench/clientRequests.js';
 import {
@@ -55,11 +56,15 @@ interface Replayed {
   readonly windowRows: WindowRow[];
 }
 
+/** What every session of one run is replayed with. */
+type Settings = Pick<ProxyBenchOptions, 'window' | 'workingBudget'>;
+
 async function replayFile(
   file: CorpusFile,
-  window: number | undefined,
+  settings: Settings,
   failures: string[],
 ): Promise<Replayed> {
+  const { window, workingBudget } = settings;
   const rows: SessionRow[] = [];
   const windowRows: WindowRow[] = [];
   let sessions;
@@ -80,10 +85,13 @@ async function replayFile(
       count,
       sessionId: `bench-${name}`,
       ...(window === undefined ? {} : { window }),
+      ...(workingBudget === undefined ? {} : { workingBudget }),
     });
     rows.push(sessionRow(name, file.source, replay));
     if (window !== undefined)
-      windowRows.push(windowRow({ file: name, source: file.source, window, replay }));
+      windowRows.push(
+        windowRow({ file: name, source: file.source, window, replay, workingBudget }),
+      );
     process.stderr.write(`bench:proxy ${name}: ${rows.at(-1)?.percent.toFixed(1)}%\n`);
   }
   return { rows, windowRows };
@@ -97,7 +105,7 @@ function machine(): string {
 /** Every file's sessions, `workers` files at a time, rows sorted by file. */
 async function replayAll(
   files: readonly CorpusFile[],
-  options: { readonly window: number | undefined; readonly workers: number },
+  options: Settings & { readonly workers: number },
 ): Promise<Replayed & { failures: string[] }> {
   const failures: string[] = [];
   const queue = [...files];
@@ -105,7 +113,7 @@ async function replayAll(
   await Promise.all(
     Array.from({ length: options.workers }, async () => {
       for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-        results.push(await replayFile(file, options.window, failures));
+        results.push(await replayFile(file, options, failures));
       }
     }),
   );
@@ -119,7 +127,7 @@ async function replayAll(
 
 async function main(): Promise<number> {
   const options = parseProxyBenchOptions(process.argv.slice(2));
-  const { only, out, workers, window } = options;
+  const { only, out, window } = options;
   const corpus = path.resolve(
     options.corpus ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
   );
@@ -135,7 +143,7 @@ async function main(): Promise<number> {
       (only === undefined || f.source.includes(only) || f.file.includes(only)),
   );
   const started = performance.now();
-  const { rows, windowRows, failures } = await replayAll(files, { window, workers });
+  const { rows, windowRows, failures } = await replayAll(files, options);
   const windowTotal = window === undefined ? undefined : windowOverall(window, windowRows);
   const total = overall(rows);
   const meta = {
@@ -145,6 +153,7 @@ async function main(): Promise<number> {
     tokens: 'o200k (gpt-tokenizer), block payload text',
     prefix: DEFAULT_PREFIX,
     window: window ?? 'recorded',
+    workingBudget: options.workingBudget ?? 'default',
   };
   console.log(markdownTable(rows, total));
   console.log(

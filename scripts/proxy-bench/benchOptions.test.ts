@@ -32,6 +32,7 @@ describe('proxy bench flags', () => {
       out: undefined,
       workers: 1,
       window: 1_000_000,
+      workingBudget: undefined,
     });
     expect(parseProxyBenchOptions([]).window).toBeUndefined();
   });
@@ -52,6 +53,14 @@ describe('proxy bench flags', () => {
       '--workers takes a whole number',
     );
     expect(parseProxyBenchOptions(['--workers', '3']).workers).toBe(3);
+  });
+
+  it('#24.5 --working-budget gives the proxy a budget in tokens, or off', () => {
+    expect(parseProxyBenchOptions(['--working-budget', '60k']).workingBudget).toBe(60_000);
+    expect(parseProxyBenchOptions(['--working-budget', 'off']).workingBudget).toBe('off');
+    expect(failure(() => parseProxyBenchOptions(['--working-budget', 'some'])).message).toContain(
+      '--working-budget takes tokens or off',
+    );
   });
 
   it('#24.5 --lengths takes increasing token counts; 100k, 200k, 400k, 800k by default', () => {

@@ -30,6 +30,8 @@ export interface ProxyBenchOptions {
    * client compacts only past that window's threshold. Undefined: the recorded window.
    */
   readonly window: number | undefined;
+  /** The proxy's working budget (tokens, or 'off'); undefined: its default for each request. */
+  readonly workingBudget: number | 'off' | undefined;
 }
 
 export interface LengthBenchOptions {
@@ -70,6 +72,18 @@ export function parseWindow(text: string): number {
   return tokens;
 }
 
+/** `--working-budget`'s value: tokens (e.g. 60k) or `off`. */
+export function parseWorkingBudget(text: string): number | 'off' {
+  if (text === 'off') return 'off';
+  const tokens = parseTokens(text);
+  if (tokens === undefined) {
+    throw new BenchOptionError(
+      `bench:proxy: --working-budget takes tokens or off (e.g. --working-budget 60k); got "${text}"`,
+    );
+  }
+  return tokens;
+}
+
 /** The flags of `npm run bench:proxy`. */
 export function parseProxyBenchOptions(argv: readonly string[]): ProxyBenchOptions {
   const workers = flag('bench:proxy', argv, '--workers');
@@ -80,12 +94,14 @@ export function parseProxyBenchOptions(argv: readonly string[]): ProxyBenchOptio
     );
   }
   const window = flag('bench:proxy', argv, '--window');
+  const budget = flag('bench:proxy', argv, '--working-budget');
   return {
     corpus: flag('bench:proxy', argv, '--corpus'),
     only: flag('bench:proxy', argv, '--only'),
     out: flag('bench:proxy', argv, '--out'),
     workers: count,
     window: window === undefined ? undefined : parseWindow(window),
+    workingBudget: budget === undefined ? undefined : parseWorkingBudget(budget),
   };
 }
 

@@ -96,6 +96,8 @@ export interface ReplayInput {
   readonly sessionId: string;
   /** The client's window (tokens); undefined: the recorded one, compactions as recorded. */
   readonly window?: number;
+  /** The proxy's working budget; undefined: its default. */
+  readonly workingBudget?: number | 'off';
 }
 
 /** The `anthropic-beta` value with which Claude Code asks for the 1M-token window. */
@@ -269,6 +271,7 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
     openaiUpstream: `${proxyMock.url}/v1`,
     now: () => clock.now,
     log: () => undefined,
+    ...(input.workingBudget === undefined ? {} : { workingBudget: input.workingBudget }),
   });
   const pass = newSide(passMock, passMock.url);
   const through = newSide(proxyMock, proxy.url);

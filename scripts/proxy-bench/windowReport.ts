@@ -72,9 +72,14 @@ export function windowRow(input: {
   readonly source: string;
   readonly window: number;
   readonly replay: SessionReplay;
+  /** The budget the proxy was given instead of its default. */
+  readonly workingBudget?: number | 'off' | undefined;
 }): WindowRow {
-  const { replay } = input;
-  const budget = windowBudget(replay.api, replay.model, input.window);
+  const { replay, workingBudget } = input;
+  const budget =
+    replay.api !== 'anthropic' || workingBudget === 'off'
+      ? undefined
+      : (workingBudget ?? windowBudget(replay.api, replay.model, input.window));
   const passThroughPeak = peak(replay.bills.passThrough);
   const pass = replay.passThrough.cost;
   return {
