@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BilledRequest } from './cacheBillingMock.js';
+import type { SessionReplay } from './replayThroughProxy.js';
 import {
   floorPercent,
   WINDOW_TARGET_PERCENT,
   windowBudget,
   windowOverall,
+  windowRow,
   windowTable,
   type WindowRow,
 } from './windowReport.js';
@@ -59,5 +61,34 @@ describe('bench:proxy window report', () => {
     expect(floorPercent(bills, 80_000)).toBeCloseTo((100 * 12) / 27);
     expect(floorPercent(bills, 100_000)).toBe(100);
     expect(floorPercent(bills, undefined)).toBe(100);
+  });
+
+  it('#24.5 a budget given to the proxy replaces the default in the row; off means none', () => {
+    const bills = [50_000, 70_000].map(
+      (promptTokens) => ({ promptTokens, weighted: promptTokens / 10 }) as BilledRequest,
+    );
+    const sides = { cost: 12_000 } as SessionReplay['passThrough'];
+    const none = { client: 0, synthetic: 0, answeredByDense: 0, blockedMs: 0 };
+    const replay = {
+      api: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      calls: 2,
+      passThrough: sides,
+      proxy: sides,
+      compactions: { passThrough: none, proxy: none },
+      addedLatencyMs: [],
+      records: [],
+      bills: { passThrough: bills, proxy: bills },
+    } as SessionReplay;
+    const at = { file: 's', source: 'synthetic', window: 1_000_000, replay };
+    expect(windowRow(at)).toMatchObject({ budget: 80_000, pastBudget: false });
+    expect(windowRow({ ...at, workingBudget: 60_000 })).toMatchObject({
+      budget: 60_000,
+      pastBudget: true,
+    });
+    expect(windowRow({ ...at, workingBudget: 'off' })).toMatchObject({
+      budget: undefined,
+      pastBudget: false,
+    });
   });
 });
