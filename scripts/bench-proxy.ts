@@ -38,6 +38,7 @@ import {
   windowTable,
   type WindowRow,
 } from './proxy-bench/windowReport.js';
+import { groundingTable } from './proxy-bench/groundingReport.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -162,6 +163,7 @@ async function main(): Promise<number> {
       `${total.overLimit} session(s) over 100.5%; added latency p50 ${total.addedLatencyP50Ms.toFixed(1)} ms, ` +
       `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
   );
+  console.log(`\n${groundingTable(rows, total.grounding)}`);
   if (windowTotal !== undefined) console.log(`\n${windowTable(windowRows, windowTotal)}`);
   for (const failure of failures) console.log(`not replayed: ${failure}`);
   if (out !== undefined) {

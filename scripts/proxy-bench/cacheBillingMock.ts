@@ -27,6 +27,8 @@ export interface CacheBillingMock {
   readonly url: string;
   /** Every request billed, in order. */
   readonly bills: readonly BilledRequest[];
+  /** The parsed body of the latest request (only that one is kept). */
+  readonly lastBody: unknown;
   /** Sets the reply to the next request. */
   answerNext(reply: MockStreamReply): void;
   close(): Promise<void>;
@@ -50,9 +52,11 @@ export async function startCacheBillingMock(
   const openai = new PromptCache(cacheRulesFor('openai'));
   const bills: BilledRequest[] = [];
   let next: MockStreamReply = { kind: 'stream', text: '' };
+  let lastBody: unknown;
   const server: MockServer = await startMockServer({
     respond: (request) => {
       const started = performance.now();
+      lastBody = request.body;
       const isAnthropic = request.provider === 'anthropic';
       const blocks = isAnthropic
         ? anthropicPromptBlocks(request.body, options.count)
@@ -74,6 +78,9 @@ export async function startCacheBillingMock(
   return {
     url: server.url,
     bills,
+    get lastBody() {
+      return lastBody;
+    },
     answerNext: (reply) => {
       next = reply;
     },

@@ -4,6 +4,7 @@
  * pointers, requests forwarded unchanged, the proxy's added latency, why a session cost more) and
  * the overall figures, as JSON and as the markdown table printed on stdout. Pure.
  */
+import { groundingOverall, type GroundingOverall, type GroundingSides } from './groundingReport.js';
 import type { SessionReplay, SideCompactions } from './replayThroughProxy.js';
 
 export interface SessionRow {
@@ -39,6 +40,8 @@ export interface SessionRow {
   /** Requests the proxy could not read (forwarded as they came, pointers repeated or not). */
   readonly unsupported: number;
   readonly addedLatencyMs: readonly number[];
+  /** What each side showed of the specifics the agent used next (groundingReport.ts). */
+  readonly grounding: GroundingSides;
 }
 
 function compactionColumns(compactions: SessionReplay['compactions']) {
@@ -91,6 +94,7 @@ function baseRow(file: string, source: string, replay: SessionReplay): Omit<Sess
     unchanged: records.filter((record) => record.removedChars === 0).length,
     unsupported: records.filter((record) => record.unsupported !== undefined).length,
     addedLatencyMs: replay.addedLatencyMs,
+    grounding: replay.grounding,
   };
 }
 
@@ -123,6 +127,7 @@ export interface Overall {
   readonly overLimit: number;
   readonly addedLatencyP50Ms: number;
   readonly addedLatencyP99Ms: number;
+  readonly grounding: GroundingOverall;
 }
 
 type SummedColumn =
@@ -164,6 +169,7 @@ export function overall(rows: readonly SessionRow[]): Overall {
     overLimit: rows.filter((row) => row.percent > SESSION_LIMIT_PERCENT).length,
     addedLatencyP50Ms: percentile(latency, 50),
     addedLatencyP99Ms: percentile(latency, 99),
+    grounding: groundingOverall(rows),
   };
 }
 

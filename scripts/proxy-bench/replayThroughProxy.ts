@@ -50,6 +50,8 @@ import {
 import type { PrefixSizes } from './clientPrefix.js';
 import type { CountTokens } from '../../packages/core/src/test-utils/promptBlocks.js';
 import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
+import { BenchRecallArchive } from './BenchRecallArchive.js';
+import { SideGrounding, type SideGroundingReport } from './SideGrounding.js';
 
 /** A side's client compactions. */
 export interface SideCompactions {
@@ -83,6 +85,11 @@ export interface SessionReplay {
     readonly passThrough: readonly BilledRequest[];
     readonly proxy: readonly BilledRequest[];
   };
+  /** Per side: the specifics each reply used, judged against the request that side sent. */
+  readonly grounding: {
+    readonly passThrough: SideGroundingReport;
+    readonly proxy: SideGroundingReport;
+  };
 }
 
 /** What the replay reads of a session: its entries and recorded model. */
@@ -109,6 +116,7 @@ interface Side {
   readonly compacted: Set<number>;
   readonly synthetic: Map<number, IContent>;
   readonly compactionRequests: number[];
+  readonly grounding: SideGrounding;
   /** Context the client was last told (prompt + output of its last model call). */
   reported: number;
   counts: { client: number; synthetic: number; answeredByDense: number; blockedMs: number };
@@ -160,6 +168,7 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const history = historyBefore(contents, index, side.compacted, side.synthetic);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
   const ms = await timedSend(side, run.input, JSON.stringify(clientRequest(history, run.options)));
+  side.grounding.onCall(side.mock.lastBody, index);
   if (side === run.through)
     run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
   const bill = side.mock.bills.at(-1);
@@ -200,9 +209,10 @@ async function compact(
   side.reported = 0;
 }
 
-const newSide = (mock: CacheBillingMock, url: string): Side => ({
+const newSide = (mock: CacheBillingMock, url: string, grounding: SideGrounding): Side => ({
   mock,
   url,
+  grounding,
   compacted: new Set(),
   synthetic: new Map(),
   compactionRequests: [],
@@ -266,15 +276,17 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
   const count = input.count;
   const passMock = await startCacheBillingMock({ clock: () => clock.now, count });
   const proxyMock = await startCacheBillingMock({ clock: () => clock.now, count });
+  const archive = new BenchRecallArchive();
   const proxy = await startProxyServer({
+    recall: archive,
     anthropicUpstream: proxyMock.url,
     openaiUpstream: `${proxyMock.url}/v1`,
     now: () => clock.now,
     log: () => undefined,
     ...(input.workingBudget === undefined ? {} : { workingBudget: input.workingBudget }),
   });
-  const pass = newSide(passMock, passMock.url);
-  const through = newSide(proxyMock, proxy.url);
+  const pass = newSide(passMock, passMock.url, new SideGrounding(session.contents, api));
+  const through = newSide(proxyMock, proxy.url, new SideGrounding(session.contents, api, archive));
   const model = session.model ?? (api === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-5');
   const run: Run = {
     input,
@@ -297,6 +309,7 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
       addedLatencyMs,
       records: run.records,
       bills: { passThrough: passMock.bills, proxy: proxyMock.bills },
+      grounding: { passThrough: pass.grounding.report(), proxy: through.grounding.report() },
     };
   } finally {
     await proxy.close();

@@ -7,6 +7,7 @@ import {
   REPLAY_POLICY_IDS,
   type ReplayPolicyId,
   type ReplayTotals,
+  CLAUDE_CODE_USAGE_MODEL,
   type UsageComparison,
 } from '@dense/core';
 import { groupFor, int, pct, sessionKey } from './benchAggregate.js';
@@ -131,15 +132,21 @@ function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 
 function usageCells(comparison: UsageComparison | undefined): string[] {
-  if (comparison?.kind !== 'compared') return [comparison?.reason ?? '–', '–', '–'];
+  if (comparison?.kind !== 'compared') return [comparison?.reason ?? '–', '–', '–', '–'];
   return [
     percent(comparison.medianError),
     `${comparison.within5Percent} / ${comparison.checkedCalls}`,
     percent(comparison.ratio),
+    comparison.worst
+      .map((one) => `${one.call + 1}: ${one.error >= 0 ? '+' : ''}${percent(one.error)}`)
+      .join(', '),
   ];
 }
 
-/** `recorded` and `none` against the context sizes the agent's provider recorded. */
+/**
+ * `recorded` and `none` against the context sizes the agent's provider recorded, predicted as
+ * fixed prompt (from call 1) + ratio × replayed + framing per call in context.
+ */
 function usageTable(compacted: readonly BenchRun[], names: Map<string, string>): string[] {
   const withUsage = compacted.filter((run) => run.recordedUsage !== undefined);
   if (withUsage.length === 0) return ['No self-compacted session records usage.'];
@@ -147,20 +154,24 @@ function usageTable(compacted: readonly BenchRun[], names: Map<string, string>):
     row([
       'session',
       'policy',
-      'fit on all calls: median error',
+      'fixed prompt',
+      'all calls: median error',
       'calls within 5%',
-      'fit before the first compaction: median error after it',
+      'after the first compaction: median error',
       'calls within 5%',
       'Σ predicted / Σ recorded after it',
+      'worst calls after it',
     ]),
-    row(['---', '---', '---:', '---:', '---:', '---:', '---:']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
   for (const run of withUsage.sort((a, b) => sessionKey(a).localeCompare(sessionKey(b)))) {
-    const [medianAll, withinAll] = usageCells(run.recordedUsage?.all);
+    const all = run.recordedUsage?.all;
+    const [medianAll, withinAll] = usageCells(all);
     lines.push(
       row([
         names.get(sessionKey(run)) ?? '',
         `\`${run.policy}\``,
+        all?.kind === 'compared' ? int(Math.round(all.fixedPrompt)) : '–',
         medianAll ?? '–',
         withinAll ?? '–',
         ...usageCells(run.recordedUsage?.after),
@@ -211,11 +222,14 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
     '',
     "#### `recorded` against the agent's own token counts",
     '',
-    'Claude Code records the prompt tokens of every call. The replay has no system prompt or tool ' +
-      'schemas and counts with o200k, so recorded ≈ a + b × replayed (a: the fixed prompt, b: the ' +
-      'tokenizer and what the transcript does not hold), fitted per session by least squares; then ' +
-      'each call is predicted. Fitted on all calls, and fitted on the calls before the first ' +
-      'compaction and checked on those after it (where `none` cannot follow).',
+    'Claude Code records the prompt tokens of every call. Each call is predicted from what the ' +
+      'replay sent: fixed prompt + r × replayed + c × calls in context since the last compaction. ' +
+      'The fixed prompt (system prompt, tool schemas, injected instructions) is measured on call 1; ' +
+      'r (Claude tokens per o200k token) and c (framing and unrecorded per-turn additions per call) ' +
+      'are one calibration for Claude Code, measured on the deltas between consecutive calls before ' +
+      `the first compaction, pooled over these sessions (r = ${CLAUDE_CODE_USAGE_MODEL.tokensPerReplayedToken}, ` +
+      `c = ${CLAUDE_CODE_USAGE_MODEL.tokensPerCall}), not fitted per session. Thinking blocks are ` +
+      'imported (Claude Code sends them back). Worst calls: call number and signed error.',
     '',
     ...usageTable(compacted, names),
   ].join('\n');

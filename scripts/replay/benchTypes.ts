@@ -47,8 +47,8 @@ export interface BenchRun {
   readonly recordedCompactions: number;
   /**
    * `none` and `recorded` on a self-compacted session whose transcript records usage: the replayed
-   * context sizes against the recorded ones, fitted on every call (`all`) and fitted before the
-   * first compaction and checked after it (`after`).
+   * context sizes against the recorded ones, predicted on every call (`all`) and on the calls after
+   * the first compaction (`after`).
    */
   readonly recordedUsage?: { readonly all: UsageComparison; readonly after: UsageComparison };
 }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import {
+  CLAUDE_CODE_USAGE_MODEL,
   compareRecordedUsage,
   countRecordedCompactions,
   crossCheckOracle,
@@ -49,7 +50,7 @@ async function runOne(
   policy: ReplayPolicyId,
   limit: number | null,
   recordedCompactions: number,
-  fitCalls: number,
+  callsBefore: number,
 ): Promise<BenchRun> {
   const start = performance.now();
   const run = await replaySession(prepared, {
@@ -79,7 +80,7 @@ async function runOne(
       .map((left) => ({ filePath: left.exposure.filePath, tokens: left.tokens, fate: left.fate })),
     wallMs: performance.now() - start,
     recordedCompactions,
-    ...usageOf(run, policy, recordedCompactions, fitCalls),
+    ...usageOf(run, policy, recordedCompactions, callsBefore),
   };
 }
 
@@ -99,13 +100,20 @@ function usageOf(
   run: ReplayRun,
   policy: ReplayPolicyId,
   recordedCompactions: number,
-  fitCalls: number,
+  callsBefore: number,
 ): Pick<BenchRun, 'recordedUsage'> {
   if (recordedCompactions === 0 || (policy !== 'none' && policy !== 'recorded')) return {};
-  const input = { series: run.series, recordedPromptTokens: run.recordedPromptTokens };
+  const input = {
+    series: run.series,
+    recordedPromptTokens: run.recordedPromptTokens,
+    compactionCalls: run.compactionCalls,
+    model: CLAUDE_CODE_USAGE_MODEL,
+  };
   const all = compareRecordedUsage(input);
   if (all.kind === 'not-compared' && all.reason === 'no-recorded-usage') return {};
-  return { recordedUsage: { all, after: compareRecordedUsage({ ...input, fitCalls }) } };
+  return {
+    recordedUsage: { all, after: compareRecordedUsage({ ...input, checkFrom: callsBefore }) },
+  };
 }
 
 async function runJob(
@@ -117,7 +125,7 @@ async function runJob(
   for (const [index, session] of sessions.entries()) {
     const prepared = await prepareReplay(session, { tokenCounter });
     const compactions = countRecordedCompactions(prepared.plan.contents);
-    const fitCalls = callsBeforeFirstCompaction(prepared.plan.contents);
+    const callsBefore = callsBeforeFirstCompaction(prepared.plan.contents);
     const disagreements = crossCheckOracle(prepared.plan.contents, prepared.workspaceRoot);
     const name = `${path.basename(job.file)}${index === 0 ? '' : `#${index}`}`;
     if (disagreements.length > 0) {
@@ -127,7 +135,7 @@ async function runJob(
       if (onlyPolicies !== undefined && !onlyPolicies.includes(policy)) continue;
       const limits = getReplayPolicy(policy).unlimited === true ? [null] : limitsToRun;
       for (const limit of limits) {
-        runs.push(await runOne(prepared, job.source, policy, limit, compactions, fitCalls));
+        runs.push(await runOne(prepared, job.source, policy, limit, compactions, callsBefore));
       }
     }
   }

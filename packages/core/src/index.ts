@@ -161,6 +161,7 @@ export {
   cacheEffectVsNone,
   CallMetrics,
   type ClassificationDisagreement,
+  CLAUDE_CODE_USAGE_MODEL,
   compareRecordedUsage,
   countRecordedCompactions,
   crossCheckOracle,

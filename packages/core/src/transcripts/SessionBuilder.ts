@@ -17,7 +17,7 @@ import type {
 export interface ImportSource {
   /** The file name used in locations and errors (need not exist for in-memory tests). */
   readonly file: string;
-  /** Keep recorded reasoning as thinking blocks (default false, see ImportOptions). */
+  /** Keep recorded reasoning as thinking blocks (default: the importer's, see ImportOptions). */
   readonly includeThinking?: boolean;
 }
 

@@ -112,7 +112,10 @@ export async function importTranscriptSessions(
   file: string,
   options: ImportOptions = {},
 ): Promise<ImportedSession[]> {
-  const source: ImportSource = { file, includeThinking: options.includeThinking ?? false };
+  const source: ImportSource = {
+    file,
+    ...(options.includeThinking === undefined ? {} : { includeThinking: options.includeThinking }),
+  };
   let sessions: ImportedSession[];
   try {
     const sniffed =

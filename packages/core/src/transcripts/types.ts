@@ -100,8 +100,10 @@ export interface ImportOptions {
   readonly format?: TranscriptFormat;
   /**
    * Keep recorded reasoning as `thinking` blocks (Claude Code thinking, gemini-cli thought
-   * summaries, Codex reasoning summaries). Default false: none of these agents sends earlier
-   * reasoning back to the model as readable input, so it is not part of the context being replayed.
+   * summaries, Codex reasoning summaries). The default follows what the agent sends back: Claude
+   * Code returns its thinking blocks to the model (signed, and counted in the prompt tokens it
+   * records), so its importer keeps them; gemini-cli and Codex do not send earlier reasoning back as
+   * readable input, so theirs drop it.
    */
   readonly includeThinking?: boolean;
 }

@@ -3,8 +3,10 @@
  * recorded reply went on to use that first appeared in earlier context is judged against what the
  * policy sent to that call — visible there, recallable (not visible, but the context names the
  * recall id of a recorded tool output that shows it), or hidden. Recall ids are recognised by
- * their documented text shape (`recall id r` and ten hex digits); which output an id stands for is
- * asked of the resolver the caller passes in, so nothing here depends on the strategies' code.
+ * their documented text shapes (`recall id r…` and the command `dense recall r…`, ten hex digits);
+ * what an id stands for is asked of the resolver the caller passes in (a policy's id of each
+ * recorded tool response, or the text an archive keeps under an id), so nothing here depends on
+ * the strategies' code.
  */
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
 import { occursIn, SPECIFIC_KINDS, type SpecificKind } from './extractSpecifics.js';
@@ -41,6 +43,14 @@ export interface GroundingTotals extends GroundingCounts {
 /** The recall id a policy gives a recorded tool response. */
 export type RecallIdOfResponse = (block: ToolResponseBlock) => string;
 
+/** The text a recall archive would give back for an id; `undefined` when it keeps none. */
+export interface RecallTextSource {
+  readonly textOf: (id: string) => string | undefined;
+}
+
+/** How the oracle learns what a named recall id stands for. */
+export type RecallResolver = RecallIdOfResponse | RecallTextSource;
+
 export const ZERO_GROUNDING: GroundingCounts = {
   specifics: 0,
   visible: 0,
@@ -49,7 +59,7 @@ export const ZERO_GROUNDING: GroundingCounts = {
 };
 
 const MAX_EXAMPLES = { hidden: 6, recallable: 3 } as const;
-const RECALL_ID_MENTION = /\brecall id (r[0-9a-f]{10})\b/g;
+const RECALL_ID_MENTION = /\b(?:recall id|dense recall) (r[0-9a-f]{10})\b/g;
 
 const namedCache = new WeakMap<IContent, readonly string[]>();
 
@@ -57,9 +67,10 @@ function recallIdsNamedBy(entry: IContent): readonly string[] {
   let ids = namedCache.get(entry);
   if (ids === undefined) {
     const text = shownText(entry);
-    ids = text.includes('recall id')
-      ? [...text.matchAll(RECALL_ID_MENTION)].map((m) => m[1] as string)
-      : [];
+    ids =
+      text.includes('recall id') || text.includes('dense recall')
+        ? [...new Set([...text.matchAll(RECALL_ID_MENTION)].map((m) => m[1] as string))]
+        : [];
     namedCache.set(entry, ids);
   }
   return ids;
@@ -74,12 +85,26 @@ export class GroundingOracle {
   private readonly byKind = new Map<SpecificKind, GroundingCounts>();
   private readonly examples: GroundingExample[] = [];
   private recallTexts: ReadonlyMap<string, string> | undefined;
+  private readonly fetched = new Set<string>();
 
-  /** `recallIdOf` absent: nothing counts as recallable. */
+  /** `recall` absent: nothing counts as recallable. */
   constructor(
     private readonly plan: GroundingPlan,
-    private readonly recallIdOf?: RecallIdOfResponse,
+    private readonly recall?: RecallResolver,
   ) {}
+
+  /** Whether the reply at recording `position` used anything from earlier context. */
+  hasUsesAt(position: number): boolean {
+    return this.plan.uses.has(position);
+  }
+
+  /**
+   * The distinct recall ids the agent would have had to fetch to see every recallable use so far:
+   * per use, none when an id already fetched shows it, else the id with the shortest text that does.
+   */
+  recallIdsNeeded(): readonly string[] {
+    return [...this.fetched];
+  }
 
   /** The reply at recording `position` is about to answer a request made of `sent`. */
   onModelCall(sent: readonly IContent[], position: number): void {
@@ -113,19 +138,24 @@ export class GroundingOracle {
   }
 
   private recallable(use: GroundedUse, named: readonly string[]): boolean {
-    if (named.length === 0 || this.recallIdOf === undefined) return false;
-    const texts = this.recallTextsById(this.recallIdOf);
-    return named.some((id) => {
-      const text = texts.get(id);
-      return text !== undefined && occursIn(use.specific, text);
-    });
+    if (named.length === 0 || this.recall === undefined) return false;
+    let best: { id: string; chars: number } | undefined;
+    for (const id of named) {
+      const text = this.recallText(this.recall, id);
+      if (text === undefined || !occursIn(use.specific, text)) continue;
+      if (this.fetched.has(id)) return true;
+      if (best === undefined || text.length < best.chars) best = { id, chars: text.length };
+    }
+    if (best !== undefined) this.fetched.add(best.id);
+    return best !== undefined;
   }
 
-  private recallTextsById(recallIdOf: RecallIdOfResponse): ReadonlyMap<string, string> {
+  private recallText(recall: RecallResolver, id: string): string | undefined {
+    if (typeof recall !== 'function') return recall.textOf(id);
     this.recallTexts ??= new Map(
-      this.plan.responses.map(({ block }) => [recallIdOf(block), blockText(block)]),
+      this.plan.responses.map(({ block }) => [recall(block), blockText(block)]),
     );
-    return this.recallTexts;
+    return this.recallTexts.get(id);
   }
 
   private count(use: GroundedUse, verdict: GroundingVerdict, at: number): void {

@@ -1,58 +1,84 @@
 import { describe, expect, it } from 'vitest';
-import { compareRecordedUsage } from './recordedUsage.js';
+import {
+  CLAUDE_CODE_USAGE_MODEL,
+  callsInContext,
+  compareRecordedUsage,
+  type RecordedUsageModel,
+} from './recordedUsage.js';
 
-/** A provider that counts 1.2× our tokens plus 3,000 of system prompt and tools. */
-const billed = (tokens: number) => 3000 + 1.2 * tokens;
+const model: RecordedUsageModel = { tokensPerReplayedToken: 1.1, tokensPerCall: 150 };
+/** The agent compacted after call 4: calls 4 and 5 start a new context. */
+const agent = [1000, 2000, 4000, 8000, 1500, 2500];
+const boundaries = [4];
+/** A provider with 5,000 tokens of fixed prompt that counts as `model` says. */
+const recorded = agent.map(
+  (tokens, call) => 5000 + 1.1 * tokens + 150 * (callsInContext(6, boundaries)[call] ?? 0),
+);
 
-describe('#25.1 compareRecordedUsage', () => {
-  const agent = [1000, 2000, 4000, 8000, 1500, 2500]; // the agent compacted after call 4
-  const recorded = agent.map(billed);
-  const noReset = [1000, 2000, 4000, 8000, 9500, 10_500];
-
-  it('#25.1 a replay that follows the compaction reproduces the recorded counts; one that does not is far off', () => {
-    const followed = compareRecordedUsage({
-      series: agent,
-      recordedPromptTokens: recorded,
-      fitCalls: 4,
-    });
-    expect(followed).toMatchObject({
-      kind: 'compared',
-      fittedCalls: 4,
-      checkedCalls: 2,
-      within5Percent: 2,
-    });
-    if (followed.kind !== 'compared') throw new Error('not compared');
-    expect(followed.offset).toBeCloseTo(3000);
-    expect(followed.scale).toBeCloseTo(1.2);
-    expect(followed.ratio).toBeCloseTo(1);
-    const crossed = compareRecordedUsage({
-      series: noReset,
-      recordedPromptTokens: recorded,
-      fitCalls: 4,
-    });
-    expect(crossed.kind === 'compared' && crossed.ratio).toBeGreaterThan(2);
+describe('#25.7 compareRecordedUsage: fixed prompt + ratio × replayed + framing per call', () => {
+  it('#25.7 counts the calls in context since the last compaction', () => {
+    expect(callsInContext(6, [])).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(callsInContext(7, [4, 2])).toEqual([0, 1, 0, 1, 0, 1, 2]);
   });
 
-  it('#25.1 fitting on every call, and the cases it cannot compare', () => {
-    const all = compareRecordedUsage({ series: agent, recordedPromptTokens: recorded });
-    expect(all).toMatchObject({ kind: 'compared', fittedCalls: 6, checkedCalls: 6 });
-    expect(
-      compareRecordedUsage({ series: agent, recordedPromptTokens: agent.map(() => undefined) }),
-    ).toEqual({
-      kind: 'not-compared',
-      reason: 'no-recorded-usage',
+  it('#25.7 a replay that holds what the agent had is predicted exactly after the compaction, from call 1 alone', () => {
+    const after = compareRecordedUsage({
+      series: agent,
+      recordedPromptTokens: recorded,
+      compactionCalls: boundaries,
+      model,
+      checkFrom: 4,
     });
-    expect(
-      compareRecordedUsage({ series: agent, recordedPromptTokens: recorded, fitCalls: 1 }),
-    ).toEqual({
-      kind: 'not-compared',
-      reason: 'too-few-calls-to-fit',
+    expect(after).toMatchObject({ kind: 'compared', checkedCalls: 2, within5Percent: 2 });
+    if (after.kind !== 'compared') throw new Error('not compared');
+    expect(after.fixedPrompt).toBeCloseTo(5000);
+    expect(after.ratio).toBeCloseTo(1);
+    expect(after.maxError).toBeCloseTo(0);
+  });
+
+  it('#25.7 a replay that crosses the compaction with the whole history is far off, and its worst calls are named', () => {
+    const crossed = compareRecordedUsage({
+      series: [1000, 2000, 4000, 8000, 9500, 10_500],
+      recordedPromptTokens: recorded,
+      compactionCalls: [],
+      model,
+      checkFrom: 4,
     });
-    expect(
-      compareRecordedUsage({ series: agent, recordedPromptTokens: recorded, fitCalls: 6 }),
-    ).toEqual({
-      kind: 'not-compared',
-      reason: 'no-call-after',
+    if (crossed.kind !== 'compared') throw new Error('not compared');
+    expect(crossed.ratio).toBeGreaterThan(2);
+    expect(crossed.worst.map((one) => one.call)).toEqual([4, 5]);
+    expect(crossed.worst[0]?.error).toBeGreaterThan(1);
+  });
+
+  it('#25.7 the fixed prompt comes from the first call with recorded usage; the cases it cannot compare', () => {
+    const late = compareRecordedUsage({
+      series: agent,
+      recordedPromptTokens: [undefined, ...recorded.slice(1)],
+      compactionCalls: boundaries,
+      model,
     });
+    expect(late).toMatchObject({ kind: 'compared', checkedCalls: 5, within5Percent: 5 });
+    expect(
+      compareRecordedUsage({
+        series: agent,
+        recordedPromptTokens: agent.map(() => undefined),
+        compactionCalls: boundaries,
+        model,
+      }),
+    ).toEqual({ kind: 'not-compared', reason: 'no-recorded-usage' });
+    expect(
+      compareRecordedUsage({
+        series: agent,
+        recordedPromptTokens: recorded,
+        compactionCalls: boundaries,
+        model,
+        checkFrom: 6,
+      }),
+    ).toEqual({ kind: 'not-compared', reason: 'no-call-after' });
+  });
+
+  it('#25.7 the Claude Code calibration is one constant per tokenizer, above o200k', () => {
+    expect(CLAUDE_CODE_USAGE_MODEL.tokensPerReplayedToken).toBeGreaterThan(1);
+    expect(CLAUDE_CODE_USAGE_MODEL.tokensPerCall).toBeGreaterThan(0);
   });
 });

@@ -1,38 +1,64 @@
 /**
  * How closely a replay reproduces the context sizes the recorded agent's provider reported (Claude
- * Code records `usage` per message). The replay lacks the system prompt and tool schemas and counts
- * with o200k, not the provider's tokenizer, so recorded ≈ offset + scale × replayed; the two are
- * fitted on the calls before the first recorded compaction (where every policy sends the same
- * history) and the fit is judged on the calls after it, which only a policy that follows the
- * agent's compactions can get right. Fitting on all calls instead (`fitCalls` unset) asks how well
- * two constants explain every recorded count. Pure.
+ * Code records `usage` per message). Each call is predicted from what the replay sent:
+ * predicted(k) = fixed prompt + tokensPerReplayedToken × replayed(k) + tokensPerCall × calls(k),
+ * where the fixed prompt (system prompt, tool schemas, injected instructions) is measured on the
+ * first call with recorded usage, calls(k) counts the model calls in the context since the last
+ * compaction, and the two constants are one calibration per agent and tokenizer
+ * (`RecordedUsageModel`), not fitted per session. Only a policy that holds what the agent had can
+ * be predicted within a few percent after a compaction. Pure.
  */
+
+/** How the agent's provider counts a replayed context; measured, never fitted per session. */
+export interface RecordedUsageModel {
+  /** Provider tokens per replayed (o200k) token of recorded content. */
+  readonly tokensPerReplayedToken: number;
+  /**
+   * Provider tokens each model call in the context adds beyond the recorded content: message and
+   * tool-call framing, and what the agent injects per turn without recording it.
+   */
+  readonly tokensPerCall: number;
+}
+
+/**
+ * Claude Code with Claude's tokenizer, against o200k replays (thinking blocks imported): a least-
+ * squares fit of Δrecorded on Δreplayed and one call, pooled over the consecutive calls before the
+ * first compaction of the five self-compacted Claude Code sessions of the corpus (761 deltas;
+ * per session 1.05–1.20 and 142–541). See docs/benchmarks.md.
+ */
+export const CLAUDE_CODE_USAGE_MODEL: RecordedUsageModel = {
+  tokensPerReplayedToken: 1.127,
+  tokensPerCall: 194,
+};
 
 export interface UsageComparisonInput {
   /** Context tokens of each replayed call. */
   readonly series: readonly number[];
   /** Per call, the prompt tokens the recorded provider reported (`undefined`: not recorded). */
   readonly recordedPromptTokens: readonly (number | undefined)[];
-  /** The fit uses the first `fitCalls` calls (default: all). */
-  readonly fitCalls?: number;
-  /** The check covers the calls from `checkFrom` on (default: `fitCalls`, or 0 when fitting all). */
+  /** Per compaction of the replayed context, the calls made before it (`ReplayRun.compactionCalls`). */
+  readonly compactionCalls: readonly number[];
+  readonly model: RecordedUsageModel;
+  /** Judge the calls from this one on (default 0). */
   readonly checkFrom?: number;
 }
 
-export const USAGE_NOT_COMPARED = [
-  'no-recorded-usage',
-  'too-few-calls-to-fit',
-  'no-call-after',
-] as const;
+export const USAGE_NOT_COMPARED = ['no-recorded-usage', 'no-call-after'] as const;
+
+/** One judged call. */
+export interface UsageCall {
+  readonly call: number;
+  readonly predicted: number;
+  readonly recorded: number;
+  /** (predicted − recorded) / recorded. */
+  readonly error: number;
+}
 
 export type UsageComparison =
   | {
       readonly kind: 'compared';
-      /** recorded ≈ offset + scale × replayed, fitted on the calls before the boundary. */
-      readonly offset: number;
-      readonly scale: number;
-      readonly fittedCalls: number;
-      /** Calls after the boundary with recorded usage. */
+      /** Tokens of the fixed prompt, measured on the first call with recorded usage. */
+      readonly fixedPrompt: number;
       readonly checkedCalls: number;
       /** Σ predicted / Σ recorded over the checked calls (1 = exact). */
       readonly ratio: number;
@@ -41,28 +67,19 @@ export type UsageComparison =
       readonly maxError: number;
       /** Checked calls predicted within 5% of the recorded count. */
       readonly within5Percent: number;
+      /** The checked calls predicted worst, largest error first (at most 3). */
+      readonly worst: readonly UsageCall[];
     }
   | { readonly kind: 'not-compared'; readonly reason: (typeof USAGE_NOT_COMPARED)[number] };
 
-function pairs(input: UsageComparisonInput, from: number, to: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let i = from; i < Math.min(to, input.series.length); i++) {
-    const recorded = input.recordedPromptTokens[i];
-    const replayed = input.series[i];
-    if (recorded !== undefined && replayed !== undefined) out.push([replayed, recorded]);
-  }
-  return out;
-}
-
-/** Least squares of y on x; a pure offset (scale 1) when the x values do not vary. */
-function fit(points: readonly [number, number][]): { offset: number; scale: number } {
-  const n = points.length;
-  const mx = points.reduce((t, [x]) => t + x, 0) / n;
-  const my = points.reduce((t, [, y]) => t + y, 0) / n;
-  const sxx = points.reduce((t, [x]) => t + (x - mx) ** 2, 0);
-  const sxy = points.reduce((t, [x, y]) => t + (x - mx) * (y - my), 0);
-  const scale = sxx === 0 ? 1 : sxy / sxx;
-  return { offset: my - scale * mx, scale };
+/** Per call, the model calls in its context since the last compaction before it. */
+export function callsInContext(calls: number, compactionCalls: readonly number[]): number[] {
+  const boundaries = [...compactionCalls].sort((a, b) => a - b);
+  let last = 0;
+  return Array.from({ length: calls }, (_, call) => {
+    for (const boundary of boundaries) if (boundary <= call) last = Math.max(last, boundary);
+    return call - last;
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -74,27 +91,34 @@ function median(values: readonly number[]): number {
 }
 
 export function compareRecordedUsage(input: UsageComparisonInput): UsageComparison {
-  if (!input.recordedPromptTokens.some((tokens) => tokens !== undefined)) {
-    return { kind: 'not-compared', reason: 'no-recorded-usage' };
+  const { series, recordedPromptTokens, model } = input;
+  const calls = callsInContext(series.length, input.compactionCalls);
+  const variable = (call: number): number =>
+    model.tokensPerReplayedToken * (series[call] ?? 0) + model.tokensPerCall * (calls[call] ?? 0);
+  const first = recordedPromptTokens.findIndex(
+    (tokens, call) => tokens !== undefined && call < series.length,
+  );
+  if (first < 0) return { kind: 'not-compared', reason: 'no-recorded-usage' };
+  const fixedPrompt = (recordedPromptTokens[first] ?? 0) - variable(first);
+  const judged: UsageCall[] = [];
+  for (let call = input.checkFrom ?? 0; call < series.length; call++) {
+    const recorded = recordedPromptTokens[call];
+    if (recorded === undefined) continue;
+    const predicted = fixedPrompt + variable(call);
+    judged.push({ call, predicted, recorded, error: (predicted - recorded) / recorded });
   }
-  const fitCalls = input.fitCalls ?? input.series.length;
-  const before = pairs(input, 0, fitCalls);
-  if (before.length < 2) return { kind: 'not-compared', reason: 'too-few-calls-to-fit' };
-  const checkFrom = input.checkFrom ?? (input.fitCalls === undefined ? 0 : fitCalls);
-  const after = pairs(input, checkFrom, input.series.length);
-  if (after.length === 0) return { kind: 'not-compared', reason: 'no-call-after' };
-  const { offset, scale } = fit(before);
-  const predicted = after.map(([x, y]) => [offset + scale * x, y] as const);
-  const errors = predicted.map(([p, y]) => Math.abs(p - y) / y);
+  if (judged.length === 0) return { kind: 'not-compared', reason: 'no-call-after' };
+  const errors = judged.map((one) => Math.abs(one.error));
   return {
     kind: 'compared',
-    offset,
-    scale,
-    fittedCalls: before.length,
-    checkedCalls: after.length,
-    ratio: predicted.reduce((t, [p]) => t + p, 0) / predicted.reduce((t, [, y]) => t + y, 0),
+    fixedPrompt,
+    checkedCalls: judged.length,
+    ratio:
+      judged.reduce((t, one) => t + one.predicted, 0) /
+      judged.reduce((t, one) => t + one.recorded, 0),
     medianError: median(errors),
     maxError: Math.max(...errors),
     within5Percent: errors.filter((error) => error <= 0.05).length,
+    worst: [...judged].sort((a, b) => Math.abs(b.error) - Math.abs(a.error)).slice(0, 3),
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallBlock } from '../../services/history/IContent.js';
@@ -222,5 +225,53 @@ describe('importClaudeCode: chains and the hook array form', () => {
     );
     expect(session.skipped).toEqual([{ path: '$[0]', reason: 'expected a JSON object' }]);
     expect(session.stats.humanEntries).toBe(1);
+  });
+});
+
+describe('importClaudeCode: thinking fills the context', () => {
+  const records = [
+    { type: 'user', sessionId: 's', message: { content: 'Fix the parser' } },
+    {
+      type: 'assistant',
+      sessionId: 's',
+      message: {
+        id: 'm1',
+        content: [
+          { type: 'thinking', thinking: 'The parser drops the last token.', signature: 'sig' },
+        ],
+        usage: { input_tokens: 10, cache_read_input_tokens: 500 },
+      },
+    },
+    {
+      type: 'assistant',
+      sessionId: 's',
+      message: {
+        id: 'm1',
+        content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/p.ts' } }],
+      },
+    },
+  ];
+
+  it('#25.6 keeps thinking blocks by default, since Claude Code sends them back to the model', () => {
+    const session = importClaudeCodeRecords(records, { file: 'chat.json' });
+    expect(session.contents[1]?.blocks).toEqual([
+      { type: 'thinking', thought: 'The parser drops the last token.', signature: 'sig' },
+      expect.objectContaining({ type: 'tool_call', id: 't1' }),
+    ]);
+    expect(session.contents[1]?.metadata?.usage?.promptTokens).toBe(510);
+  });
+
+  it('#25.6 keeps them through importTranscriptSessions unless told to drop them', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cc-think-')), 'chat.json');
+    writeFileSync(file, JSON.stringify(records));
+    const thinking = (entries: readonly { blocks: readonly { type: string }[] }[]) =>
+      entries.flatMap((entry) => entry.blocks).filter((block) => block.type === 'thinking').length;
+    const [kept] = await importTranscriptSessions(file, { format: 'claude-code' });
+    expect(thinking(kept?.contents ?? [])).toBe(1);
+    const [dropped] = await importTranscriptSessions(file, {
+      format: 'claude-code',
+      includeThinking: false,
+    });
+    expect(thinking(dropped?.contents ?? [])).toBe(0);
   });
 });

@@ -2,6 +2,7 @@
  * Claude Code session records → IContent[], from the session JSONL or from the same records as one
  * JSON array (`logs/chat.json`). Assistant records sharing `message.id` are one reply and become
  * one AI entry; `tool_result` blocks in user records become tool entries (`is_error` → error);
+ * thinking blocks are kept by default, since Claude Code sends them back and they fill the context;
  * summaries, snapshots, progress and other non-message records are ignored with counted reasons.
  * A file with any main-chain (`isSidechain: false`) message is a main session and its sidechain
  * messages (subagents, the `Warmup` exchange Claude Code 2.x records first) are ignored; a file of
@@ -205,7 +206,8 @@ class ChainSplitter {
   /** Recorded time of each chain's last message record. */
   private readonly lastTime: { main?: number; side?: number } = {};
 
-  constructor(source: ImportSource) {
+  constructor(given: ImportSource) {
+    const source = { ...given, includeThinking: given.includeThinking ?? true };
     this.main = new SessionBuilder(source, 'claude-code');
     this.side = new SessionBuilder(source, 'claude-code');
     this.main.countRecorded();
