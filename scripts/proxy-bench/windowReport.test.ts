@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BilledRequest } from './cacheBillingMock.js';
 import type { SessionReplay } from './replayThroughProxy.js';
+import { sumGrounding } from '../../packages/core/src/replay/grounding/sumGrounding.js';
+import type { SideGroundingReport } from './SideGrounding.js';
 import {
   floorPercent,
   WINDOW_TARGET_PERCENT,
@@ -10,6 +12,17 @@ import {
   windowTable,
   type WindowRow,
 } from './windowReport.js';
+
+/** A side that showed `visible` and could recall `recallable` of 100 used specifics. */
+const side = (visible: number, recallable = 0): SideGroundingReport => ({
+  ...sumGrounding([]),
+  specifics: 100,
+  visible,
+  recallable,
+  hidden: 100 - visible - recallable,
+  recallCallsNeeded: recallable > 0 ? 1 : 0,
+  recallIds: [],
+});
 
 const row = (file: string, pass: number, proxy: number, peak: number): WindowRow => ({
   file,
@@ -26,6 +39,7 @@ const row = (file: string, pass: number, proxy: number, peak: number): WindowRow
   floorPercent: peak > 80_000 ? 60 : 100,
   budgetCompactions: peak > 80_000 ? 1 : 0,
   clientCompactions: { passThrough: 0, proxy: 0 },
+  grounding: { passThrough: side(100), proxy: peak > 150_000 ? side(95, 5) : side(99, 1) },
 });
 
 describe('bench:proxy window report', () => {
@@ -47,10 +61,13 @@ describe('bench:proxy window report', () => {
     expect(total.pastBudget.highestPercent).toBeCloseTo(90);
     expect(total.pastBudget.overTarget).toEqual(['b']);
     expect(total.percent).toBeCloseTo(80);
+    // Grounding beside it: 'a' shows 95 of 100 used specifics through the proxy, below 97%.
+    expect(total.pastBudget.belowGroundingAim).toEqual(['a']);
+    expect(total.pastBudget.grounding.proxy).toMatchObject({ specifics: 200, visible: 194 });
     const table = windowTable(rows, total);
     expect(table).toContain(`1 above ${WINDOW_TARGET_PERCENT}%: b`);
     expect(table).toContain(
-      '| a | claude-sonnet-4-6 | 10 | 1.0k | 50.0% | 60.0% | 200.0k / 80.0k | 80.0k | yes | 1 |',
+      '| a | claude-sonnet-4-6 | 10 | 1.0k | 50.0% | 60.0% | 200.0k / 80.0k | 80.0k | yes | 1 | 100.0% / 95.0% | 100.0% |',
     );
   });
 
@@ -79,6 +96,7 @@ describe('bench:proxy window report', () => {
       addedLatencyMs: [],
       records: [],
       bills: { passThrough: bills, proxy: bills },
+      grounding: { passThrough: side(100), proxy: side(100) },
     } as SessionReplay;
     const at = { file: 's', source: 'synthetic', window: 1_000_000, replay };
     expect(windowRow(at)).toMatchObject({ budget: 80_000, pastBudget: false });

@@ -2,17 +2,28 @@
  * The proxy bench at a set client window (`--window`): per session the pass-through cost, the
  * proxy's cost as a % of it, the peak prompt on each side and the working budget the proxy
  * applies by default at that window; and the figures over the sessions whose history grows past
- * that budget, against the target of `WINDOW_TARGET_PERCENT` each. Pure.
+ * that budget, against the target of `WINDOW_TARGET_PERCENT` each, with the grounding of each side
+ * beside it (groundingReport.ts: aim `GROUNDING_AIM` of the used specifics visible through the
+ * proxy, the rest recallable). Pure.
  */
 import {
   CLIENT_DEFAULT_WINDOW,
   defaultWorkingBudget,
 } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import type { ClientApi } from './clientRequests.js';
+import {
+  groundingOverall,
+  reachableRate,
+  visibleRate,
+  type GroundingOverall,
+  type GroundingSides,
+} from './groundingReport.js';
 import type { SessionReplay } from './replayThroughProxy.js';
 
 /** Each session past the budget should cost at most this % of pass-through. */
 export const WINDOW_TARGET_PERCENT = 85;
+/** Share of the used specifics the proxy side should show; the rest should be recallable. */
+export const GROUNDING_AIM = 0.97;
 
 export interface WindowRow {
   readonly file: string;
@@ -40,6 +51,8 @@ export interface WindowRow {
   readonly budgetCompactions: number;
   /** Client compactions on each side (none unless a side passed the window's threshold). */
   readonly clientCompactions: { readonly passThrough: number; readonly proxy: number };
+  /** What each side showed of the specifics the agent used next. */
+  readonly grounding: GroundingSides;
 }
 
 /**
@@ -101,6 +114,7 @@ export function windowRow(input: {
       passThrough: replay.compactions.passThrough.client,
       proxy: replay.compactions.proxy.client,
     },
+    grounding: replay.grounding,
   };
 }
 
@@ -117,6 +131,10 @@ export interface WindowOverall {
     readonly highestPercent: number;
     /** Those above `WINDOW_TARGET_PERCENT`. */
     readonly overTarget: readonly string[];
+    /** Their grounding, summed. */
+    readonly grounding: GroundingOverall;
+    /** Those whose proxy side shows less than `GROUNDING_AIM` of the used specifics. */
+    readonly belowGroundingAim: readonly string[];
   };
   readonly clientCompactions: { readonly passThrough: number; readonly proxy: number };
 }
@@ -138,6 +156,10 @@ export function windowOverall(window: number, rows: readonly WindowRow[]): Windo
       percent: share(sum(past, 'proxyCost'), sum(past, 'passThroughCost')),
       highestPercent: past.reduce((max, row) => Math.max(max, row.percent), 0),
       overTarget: past.filter((row) => row.percent > WINDOW_TARGET_PERCENT).map((row) => row.file),
+      grounding: groundingOverall(past),
+      belowGroundingAim: past
+        .filter((row) => visibleRate(row.grounding.proxy) < GROUNDING_AIM)
+        .map((row) => row.file),
     },
     clientCompactions: {
       passThrough: rows.reduce((total, row) => total + row.clientCompactions.passThrough, 0),
@@ -147,15 +169,18 @@ export function windowOverall(window: number, rows: readonly WindowRow[]): Windo
 }
 
 const k = (tokens: number): string => `${(tokens / 1000).toFixed(1)}k`;
+const rate = (value: number): string => `${(100 * value).toFixed(1)}%`;
+const groundingCells = (sides: GroundingSides): string =>
+  `${rate(visibleRate(sides.passThrough))} / ${rate(visibleRate(sides.proxy))} | ${rate(reachableRate(sides.proxy))}`;
 
 export function windowTable(rows: readonly WindowRow[], total: WindowOverall): string {
   const lines = [
-    `| session | model | calls | pass-through | proxy % | floor % | peak prompt (pass / proxy) | budget | past budget | budget compactions |`,
-    '| --- | --- | --: | --: | --: | --: | --: | --: | :-: | --: |',
+    `| session | model | calls | pass-through | proxy % | floor % | peak prompt (pass / proxy) | budget | past budget | budget compactions | visible (pass / proxy) | visible or recallable (proxy) |`,
+    '| --- | --- | --: | --: | --: | --: | --: | --: | :-: | --: | --: | --: |',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.file} | ${row.model} | ${row.calls} | ${k(row.passThroughCost)} | ${row.percent.toFixed(1)}% | ${row.floorPercent.toFixed(1)}% | ${k(row.passThroughPeak)} / ${k(row.proxyPeak)} | ${row.budget === undefined ? '–' : k(row.budget)} | ${row.pastBudget ? 'yes' : ''} | ${row.budgetCompactions} |`,
+      `| ${row.file} | ${row.model} | ${row.calls} | ${k(row.passThroughCost)} | ${row.percent.toFixed(1)}% | ${row.floorPercent.toFixed(1)}% | ${k(row.passThroughPeak)} / ${k(row.proxyPeak)} | ${row.budget === undefined ? '–' : k(row.budget)} | ${row.pastBudget ? 'yes' : ''} | ${row.budgetCompactions} | ${groundingCells(row.grounding)} |`,
     );
   }
   const past = total.pastBudget;
@@ -164,6 +189,8 @@ export function windowTable(rows: readonly WindowRow[], total: WindowOverall): s
     `window ${total.window.toLocaleString('en')} tokens: ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
       `${past.percent.toFixed(1)}% over the ${past.sessions} session(s) past the budget (highest ${past.highestPercent.toFixed(1)}%, ` +
       `${past.overTarget.length} above ${WINDOW_TARGET_PERCENT}%${past.overTarget.length > 0 ? `: ${past.overTarget.join(', ')}` : ''}); ` +
+      `grounding past the budget ${groundingCells(past.grounding).replace(' | ', ' visible, ')} visible or recallable through the proxy, ` +
+      `${past.belowGroundingAim.length} session(s) under ${rate(GROUNDING_AIM)} visible; ` +
       `client compactions ${total.clientCompactions.passThrough} pass-through / ${total.clientCompactions.proxy} proxy`,
   );
   return lines.join('\n');
