@@ -6,7 +6,10 @@
  *
  * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --only <text> (sources or
  * files containing it), --out <file>, --workers <n> (sessions replayed at once, default 1: the
- * latency figures are cleanest alone).
+ * latency figures are cleanest alone), --window <tokens> (the client's window, e.g. 1m: recorded
+ * compactions dropped, each side's client compacts only past that window's threshold, the proxy
+ * keeps its default working budget for it; adds the per-session window table),
+ * --working-budget <tokens|off> (the proxy's budget instead of its default).
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import {
   o200kTokenCounter,
   writeFileAtomic,
 } from '@dense/core';
+import { parseProxyBenchOptions, type ProxyBenchOptions } from './proxy-bench/benchOptions.js';
 import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
 import { clientApiOf } from './proxy-bench/clientRequests.js';
 import {
@@ -28,21 +32,17 @@ import {
   type SessionRow,
 } from './proxy-bench/proxyBenchReport.js';
 import { replayThroughProxy } from './proxy-bench/replayThroughProxy.js';
+import {
+  windowOverall,
+  windowRow,
+  windowTable,
+  type WindowRow,
+} from './proxy-bench/windowReport.js';
 import { groundingTable } from './proxy-bench/groundingReport.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLIENT_SOURCES = /claude-code|codex/;
-
-function flag(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  if (at === -1) return undefined;
-  const value = argv[at + 1];
-  if (value === undefined || value.startsWith('--')) {
-    throw new Error(`bench:proxy: ${name} needs a value, e.g. ${name} <value>`);
-  }
-  return value;
-}
 
 const memo = memoTokenCounter(o200kTokenCounter);
 function count(text: string): number {
@@ -52,14 +52,28 @@ function count(text: string): number {
   return counted;
 }
 
-async function replayFile(file: CorpusFile, failures: string[]): Promise<SessionRow[]> {
+interface Replayed {
+  readonly rows: SessionRow[];
+  readonly windowRows: WindowRow[];
+}
+
+/** What every session of one run is replayed with. */
+type Settings = Pick<ProxyBenchOptions, 'window' | 'workingBudget'>;
+
+async function replayFile(
+  file: CorpusFile,
+  settings: Settings,
+  failures: string[],
+): Promise<Replayed> {
+  const { window, workingBudget } = settings;
   const rows: SessionRow[] = [];
+  const windowRows: WindowRow[] = [];
   let sessions;
   try {
     sessions = await importTranscriptSessions(file.file);
   } catch (error) {
     failures.push(`${path.basename(file.file)}: ${errorMessage(error).split('. ')[0] ?? ''}`);
-    return rows;
+    return { rows, windowRows };
   }
   for (const [index, session] of sessions.entries()) {
     const api = clientApiOf(session);
@@ -71,11 +85,17 @@ async function replayFile(file: CorpusFile, failures: string[]): Promise<Session
       prefix: DEFAULT_PREFIX,
       count,
       sessionId: `bench-${name}`,
+      ...(window === undefined ? {} : { window }),
+      ...(workingBudget === undefined ? {} : { workingBudget }),
     });
     rows.push(sessionRow(name, file.source, replay));
+    if (window !== undefined)
+      windowRows.push(
+        windowRow({ file: name, source: file.source, window, replay, workingBudget }),
+      );
     process.stderr.write(`bench:proxy ${name}: ${rows.at(-1)?.percent.toFixed(1)}%\n`);
   }
-  return rows;
+  return { rows, windowRows };
 }
 
 function machine(): string {
@@ -83,10 +103,34 @@ function machine(): string {
   return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, Node ${process.version}`;
 }
 
+/** Every file's sessions, `workers` files at a time, rows sorted by file. */
+async function replayAll(
+  files: readonly CorpusFile[],
+  options: Settings & { readonly workers: number },
+): Promise<Replayed & { failures: string[] }> {
+  const failures: string[] = [];
+  const queue = [...files];
+  const results: Replayed[] = [];
+  await Promise.all(
+    Array.from({ length: options.workers }, async () => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        results.push(await replayFile(file, options, failures));
+      }
+    }),
+  );
+  const byFile = <T extends { file: string }>(a: T, b: T) => a.file.localeCompare(b.file);
+  return {
+    rows: results.flatMap((result) => result.rows).sort(byFile),
+    windowRows: results.flatMap((result) => result.windowRows).sort(byFile),
+    failures,
+  };
+}
+
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
+  const options = parseProxyBenchOptions(process.argv.slice(2));
+  const { only, out, window } = options;
   const corpus = path.resolve(
-    flag(argv, '--corpus') ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
+    options.corpus ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
   );
   if (!existsSync(corpus)) {
     console.log(
@@ -94,26 +138,14 @@ async function main(): Promise<number> {
     );
     return 0;
   }
-  const only = flag(argv, '--only');
-  const out = flag(argv, '--out');
-  const workers = Math.max(1, Number(flag(argv, '--workers') ?? 1) || 1);
   const files = (await corpusFiles(corpus)).filter(
     (f) =>
       CLIENT_SOURCES.test(f.source) &&
       (only === undefined || f.source.includes(only) || f.file.includes(only)),
   );
-  const failures: string[] = [];
-  const queue = [...files];
-  const results: SessionRow[][] = [];
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-        results.push(await replayFile(file, failures));
-      }
-    }),
-  );
-  const rows = results.flat().sort((a, b) => a.file.localeCompare(b.file));
+  const { rows, windowRows, failures } = await replayAll(files, options);
+  const windowTotal = window === undefined ? undefined : windowOverall(window, windowRows);
   const total = overall(rows);
   const meta = {
     date: new Date().toISOString().slice(0, 10),
@@ -121,6 +153,8 @@ async function main(): Promise<number> {
     wallMs: Math.round(performance.now() - started),
     tokens: 'o200k (gpt-tokenizer), block payload text',
     prefix: DEFAULT_PREFIX,
+    window: window ?? 'recorded',
+    workingBudget: options.workingBudget ?? 'default',
   };
   console.log(markdownTable(rows, total));
   console.log(
@@ -130,11 +164,24 @@ async function main(): Promise<number> {
       `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
   );
   console.log(`\n${groundingTable(rows, total.grounding)}`);
+  if (windowTotal !== undefined) console.log(`\n${windowTable(windowRows, windowTotal)}`);
   for (const failure of failures) console.log(`not replayed: ${failure}`);
   if (out !== undefined) {
     await writeFileAtomic(
       path.resolve(out),
-      JSON.stringify({ meta, overall: total, rows, failures }, null, 2),
+      JSON.stringify(
+        {
+          meta,
+          overall: total,
+          rows,
+          ...(windowTotal === undefined
+            ? {}
+            : { window: { overall: windowTotal, rows: windowRows } }),
+          failures,
+        },
+        null,
+        2,
+      ),
     );
   }
   return 0;
@@ -143,7 +190,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(errorMessage(error));
     process.exit(1);
   },
 );

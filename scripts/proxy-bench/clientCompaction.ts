@@ -4,7 +4,10 @@
  * it is written), a synthetic summary of the recorded size class, and the client's wait. Pure.
  */
 import type { IContent } from '@dense/core';
-import { clientCompactionThreshold } from '../../packages/core/src/proxy/budget/workingBudget.js';
+import {
+  CLIENT_RESERVE_TOKENS,
+  clientCompactionThreshold,
+} from '../../packages/core/src/proxy/budget/workingBudget.js';
 import type { ClientApi } from './clientRequests.js';
 
 /**
@@ -18,11 +21,20 @@ export const SUMMARY_CHARS = 13_000;
 
 /**
  * The reported context (prompt + output) from which the client compacts before its next
- * request: Claude Code's threshold for the model (167,000 for a 200k window); undefined for
- * Codex, whose threshold is not measured (it compacts where the recording did only).
+ * request: Claude Code's threshold for the model (167,000 for a 200k window), or for `window`
+ * when the bench sets the client's window (the window less `CLIENT_RESERVE_TOKENS`: 967,000 at
+ * 1M); undefined for Codex, whose threshold is not measured (it compacts where the recording did
+ * only, and not at all with a set window).
  */
-export function clientThreshold(api: ClientApi, model: string): number | undefined {
-  return api === 'anthropic' ? clientCompactionThreshold({ model, longContext: false }) : undefined;
+export function clientThreshold(
+  api: ClientApi,
+  model: string,
+  window?: number,
+): number | undefined {
+  if (api !== 'anthropic') return undefined;
+  return window === undefined
+    ? clientCompactionThreshold({ model, longContext: false })
+    : window - CLIENT_RESERVE_TOKENS;
 }
 
 /**

@@ -10,6 +10,12 @@
  * always; the proxy side when it was asked below the trigger or its own context passed the
  * threshold). The proxy side's compaction requests go through the proxy, which answers them
  * itself (no bill, its measured ms as the wait).
+ *
+ * With a set client `window` (`--window`) the recording's compactions are dropped: every request is
+ * rebuilt from the whole history before it (a recorded summary and the boundary it marks are
+ * skipped, so the requests after it carry everything before it), each side compacts only past
+ * that window's threshold, and Claude Code's requests carry the `context-1m` beta above 200k so
+ * the proxy derives its default working budget for that window.
  */
 import {
   startProxyServer,
@@ -18,8 +24,13 @@ import {
   type ProxyRequestRecord,
   type ProxyServer,
 } from '@dense/core';
+import { CLIENT_DEFAULT_WINDOW } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import { send } from '../../packages/core/src/proxy/test-utils/loopbackProxy.js';
-import { startCacheBillingMock, type CacheBillingMock } from './cacheBillingMock.js';
+import {
+  startCacheBillingMock,
+  type BilledRequest,
+  type CacheBillingMock,
+} from './cacheBillingMock.js';
 import {
   clientThreshold,
   compactsAtBoundary,
@@ -69,6 +80,11 @@ export interface SessionReplay {
   readonly addedLatencyMs: readonly number[];
   /** The proxy's own record of each request it forwarded. */
   readonly records: readonly ProxyRequestRecord[];
+  /** Every request each side's mock billed, in order (model calls and compaction requests). */
+  readonly bills: {
+    readonly passThrough: readonly BilledRequest[];
+    readonly proxy: readonly BilledRequest[];
+  };
   /** Per side: the specifics each reply used, judged against the request that side sent. */
   readonly grounding: {
     readonly passThrough: SideGroundingReport;
@@ -76,13 +92,23 @@ export interface SessionReplay {
   };
 }
 
+/** What the replay reads of a session: its entries and recorded model. */
+export type ReplaySession = Pick<ImportedSession, 'contents' | 'model'>;
+
 export interface ReplayInput {
-  readonly session: ImportedSession;
+  readonly session: ReplaySession;
   readonly api: ClientApi;
   readonly prefix: PrefixSizes;
   readonly count: CountTokens;
   readonly sessionId: string;
+  /** The client's window (tokens); undefined: the recorded one, compactions as recorded. */
+  readonly window?: number;
+  /** The proxy's working budget; undefined: its default. */
+  readonly workingBudget?: number | 'off';
 }
+
+/** The `anthropic-beta` value with which Claude Code asks for the 1M-token window. */
+export const CONTEXT_1M_BETA = 'context-1m-2025-08-07';
 
 interface Side {
   readonly mock: CacheBillingMock;
@@ -101,13 +127,24 @@ const PATHS: Readonly<Record<ClientApi, string>> = {
   'openai-responses': '/v1/responses',
 };
 
-async function timedSend(side: Side, api: ClientApi, body: string, sessionId: string) {
+/** The headers the client sends: the 1M beta when its window is past Claude Code's default. */
+export function clientHeaders(input: ReplayInput): Record<string, string> {
+  const longContext =
+    input.api === 'anthropic' && input.window !== undefined && input.window > CLIENT_DEFAULT_WINDOW;
+  return {
+    'x-claude-code-session-id': input.sessionId,
+    'anthropic-version': '2023-06-01',
+    ...(longContext ? { 'anthropic-beta': CONTEXT_1M_BETA } : {}),
+  };
+}
+
+async function timedSend(side: Side, input: ReplayInput, body: string) {
   const started = performance.now();
   const billed = side.mock.bills.length;
   const reply = await send(side.url, {
-    path: PATHS[api],
+    path: PATHS[input.api],
     body,
-    headers: { 'x-claude-code-session-id': sessionId, 'anthropic-version': '2023-06-01' },
+    headers: clientHeaders(input),
   });
   if (reply.status !== 200 || reply.error !== undefined) {
     throw new Error(`replay request failed: HTTP ${reply.status} ${reply.error ?? ''}`);
@@ -130,12 +167,7 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const { contents } = run.input.session;
   const history = historyBefore(contents, index, side.compacted, side.synthetic);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
-  const ms = await timedSend(
-    side,
-    run.input.api,
-    JSON.stringify(clientRequest(history, run.options)),
-    run.input.sessionId,
-  );
+  const ms = await timedSend(side, run.input, JSON.stringify(clientRequest(history, run.options)));
   side.grounding.onCall(side.mock.lastBody, index);
   if (side === run.through)
     run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
@@ -158,7 +190,7 @@ async function compact(
   const body = JSON.stringify(clientRequest(history, { ...run.options, compaction: true }));
   side.mock.answerNext(recordedReply(step.summary, run.input.api));
   side.compactionRequests.push(side.mock.bills.length);
-  const ms = await timedSend(side, run.input.api, body, run.input.sessionId);
+  const ms = await timedSend(side, run.input, body);
   let answered = false;
   if (side === run.through) {
     const record = await lastRecord(run.proxy.stats, run.records.length + 1);
@@ -216,6 +248,7 @@ async function replayEvents(
       lastCall = event.index;
       continue;
     }
+    if (run.input.window !== undefined) continue;
     const step = {
       index: event.index,
       boundary: event.index,
@@ -250,6 +283,7 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
     openaiUpstream: `${proxyMock.url}/v1`,
     now: () => clock.now,
     log: () => undefined,
+    ...(input.workingBudget === undefined ? {} : { workingBudget: input.workingBudget }),
   });
   const pass = newSide(passMock, passMock.url, new SideGrounding(session.contents, api));
   const through = newSide(proxyMock, proxy.url, new SideGrounding(session.contents, api, archive));
@@ -263,7 +297,8 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
     clock,
   };
   try {
-    const addedLatencyMs = await replayEvents(run, pass, clientThreshold(api, model));
+    const threshold = clientThreshold(api, model, input.window);
+    const addedLatencyMs = await replayEvents(run, pass, threshold);
     return {
       api,
       model,
@@ -273,6 +308,7 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
       compactions: { passThrough: { ...pass.counts }, proxy: { ...through.counts } },
       addedLatencyMs,
       records: run.records,
+      bills: { passThrough: passMock.bills, proxy: proxyMock.bills },
       grounding: { passThrough: pass.grounding.report(), proxy: through.grounding.report() },
     };
   } finally {

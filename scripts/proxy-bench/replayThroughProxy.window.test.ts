@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { IContent, ImportedSession } from '@dense/core';
+import { clientThreshold } from './clientCompaction.js';
+import {
+  CONTEXT_1M_BETA,
+  clientHeaders,
+  replayThroughProxy,
+  type ReplayInput,
+} from './replayThroughProxy.js';
+import { windowOverall, windowRow } from './windowReport.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const read = (id: string, at: number): IContent => ({
+  speaker: 'ai',
+  blocks: [{ type: 'tool_call', id, name: 'read_file', parameters: { file_path: `/w/${id}.ts` } }],
+  metadata: { timestamp: T0 + at },
+});
+const result = (id: string, chars: number): IContent => ({
+  speaker: 'tool',
+  blocks: [
+    {
+      type: 'tool_response',
+      callId: id,
+      toolName: 'read_file',
+      result: `export const ${id} = 1;\n`.repeat(Math.ceil(chars / 22)).slice(0, chars),
+    },
+  ],
+});
+const summary: IContent = {
+  speaker: 'human',
+  blocks: [{ type: 'text', text: 'Summary of the work so far. '.repeat(20) }],
+  metadata: { isSummary: true },
+};
+
+/** A task, then `rounds` reads a minute apart; a recorded compaction after read `summaryAfter`. */
+function session(rounds: number, chars: number, summaryAfter?: number): ImportedSession {
+  const contents: IContent[] = [
+    { speaker: 'human', blocks: [{ type: 'text', text: 'go through every module' }] },
+  ];
+  for (let i = 0; i < rounds; i++) {
+    contents.push(read(`m${i}`, i * 60_000), result(`m${i}`, chars));
+    if (i === summaryAfter) contents.push(summary);
+  }
+  contents.push({
+    speaker: 'ai',
+    blocks: [{ type: 'text', text: 'done' }],
+    metadata: { timestamp: T0 + rounds * 60_000 },
+  });
+  // The replay reads only the format, model and contents.
+  return {
+    file: 's.jsonl',
+    format: 'claude-code',
+    sessionIndex: 0,
+    model: 'claude-sonnet-4-6',
+    contents,
+    skipped: [],
+    ignored: {},
+  } as Omit<ImportedSession, 'stats'> as ImportedSession;
+}
+
+const input = (s: ImportedSession, window?: number): ReplayInput => ({
+  session: s,
+  api: 'anthropic',
+  prefix: { systemTokens: 1_000, toolTokens: 1_000 },
+  // Tokens counted as characters.
+  count: (text) => text.length,
+  sessionId: `window-${window ?? 'recorded'}`,
+  ...(window === undefined ? {} : { window }),
+});
+
+describe('bench:proxy at a set client window', () => {
+  it("#24.5 the client's threshold follows the window: its reserve below it, for Claude Code only", () => {
+    expect(clientThreshold('anthropic', 'claude-sonnet-4-6', 1_000_000)).toBe(967_000);
+    expect(clientThreshold('anthropic', 'claude-sonnet-4-6', 200_000)).toBe(167_000);
+    expect(clientThreshold('anthropic', 'claude-opus-4-5', 400_000)).toBe(367_000);
+    expect(clientThreshold('openai-responses', 'gpt-5', 1_000_000)).toBeUndefined();
+  });
+
+  it('#24.5 Claude Code asks for the 1M window with its beta header above 200k, not at 200k', () => {
+    const s = session(1, 10);
+    expect(clientHeaders(input(s, 1_000_000))['anthropic-beta']).toBe(CONTEXT_1M_BETA);
+    expect(clientHeaders(input(s, 200_000))['anthropic-beta']).toBeUndefined();
+    expect(clientHeaders(input(s))['anthropic-beta']).toBeUndefined();
+  });
+
+  it('#24.5 at 1M neither client compacts: pass-through keeps the whole history past 200k, the proxy keeps its default budget', async () => {
+    const replay = await replayThroughProxy(input(session(12, 20_000), 1_000_000));
+    expect(replay.compactions.passThrough.client).toBe(0);
+    expect(replay.compactions.proxy.client).toBe(0);
+    const row = windowRow({ file: 's', source: 'synthetic', window: 1_000_000, replay });
+    expect(row.budget).toBe(80_000);
+    expect(row.passThroughPeak).toBeGreaterThan(240_000);
+    expect(row.pastBudget).toBe(true);
+    expect(row.budgetCompactions).toBeGreaterThan(0);
+    expect(row.proxyPeak).toBeLessThan(row.passThroughPeak);
+    expect(windowOverall(1_000_000, [row]).pastBudget.sessions).toBe(1);
+  });
+
+  it('#24.5 at 1M a recorded compaction is dropped: the requests after it are rebuilt from the whole history', async () => {
+    const s = session(6, 2_000, 2);
+    const recorded = await replayThroughProxy(input(s));
+    expect(recorded.compactions.passThrough.client).toBe(1);
+    const replay = await replayThroughProxy(input(s, 1_000_000));
+    expect(replay.compactions.passThrough.client).toBe(0);
+    expect(replay.passThrough.compactions).toBe(0);
+    const prompts = replay.bills.passThrough.map((bill) => bill.promptTokens);
+    expect(prompts).toHaveLength(replay.calls);
+    // Each request carries all of the one before it (one more read of ~2,000) and no summary.
+    for (let i = 1; i < prompts.length; i++) {
+      expect((prompts[i] ?? 0) - (prompts[i - 1] ?? 0)).toBeGreaterThan(1_500);
+    }
+    const recordedLast = recorded.bills.passThrough.at(-1)?.promptTokens ?? 0;
+    expect(prompts.at(-1)).toBeGreaterThan(recordedLast + 4_000);
+  });
+});
