@@ -56,9 +56,11 @@ function session(rounds: number, chars: number): ImportedSession {
 }
 
 describe('bench:proxy client compactions', () => {
-  it("#24.5 Claude Code's threshold is 167,000 for a 200k model; Codex's is not known", () => {
+  it("#24.5 Claude Code's threshold is 167,000 for a 200k model; Codex's 90% of its window", () => {
     expect(clientThreshold('anthropic', 'claude-sonnet-4-6')).toBe(167_000);
-    expect(clientThreshold('openai-responses', 'gpt-5')).toBeUndefined();
+    expect(clientThreshold('openai-responses', 'gpt-5')).toBe(360_000); // 400k window
+    expect(clientThreshold('openai-responses', 'gpt-6.1-sol')).toBe(244_800); // Codex's 272k default
+    expect(clientThreshold('openai-responses', 'gpt-5', 1_000_000)).toBe(900_000);
   });
 
   it('#24.5 at a recorded boundary the proxy side compacts when asked by the user, or told as much as the recorded client was', () => {

@@ -6,6 +6,7 @@
 import type { IContent } from '@dense/core';
 import {
   CLIENT_RESERVE_TOKENS,
+  CODEX_COMPACT_SHARE,
   clientCompactionThreshold,
 } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import type { ClientApi } from './clientRequests.js';
@@ -21,20 +22,16 @@ export const SUMMARY_CHARS = 13_000;
 
 /**
  * The reported context (prompt + output) from which the client compacts before its next
- * request: Claude Code's threshold for the model (167,000 for a 200k window), or for `window`
- * when the bench sets the client's window (the window less `CLIENT_RESERVE_TOKENS`: 967,000 at
- * 1M); undefined for Codex, whose threshold is not measured (it compacts where the recording did
- * only, and not at all with a set window).
+ * request, as measured with the real binaries (docs/clients.md): Claude Code's window less
+ * `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window, 967,000 at 1M), Codex's
+ * `CODEX_COMPACT_SHARE` of its window (244,800 for 272,000). `window` is the client's window when
+ * the bench sets it; otherwise the model's.
  */
-export function clientThreshold(
-  api: ClientApi,
-  model: string,
-  window?: number,
-): number | undefined {
-  if (api !== 'anthropic') return undefined;
-  return window === undefined
-    ? clientCompactionThreshold({ model, longContext: false })
-    : window - CLIENT_RESERVE_TOKENS;
+export function clientThreshold(api: ClientApi, model: string, window?: number): number {
+  if (window === undefined) return clientCompactionThreshold({ model, longContext: false });
+  return api === 'anthropic'
+    ? window - CLIENT_RESERVE_TOKENS
+    : Math.floor(window * CODEX_COMPACT_SHARE);
 }
 
 /**

@@ -69,11 +69,11 @@ const input = (s: ImportedSession, window?: number): ReplayInput => ({
 });
 
 describe('bench:proxy at a set client window', () => {
-  it("#24.5 the client's threshold follows the window: its reserve below it, for Claude Code only", () => {
+  it("#24.5 the client's threshold follows the window: Claude Code's reserve below it, Codex's share of it", () => {
     expect(clientThreshold('anthropic', 'claude-sonnet-4-6', 1_000_000)).toBe(967_000);
     expect(clientThreshold('anthropic', 'claude-sonnet-4-6', 200_000)).toBe(167_000);
     expect(clientThreshold('anthropic', 'claude-opus-4-5', 400_000)).toBe(367_000);
-    expect(clientThreshold('openai-responses', 'gpt-5', 1_000_000)).toBeUndefined();
+    expect(clientThreshold('openai-responses', 'gpt-5', 1_000_000)).toBe(900_000);
   });
 
   it('#24.5 Claude Code asks for the 1M window with its beta header above 200k, not at 200k', () => {
