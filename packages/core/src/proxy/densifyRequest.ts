@@ -17,6 +17,7 @@ import {
   type ConversationStore,
 } from './conversationStore.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
+import type { RequestRead } from './requestReadCache.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -178,10 +179,16 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   const text = options.body.toString('utf8');
   let outcome: ReadOutcome;
   let root: JsonNode;
+  let prefix: RequestRead['newestMessagePrefix'];
   try {
-    ({ outcome, root } = options.store.reads.read({
+    ({
+      outcome,
+      root,
+      newestMessagePrefix: prefix,
+    } = options.store.reads.read({
       api: options.api,
       text,
+      body: options.body,
       sessionId: options.sessionId,
     }));
   } catch (error) {
@@ -192,7 +199,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model });
+    const result = densifyWire(options, text, { wire: outcome.wire, model, prefix });
     return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
@@ -237,7 +244,11 @@ function decide(
 function densifyWire(
   options: DensifyOptions,
   text: string,
-  request: { readonly wire: WireHistory; readonly model: string | undefined },
+  request: {
+    readonly wire: WireHistory;
+    readonly model: string | undefined;
+    readonly prefix: RequestRead['newestMessagePrefix'];
+  },
 ): DensifyResult {
   const { wire } = request;
   const id = conversationKey(options.sessionId, wire.identity);
@@ -255,7 +266,17 @@ function densifyWire(
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, { text, wire, state, stale, sticky, decision, sites, splice });
+      : remember(options, {
+          text,
+          wire,
+          state,
+          stale,
+          sticky,
+          decision,
+          sites,
+          splice,
+          prefix: request.prefix,
+        });
   const edits = sites.map((site) => ({
     start: site.start,
     end: site.end,
@@ -305,12 +326,17 @@ function remember(
     readonly decision: ReturnType<typeof decide>;
     readonly sites: readonly PointerSite[];
     readonly splice: ReturnType<typeof spliceEdits>;
+    readonly prefix: RequestRead['newestMessagePrefix'];
   },
 ): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, splice } = input;
+  const { text, wire, state, stale, sticky, decision, sites, splice, prefix } = input;
   const keys = new Map(stale.map(({ site, key }) => [site, key]));
   for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
-  state.lastSent = recordSentPointers(text, wire, sites);
+  const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
+  state.lastSent = recordSentPointers(text, wire, {
+    sites,
+    ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
+  });
   const hashes = messageHashes(text, wire, sites);
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
