@@ -6,7 +6,6 @@
  * that is byte-exact (`sentPointers.ts`).
  */
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { recallIdOfResponse } from '../core/compression/recallPointers.js';
 import { cacheRulesFor } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
@@ -90,24 +89,6 @@ export interface DensifyResult {
   readonly compaction?: CompactionNote;
   /** The request's `model`, when it was read. */
   readonly model?: string;
-}
-
-function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
-  const byMessage = new Map<number, PointerSite[]>();
-  for (const site of sites) {
-    const list = byMessage.get(site.messageIndex) ?? [];
-    list.push(site);
-    byMessage.set(site.messageIndex, list);
-  }
-  return wire.messageSpans.map((span, index) => {
-    const inside = (byMessage.get(index) ?? []).map((site) => ({
-      ...site,
-      start: site.start - span.start,
-      end: site.end - span.start,
-    }));
-    const spliced = spliceEdits(text.slice(span.start, span.end), inside).text;
-    return createHash('sha1').update(spliced).digest('base64');
-  });
 }
 
 interface PassThroughInput {
@@ -277,16 +258,11 @@ function densifyWire(
           splice,
           prefix: request.prefix,
         });
-  const edits = sites.map((site) => ({
-    start: site.start,
-    end: site.end,
-    length: pointerValue(site).length,
-  }));
   const compacted = applyBudget(options, {
     text,
     wire,
     sent: splice.text,
-    edits,
+    sites,
     model: request.model,
     state,
   });
@@ -337,7 +313,7 @@ function remember(
     sites,
     ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
   });
-  const hashes = messageHashes(text, wire, sites);
+  const hashes = options.store.fingerprints.of(text, wire, sites);
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
   state.lastRequestAt = options.now;
@@ -358,18 +334,23 @@ function applyBudget(
     text: string;
     wire: WireHistory;
     sent: string;
-    edits: readonly TextEdit[];
+    sites: readonly PointerSite[];
     model: string | undefined;
     state: ConversationState;
   },
 ): CompactOutcome {
   const budget = options.workingBudget;
   if (budget === undefined || options.api !== 'anthropic') return { kind: 'none' };
+  const edits: TextEdit[] = request.sites.map((site) => ({
+    start: site.start,
+    end: site.end,
+    length: pointerValue(site).length,
+  }));
   return compactWire({
     original: request.text,
     wire: request.wire,
     sent: request.sent,
-    edits: request.edits,
+    edits,
     model: request.model,
     state: request.state.budget,
     budgetTokens: budget.tokens,

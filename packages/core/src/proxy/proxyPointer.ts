@@ -33,6 +33,11 @@ export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry 
   return { id: recallIdOfResponse(block), text: originalResponseText(block) };
 }
 
+/** The site with its recall id (the original's text is not built: `recallEntryAt` does that). */
 export function pointerSite(wire: WireHistory, site: ResultSite): PointerSite {
-  return { ...site, recallId: recallEntryAt(wire, site).id };
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  if (block?.type !== 'tool_response') {
+    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
+  }
+  return { ...site, recallId: recallIdOfResponse(block) };
 }

@@ -185,7 +185,7 @@ export class RequestReadCache {
     return {
       root: result.root,
       outcome: result.outcome,
-      ...(newest !== undefined && newest.index === count - 1
+      ...(newest?.index === count - 1
         ? {
             newestMessagePrefix: {
               chars: newest.offset,
