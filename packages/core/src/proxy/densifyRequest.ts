@@ -7,7 +7,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { recallIdOfResponse } from '../core/compression/recallPointers.js';
-import { cacheRulesFor } from '../cache/cacheRules.js';
+import {
+  cacheRulesFor,
+  requestCacheProvider,
+  type CacheProviderName,
+} from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import {
@@ -26,8 +30,7 @@ import {
   repeatSentPointers,
   type PassThroughPointers,
 } from './sentPointers.js';
-import { pointerValue, spliceEdits } from './spliceEdits.js';
-import { requestCacheProvider } from './passThroughCost.js';
+import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
@@ -89,6 +92,8 @@ export interface DensifyResult {
   readonly compaction?: CompactionNote;
   /** The request's `model`, when it was read. */
   readonly model?: string;
+  /** Whose cache rules price the request (`requestCacheProvider`), found once per request. */
+  readonly provider: CacheProviderName;
 }
 
 interface PassThroughInput {
@@ -133,6 +138,8 @@ function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyR
     recalls: [],
     removedChars: splice.removedChars,
     prefixStable: undefined,
+    // Only ASCII is looked for: a body that is not UTF-8 is scanned as single bytes.
+    provider: requestCacheProvider(options.api, input.text ?? options.body.toString('latin1')),
   };
 }
 
@@ -200,14 +207,18 @@ function decide(
   options: DensifyOptions,
   text: string,
   wire: WireHistory,
-  input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
+  input: {
+    readonly state: ConversationState;
+    readonly candidates: readonly ResultSite[];
+    readonly provider: CacheProviderName;
+  },
 ): ScheduleDecision {
   const { state, candidates } = input;
   // Nothing new to prune (most requests): no cache model to build over the whole request.
   if (options.readOnly === true || candidates.length === 0) {
     return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
   }
-  const rules = cacheRulesFor(requestCacheProvider(options.api, text));
+  const rules = cacheRulesFor(input.provider);
   return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
@@ -231,7 +242,7 @@ function densifyWire(
     readonly prefix: RequestRead['newestMessagePrefix'];
   },
 ): DensifyResult {
-  const { wire } = request;
+  const { wire, prefix } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
@@ -239,37 +250,24 @@ function densifyWire(
   const stale = planProxyEdits(wire).map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
-  const decision = decide(options, text, wire, { state, candidates });
+  const provider = requestCacheProvider(options.api, text);
+  const decision = decide(options, text, wire, { state, candidates, provider });
   const sites = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const splice = spliceEdits(text, sites);
+  const removed = removedChars(sites);
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, {
-          text,
-          wire,
-          state,
-          stale,
-          sticky,
-          decision,
-          sites,
-          splice,
-          prefix: request.prefix,
-        });
-  const compacted = applyBudget(options, {
-    text,
-    wire,
-    sent: splice.text,
-    sites,
-    model: request.model,
-    state,
-  });
-  const sent = compacted.kind === 'none' ? splice.text : compacted.text;
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
+  const compacted = applyBudget(options, { text, wire, sites, model: request.model, state });
   return {
-    body: sent === text ? options.body : Buffer.from(sent, 'utf8'),
+    body:
+      compacted.kind === 'none'
+        ? spliceBytes(options.body, text, sites)
+        : Buffer.from(compacted.text, 'utf8'),
     conversationId: id,
+    provider,
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
@@ -277,7 +275,7 @@ function densifyWire(
       ...decision.apply.map((site) => recallEntryAt(wire, site)),
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
-    removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
+    removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),
     // A new compaction rewrites the cached prefix from the summary on.
     prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
     ...(compacted.kind === 'none'
@@ -301,11 +299,12 @@ function remember(
     readonly sticky: readonly { readonly site: ResultSite; readonly key: string }[];
     readonly decision: ReturnType<typeof decide>;
     readonly sites: readonly PointerSite[];
-    readonly splice: ReturnType<typeof spliceEdits>;
+    /** Characters the pointers take out. */
+    readonly removed: number;
     readonly prefix: RequestRead['newestMessagePrefix'];
   },
 ): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, splice, prefix } = input;
+  const { text, wire, state, stale, sticky, decision, sites, removed, prefix } = input;
   const keys = new Map(stale.map(({ site, key }) => [site, key]));
   for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
   const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
@@ -323,7 +322,7 @@ function remember(
       sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
     ),
     batch: decision,
-    promptTokens: charTokens(text.length - splice.removedChars),
+    promptTokens: charTokens(text.length - removed),
   });
   return stable;
 }
@@ -333,7 +332,6 @@ function applyBudget(
   request: {
     text: string;
     wire: WireHistory;
-    sent: string;
     sites: readonly PointerSite[];
     model: string | undefined;
     state: ConversationState;
@@ -349,7 +347,7 @@ function applyBudget(
   return compactWire({
     original: request.text,
     wire: request.wire,
-    sent: request.sent,
+    sent: spliceEdits(request.text, request.sites).text,
     edits,
     model: request.model,
     state: request.state.budget,
