@@ -6,9 +6,18 @@
  */
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
 
+/** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
+const POINTER_VALUES = new Map<string, string>();
+const MAX_POINTER_VALUES = 8192;
+
 /** The JSON text that replaces one result's content value. */
 export function pointerValue(site: PointerSite): string {
-  const text = JSON.stringify(proxyPointer(site.recallId));
+  let text = POINTER_VALUES.get(site.recallId);
+  if (text === undefined) {
+    if (POINTER_VALUES.size >= MAX_POINTER_VALUES) POINTER_VALUES.clear();
+    text = JSON.stringify(proxyPointer(site.recallId));
+    POINTER_VALUES.set(site.recallId, text);
+  }
   return site.cacheControlRaw === undefined
     ? text
     : `[{"type":"text","text":${text},"cache_control":${site.cacheControlRaw}}]`;
