@@ -36,7 +36,10 @@ export interface ReadRequestInput {
 export interface RequestReadCacheOptions {
   /** Reads kept in all (default 64). */
   readonly maxEntries?: number;
-  /** Characters of the requests kept, in all (default 32 Mi: about 200 MB of heap). */
+  /**
+   * Characters of the requests kept, in all (default 32 Mi: about 200 MB of heap, plus the bodies'
+   * bytes, which the prefix comparison needs).
+   */
   readonly maxChars?: number;
 }
 
@@ -109,15 +112,19 @@ export class RequestReadCache {
     this.maxChars = options.maxChars ?? 32 * 2 ** 20;
   }
 
-  /** Reads kept and their characters in all. */
-  get size(): { readonly entries: number; readonly chars: number } {
+  /** Reads kept, their characters and the body bytes held, in all. */
+  get size(): { readonly entries: number; readonly chars: number; readonly bytes: number } {
     let entries = 0;
     let chars = 0;
+    let bytes = 0;
     for (const list of this.entries.values()) {
       entries += list.length;
-      for (const entry of list) chars += entry.chars;
+      for (const entry of list) {
+        chars += entry.chars;
+        bytes += entry.body.length;
+      }
     }
-    return { entries, chars };
+    return { entries, chars, bytes };
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
