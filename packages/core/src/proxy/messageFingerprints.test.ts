@@ -39,4 +39,22 @@ describe('MessageFingerprints', () => {
       expect(a?.prefixStable).toBe(b?.prefixStable);
     }
   });
+
+  it('#24.4 the same pointers in another order give the same fingerprints', () => {
+    const store = new ConversationStore();
+    const text = bigSessionTurns(5_000, 1)[0] as string;
+    const result = send(store, text, 0);
+    expect(result.pointers).toBeGreaterThan(1);
+    const read = store.reads.read({ api: 'anthropic', text, sessionId: 's' });
+    if (read.outcome.kind !== 'history') throw new Error('not read');
+    const wire = read.outcome.wire;
+    const sites = wire.sites.slice(0, 3).map((site, i) => ({ ...site, recallId: `r${i}` }));
+    // Two pointers in one message, as a client that sends parallel results puts them.
+    const twoInOne = [sites[0], { ...sites[1], messageIndex: sites[0]?.messageIndex }].filter(
+      (site) => site !== undefined,
+    ) as typeof sites;
+    expect(store.fingerprints.of(text, wire, twoInOne)).toEqual(
+      store.fingerprints.of(text, wire, [...twoInOne].reverse()),
+    );
+  });
 });

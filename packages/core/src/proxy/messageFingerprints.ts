@@ -19,21 +19,16 @@ export class MessageFingerprints {
 
   /** The fingerprint of each message of `wire` as sent with pointers at `sites`. */
   of(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
-    const byMessage = new Map<number, PointerSite[]>();
-    for (const site of sites) {
-      const list = byMessage.get(site.messageIndex);
-      if (list === undefined) byMessage.set(site.messageIndex, [site]);
-      else list.push(site);
+    const fingerprints = wire.messageSpans.map((span, index) =>
+      this.digest(text, span, wire.history[index]),
+    );
+    // In text order: the same pointers give the same fingerprint whichever request decided them.
+    for (const site of [...sites].sort((a, b) => a.start - b.start)) {
+      const start = wire.messageSpans[site.messageIndex]?.start ?? 0;
+      fingerprints[site.messageIndex] +=
+        `\u0000${site.start - start}:${site.end - start}:${site.recallId}:${site.cacheControlRaw ?? ''}`;
     }
-    return wire.messageSpans.map((span, index) => {
-      const original = this.digest(text, span, wire.history[index]);
-      const inside = byMessage.get(index);
-      if (inside === undefined) return original;
-      const pointers = inside
-        .map((site) => `${site.start - span.start}:${site.end - span.start}:${site.recallId}`)
-        .concat(inside.map((site) => site.cacheControlRaw ?? ''));
-      return `${original}\u0000${pointers.join('\u0000')}`;
-    });
+    return fingerprints;
   }
 
   private digest(
