@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { CACHE_PROVIDERS, CACHE_RULES, type CacheRules } from './cacheRules.js';
-import { cachePrefix, entryLayout, type CachedPrefix, type PromptLayout } from './cachePrefix.js';
+import {
+  cachePrefix,
+  entryLayout,
+  readTokensAt,
+  type CachedPrefix,
+  type PromptLayout,
+} from './cachePrefix.js';
 import { weighPrompt } from './priceCall.js';
 
 const MIN = 60_000;
@@ -236,6 +242,50 @@ describe('#23.2 cachePrefix: properties', () => {
       }
       expect(edited.readTokens).toBeLessThanOrEqual(noEdit.readTokens);
       expect(later.readTokens).toBeGreaterThanOrEqual(edited.readTokens);
+    },
+  );
+});
+
+describe('#24.4 readTokensAt: many edit positions priced in one pass', () => {
+  const prefixArb = fc.record({
+    blocks: fc.integer({ min: 0, max: 40 }),
+    tokens: fc.integer({ min: 0, max: 5000 }),
+    lastUsedAt: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+  });
+  const rulesArb = fc
+    .tuple(
+      fc.constantFrom(...CACHE_PROVIDERS),
+      fc.integer({ min: 0, max: 3000 }),
+      fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
+    )
+    .map(([provider, minCacheableTokens, lookbackBlocks]): CacheRules => {
+      const base = CACHE_RULES[provider];
+      return {
+        ...base,
+        minCacheableTokens,
+        ...(lookbackBlocks === undefined ? {} : { lookbackBlocks }),
+      };
+    });
+  test.prop(
+    [
+      rulesArb,
+      fc.array(prefixArb, { maxLength: 12 }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 300 }),
+      fc.array(fc.integer({ min: 0, max: 45 }), { maxLength: 4 }),
+      fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+      fc.array(fc.integer({ min: -2, max: 45 }), { maxLength: 10 }),
+    ],
+    { numRuns: 300 },
+  )(
+    'equals cachePrefix(…).readTokens at each position, explicit and automatic',
+    (rules, cached, blocks, each, breakpoints, at, positions) => {
+      const next = prompt(blocks, each, breakpoints, at);
+      expect(readTokensAt({ rules, cached, next }, positions)).toEqual(
+        positions.map(
+          (firstChangedBlock) => cachePrefix({ rules, cached, next, firstChangedBlock }).readTokens,
+        ),
+      );
     },
   );
 });

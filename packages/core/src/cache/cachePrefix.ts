@@ -96,6 +96,22 @@ function split(
   };
 }
 
+/**
+ * What automatic caching reads when `readBlocks` leading blocks are held and unchanged;
+ * undefined when that is below the cacheable minimum (nothing is read).
+ */
+function automaticRead(
+  rules: CacheRules,
+  next: PromptLayout,
+  readBlocks: number,
+): number | undefined {
+  const read = tokensAt(next, readBlocks);
+  if (read < rules.minCacheableTokens) return undefined;
+  if (rules.readIncrementTokens === undefined || rules.readIncrementTokens <= 0) return read;
+  const step = rules.readIncrementTokens;
+  return rules.minCacheableTokens + Math.floor((read - rules.minCacheableTokens) / step) * step;
+}
+
 function automaticPrefix(input: CachePrefixInput): CachePrefixResult {
   const { rules, next } = input;
   const prompt = promptTokensOf(next);
@@ -105,14 +121,8 @@ function automaticPrefix(input: CachePrefixInput): CachePrefixResult {
     if (!isAlive(rules, prefix, next.at)) continue;
     readBlocks = Math.max(readBlocks, Math.min(prefix.blocks, unchanged));
   }
-  let read = tokensAt(next, readBlocks);
-  if (read < rules.minCacheableTokens) {
-    read = 0;
-    readBlocks = 0;
-  } else if (rules.readIncrementTokens !== undefined && rules.readIncrementTokens > 0) {
-    const step = rules.readIncrementTokens;
-    read = rules.minCacheableTokens + Math.floor((read - rules.minCacheableTokens) / step) * step;
-  }
+  const read = automaticRead(rules, next, readBlocks) ?? 0;
+  if (read < rules.minCacheableTokens) readBlocks = 0;
   const cached =
     prompt >= rules.minCacheableTokens
       ? [{ blocks: next.blocks, tokens: prompt, lastUsedAt: next.at }]
@@ -124,11 +134,8 @@ function explicitPrefix(input: CachePrefixInput): CachePrefixResult {
   const { rules, next } = input;
   const prompt = promptTokensOf(next);
   const lookback = rules.lookbackBlocks ?? Number.POSITIVE_INFINITY;
-  const marked = [...new Set(next.breakpoints)]
-    .filter((b) => b > 0 && b <= next.blocks)
-    .sort((a, b) => a - b);
-  const reachable = (prefix: CachedPrefix) =>
-    marked.some((b) => b >= prefix.blocks && b - prefix.blocks <= lookback);
+  const marked = markedBlocks(next);
+  const reachable = reachableFrom(marked, lookback);
   // A cached prefix longer than the unchanged blocks was edited away, for good.
   const held = input.cached.filter(
     (prefix) => prefix.blocks <= input.firstChangedBlock && isAlive(rules, prefix, next.at),
@@ -157,6 +164,54 @@ function explicitPrefix(input: CachePrefixInput): CachePrefixResult {
     readBlocks: best?.blocks ?? 0,
     cached: [...kept, ...written],
   };
+}
+
+/** The request's breakpoints as block counts, distinct, ascending, within the prompt. */
+function markedBlocks(next: PromptLayout): number[] {
+  return [...new Set(next.breakpoints)]
+    .filter((b) => b > 0 && b <= next.blocks)
+    .sort((a, b) => a - b);
+}
+
+/** Whether a breakpoint of the request lies at most `lookback` blocks after a prefix's end. */
+function reachableFrom(marked: readonly number[], lookback: number) {
+  return (prefix: CachedPrefix): boolean =>
+    marked.some((b) => b >= prefix.blocks && b - prefix.blocks <= lookback);
+}
+
+/**
+ * `cachePrefix(…).readTokens` for each of several edit positions of one request, in one pass
+ * over what the provider holds (the schedule prices a cut per edited message).
+ */
+export function readTokensAt(
+  input: Omit<CachePrefixInput, 'firstChangedBlock'>,
+  firstChangedBlocks: readonly number[],
+): number[] {
+  const { rules, next } = input;
+  const alive = input.cached.filter((prefix) => isAlive(rules, prefix, next.at));
+  if (rules.mode !== 'explicit') {
+    const longest = alive.reduce((max, prefix) => Math.max(max, prefix.blocks), 0);
+    return firstChangedBlocks.map((first) => {
+      const unchanged = Math.max(0, Math.min(first, next.blocks));
+      return automaticRead(rules, next, Math.min(longest, unchanged)) ?? 0;
+    });
+  }
+  const reachable = reachableFrom(markedBlocks(next), rules.lookbackBlocks ?? Infinity);
+  const readable = alive
+    .filter((prefix) => prefix.tokens >= rules.minCacheableTokens && reachable(prefix))
+    .map((prefix) => prefix.blocks)
+    .sort((a, b) => a - b);
+  return firstChangedBlocks.map((first) => {
+    // The longest readable prefix that is no longer than the unchanged blocks.
+    let low = 0;
+    let high = readable.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((readable[middle] as number) <= first) low = middle + 1;
+      else high = middle;
+    }
+    return low === 0 ? 0 : tokensAt(next, readable[low - 1] as number);
+  });
 }
 
 /** A prompt made of entries (messages), each some content blocks and tokens long. */

@@ -124,3 +124,15 @@ export function cacheProviderFor(providerName: string): CacheProviderName {
 export function cacheRulesForProvider(providerName: string): CacheRules {
   return CACHE_RULES[cacheProviderFor(providerName)];
 }
+
+const ONE_HOUR_TTL = /"ttl"\s*:\s*"1h"/;
+
+/**
+ * The cache rules a proxied request is priced with: OpenAI's for the OpenAI wire APIs, Anthropic's
+ * 1-hour cache when the request asks for it (a breakpoint with `"ttl": "1h"`), else Anthropic's
+ * 5-minute cache. `body` is the request's JSON text (scanned once: call it once per request).
+ */
+export function requestCacheProvider(wireApi: string, body: string): CacheProviderName {
+  if (wireApi !== 'anthropic') return 'openai';
+  return ONE_HOUR_TTL.test(body) ? 'anthropic-1h' : 'anthropic';
+}

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
+import { MessageFingerprints } from './messageFingerprints.js';
 import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
@@ -56,6 +57,8 @@ export class ConversationStore {
   private readonly now: () => number;
   /** What earlier requests already parsed and read, so a request reads only its new messages. */
   readonly reads: RequestReadCache;
+  /** The original digest of each message read, for the prefix-stability check. */
+  readonly fingerprints = new MessageFingerprints();
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;

@@ -16,6 +16,22 @@ import {
 const PATCH = '*** Begin Patch\n*** Update File: /w/a.ts\n-v1\n+w1\n*** End Patch';
 
 describe('densifyRequest (Anthropic)', () => {
+  it('#24.4 the result names the cache rules the request is priced with, read or not', () => {
+    const body = anthropicBody(claudeSession(2)).replace(
+      '"cache_control":{"type":"ephemeral"}',
+      '"cache_control":{"type":"ephemeral","ttl":"1h"}',
+    );
+    expect(body).toContain('"ttl":"1h"');
+    expect(densifyRequest(densifyOptions(body)).provider).toBe('anthropic-1h');
+    const notUtf8 = Buffer.concat([Buffer.from(body), Buffer.from([0xff])]);
+    const passed = densifyRequest({ ...densifyOptions(body), body: notUtf8 });
+    expect(passed.unsupported).toBeDefined();
+    expect(passed.provider).toBe('anthropic-1h');
+    expect(densifyRequest(densifyOptions(anthropicBody(claudeSession(2)))).provider).toBe(
+      'anthropic',
+    );
+  });
+
   it('#15.2 a Read made stale by a successful Edit goes out as the pointer; nothing else changes', () => {
     const body = anthropicBody(claudeSession(2));
     const result = densifyRequest(densifyOptions(body));

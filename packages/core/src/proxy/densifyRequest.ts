@@ -6,9 +6,12 @@
  * that is byte-exact (`sentPointers.ts`).
  */
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { recallIdOfResponse } from '../core/compression/recallPointers.js';
-import { cacheRulesFor } from '../cache/cacheRules.js';
+import {
+  cacheRulesFor,
+  requestCacheProvider,
+  type CacheProviderName,
+} from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import { compactionLayout } from './budget/compactionLayout.js';
@@ -18,6 +21,7 @@ import {
   type ConversationStore,
 } from './conversationStore.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
+import type { RequestRead } from './requestReadCache.js';
 import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -27,8 +31,7 @@ import {
   repeatSentPointers,
   type PassThroughPointers,
 } from './sentPointers.js';
-import { pointerValue, spliceEdits } from './spliceEdits.js';
-import { requestCacheProvider } from './passThroughCost.js';
+import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
@@ -90,24 +93,8 @@ export interface DensifyResult {
   readonly compaction?: CompactionNote;
   /** The request's `model`, when it was read. */
   readonly model?: string;
-}
-
-function messageHashes(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
-  const byMessage = new Map<number, PointerSite[]>();
-  for (const site of sites) {
-    const list = byMessage.get(site.messageIndex) ?? [];
-    list.push(site);
-    byMessage.set(site.messageIndex, list);
-  }
-  return wire.messageSpans.map((span, index) => {
-    const inside = (byMessage.get(index) ?? []).map((site) => ({
-      ...site,
-      start: site.start - span.start,
-      end: site.end - span.start,
-    }));
-    const spliced = spliceEdits(text.slice(span.start, span.end), inside).text;
-    return createHash('sha1').update(spliced).digest('base64');
-  });
+  /** Whose cache rules price the request (`requestCacheProvider`), found once per request. */
+  readonly provider: CacheProviderName;
 }
 
 interface PassThroughInput {
@@ -152,6 +139,8 @@ function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyR
     recalls: [],
     removedChars: splice.removedChars,
     prefixStable: undefined,
+    // Only ASCII is looked for: a body that is not UTF-8 is scanned as single bytes.
+    provider: requestCacheProvider(options.api, input.text ?? options.body.toString('latin1')),
   };
 }
 
@@ -179,10 +168,16 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   const text = options.body.toString('utf8');
   let outcome: ReadOutcome;
   let root: JsonNode;
+  let prefix: RequestRead['newestMessagePrefix'];
   try {
-    ({ outcome, root } = options.store.reads.read({
+    ({
+      outcome,
+      root,
+      newestMessagePrefix: prefix,
+    } = options.store.reads.read({
       api: options.api,
       text,
+      body: options.body,
       sessionId: options.sessionId,
     }));
   } catch (error) {
@@ -193,7 +188,7 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model, root });
+    const result = densifyWire(options, text, { wire: outcome.wire, model, root, prefix });
     return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
@@ -213,14 +208,18 @@ function decide(
   options: DensifyOptions,
   text: string,
   wire: WireHistory,
-  input: { readonly state: ConversationState; readonly candidates: readonly ResultSite[] },
+  input: {
+    readonly state: ConversationState;
+    readonly candidates: readonly ResultSite[];
+    readonly provider: CacheProviderName;
+  },
 ): ScheduleDecision {
   const { state, candidates } = input;
   // Nothing new to prune (most requests): no cache model to build over the whole request.
   if (options.readOnly === true || candidates.length === 0) {
     return { apply: [], reason: 'none', removedTokens: 0, invalidatedTokens: 0 };
   }
-  const rules = cacheRulesFor(requestCacheProvider(options.api, text));
+  const rules = cacheRulesFor(input.provider);
   return scheduleEdits({
     candidates,
     messageCount: wire.messageCount,
@@ -242,9 +241,10 @@ function densifyWire(
     readonly wire: WireHistory;
     readonly model: string | undefined;
     readonly root: JsonNode;
+    readonly prefix: RequestRead['newestMessagePrefix'];
   },
 ): DensifyResult {
-  const { wire } = request;
+  const { wire, prefix } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
@@ -252,33 +252,31 @@ function densifyWire(
   const stale = planProxyEdits(wire).map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
-  const decision = decide(options, text, wire, { state, candidates });
+  const provider = requestCacheProvider(options.api, text);
+  const decision = decide(options, text, wire, { state, candidates, provider });
   const sites = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const splice = spliceEdits(text, sites);
+  const removed = removedChars(sites);
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, { text, wire, state, stale, sticky, decision, sites, splice });
-  const edits = sites.map((site) => ({
-    start: site.start,
-    end: site.end,
-    length: pointerValue(site).length,
-  }));
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
   const compacted = applyBudget(options, {
     text,
     wire,
-    sent: splice.text,
-    edits,
+    sites,
     model: request.model,
     root: request.root,
     state,
   });
-  const sent = compacted.kind === 'none' ? splice.text : compacted.text;
   return {
-    body: sent === text ? options.body : Buffer.from(sent, 'utf8'),
+    body:
+      compacted.kind === 'none'
+        ? spliceBytes(options.body, text, sites)
+        : Buffer.from(compacted.text, 'utf8'),
     conversationId: id,
+    provider,
     schedule: decision.reason,
     pointers: sites.length,
     newEdits: decision.apply.length,
@@ -286,7 +284,7 @@ function densifyWire(
       ...decision.apply.map((site) => recallEntryAt(wire, site)),
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
-    removedChars: splice.removedChars + (compacted.kind === 'none' ? 0 : compacted.removedChars),
+    removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),
     // A new compaction rewrites the cached prefix from the summary on.
     prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
     ...(compacted.kind === 'none'
@@ -310,14 +308,20 @@ function remember(
     readonly sticky: readonly { readonly site: ResultSite; readonly key: string }[];
     readonly decision: ReturnType<typeof decide>;
     readonly sites: readonly PointerSite[];
-    readonly splice: ReturnType<typeof spliceEdits>;
+    /** Characters the pointers take out. */
+    readonly removed: number;
+    readonly prefix: RequestRead['newestMessagePrefix'];
   },
 ): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, splice } = input;
+  const { text, wire, state, stale, sticky, decision, sites, removed, prefix } = input;
   const keys = new Map(stale.map(({ site, key }) => [site, key]));
   for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
-  state.lastSent = recordSentPointers(text, wire, sites);
-  const hashes = messageHashes(text, wire, sites);
+  const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
+  state.lastSent = recordSentPointers(text, wire, {
+    sites,
+    ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
+  });
+  const hashes = options.store.fingerprints.of(text, wire, sites);
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
   state.lastRequestAt = options.now;
@@ -327,7 +331,7 @@ function remember(
       sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
     ),
     batch: decision,
-    promptTokens: charTokens(text.length - splice.removedChars),
+    promptTokens: charTokens(text.length - removed),
   });
   return stable;
 }
@@ -337,8 +341,7 @@ function applyBudget(
   request: {
     text: string;
     wire: WireHistory;
-    sent: string;
-    edits: readonly TextEdit[];
+    sites: readonly PointerSite[];
     model: string | undefined;
     root: JsonNode;
     state: ConversationState;
@@ -346,12 +349,17 @@ function applyBudget(
 ): CompactOutcome {
   const budget = options.workingBudget;
   if (budget === undefined) return { kind: 'none' };
+  const edits: TextEdit[] = request.sites.map((site) => ({
+    start: site.start,
+    end: site.end,
+    length: pointerValue(site).length,
+  }));
   return compactWire({
     original: request.text,
     wire: request.wire,
     layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: request.sent,
-    edits: request.edits,
+    sent: spliceEdits(request.text, request.sites).text,
+    edits,
     model: request.model,
     state: request.state.budget,
     budgetTokens: budget.tokens,

@@ -9,10 +9,9 @@
  * served at least what it served, and the whole previous pass-through prompt while warm (density
  * never rewrote that cache).
  */
-import type { CacheProviderName, CacheRules } from '../cache/cacheRules.js';
+import type { CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold, priceCall, weighPrompt } from '../cache/priceCall.js';
 import type { Usage } from './usageMeter.js';
-import type { WireApi } from './wireHistory.js';
 
 export interface RequestCost {
   /** The billed prompt, weighed. */
@@ -36,15 +35,6 @@ export interface PassThroughCostInput {
   readonly sentBytes: number;
   readonly at: number;
   readonly previous: PassThroughState | undefined;
-}
-
-/**
- * The cache rules a request is priced with: OpenAI's for the OpenAI APIs, Anthropic's 1-hour
- * cache when the request asks for it, else Anthropic's 5-minute cache.
- */
-export function requestCacheProvider(api: WireApi, body: string): CacheProviderName {
-  if (api !== 'anthropic') return 'openai';
-  return /"ttl"\s*:\s*"1h"/.test(body) ? 'anthropic-1h' : 'anthropic';
 }
 
 export function passThroughCost(input: PassThroughCostInput): {

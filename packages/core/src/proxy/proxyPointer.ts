@@ -33,6 +33,22 @@ export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry 
   return { id: recallIdOfResponse(block), text: originalResponseText(block) };
 }
 
+/**
+ * Pointer sites by result site: the read cache hands a request the previous request's site objects
+ * for the messages whose bytes it verified, and their blocks with them, so the recall id is the
+ * same.
+ */
+const POINTER_SITES = new WeakMap<ResultSite, PointerSite>();
+
+/** The site with its recall id (the original's text is not built: `recallEntryAt` does that). */
 export function pointerSite(wire: WireHistory, site: ResultSite): PointerSite {
-  return { ...site, recallId: recallEntryAt(wire, site).id };
+  const known = POINTER_SITES.get(site);
+  if (known !== undefined) return known;
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  if (block?.type !== 'tool_response') {
+    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
+  }
+  const pointer = { ...site, recallId: recallIdOfResponse(block) };
+  POINTER_SITES.set(site, pointer);
+  return pointer;
 }

@@ -8,7 +8,7 @@
  * compacts by itself).
  */
 import type { CacheRules } from '../cache/cacheRules.js';
-import { cachePrefix } from '../cache/cachePrefix.js';
+import { readTokensAt } from '../cache/cachePrefix.js';
 import {
   DENSITY_SCHEDULE_REASONS,
   decideDensityApplication,
@@ -48,31 +48,43 @@ export interface ScheduleDecision {
   readonly invalidatedTokens: number;
 }
 
-const chars = (sites: readonly ResultSite[]) =>
-  sites.reduce((sum, site) => sum + (site.end - site.start), 0);
-
 /** Where the candidates can be cut (one per edited message, lowest first), priced. */
 export function wireCuts(input: ScheduleInput): BatchCut[] {
   const { rules, cache } = input;
   const newestBlock = cache.blocksBeforeMessage[input.messageCount - 1] ?? cache.layout.blocks;
-  const read = (firstChangedBlock: number) =>
-    cachePrefix({ rules, cached: cache.held, next: cache.layout, firstChangedBlock }).readTokens;
-  const unedited = read(newestBlock);
-  const messages = [...new Set(input.candidates.map((site) => site.messageIndex))].sort(
-    (a, b) => a - b,
+  // Per edited message: its first edited block and the characters its candidates take out.
+  const edited = new Map<number, { firstBlock: number; chars: number }>();
+  for (const site of input.candidates) {
+    const message = edited.get(site.messageIndex);
+    const chars = site.end - site.start;
+    if (message === undefined) {
+      edited.set(site.messageIndex, { firstBlock: site.blockIndex, chars });
+    } else {
+      message.firstBlock = Math.min(message.firstBlock, site.blockIndex);
+      message.chars += chars;
+    }
+  }
+  const messages = [...edited.keys()].sort((a, b) => a - b);
+  const editBlocks = messages.map((message) =>
+    Math.min(
+      (cache.blocksBeforeMessage[message] ?? 0) + (edited.get(message)?.firstBlock ?? 0),
+      newestBlock,
+    ),
   );
-  return messages.map((message) => {
-    const from = input.candidates.filter((site) => site.messageIndex >= message);
-    const firstBlock = Math.min(
-      ...from.filter((s) => s.messageIndex === message).map((s) => s.blockIndex),
-    );
-    const editBlock = (cache.blocksBeforeMessage[message] ?? 0) + firstBlock;
-    return {
-      index: message,
-      removedTokens: charTokens(chars(from)),
-      invalidatedTokens: Math.max(0, unedited - read(Math.min(editBlock, newestBlock))),
-    };
-  });
+  const [unedited = 0, ...reads] = readTokensAt({ rules, cached: cache.held, next: cache.layout }, [
+    newestBlock,
+    ...editBlocks,
+  ]);
+  // A cut at a message removes its candidates and every later one's.
+  let fromHere = 0;
+  const removedChars = messages
+    .map((message) => (fromHere += edited.get(message)?.chars ?? 0))
+    .map((_, i, sums) => (sums.at(-1) ?? 0) - (sums[i - 1] ?? 0));
+  return messages.map((message, i) => ({
+    index: message,
+    removedTokens: charTokens(removedChars[i] ?? 0),
+    invalidatedTokens: Math.max(0, unedited - (reads[i] ?? 0)),
+  }));
 }
 
 export function scheduleEdits(input: ScheduleInput): ScheduleDecision {

@@ -3,8 +3,11 @@
  * in the steady state of a conversation: consecutive requests (n messages, then n + 2 with the
  * cache breakpoint moved to the newest message), sent alternately so every request follows one
  * of the same conversation. Side by side in one run, interleaved: a round trip straight to the
- * upstream stub (pass-through) and one through the proxy; then the density step alone and the
- * memory the proxy keeps per conversation. Prints a table of p50/p99.
+ * upstream stub (pass-through), one through the proxy with density only (the working budget off:
+ * the same conversation goes upstream, minus the pointers) and one through the proxy with its
+ * defaults (the working budget on: past it, a compacted conversation goes upstream); then the
+ * density step alone and the memory the proxy keeps per conversation (heap and the body bytes the
+ * read cache holds). Prints a table of p50/p99.
  * Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +47,12 @@ const proxy = await startProxyServer({
   anthropicUpstream: upstreamUrl,
   maxBodyBytes: 64 << 20,
   recall: new RecallArchive({ dir: recallDir }),
+  workingBudget: 'off',
+});
+const budgetProxy = await startProxyServer({
+  anthropicUpstream: upstreamUrl,
+  maxBodyBytes: 64 << 20,
+  recall: new RecallArchive({ dir: recallDir }),
 });
 
 async function post(base: string, payload: Buffer, session: string): Promise<void> {
@@ -67,6 +76,8 @@ interface Row {
   readonly tokens: number;
   readonly direct: readonly number[];
   readonly proxied: readonly number[];
+  /** Through the proxy with its defaults (working budget on). */
+  readonly budgeted: readonly number[];
   readonly step: readonly number[];
   /** The density step with every request read in full (no read cache). */
   readonly fullReadStep: readonly number[];
@@ -75,7 +86,10 @@ interface Row {
 }
 const rows: Row[] = [];
 
-/** Heap (MB) the store keeps after two consecutive requests of one conversation. */
+/**
+ * Memory (MB) the store keeps after two consecutive requests of one conversation, each body a
+ * fresh copy as the server reads it: the heap it holds and the body bytes its read cache holds.
+ */
 function memoryPerConversation(pair: readonly Buffer[], readCache: boolean): number {
   gc();
   const before = process.memoryUsage().heapUsed;
@@ -83,7 +97,7 @@ function memoryPerConversation(pair: readonly Buffer[], readCache: boolean): num
   for (const body of pair) {
     densifyRequest({
       api: 'anthropic',
-      body,
+      body: Buffer.from(body),
       sessionId: 'm',
       store,
       now: 0,
@@ -91,7 +105,7 @@ function memoryPerConversation(pair: readonly Buffer[], readCache: boolean): num
     });
   }
   gc();
-  const kept = process.memoryUsage().heapUsed - before;
+  const kept = process.memoryUsage().heapUsed - before + store.reads.size.bytes;
   return store.size === 1 ? kept / 2 ** 20 : NaN;
 }
 
@@ -120,6 +134,7 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   const session = `bench-${tokens}`;
   const direct: number[] = [];
   const proxied: number[] = [];
+  const budgeted: number[] = [];
   for (let i = -4; i < SAMPLES[tokens]; i++) {
     const body = pair[i & 1] as Buffer;
     let start = performance.now();
@@ -127,7 +142,11 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
     const straight = performance.now() - start;
     start = performance.now();
     await post(proxy.url, body, session);
-    if (i >= 0) proxied.push(performance.now() - start);
+    const throughProxy = performance.now() - start;
+    start = performance.now();
+    await post(budgetProxy.url, body, session);
+    if (i >= 0) budgeted.push(performance.now() - start);
+    if (i >= 0) proxied.push(throughProxy);
     if (i >= 0) direct.push(straight);
   }
   const step = densitySteps(pair, SAMPLES[tokens], new ConversationStore());
@@ -135,13 +154,22 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   const fullReadStep = densitySteps(pair, SAMPLES[tokens] / 2, uncached);
   const memoryMb = memoryPerConversation(pair, true);
   const withoutReadCacheMb = memoryPerConversation(pair, false);
-  rows.push({ tokens, direct, proxied, step, fullReadStep, memoryMb, withoutReadCacheMb });
+  rows.push({
+    tokens,
+    direct,
+    proxied,
+    budgeted,
+    step,
+    fullReadStep,
+    memoryMb,
+    withoutReadCacheMb,
+  });
 }
 
 function printTable(): void {
   const lines = [
-    '| conversation | pass-through p50 / p99 | proxy p50 / p99 | added p50 / p99 | density step p50 / p99 | step, full read p50 / p99 | memory per conversation (read cache) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| conversation | pass-through p50 / p99 | proxy p50 / p99 | added p50 / p99 | proxy, budget on p50 / p99 | density step p50 / p99 | step, full read p50 / p99 | memory per conversation (read cache) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
     const [d50, d99, p50, p99] = [
@@ -152,7 +180,8 @@ function printTable(): void {
     ];
     lines.push(
       `| ${label(row.tokens)} | ${ms(d50)} / ${ms(d99)} | ${ms(p50)} / ${ms(p99)} | ` +
-        `${ms(p50 - d50)} / ${ms(p99 - d99)} | ${ms(percentile(row.step, 0.5))} / ` +
+        `${ms(p50 - d50)} / ${ms(p99 - d99)} | ${ms(percentile(row.budgeted, 0.5))} / ` +
+        `${ms(percentile(row.budgeted, 0.99))} | ${ms(percentile(row.step, 0.5))} / ` +
         `${ms(percentile(row.step, 0.99))} | ${ms(percentile(row.fullReadStep, 0.5))} / ` +
         `${ms(percentile(row.fullReadStep, 0.99))} | ${row.memoryMb.toFixed(1)} MB ` +
         `(${(row.memoryMb - row.withoutReadCacheMb).toFixed(1)} MB) |`,
@@ -164,6 +193,7 @@ function printTable(): void {
 afterAll(async () => {
   printTable();
   await proxy.close();
+  await budgetProxy.close();
   upstream.close();
   rmSync(recallDir, { recursive: true, force: true });
 });

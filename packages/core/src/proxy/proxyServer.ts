@@ -21,7 +21,6 @@ import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
-import { requestCacheProvider } from './passThroughCost.js';
 import { formatRequestLine } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
 import { RequestRecorder } from './requestRecorder.js';
@@ -179,7 +178,7 @@ async function densifyAndForward(
   const pricing: RequestPricing | undefined = counting
     ? undefined
     : {
-        provider: requestCacheProvider(api, body.toString('utf8')),
+        provider: result.provider,
         originalBytes: body.length,
         sentBytes: result.body.length,
         // Only Claude Code's and Codex's thresholds are known (docs/clients.md).
@@ -224,6 +223,8 @@ async function answerCompaction(
     removedChars: 0,
     prefixStable: undefined,
     compaction: { kind: 'answered', cut: reply.messages },
+    // Not priced (no upstream call).
+    provider: 'anthropic',
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
   finish(ctx, {

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { readAnthropicRequest } from './anthropicHistory.js';
-import { parseJsonSpans } from './jsonSpans.js';
+import { JsonSpanError, parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { RequestReadCache } from './requestReadCache.js';
 import type { ReadOutcome, WireApi } from './wireHistory.js';
@@ -63,9 +64,21 @@ function fullRead(api: WireApi, text: string): ReadOutcome | 'throws' {
 
 function cachedRead(cache: RequestReadCache, api: WireApi, text: string): ReadOutcome | 'throws' {
   try {
-    return cache.read({ api, text, sessionId: 'one-session' }).outcome;
-  } catch {
-    return 'throws';
+    const read = cache.read({ api, text, sessionId: 'one-session' });
+    if (read.outcome.kind === 'history') {
+      // The prefix before the newest message, hashed incrementally, is the whole prefix's hash.
+      const newest = read.outcome.wire.messageSpans.at(-1)?.start ?? 0;
+      const before = Buffer.from(text.slice(0, newest), 'utf8');
+      expect(read.newestMessagePrefix?.chars).toBe(newest);
+      expect(read.newestMessagePrefix?.bytes).toBe(before.length);
+      expect(read.newestMessagePrefix?.digest).toBe(
+        createHash('sha1').update(before).digest('base64'),
+      );
+    }
+    return read.outcome;
+  } catch (error) {
+    if (error instanceof JsonSpanError) return 'throws';
+    throw error;
   }
 }
 
@@ -120,7 +133,7 @@ describe('RequestReadCache', () => {
       ],
       { numRuns: 60 },
     )(
-      `#24.4 ${api}: on random append/rewind/edit sequences the cached read equals a full read`,
+      `#24.4 ${api}: on random append/rewind/edit sequences the cached read equals a full read, and its newest-message prefix digest the prefix's sha1`,
       (pool, steps, indent) => {
         const cache = new RequestReadCache({ maxEntries: 3 });
         const first: Json =

@@ -3,11 +3,12 @@
  * earlier request of the same conversation. Clients resend the whole conversation each time: the
  * previous request's messages, byte for byte, then the new ones (the newest message's cache
  * breakpoint moves, so the previous newest message is read again). Per client session and wire
- * API the cache keeps the last few reads: their parse, their reader state and, at the start of
- * each of their last messages, a hash of the text before it. A request whose text before such a
- * message hashes the same resumes there; anything else (another conversation, an edited or
- * rewound history, a parse or read that fails) is read in full. The result always equals a full
- * read of the request. Bounded by entry count and total characters, least recently used first out.
+ * API the cache keeps the last few reads: their parse, their reader state, their body bytes and the
+ * byte offset of each of their last messages with a running sha1 of the bytes before it. A request whose bytes before such a message are the
+ * same bytes resumes there (a byte comparison: exact, and an order of magnitude faster than hashing
+ * the prefix); anything else (another conversation, an edited or rewound history, a parse or read
+ * that fails) is read in full. The result always equals a full read of the request. Bounded by
+ * entry count and total characters, least recently used first out.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { readAnthropicRequest } from './anthropicHistory.js';
@@ -26,6 +27,8 @@ import type { ReadOutcome, ResultSite, WireApi } from './wireHistory.js';
 export interface ReadRequestInput {
   readonly api: WireApi;
   readonly text: string;
+  /** The bytes `text` was decoded from (absent: encoded from `text`). */
+  readonly body?: Buffer;
   /** The client's session header, when it sends one. */
   readonly sessionId: string | undefined;
 }
@@ -33,7 +36,10 @@ export interface ReadRequestInput {
 export interface RequestReadCacheOptions {
   /** Reads kept in all (default 64). */
   readonly maxEntries?: number;
-  /** Characters of the requests kept, in all (default 32 Mi: about 200 MB of heap). */
+  /**
+   * Characters of the requests kept, in all (default 32 Mi: about 200 MB of heap, plus the bodies'
+   * bytes, which the prefix comparison needs).
+   */
   readonly maxChars?: number;
 }
 
@@ -41,6 +47,15 @@ export interface RequestReadCacheOptions {
 export interface RequestRead {
   readonly root: JsonNode;
   readonly outcome: ReadOutcome;
+  /**
+   * The bytes before the request's newest message and their sha1 (base64), when the conversation
+   * array was found: hashed only from the previous request's checkpoint on.
+   */
+  readonly newestMessagePrefix?: {
+    readonly chars: number;
+    readonly bytes: number;
+    readonly digest: string;
+  };
 }
 
 /** How the last read went: for tests and the benchmark. */
@@ -50,16 +65,18 @@ interface Checkpoint {
   /** Index of the message that starts at `offset`. */
   readonly index: number;
   readonly offset: number;
-  /** sha1 of the text before `offset`. */
-  readonly digest: string;
-  /** The characters just before `offset`: a cheap first check before hashing. */
-  readonly probe: string;
+  /** Bytes of the body before `offset`. */
+  readonly bytes: number;
+  /** sha1 state after those bytes (copy before use). */
+  readonly hash: Hash;
 }
 
 interface Entry {
   readonly root: JsonObjectNode;
   readonly array: JsonArrayNode;
   readonly state: ReaderState;
+  /** The body read: later requests compare their prefix with it. */
+  readonly body: Buffer;
   /** In ascending offset order. */
   readonly checkpoints: readonly Checkpoint[];
   readonly chars: number;
@@ -69,7 +86,8 @@ interface Entry {
 const CHECKPOINTS = 3;
 /** Reads kept per session key (side requests of one session have their own system prompt). */
 const PER_KEY = 4;
-const PROBE_CHARS = 64;
+
+type BodyInput = ReadRequestInput & { readonly body: Buffer };
 
 const arrayKey = (api: WireApi): string => (api === 'openai-responses' ? 'input' : 'messages');
 
@@ -94,19 +112,24 @@ export class RequestReadCache {
     this.maxChars = options.maxChars ?? 32 * 2 ** 20;
   }
 
-  /** Reads kept and their characters in all. */
-  get size(): { readonly entries: number; readonly chars: number } {
+  /** Reads kept, their characters and the body bytes held, in all. */
+  get size(): { readonly entries: number; readonly chars: number; readonly bytes: number } {
     let entries = 0;
     let chars = 0;
+    let bytes = 0;
     for (const list of this.entries.values()) {
       entries += list.length;
-      for (const entry of list) chars += entry.chars;
+      for (const entry of list) {
+        chars += entry.chars;
+        bytes += entry.body.length;
+      }
     }
-    return { entries, chars };
+    return { entries, chars, bytes };
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
-  read(input: ReadRequestInput): RequestRead {
+  read(request: ReadRequestInput): RequestRead {
+    const input = { ...request, body: request.body ?? Buffer.from(request.text, 'utf8') };
     const key = `${input.api}\u0000${input.sessionId ?? ''}`;
     const list = this.entries.get(key) ?? [];
     for (const [position, entry] of list.entries()) {
@@ -119,17 +142,15 @@ export class RequestReadCache {
     const root = parseJsonSpans(input.text);
     const state = freshReaderState();
     const outcome = readWith(input.api, input.text, root, state);
-    const hash = createHash('sha1');
-    return this.finish(key, list, { root, outcome, kept: keep(input, root, state, hash, []) });
+    return this.finish(key, list, { root, outcome, kept: keep(input, root, state, []) });
   }
 
   private resume(
-    input: ReadRequestInput,
+    input: BodyInput,
     entry: Entry,
   ): (RequestRead & { kept: Entry | undefined }) | undefined {
-    const checkpoint = verifiedCheckpoint(input.text, entry);
-    if (checkpoint === undefined) return undefined;
-    const { point, hash } = checkpoint;
+    const point = verifiedCheckpoint(input, entry);
+    if (point === undefined) return undefined;
     const entriesBefore = new Map<string, JsonNode>();
     for (const [name, node] of entry.root.entries) {
       if (node === entry.array) break;
@@ -153,7 +174,7 @@ export class RequestReadCache {
     const outcome = readWith(input.api, input.text, root, state);
     if (outcome.kind === 'history') ownSites(state.sites, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    return { root, outcome, kept: keep(input, root, state, hash, [...earlier, point]) };
+    return { root, outcome, kept: keep(input, root, state, [...earlier, point]) };
   }
 
   private finish(
@@ -166,7 +187,21 @@ export class RequestReadCache {
     this.entries.delete(key);
     if (list.length > 0) this.entries.set(key, list);
     this.evict();
-    return { root: result.root, outcome: result.outcome };
+    const newest = result.kept?.checkpoints.at(-1);
+    const count = result.kept?.array.items.length ?? 0;
+    return {
+      root: result.root,
+      outcome: result.outcome,
+      ...(newest?.index === count - 1
+        ? {
+            newestMessagePrefix: {
+              chars: newest.offset,
+              bytes: newest.bytes,
+              digest: newest.hash.copy().digest('base64'),
+            },
+          }
+        : {}),
+    };
   }
 
   private evict(): void {
@@ -182,46 +217,42 @@ export class RequestReadCache {
   }
 }
 
-/**
- * The latest checkpoint of `entry` at which `text` starts with the same characters, with the
- * running hash of the text up to it (to continue for the next checkpoints).
- */
-function verifiedCheckpoint(
-  text: string,
-  entry: Entry,
-): { point: Checkpoint; hash: Hash } | undefined {
+/** The latest checkpoint of `entry` before which `input` has the same bytes as the entry's body. */
+function verifiedCheckpoint(input: BodyInput, entry: Entry): Checkpoint | undefined {
   for (let i = entry.checkpoints.length - 1; i >= 0; i--) {
     const point = entry.checkpoints[i] as Checkpoint;
-    if (text.length <= point.offset) continue;
-    if (!text.startsWith(point.probe, point.offset - point.probe.length)) continue;
-    const hash = createHash('sha1').update(text.slice(0, point.offset));
-    if (hash.copy().digest('base64') === point.digest) return { point, hash };
+    if (input.text.length <= point.offset || input.body.length <= point.bytes) continue;
+    const before = input.body.subarray(0, point.bytes);
+    if (before.equals(entry.body.subarray(0, point.bytes))) return point;
   }
   return undefined;
 }
 
-/** The entry to keep after a read; `hash` has consumed the text up to the last `known` checkpoint. */
+/** The entry to keep after a read, with a checkpoint at each of its last messages. */
 function keep(
-  input: ReadRequestInput,
+  input: BodyInput,
   root: JsonNode,
   state: ReaderState,
-  hash: Hash,
   known: readonly Checkpoint[],
 ): Entry | undefined {
   const array = member(root, arrayKey(input.api));
   if (root.kind !== 'object' || array?.kind !== 'array') return undefined;
   const { items } = array;
-  let hashed = known.at(-1)?.offset ?? 0;
+  // Every character is one byte when the lengths agree (ASCII): no counting needed.
+  const ascii = input.body.length === input.text.length;
+  let counted = known.at(-1) ?? { offset: 0, bytes: 0, hash: createHash('sha1') };
   const checkpoints = known.filter((point) => point.index >= items.length - CHECKPOINTS);
   for (let index = Math.max(1, items.length - CHECKPOINTS); index < items.length; index++) {
     const offset = (items[index] as JsonNode).start;
-    if (offset <= hashed) continue;
-    hash.update(input.text.slice(hashed, offset));
-    hashed = offset;
-    const probe = own(input.text.slice(Math.max(0, offset - PROBE_CHARS), offset));
-    checkpoints.push({ index, offset, digest: hash.copy().digest('base64'), probe });
+    if (offset <= counted.offset) continue;
+    const bytes = ascii
+      ? offset
+      : counted.bytes + Buffer.byteLength(input.text.slice(counted.offset, offset), 'utf8');
+    const hash = counted.hash.copy().update(input.body.subarray(counted.bytes, bytes));
+    counted = { offset, bytes, hash };
+    checkpoints.push({ index, offset, bytes, hash });
   }
-  return { root, array, state, checkpoints, chars: input.text.length };
+  return { root, array, state, body: input.body, checkpoints, chars: input.text.length };
 }
 
 /** Sites read from this request point into its text: copy their strings so it can be freed. */

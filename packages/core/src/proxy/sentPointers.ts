@@ -54,16 +54,20 @@ export type PassThroughPointers =
 
 const digest = (text: string): string => createHash('sha1').update(text).digest('base64');
 
-/** What `repeatSentPointers` needs to know about a request that was read and sent. */
+/**
+ * What `repeatSentPointers` needs to know about a request that was read and sent. `prefixHash`,
+ * when the reader already has it, is the hash of the text before the newest message.
+ */
 export function recordSentPointers(
   text: string,
   wire: WireHistory,
-  sites: readonly PointerSite[],
+  sent: { readonly sites: readonly PointerSite[]; readonly prefixHash?: string },
 ): SentPointers {
   const prefixChars = wire.messageSpans.at(-1)?.start ?? 0;
+  const { sites } = sent;
   return {
     prefixChars,
-    prefixHash: digest(text.slice(0, prefixChars)),
+    prefixHash: sent.prefixHash ?? digest(text.slice(0, prefixChars)),
     pointers: sites.length,
     sites: sites.filter((site) => site.end <= prefixChars),
   };

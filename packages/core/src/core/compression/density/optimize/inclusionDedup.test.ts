@@ -304,3 +304,25 @@ describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
     expect(optimizeDensity(after, config()).replacements.size).toBe(0);
   });
 });
+
+describe('stale inclusions: the latest writes, found lazily', () => {
+  it('#24.4 are asked for once when the history holds an inclusion, never when it holds none', () => {
+    let asked = 0;
+    const latestWrites = () => {
+      asked++;
+      return new Map([['/workspace/src/a.ts', 2]]);
+    };
+    const included = [human(formatFileInclusion('src/a.ts', body('v1'))), ai('ok'), ai('wrote')];
+    const result = deduplicateFileInclusions(deepFreeze(included), {
+      workspaceRoot: ROOT,
+      latestWrites,
+    });
+    expect(textOf(result.replacements.get(0))).toContain(staleInclusionNote('src/a.ts', 'written'));
+    expect(asked).toBe(1);
+    deduplicateFileInclusions(deepFreeze([human('no inclusion'), ai('ok')]), {
+      workspaceRoot: ROOT,
+      latestWrites,
+    });
+    expect(asked).toBe(1);
+  });
+});

@@ -19,8 +19,12 @@ export interface InclusionDedupOptions {
   readonly workspaceRoot: string;
   /** Cut all but the latest inclusion of each file (REQ-HD-006; default true). */
   readonly dedupe?: boolean;
-  /** Latest successful write per resolved path (entry index): earlier inclusions are stale. */
-  readonly latestWrites?: ReadonlyMap<string, number>;
+  /**
+   * Latest successful write per resolved path (entry index): earlier inclusions are stale. As a
+   * function it is called once, and only when the history holds an inclusion (finding the writes
+   * reads every tool call).
+   */
+  readonly latestWrites?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
   /** `recall`: each note names the recall id of the copy it replaces. */
   readonly pointerStyle?: PointerStyle;
 }
@@ -93,10 +97,13 @@ export function deduplicateFileInclusions(
     inclusions.push({ ...inclusion, key });
   });
   const byBlock = new Map<number, Map<number, StaleSpan[]>>();
+  const given = options.latestWrites;
+  const latestWrites =
+    typeof given === 'function' ? (inclusions.length === 0 ? undefined : given()) : given;
   inclusions.forEach((inclusion, order) => {
     const reason = staleReason(inclusion, {
       duplicate: options.dedupe !== false && (lastOf.get(inclusion.key) ?? order) > order,
-      written: (options.latestWrites?.get(inclusion.key) ?? -1) > inclusion.entryIndex,
+      written: (latestWrites?.get(inclusion.key) ?? -1) > inclusion.entryIndex,
     });
     if (reason === undefined) return;
     const blocks = byBlock.get(inclusion.entryIndex) ?? new Map<number, StaleSpan[]>();

@@ -45,7 +45,7 @@ export function optimizeDensity(
         dedupe: passes.dedup,
         ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
         ...(passes.readWrite
-          ? { latestWrites: latestSuccessfulWrites(slots, readWriteOptions) }
+          ? { latestWrites: () => latestSuccessfulWrites(slots, readWriteOptions) }
           : {}),
       }),
     );

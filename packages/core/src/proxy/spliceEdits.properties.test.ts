@@ -1,0 +1,46 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import type { PointerSite } from './proxyPointer.js';
+import { removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
+
+/** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
+const TEXT = fc.string({ maxLength: 200, unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\n') });
+
+const site = (text: string) =>
+  fc
+    .tuple(
+      fc.nat(text.length),
+      fc.nat(text.length),
+      fc.constantFrom('r0000000001', 'r00000000ab'),
+      fc.constantFrom(undefined, '{"type":"ephemeral"}'),
+    )
+    .map(([a, b, recallId, cacheControlRaw]): PointerSite => {
+      // Sites sit between whole characters, as JSON value spans do.
+      const at = (offset: number) =>
+        /[\uDC00-\uDFFF]/.test(text.charAt(offset)) ? offset - 1 : offset;
+      const [start, end] = [at(Math.min(a, b)), at(Math.max(a, b))];
+      return {
+        callId: 'c',
+        messageIndex: 0,
+        blockIndex: 0,
+        start,
+        end,
+        recallId,
+        ...(cacheControlRaw === undefined ? {} : { cacheControlRaw }),
+      };
+    });
+
+describe('spliceBytes', () => {
+  test.prop([TEXT.chain((text) => fc.tuple(fc.constant(text), fc.array(site(text))))], {
+    numRuns: 300,
+  })(
+    '#24.4 splicing the body bytes gives the bytes of the spliced text, overlapping sites skipped alike',
+    ([text, sites]) => {
+      const spliced = spliceEdits(text, sites);
+      expect(spliceBytes(Buffer.from(text, 'utf8'), text, sites)).toEqual(
+        Buffer.from(spliced.text, 'utf8'),
+      );
+      expect(removedChars(sites)).toBe(spliced.removedChars);
+    },
+  );
+});
