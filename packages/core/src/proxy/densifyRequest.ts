@@ -95,6 +95,11 @@ export interface DensifyResult {
   readonly model?: string;
   /** Whose cache rules price the request (`requestCacheProvider`), found once per request. */
   readonly provider: CacheProviderName;
+  /**
+   * Characters (UTF-16 code units, as the working budget counts) of the body sent, when the
+   * request was read: the upstream's reported prompt over this calibrates the budget's estimate.
+   */
+  readonly sentChars?: number;
 }
 
 interface PassThroughInput {
@@ -285,6 +290,7 @@ function densifyWire(
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
     removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),
+    sentChars: compacted.kind === 'none' ? text.length - removed : compacted.text.length,
     // A new compaction rewrites the cached prefix from the summary on.
     prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
     ...(compacted.kind === 'none'

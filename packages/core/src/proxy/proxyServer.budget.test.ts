@@ -49,6 +49,24 @@ describe('dense proxy: working budget and client compaction', () => {
     for (const [, id] of ids) expect((await proxy.recall.lookup(id ?? '')).kind).toBe('found');
   });
 
+  it("#24.1 the budget's estimate is calibrated per character, not per byte (multi-byte text)", async () => {
+    // Text of 3-byte characters: per byte the reported prompt would look a third of its size.
+    const wide = (body: string) => body.replaceAll('export const value', '輸出定数値'.repeat(4));
+    const reported = (body: Buffer) => Math.round(body.toString('utf8').length / 4);
+    const upstream = await stub((seen, res) =>
+      res.end(JSON.stringify({ usage: { input_tokens: reported(seen.body) } })),
+    );
+    const second = wide(longSessionBody(24, 3_000));
+    const budget = Math.round((second.length / 4) * 0.7);
+    const proxy = await proxyTo(upstream.url, { workingBudget: budget });
+    await send(proxy.url, { path: '/v1/messages', body: wide(longSessionBody(4, 3_000)) });
+    expect(upstream.seen[0]?.body.toString()).not.toContain('[Dense compacted the');
+    await send(proxy.url, { path: '/v1/messages', body: second });
+    const sent = upstream.seen[1]?.body.toString() ?? '';
+    expect(sent).toContain('[Dense compacted the');
+    expect(sent.length / 4).toBeLessThanOrEqual(budget);
+  });
+
   it("#24.1 workingBudget 'off' forwards a long request as it is", async () => {
     const upstream = await stub((_, res) => res.end('{}'));
     const proxy = await proxyTo(upstream.url, { workingBudget: 'off' });

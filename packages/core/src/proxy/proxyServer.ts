@@ -289,9 +289,9 @@ function finish(
     const usage = outcome.usage;
     const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
     // The upstream's own count calibrates the next request's estimate against the budget.
-    if (prompt > 0 && result.body.length > 0) {
-      state.budget.promptTokensPerChar = prompt / result.body.length;
-    }
+    // Per character, not per byte: the budget measures the request in characters.
+    const chars = result.sentChars ?? 0;
+    if (prompt > 0 && chars > 0) state.budget.promptTokensPerChar = prompt / chars;
   }
   const stored = ctx.stats.record(entry, input.pricing);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
