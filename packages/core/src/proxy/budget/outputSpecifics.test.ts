@@ -25,6 +25,17 @@ describe('outputSpecifics', () => {
     expect(text).toBe('InvoiceLedger:1 settleInvoice:2 pendingTotals');
   });
 
+  it('#24.1 a read of notes or code keeps the paths and modules it mentions', () => {
+    const notes = [
+      '     1→# Sources',
+      '     2→- drafts live in notes-archive/spring-posts',
+      "     3→import { db } from '@/lib/store';",
+    ].join('\n');
+    const text = outputSpecifics({ kind: 'read', text: notes, shown: '', budgetChars: 200 });
+    expect(text).toContain('notes-archive/spring-posts');
+    expect(text).toContain('@/lib/store');
+  });
+
   it('#24.1 command output keeps its error lines, paths and names', () => {
     const text = outputSpecifics({ kind: 'shell', text: TEST_RUN, shown: '', budgetChars: 400 });
     expect(text).toContain('"× src/ledger.test.ts > settles twice"');

@@ -1,8 +1,8 @@
 /**
  * The specifics of a condensed tool output that an agent is likely to use next, as one short
  * text within a character budget: for a file read, the outline of what the file declares
- * (`name:line`); for any other output, its error lines, then the paths, names and long numbers it
- * mentions. A compaction summary puts this beside the output's one-line summary so that the
+ * (`name:line`) and the modules and paths it mentions; for any other output, its error lines and
+ * paths; then, for both, the names and long numbers it mentions, most frequent first. A compaction summary puts this beside the output's one-line summary so that the
  * names stay visible while the output itself is only recallable. Pure.
  */
 import { clip } from '../../core/compression/density/compress/summaryText.js';
@@ -87,6 +87,7 @@ export function outputSpecifics(input: OutputSpecificsInput): string {
     const outline = fileOutline(text).map((entry) => `${entry.name}:${entry.line}`);
     fill(parts, outline, budgetChars, used);
     fill(parts, rankedMatches(text, QUOTED_PATH, 4), budgetChars, used);
+    fill(parts, rankedMatches(text, PATH, 4), budgetChars, used);
   } else {
     fill(
       parts,
