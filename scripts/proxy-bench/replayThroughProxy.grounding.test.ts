@@ -14,8 +14,17 @@ const read = (id: string, at: number): IContent => ({
   metadata: { timestamp: T0 + at },
 });
 
+/**
+ * The first output mentions the specifics once, after 200 names it mentions twice: more than a
+ * compaction summary keeps of one output, so they are condensed away (recallable only).
+ */
+function secretBody(): string {
+  const names = Array.from({ length: 200 }, (_, k) => `  use(fillerName${k}, fillerName${k});\n`);
+  return `${names.join('')}  use(${SECRET_NAME}, ${SECRET_NUMBER});\n`;
+}
+
 function output(id: string, chars: number): ToolResponseBlock {
-  const head = id === 'm0' ? `export const ${SECRET_NAME} = ${SECRET_NUMBER};\n` : '';
+  const head = id === 'm0' ? secretBody() : '';
   return {
     type: 'tool_response',
     callId: id,

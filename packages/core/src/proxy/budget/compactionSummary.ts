@@ -8,6 +8,8 @@ import type { IContent, ToolCallBlock } from '../../services/history/IContent.js
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
+import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
+import { outputSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
 import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
 import {
@@ -24,6 +26,10 @@ const FIRST_USER_CHARS = 2_000;
 const USER_CHARS = 600;
 const ASSISTANT_CHARS = 300;
 const TODO_TOOL = 'todo_write';
+/** Characters each condensed tool output keeps of its specifics beside its summary line. */
+export const SPECIFICS_CHARS = 800;
+
+type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'>;
 
 export interface SummaryInput {
   /** The removed turns, oldest first. */
@@ -71,14 +77,42 @@ export function latestTodos(history: readonly IContent[]): Todo[] {
   });
 }
 
-function entryLines(entry: IContent, first: boolean): string[] {
+/** Each removed tool output's own text and kind, by call id. */
+function outputsByCall(removed: readonly IContent[]): Map<string, CondensedOutput> {
+  const calls = new Map<string, ToolCallBlock>();
+  const found = new Map<string, CondensedOutput>();
+  for (const entry of removed) {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') calls.set(block.id, block);
+      if (block.type !== 'tool_response') continue;
+      const call = calls.get(block.callId);
+      const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
+      found.set(block.callId, { kind, text: originalResponseText(block) });
+    }
+  }
+  return found;
+}
+
+/** A tool output's summary line followed by the specifics it keeps visible. */
+function toolLine(line: string, output: CondensedOutput | undefined): string {
+  if (output === undefined) return line;
+  const kept = outputSpecifics({ ...output, shown: line, budgetChars: SPECIFICS_CHARS });
+  return kept === '' ? line : `${line} ${kept}`;
+}
+
+function entryLines(
+  entry: IContent,
+  first: boolean,
+  outputs: ReadonlyMap<string, CondensedOutput>,
+): string[] {
   const lines: string[] = [];
   for (const block of entry.blocks) {
     if (block.type === 'text' && block.text.trim() !== '') {
       if (entry.speaker === 'ai') lines.push(`Assistant: ${clip(block.text, ASSISTANT_CHARS)}`);
       else lines.push(`User: ${clip(block.text, first ? FIRST_USER_CHARS : USER_CHARS)}`);
     } else if (block.type === 'tool_response') {
-      lines.push(typeof block.result === 'string' ? block.result : `[${block.toolName} result]`);
+      const line = typeof block.result === 'string' ? block.result : `[${block.toolName} result]`;
+      lines.push(toolLine(line, outputs.get(block.callId)));
     }
   }
   return lines;
@@ -119,11 +153,12 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       recall.push({ id: recallIdOfResponse(block), text: originalResponseText(block) });
     }
   }
+  const outputs = outputsByCall(removed);
   let firstHuman = true;
   const lines = head.flatMap((entry) => {
     const first = firstHuman && entry.speaker === 'human';
     if (first) firstHuman = false;
-    return entryLines(entry, first);
+    return entryLines(entry, first, outputs);
   });
   const what =
     input.purpose === 'working-budget'

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { outputSpecifics } from './outputSpecifics.js';
+
+const READ = [
+  '     1→export class InvoiceLedger {',
+  '     2→  settleInvoice(id: string) {',
+  '     3→    return this.pendingTotals.get(id);',
+  '     4→  }',
+  '     5→}',
+].join('\n');
+
+const TEST_RUN = [
+  ' ✓ src/ledger.test.ts > keeps totals',
+  ' × src/ledger.test.ts > settles twice',
+  "   TypeError: Cannot read properties of undefined (reading 'amountDue')",
+  '    at settleInvoice (src/ledger.ts:41:12)',
+  'Tests  1 failed | 1 passed (2)',
+  'Duration  18342ms',
+].join('\n');
+
+describe('outputSpecifics', () => {
+  it('#24.1 a file read keeps its outline (name:line) first, then the names it uses', () => {
+    const text = outputSpecifics({ kind: 'read', text: READ, shown: '', budgetChars: 200 });
+    expect(text).toBe('InvoiceLedger:1 settleInvoice:2 pendingTotals');
+  });
+
+  it('#24.1 a read of notes or code keeps the paths and modules it mentions', () => {
+    const notes = [
+      '     1→# Sources',
+      '     2→- drafts live in notes-archive/spring-posts',
+      "     3→import { db } from '@/lib/store';",
+    ].join('\n');
+    const text = outputSpecifics({ kind: 'read', text: notes, shown: '', budgetChars: 200 });
+    expect(text).toContain('notes-archive/spring-posts');
+    expect(text).toContain('@/lib/store');
+  });
+
+  it('#24.1 command output keeps its error lines, paths and names', () => {
+    const text = outputSpecifics({ kind: 'shell', text: TEST_RUN, shown: '', budgetChars: 400 });
+    expect(text).toContain('"× src/ledger.test.ts > settles twice"');
+    expect(text).toContain("TypeError: Cannot read properties of undefined (reading 'amountDue')");
+    expect(text).toContain('src/ledger.ts:41');
+    expect(text).toContain('settleInvoice');
+  });
+
+  it('#24.1 what the summary line already shows is not repeated', () => {
+    const shown = '[read_file src/ledger.ts — success, 5 lines]';
+    const text = outputSpecifics({
+      kind: 'shell',
+      text: 'see src/ledger.ts',
+      shown,
+      budgetChars: 200,
+    });
+    expect(text).toBe('');
+  });
+
+  test.prop([
+    fc.constantFrom('read', 'shell', 'search', 'other', 'write', 'read-many'),
+    fc.array(fc.constantFrom(READ, TEST_RUN, 'fooBar baz_qux 12345', 'src/a/b.ts:7', '\n'), {
+      maxLength: 8,
+    }),
+    fc.integer({ min: -5, max: 300 }),
+  ])('#24.1 the kept specifics never exceed the budget', (kind, parts, budgetChars) => {
+    const text = outputSpecifics({ kind, text: parts.join('\n'), shown: '', budgetChars });
+    expect(text.length).toBeLessThanOrEqual(Math.max(0, budgetChars));
+    expect(text).not.toContain('\n');
+  });
+});
