@@ -194,6 +194,7 @@ export {
   type CacheRules,
   cacheRulesFor,
   isCacheCold,
+  outputMultiplierFor,
   weighPrompt,
 } from './cache/index.js';
 
