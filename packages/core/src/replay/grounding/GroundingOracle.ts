@@ -6,8 +6,8 @@
  * their documented text shape (`recall id r` and ten hex digits); which output an id stands for is
  * asked of the resolver the caller passes in, so nothing here depends on the strategies' code.
  */
-import type { ContentBlock, IContent, ToolResponseBlock } from '../../services/history/IContent.js';
-import { occursIn, SPECIFIC_KINDS, type Specific, type SpecificKind } from './extractSpecifics.js';
+import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
+import { occursIn, SPECIFIC_KINDS, type SpecificKind } from './extractSpecifics.js';
 import { blockText, shownText } from './groundingText.js';
 import type { GroundedUse, GroundingPlan } from './planGrounding.js';
 
@@ -65,36 +65,6 @@ function recallIdsNamedBy(entry: IContent): readonly string[] {
   return ids;
 }
 
-/**
- * Per content block, whether it shows each specific judged against it so far (by kind and text).
- * Blocks are immutable and shared: the recorded tool outputs a replay serves are the same objects
- * under every policy, so a verdict found for one policy's history holds for the next. Only an
- * entry of one block is judged this way (its shown text is the block's); an entry of several is
- * judged on its joined text, since a traceback's file and line may sit in two of its blocks.
- */
-const blockVerdicts = new WeakMap<ContentBlock, Map<string, boolean>>();
-
-function specificKey(specific: Specific): string {
-  return `${specific.kind}\u0000${specific.text}`;
-}
-
-/** `occursIn(specific, shownText(entry))`, remembered per block for an entry of one block. */
-function shows(entry: IContent, specific: Specific, key: string): boolean {
-  const block = entry.blocks.length === 1 ? entry.blocks[0] : undefined;
-  if (block === undefined) return occursIn(specific, shownText(entry));
-  let verdicts = blockVerdicts.get(block);
-  if (verdicts === undefined) {
-    verdicts = new Map();
-    blockVerdicts.set(block, verdicts);
-  }
-  let found = verdicts.get(key);
-  if (found === undefined) {
-    found = occursIn(specific, shownText(entry));
-    verdicts.set(key, found);
-  }
-  return found;
-}
-
 function addCount(counts: GroundingCounts, verdict: GroundingVerdict): GroundingCounts {
   return { ...counts, specifics: counts.specifics + 1, [verdict]: counts[verdict] + 1 };
 }
@@ -135,10 +105,9 @@ export class GroundingOracle {
 
   /** Newest entries first: what a reply uses is most often what it just read. */
   private visible(use: GroundedUse, sent: readonly IContent[]): boolean {
-    const key = specificKey(use.specific);
     for (let i = sent.length - 1; i >= 0; i--) {
       const entry = sent[i];
-      if (entry !== undefined && shows(entry, use.specific, key)) return true;
+      if (entry !== undefined && occursIn(use.specific, shownText(entry))) return true;
     }
     return false;
   }
