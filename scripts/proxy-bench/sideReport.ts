@@ -3,17 +3,9 @@
  * request plus the output of its compaction requests (the only output that differs between the
  * sides: every model call streams the same recorded reply on both). Pure.
  */
+import { outputMultiplierFor } from '@dense/core';
 import type { BilledRequest } from './cacheBillingMock.js';
 import type { ClientApi } from './clientRequests.js';
-
-/**
- * Output price × base input price: Claude Sonnet/Opus output is 5× input (e.g. $15 vs $3 per
- * million), GPT-5 output 8× input ($10 vs $1.25).
- */
-export const OUTPUT_MULTIPLIER: Readonly<Record<ClientApi, number>> = {
-  anthropic: 5,
-  'openai-responses': 8,
-};
 
 /**
  * Recorded context (the last reported usage before a recorded compaction) under which that
@@ -25,7 +17,7 @@ export const AUTO_COMPACT_TOKENS = 150_000;
 
 export interface SideReport {
   readonly requests: number;
-  /** Cache-weighted prompt units plus compaction output × OUTPUT_MULTIPLIER. */
+  /** Cache-weighted prompt units plus compaction output × the provider's output price (cacheRules). */
   readonly cost: number;
   readonly promptCost: number;
   readonly compactions: number;
@@ -53,7 +45,7 @@ export function sideReport(
     cacheReadTokens += bill.cacheReadTokens;
     cacheWriteTokens += bill.cacheWriteTokens;
     if (!compactions.has(i)) return;
-    const output = bill.outputTokens * OUTPUT_MULTIPLIER[api];
+    const output = bill.outputTokens * outputMultiplierFor(api);
     compactionOutput += output;
     compactionCost += bill.weighted + output;
   });

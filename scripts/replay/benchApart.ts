@@ -10,14 +10,11 @@ import {
   CLAUDE_CODE_USAGE_MODEL,
   type UsageComparison,
 } from '@dense/core';
-import { groupFor, int, pct, sessionKey } from './benchAggregate.js';
+import { groupFor, int, pct, sessionKey, sessionName } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun, type SessionCrossCheck } from './benchTypes.js';
+import { row, percent } from './markdownTable.js';
 
 /** Rows of the disagreement table shown in the docs (all of them are in the `--json` dump). */
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
-}
 
 /** The policies the per-session table of self-compacted sessions shows. */
 const COMPACTED_POLICIES: readonly ReplayPolicyId[] = [
@@ -37,20 +34,7 @@ const grounded = (t: ReplayTotals) =>
 const hidden = (t: ReplayTotals) => (t.grounding ? int(t.grounding.hidden) : '–');
 const redone = (t: ReplayTotals) => (t.workRedone ? int(t.workRedone.redone) : '–');
 
-/** A session named by its source and its index there: no corpus text in the docs. */
-function neutralNames(runs: readonly BenchRun[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const perSource = new Map<string, number>();
-  for (const run of [...runs].sort((a, b) => sessionKey(a).localeCompare(sessionKey(b)))) {
-    if (names.has(sessionKey(run))) continue;
-    const n = (perSource.get(run.source) ?? 0) + 1;
-    perSource.set(run.source, n);
-    names.set(sessionKey(run), `${run.source} #${n}`);
-  }
-  return names;
-}
-
-function perSessionTable(compacted: readonly BenchRun[], names: Map<string, string>): string[] {
+function perSessionTable(compacted: readonly BenchRun[]): string[] {
   const limit = BENCH_LIMITS[0];
   const lines = [
     row([
@@ -68,7 +52,11 @@ function perSessionTable(compacted: readonly BenchRun[], names: Map<string, stri
     ]),
     row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
-  for (const [key, name] of names) {
+  const sessions = new Map<string, BenchRun>();
+  for (const run of [...compacted].sort((a, b) => sessionKey(a).localeCompare(sessionKey(b)))) {
+    if (!sessions.has(sessionKey(run))) sessions.set(sessionKey(run), run);
+  }
+  for (const [key, first] of sessions) {
     const of = (policy: ReplayPolicyId) =>
       groupFor(compacted, policy, limit, (run) => sessionKey(run) === key).totals;
     const none = of('none');
@@ -77,7 +65,7 @@ function perSessionTable(compacted: readonly BenchRun[], names: Map<string, stri
       const t = of(policy);
       lines.push(
         row([
-          name,
+          sessionName(first),
           `\`${policy}\``,
           pct(cost(t), cost(none)),
           pct(cost(t), cost(recorded)),
@@ -129,8 +117,6 @@ function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
   return lines;
 }
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
-
 function usageCells(comparison: UsageComparison | undefined): string[] {
   if (comparison?.kind !== 'compared') return [comparison?.reason ?? '–', '–', '–', '–'];
   return [
@@ -147,7 +133,7 @@ function usageCells(comparison: UsageComparison | undefined): string[] {
  * `recorded` and `none` against the context sizes the agent's provider recorded, predicted as
  * fixed prompt (from call 1) + ratio × replayed + framing per call in context.
  */
-function usageTable(compacted: readonly BenchRun[], names: Map<string, string>): string[] {
+function usageTable(compacted: readonly BenchRun[]): string[] {
   const withUsage = compacted.filter((run) => run.recordedUsage !== undefined);
   if (withUsage.length === 0) return ['No self-compacted session records usage.'];
   const lines = [
@@ -169,7 +155,7 @@ function usageTable(compacted: readonly BenchRun[], names: Map<string, string>):
     const [medianAll, withinAll] = usageCells(all);
     lines.push(
       row([
-        names.get(sessionKey(run)) ?? '',
+        sessionName(run),
         `\`${run.policy}\``,
         all?.kind === 'compared' ? int(Math.round(all.fixedPrompt)) : '–',
         medianAll ?? '–',
@@ -196,12 +182,11 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
     'measured in the replay (the offline summarizer writes in milliseconds; an LLM summary would not). ' +
     'Cost: Anthropic 5-minute cache pricing, output at 5× input.';
   if (compacted.length === 0) return [title, '', `${lead} None in this corpus.`].join('\n');
-  const names = neutralNames(compacted);
   const nones = compacted.filter((run) => run.policy === 'none');
   const sessions = nones
     .map(
       (run) =>
-        `${names.get(sessionKey(run)) ?? ''}: ${run.recordedCompactions} compaction(s), ` +
+        `${sessionName(run)}: ${run.recordedCompactions} compaction(s), ` +
         `${int(run.report.modelCalls)} calls, peak without context management ${int(run.report.peakContextTokens)}`,
     )
     .join('; ');
@@ -214,7 +199,7 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
     '',
     `Per session at ${BENCH_LIMITS[0] / 1000}k (live lost C: live file content lost to compaction, tokens):`,
     '',
-    ...perSessionTable(compacted, names),
+    ...perSessionTable(compacted),
     '',
     'Over these sessions, every policy:',
     '',
@@ -233,7 +218,7 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
       'to 1.0.77 restores (its five most recent files and its todo list, docs/replay.md). Worst calls: ' +
       'call number and signed error.',
     '',
-    ...usageTable(compacted, names),
+    ...usageTable(compacted),
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@
 import { REPLAY_POLICY_IDS, type ReplayPolicyId, type ReplaySessionReport } from '@dense/core';
 import { groupFor, int, isLimitless, pct, sessionKey, sessionName } from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
+import { row, percent } from './markdownTable.js';
 
 const CORPUS_RATIO = 0.9;
 const SESSION_RATIO = 1.005;
@@ -46,7 +47,6 @@ function ratio(list: readonly Pair[], pick: (r: ReplaySessionReport) => number):
 const sessionRatio = (p: Pair, pricing: Pricing, gaps: Gaps = 'recorded') =>
   weighted(p.run.report, pricing, gaps) / Math.max(1, weighted(p.none.report, pricing, gaps));
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const verdict = (ok: boolean) => (ok ? '**met**' : '**missed**');
 const by = (value: number, target: number) =>
   value <= target ? '' : ` (missed by ${(100 * (value - target)).toFixed(1)} points)`;
@@ -110,10 +110,6 @@ function lowestAt32k(runs: readonly BenchRun[]): string {
       ? '.'
       : `; high-density trails \`${best}\` by ${(100 * gap).toFixed(1)} points.`)
   );
-}
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
 }
 
 /** What density did to a group of sessions vs none: tokens, cache reads/writes, net per pricing. */

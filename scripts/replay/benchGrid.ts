@@ -7,6 +7,7 @@
 import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
 import { int, sessionKey } from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
+import { percent } from './markdownTable.js';
 
 interface Cell {
   readonly cost: number;
@@ -44,7 +45,6 @@ function cellFor(
   };
 }
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const kilo = (limit: number) => (limit % 1000 === 0 ? `${limit / 1000}k` : int(limit));
 
 /** The grid as a markdown table, one row per policy, one column per limit. */

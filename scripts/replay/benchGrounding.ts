@@ -7,10 +7,7 @@
 import { groundingRate, REPLAY_POLICY_IDS } from '@dense/core';
 import { groupFor, int, pct } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
+import { row } from './markdownTable.js';
 
 function groundingTable(runs: readonly BenchRun[], limit: number): string {
   const lines = [

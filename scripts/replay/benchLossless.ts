@@ -7,6 +7,7 @@
 import type { ReplayPolicyId } from '@dense/core';
 import { groupFor, int, pct } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
+import { row } from './markdownTable.js';
 
 const POLICIES: readonly ReplayPolicyId[] = [
   'high-density',
@@ -14,8 +15,6 @@ const POLICIES: readonly ReplayPolicyId[] = [
   'one-shot',
   'top-down-truncation',
 ];
-
-const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
 export function losslessTable(runs: readonly BenchRun[]): string {
   const lines = [

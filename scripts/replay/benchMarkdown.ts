@@ -20,6 +20,7 @@ import { targetsSection } from './benchTargets.js';
 import { cacheTargetsSection } from './benchCacheTargets.js';
 import { losslessTable } from './benchLossless.js';
 import { groundingSection } from './benchGrounding.js';
+import { row } from './markdownTable.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
 export const REPLAY_END = '<!-- replay-bench:end -->';
@@ -43,10 +44,6 @@ export function replaceReplaySections(document: string, sections: string): strin
 }
 
 const limitName = (limit: number) => `${limit / 1000}k`;
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
 
 function totalsTable(runs: readonly BenchRun[], limit: number): string {
   const none = groupFor(runs, 'none', limit).totals;

@@ -195,6 +195,7 @@ export {
   type CacheRules,
   cacheRulesFor,
   isCacheCold,
+  outputMultiplierFor,
   weighPrompt,
 } from './cache/index.js';
 

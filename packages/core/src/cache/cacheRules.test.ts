@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cacheProviderFor, cacheRulesForProvider, requestCacheProvider } from './cacheRules.js';
+import {
+  CACHE_PROVIDERS,
+  CACHE_RULES,
+  cacheProviderFor,
+  cacheRulesForProvider,
+  outputMultiplierFor,
+  requestCacheProvider,
+} from './cacheRules.js';
 
 describe('#23.2 one provider→rules mapping', () => {
   it.each([
@@ -13,6 +20,16 @@ describe('#23.2 one provider→rules mapping', () => {
   ] as const)('#23.2 %s is priced with the %s rules', (name, provider) => {
     expect(cacheProviderFor(name)).toBe(provider);
     expect(cacheRulesForProvider(name).provider).toBe(provider);
+  });
+
+  it('#25.1 the output price lives in the same table: each provider has one, and a name gets its provider’s', () => {
+    for (const provider of CACHE_PROVIDERS) {
+      expect(CACHE_RULES[provider].outputMultiplier).toBeGreaterThan(1);
+    }
+    expect(outputMultiplierFor('anthropic')).toBe(5);
+    expect(outputMultiplierFor('openai-responses')).toBe(8);
+    expect(outputMultiplierFor('gemini')).toBe(8);
+    expect(outputMultiplierFor('replay')).toBe(CACHE_RULES.anthropic.outputMultiplier);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * How each provider prices a prompt whose prefix it has cached: one table, the only place these
- * numbers live. What a request reads and writes under them is `cachePrefix.ts`.
+ * How each provider prices a prompt whose prefix it has cached, and its output tokens: one table,
+ * the only place these numbers live. What a request reads and writes under them is `cachePrefix.ts`.
  *
  * Multipliers are relative to the provider's base input-token price, so a cost of 1.0 per token
  * is "what this token would cost with no caching at all".
@@ -38,6 +38,11 @@ export interface CacheRules {
    * (the read is rounded down to the last step).
    */
   readonly readIncrementTokens?: number;
+  /**
+   * Price of an output token, × base input price: what a replay bills for the one output that
+   * differs between policies (a compaction's summary).
+   */
+  readonly outputMultiplier: number;
   /** Where the figures come from. */
   readonly source: string;
 }
@@ -54,6 +59,8 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     minCacheableTokens: 1024,
     mode: 'explicit',
     lookbackBlocks: 20,
+    // Anthropic pricing page: every current Claude model bills output at 5× its input price.
+    outputMultiplier: 5,
     source:
       'Anthropic prompt-caching docs: 5-minute writes 1.25× base input, 1-hour writes 2×, reads 0.1×; ' +
       'TTL refreshed on every hit; cached only up to the last cache_control breakpoint; a hit is ' +
@@ -69,6 +76,8 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     minCacheableTokens: 1024,
     mode: 'explicit',
     lookbackBlocks: 20,
+    // The same models: output at 5× input.
+    outputMultiplier: 5,
     source:
       'Anthropic prompt-caching docs: cache_control ttl "1h" writes at 2× base input; ' +
       'the same 20-block lookback.',
@@ -82,6 +91,8 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     minCacheableTokens: 1024,
     mode: 'automatic',
     readIncrementTokens: 128,
+    // OpenAI pricing page, GPT-5: $1.25 input, $10 output per million tokens.
+    outputMultiplier: 8,
     source:
       'OpenAI prompt-caching guide: automatic for prompts of 1,024+ tokens, hits in 128-token ' +
       'increments beyond that, no write premium, ' +
@@ -96,6 +107,8 @@ export const CACHE_RULES: Readonly<Record<CacheProviderName, CacheRules>> = {
     ttlMs: 5 * MINUTE,
     minCacheableTokens: 4096,
     mode: 'automatic',
+    // Gemini API pricing, 2.5 Pro (prompts ≤ 200k): $1.25 input, $10 output per million tokens.
+    outputMultiplier: 8,
     source:
       'Gemini API caching docs: implicit caching on 2.5+ models, no write or storage charge, ' +
       '90% discount on hits, minimum 4,096 tokens (Gemini 3 family); the expiry is unpublished, ' +
@@ -135,4 +148,9 @@ const ONE_HOUR_TTL = /"ttl"\s*:\s*"1h"/;
 export function requestCacheProvider(wireApi: string, body: string): CacheProviderName {
   if (wireApi !== 'anthropic') return 'openai';
   return ONE_HOUR_TTL.test(body) ? 'anthropic-1h' : 'anthropic';
+}
+
+/** A provider name's output price, × its base input price (`cacheProviderFor`'s rules). */
+export function outputMultiplierFor(providerName: string): number {
+  return cacheRulesForProvider(providerName).outputMultiplier;
 }

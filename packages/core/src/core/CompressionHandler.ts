@@ -36,7 +36,8 @@ import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKe
 import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import type { DensityPressure } from '../scheduler/densityPressure.js';
-import { DensityScheduler } from '../scheduler/DensityScheduler.js';
+import { DensityScheduler, plansCompression } from '../scheduler/DensityScheduler.js';
+import type { DensityStepOutcome } from '../scheduler/densityStep.js';
 
 import type {
   CompressionEvent,
@@ -120,13 +121,13 @@ export class CompressionHandler {
     await this.options.history.waitForTokenUpdates();
     // A message that cannot fit even in an empty history is refused before anything irreversible.
     this.hardLimit.refuseIfNeverFits(pendingTokens);
-    await this.ensureDensityOptimized({
+    const density = await this.ensureDensityOptimized({
       underPressure: this.shouldCompress(pendingTokens),
       // Over the hard limit already: correctness first, every pending edit goes.
       ...(this.hardLimit.exceeds(pendingTokens) ? {} : this.pressureInputs(pendingTokens)),
     });
     let compressed = false;
-    const planned = this.scheduler.takePlannedCompression();
+    const planned = plansCompression(density);
     if ((planned || this.shouldCompress(pendingTokens)) && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
@@ -196,37 +197,41 @@ export class CompressionHandler {
    * applies a non-empty result and waits for the token recalculation (REQ-HD-002.2–002.9). With
    * `compression.density.schedule` `batched` (the default), edits that would cost more in
    * prompt-cache misses than they save wait (the flag stays set) unless the context is
-   * `underPressure`; the edits near the end may go alone.
+   * `underPressure`; the edits near the end may go alone. Returns the step's outcome (undefined
+   * when nothing ran): `plansCompression` of it tells whether a compression goes with the batch.
    */
-  async ensureDensityOptimized(options: DensityPressure = {}): Promise<void> {
-    if (!this.densityDirty) return;
+  async ensureDensityOptimized(
+    options: DensityPressure = {},
+  ): Promise<DensityStepOutcome | undefined> {
+    if (!this.densityDirty) return undefined;
     const strategy = this.currentStrategy();
-    if (strategy.optimize) {
-      const batched = this.densityBatched();
-      const outcome = await this.scheduler.step({
-        strategy: strategy.name,
-        optimize: strategy.optimize.bind(strategy),
-        config: this.densityConfig(),
-        ...(batched
-          ? {
-              batched: {
-                rules: cacheRulesForProvider(this.options.runtimeState().provider),
-                paybackCalls: this.settings.get('compression.density.cachePaybackCalls'),
-                pressure: options,
-              },
-            }
-          : {}),
-      });
-      if (outcome.kind === 'deferred') {
-        this.events.emit('densityDeferred', outcome.event);
-        return;
-      }
-      if (outcome.kind === 'applied') {
-        this.events.emit('densityApplied', outcome.event);
-        if (outcome.pendingFrom !== undefined) return;
-      }
+    if (!strategy.optimize) {
+      this.densityDirty = false;
+      return undefined;
     }
-    this.densityDirty = false;
+    const batched = this.densityBatched();
+    const outcome = await this.scheduler.step({
+      strategy: strategy.name,
+      optimize: strategy.optimize.bind(strategy),
+      config: this.densityConfig(),
+      ...(batched
+        ? {
+            batched: {
+              rules: cacheRulesForProvider(this.options.runtimeState().provider),
+              paybackCalls: this.settings.get('compression.density.cachePaybackCalls'),
+              pressure: options,
+            },
+          }
+        : {}),
+    });
+    if (outcome.kind === 'deferred') this.events.emit('densityDeferred', outcome.event);
+    if (outcome.kind === 'applied') this.events.emit('densityApplied', outcome.event);
+    // Deferred edits, or deeper ones an applied batch left, keep the flag set.
+    const waiting =
+      outcome.kind === 'deferred' ||
+      (outcome.kind === 'applied' && outcome.pendingFrom !== undefined);
+    if (!waiting) this.densityDirty = false;
+    return outcome;
   }
 
   /**

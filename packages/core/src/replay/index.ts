@@ -43,5 +43,4 @@ export {
 export { groundingRate, sumGrounding } from './grounding/sumGrounding.js';
 export { type WorkRedoneCounts } from './grounding/WorkRedoneCounter.js';
 export * from './metrics/recordedUsage.js';
-export { OUTPUT_PRICE_RATIO } from './metrics/outputPrice.js';
 export { type SummarizationTotals } from './metrics/CallMetrics.js';

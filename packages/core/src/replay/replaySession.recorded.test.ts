@@ -7,9 +7,8 @@ import type { ImportedSession } from '../transcripts/types.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { RECORDED_SUMMARIZER_LABEL, replaySession } from './replaySession.js';
-import { OUTPUT_PRICE_RATIO } from './metrics/outputPrice.js';
 import { CallMetrics } from './metrics/CallMetrics.js';
-import { CACHE_PROVIDERS } from '../cache/index.js';
+import { CACHE_PROVIDERS, CACHE_RULES } from '../cache/index.js';
 import { importedSession } from '../test-utils/importedSession.js';
 
 /** One token per character: every figure below can be computed by hand. */
@@ -79,7 +78,7 @@ describe('#25.1 the recorded policy', () => {
     const [a, b] = [call.totals(), summarization.totals()];
     for (const provider of CACHE_PROVIDERS) {
       expect(b.cacheCost[provider].weightedTokens - a.cacheCost[provider].weightedTokens).toBe(
-        Math.round(100 * OUTPUT_PRICE_RATIO[provider]),
+        Math.round(100 * CACHE_RULES[provider].outputMultiplier),
       );
     }
     expect(b).toMatchObject({

@@ -74,8 +74,6 @@ export class DensityScheduler {
   private readonly growth = new GrowthTracker();
   private readonly cache = new DensityCacheLedger();
   private keptPending: Promise<void> = Promise.resolve();
-  /** A batch went with a compression ('with-compression'): compress in this pre-send step. */
-  private compressionPlanned = false;
 
   constructor(private readonly options: DensitySchedulerOptions) {}
 
@@ -124,18 +122,10 @@ export class DensityScheduler {
     }
     this.anchors.onPending(outcome.kind === 'applied' ? outcome.pendingFrom : undefined);
     if (outcome.kind === 'applied') {
-      if (outcome.event.schedule?.reason === 'with-compression') this.compressionPlanned = true;
       this.anchors.onEdited(outcome.event.firstEditedIndex);
       this.recordApplied(outcome.event);
     }
     return outcome;
-  }
-
-  /** Whether a batch applied in this pre-send step planned a compression with it (and forget it). */
-  takePlannedCompression(): boolean {
-    const planned = this.compressionPlanned;
-    this.compressionPlanned = false;
-    return planned;
   }
 
   /** Under pressure: the room a batch must make and the compression it is priced against. */
@@ -212,6 +202,11 @@ export class DensityScheduler {
       explicitLoss: Math.max(0, event.tokensAfter - read),
     };
   }
+}
+
+/** Whether a step applied a batch that goes with a compression: compress in the same pre-send step. */
+export function plansCompression(outcome: DensityStepOutcome | undefined): boolean {
+  return outcome?.kind === 'applied' && outcome.event.schedule?.reason === 'with-compression';
 }
 
 function pressureFields(pressure: DensityPressure): Omit<DensityPressure, 'underPressure'> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { cacheProviderFor } from '../cache/index.js';
+import { CACHE_PROVIDERS, CACHE_RULES, cacheProviderFor, priceCall } from '../cache/index.js';
 import { DensityCacheLedger } from './densityCacheLedger.js';
 
 const MIN = 60_000;
@@ -76,9 +76,10 @@ describe('#14.5 DensityCacheLedger: density’s cache effect in a live session',
     expect(ledger.savedSoFar('anthropic')).toBeCloseTo(kept - edit, 6);
     const without = 10_000 * 1.25 + (10_000 * 0.1 + 3_000 * 1.25) + (13_000 * 0.1 + 500 * 1.25);
     expect(ledger.baselineSoFar('anthropic')).toBeCloseTo(without + 13_500 * 1.25, 6);
-    // OpenAI: no write premium, cached input at 0.1 (the table's multipliers).
+    // OpenAI: no write premium, cached input at 0.1, a hit rounded down to 128-token steps past
+    // 1,024 (10,000 → 9,984 read; 13,000 → 12,928 read).
     expect(ledger.baselineSoFar('openai')).toBeCloseTo(
-      10_000 + (1_000 + 3_000) + (1_300 + 500) + 13_500,
+      10_000 + (998.4 + 16 + 3_000) + (1_292.8 + 72 + 500) + 13_500,
       6,
     );
     // The edit totals stay the edits' own (what /context reports as density's cache effect).
@@ -88,6 +89,35 @@ describe('#14.5 DensityCacheLedger: density’s cache effect in a live session',
     const before = ledger.savedSoFar('anthropic');
     ledger.modelCall(11 * MIN, 4_000);
     expect(ledger.savedSoFar('anthropic')).toBeCloseTo(before, 6);
+  });
+
+  it('#14.3 the baseline is priced by priceCall: a prompt under the cache minimum pays base price, a hit rounds to the provider step', () => {
+    const ledger = new DensityCacheLedger();
+    ledger.modelCall(0, 800); // under 1,024 tokens: never cached, no write premium
+    ledger.modelCall(MIN, 900);
+    expect(ledger.baselineSoFar('anthropic')).toBeCloseTo(800 + 900, 6);
+    ledger.modelCall(2 * MIN, 2_000);
+    const small = new DensityCacheLedger();
+    small.modelCall(0, 2_000);
+    small.modelCall(MIN, 2_100);
+    const step = 1_024 + 7 * 128; // OpenAI reads 2,000 rounded down to the 128-token step
+    expect(small.baselineSoFar('openai')).toBeCloseTo(2_000 + step * 0.1 + (2_100 - step), 6);
+    for (const provider of CACHE_PROVIDERS) {
+      expect(ledger.baselineSoFar(provider)).toBeCloseTo(
+        [800, 900, 2_000].reduce(
+          (sum, tokens, at) =>
+            sum +
+            priceCall(CACHE_RULES[provider], {
+              promptTokens: tokens,
+              reusablePrefixTokens: at === 0 ? 0 : [800, 900][at - 1]!,
+              gapMs: at === 0 ? undefined : MIN,
+              hasPrevious: at > 0,
+            }).weightedTokens,
+          0,
+        ),
+        6,
+      );
+    }
   });
 
   it('the session provider picks the rules; unknown adapters are priced as Anthropic 5m', () => {

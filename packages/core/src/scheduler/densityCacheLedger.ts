@@ -20,6 +20,7 @@ import {
   CACHE_PROVIDERS,
   CACHE_RULES,
   isCacheCold,
+  priceCall,
   type CacheProviderName,
 } from '../cache/index.js';
 
@@ -92,9 +93,12 @@ export class DensityCacheLedger {
       const rules = CACHE_RULES[provider];
       const cold = this.calls > 0 && isCacheCold(rules, gapMs);
       if (without !== undefined) {
-        const cached = cold ? 0 : Math.min(this.baselineContext, without);
-        this.baseline[provider] +=
-          cached * rules.readMultiplier + (without - cached) * rules.writeMultiplier;
+        this.baseline[provider] += priceCall(rules, {
+          promptTokens: without,
+          reusablePrefixTokens: this.baselineContext,
+          gapMs,
+          hasPrevious: this.calls > 0,
+        }).weightedTokens;
       }
       // Kept-out tokens would have been read (or written again, cold); a new entry's first
       // sending, a write, is not counted: the estimate errs on the side of saving less.
@@ -125,7 +129,10 @@ export class DensityCacheLedger {
     return -(this.net[provider] + this.keptNet[provider]);
   }
 
-  /** An estimate of what the calls so far would have cost without density, under `provider`. */
+  /**
+   * An estimate of what the calls so far would have cost without density, under `provider`: each
+   * call's context plus what density took out, priced by `priceCall` against the previous one.
+   */
   baselineSoFar(provider: CacheProviderName): number {
     return this.baseline[provider];
   }

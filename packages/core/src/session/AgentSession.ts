@@ -14,7 +14,8 @@ import {
   type ToolResponseBlock,
 } from '../services/history/IContent.js';
 import type { EntryContext } from '../core/compression/density/entry/entryReplies.js';
-import type { TokenCounter } from '../services/history/TokenCounter.js';
+import { o200kTokenCounter, type TokenCounter } from '../services/history/TokenCounter.js';
+import { recentTokenCounts } from '../services/history/recentTokenCounts.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
 import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
@@ -101,9 +102,11 @@ export class AgentSession {
   constructor(options: AgentSessionOptions) {
     this.currentProvider = options.provider;
     this.sessionId = options.sessionId ?? randomUUID();
-    this.history = new HistoryService(
-      options.tokenCounter ? { tokenCounter: options.tokenCounter } : {},
-    );
+    // One count per text: a tool output is measured for the cap, against a reply at entry and
+    // in the history (`recentTokenCounts`).
+    this.history = new HistoryService({
+      tokenCounter: recentTokenCounts(options.tokenCounter ?? o200kTokenCounter),
+    });
     this.todoStore = options.todoStore ?? new TodoStore();
     this.runtime = createAgentRuntimeContext({
       settings: options.settings,

@@ -148,16 +148,11 @@ export function countGeminiMarkdownCalls(text: string): RecordedCalls {
 }
 
 /**
- * One line of a Dense session: a content line whose entry is the model's is a reply, with its
- * `tool_call` blocks. Lines that are not JSON count nothing.
+ * One line of a Dense session, as parsed JSON (undefined for a line that is not JSON): a content
+ * line whose entry is the model's is a reply, with its `tool_call` blocks. Anything else counts
+ * nothing.
  */
-export function countDenseSessionLine(line: string): RecordedCalls {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { modelCalls: 0, toolCalls: 0 };
-  }
+export function countDenseSessionLine(value: unknown): RecordedCalls {
   const content = obj(obj(value).content);
   if (obj(value).kind !== 'content' || content.speaker !== 'ai') {
     return { modelCalls: 0, toolCalls: 0 };

@@ -110,12 +110,30 @@ function issueText(error: z.ZodError): string {
 
 /** Reads one line. Never throws: a bad line comes back as `invalid` with the reason. */
 export function parseSessionLine(line: string): SessionLine {
-  let value: unknown;
+  return readSessionLine(line).parsed;
+}
+
+/** A line as read: its JSON value (undefined when the line is not JSON) and the session line. */
+export interface ReadSessionLine {
+  readonly json: unknown;
+  readonly parsed: SessionLine;
+}
+
+/**
+ * `parseSessionLine` that also hands back the JSON it parsed, for a caller that reads the raw
+ * record too (the importer's call counter). Never throws.
+ */
+export function readSessionLine(line: string): ReadSessionLine {
+  let json: unknown;
   try {
-    value = JSON.parse(line);
+    json = JSON.parse(line);
   } catch {
-    return { kind: 'invalid', reason: 'invalid JSON' };
+    return { json: undefined, parsed: { kind: 'invalid', reason: 'invalid JSON' } };
   }
+  return { json, parsed: sessionLineOf(json) };
+}
+
+function sessionLineOf(value: unknown): SessionLine {
   const kind =
     typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
   if (kind === 'session') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compressionSettingsFrom, STRATEGY_SETTING_KEYS } from './CompressionSettings.js';
+import { compressionSettingsFrom } from './CompressionSettings.js';
 import { HighDensityStrategy } from './HighDensityStrategy.js';
 import { makeCompressionContext } from '../../test-utils/compressionContext.js';
 import { human, readFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
@@ -45,10 +45,24 @@ const resultOf = (history: readonly IContent[], callId: string) =>
 
 describe('compressionSettingsFrom', () => {
   it('#23.5 every key strategies read is in the snapshot with its registry default', () => {
-    const snapshot = compressionSettingsFrom(new SettingsService(), 50_000);
-    for (const key of STRATEGY_SETTING_KEYS) {
-      expect(snapshot[key], key).toBe(getSettingDefault(key));
-    }
+    // Written out here, not taken from STRATEGY_SETTING_KEYS: a key dropped from the snapshot's
+    // list must fail this test.
+    const read: readonly SettingKey[] = [
+      'compression-threshold',
+      'compression.profile',
+      'compression.preserveThreshold',
+      'compression.topPreserveThreshold',
+      'compression.density.compressHeadroom',
+      'compression.density.pointerStyle',
+      'compression.density.shellFileOps',
+      'compression.artifactTrail',
+    ];
+    const snapshot: Readonly<Record<string, unknown>> = compressionSettingsFrom(
+      new SettingsService(),
+      50_000,
+    );
+    expect(Object.keys(snapshot).sort()).toEqual([...read, 'contextLimit'].sort());
+    for (const key of read) expect(snapshot[key], key).toBe(getSettingDefault(key));
     expect(snapshot.contextLimit).toBe(50_000);
   });
 

@@ -24,7 +24,6 @@ import {
   zeroCacheCosts,
   type CacheCostByProvider,
 } from './cacheCost.js';
-import { OUTPUT_PRICE_RATIO } from './outputPrice.js';
 
 export interface CallSample {
   /** The entries sent (the curated history). */
@@ -87,7 +86,7 @@ export interface SummarizationTotals {
   readonly calls: number;
   /** The context at each boundary, sent as the call's input. */
   readonly inputTokens: number;
-  /** The summaries written, billed at each provider's output price (`OUTPUT_PRICE_RATIO`). */
+  /** The summaries written, billed at each provider's output price (`CacheRules.outputMultiplier`). */
   readonly outputTokens: number;
 }
 
@@ -153,7 +152,8 @@ export class CallMetrics {
           {
             ...totals[provider],
             weightedTokens:
-              totals[provider].weightedTokens + outputTokens * OUTPUT_PRICE_RATIO[provider],
+              totals[provider].weightedTokens +
+              outputTokens * CACHE_RULES[provider].outputMultiplier,
           },
         ]),
       ) as CacheCostByProvider;

@@ -34,15 +34,26 @@ export function keptOriginalsOf(entry: IContent): readonly KeptOriginal[] {
   return Array.isArray(value) ? value.filter(isKeptOriginal) : [];
 }
 
-/** The recall id of a kept original: the id its unshortened response had. */
+/** Recall ids already computed, per kept original (immutable, so an id never goes stale). */
+const keptIds = new WeakMap<KeptOriginal, string>();
+
+/**
+ * The recall id of a kept original: the id its unshortened response had. Hashed once per object:
+ * the cap, the tool entry's metadata and the recall store all ask for the same original's id.
+ */
 export function recallIdOfKept(kept: KeptOriginal): string {
-  const block: ToolResponseBlock = {
-    type: 'tool_response',
-    callId: kept.callId,
-    toolName: kept.toolName,
-    result: kept.text,
-  };
-  return recallIdOfResponse(block);
+  let id = keptIds.get(kept);
+  if (id === undefined) {
+    const block: ToolResponseBlock = {
+      type: 'tool_response',
+      callId: kept.callId,
+      toolName: kept.toolName,
+      result: kept.text,
+    };
+    id = recallIdOfResponse(block);
+    keptIds.set(kept, id);
+  }
+  return id;
 }
 
 /** The kept original with recall id `id` in `entry`, if any. */

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readFileLines } from '../lineSource.js';
 import { checkImport } from '../checkImport.js';
 import { serializeSessionContent, serializeSessionHeader } from '../sessionFormat.js';
@@ -68,6 +68,32 @@ describe('importDenseSession: the calls the file holds', () => {
   it('#22.17 counts model entries and their calls, bad lines included', async () => {
     const session = await importDenseSession(readFileLines(FIXTURE), { file: FIXTURE });
     expect(session.recorded).toEqual({ modelCalls: 2, toolCalls: 1 });
+  });
+
+  it('#22.17 each line is parsed once: the call count and the entry come from the same JSON', async () => {
+    const lines = [
+      JSON.stringify({
+        kind: 'content',
+        content: { speaker: 'human', blocks: [{ type: 'text', text: 'Go.' }] },
+      }),
+      JSON.stringify({
+        kind: 'content',
+        content: {
+          speaker: 'ai',
+          blocks: [{ type: 'tool_call', id: 'c1', name: 'read_file', parameters: {} }],
+        },
+      }),
+      'not json',
+    ];
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const session = await importDenseSession(lines, { file: 'once.jsonl' });
+      expect(parse).toHaveBeenCalledTimes(lines.length);
+      expect(session.recorded).toEqual({ modelCalls: 1, toolCalls: 1 });
+      expect(session.skipped.map((s) => s.line)).toEqual([3]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('#22.17 flags model entries the mapping rejected (a block type it does not know)', async () => {

@@ -6,7 +6,7 @@
 import type { LineSource } from '../lineSource.js';
 import { countDenseSessionLine } from '../recordedCalls.js';
 import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
-import { SESSION_FORMAT_VERSION, parseSessionLine } from '../sessionFormat.js';
+import { SESSION_FORMAT_VERSION, readSessionLine } from '../sessionFormat.js';
 import { TranscriptError } from '../TranscriptError.js';
 import type { ImportedSession } from '../types.js';
 
@@ -21,8 +21,8 @@ export async function importDenseSession(
   for await (const raw of lines) {
     line += 1;
     if (raw.trim() === '') continue;
-    builder.addRecorded(countDenseSessionLine(raw));
-    const parsed = parseSessionLine(raw);
+    const { json, parsed } = readSessionLine(raw);
+    builder.addRecorded(countDenseSessionLine(json));
     switch (parsed.kind) {
       case 'session':
         if (parsed.version !== SESSION_FORMAT_VERSION) {
