@@ -7,6 +7,9 @@ import {
   proxyPointer,
   SPECIFICS_LEAD,
 } from './proxyPointer.js';
+import { scheduleEdits, type ScheduleInput } from './proxySchedule.js';
+import { CACHE_RULES } from '../cache/cacheRules.js';
+import { wireCache } from './wireCache.js';
 import {
   anthropicBody,
   claudeSession,
@@ -121,4 +124,35 @@ describe('proxyPointer: the specifics of the read it replaces', () => {
       expect(proxyPointer('r0123456789', original)).toBe(pointer);
     },
   );
+});
+
+describe('scheduleEdits: the savings of a batch', () => {
+  it('#24.9 count the pointer each site gets, not the whole span', () => {
+    const cache = wireCache({
+      leadChars: 0,
+      messages: [40_000, 4_000, 40_000, 4_000].map((chars, i) => ({
+        chars,
+        blocks: 1,
+        assistant: i % 2 === 1,
+      })),
+      breakpointMessages: [3],
+      leadBreakpoint: false,
+    });
+    const input: ScheduleInput = {
+      candidates: [{ callId: 'c', messageIndex: 2, blockIndex: 0, start: 0, end: 36_000 }],
+      messageCount: 4,
+      totalChars: 88_000,
+      cache,
+      gapMs: undefined,
+      hasPrevious: false,
+      rules: CACHE_RULES.anthropic,
+      pressureTokens: 1_000_000,
+      paybackCalls: 15,
+      riskBudget: undefined,
+    };
+    const bare = scheduleEdits(input);
+    const pointed = scheduleEdits({ ...input, pointerChars: () => 4_000 });
+    expect(bare.removedTokens).toBeGreaterThan(0);
+    expect(pointed.removedTokens).toBe(bare.removedTokens - 1_000);
+  });
 });
