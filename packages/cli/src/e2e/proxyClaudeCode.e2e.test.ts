@@ -99,16 +99,15 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     const [, , afterEdit, last] = upstream.mainBodies.map(messagesOf);
     const pointer = afterEdit?.results.get('toolu_dense_read_1') ?? '';
     const id = /dense recall (r[0-9a-f]{10})/.exec(pointer)?.[1] ?? '';
-    expect(pointer).toBe(JSON.stringify(proxyPointer(id)));
+    const original = await recall.lookup(id);
+    const originalText = original.kind === 'found' ? original.bytes.toString('utf8') : '';
+    expect(originalText).toContain('line 7: original');
+    expect(pointer).toBe(JSON.stringify(proxyPointer(id, originalText)));
     expect(last?.results.get('toolu_dense_read_1')).toBe(pointer);
     const secondRead = last?.results.get('toolu_dense_read_2') ?? '';
     expect(secondRead).toContain('line 7: edited');
     expect(secondRead).toContain('line 400:');
     expect(secondRead).not.toContain('dense recall');
-    const original = await recall.lookup(id);
-    expect(original.kind === 'found' && original.bytes.toString('utf8')).toContain(
-      'line 7: original',
-    );
   });
 
   it('#15 every later request repeats the edit byte for byte, and the metering says so', () => {

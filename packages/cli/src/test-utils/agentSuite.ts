@@ -50,4 +50,4 @@ export const NOTES_TEXT = `${Array.from(
 
 /** A proxy pointer as a JSON string value: it names the result's recall id. */
 export const POINTER_VALUE =
-  /^"\[Result pruned \(stale read\) — run `dense recall r[0-9a-f]{10}` to see the original\]"$/;
+  /^"\[Result pruned \(stale read\) — run `dense recall r[0-9a-f]{10}` to see the original(?:\. The version read then [^\]]*)?\]"$/;

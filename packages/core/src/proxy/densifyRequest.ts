@@ -236,6 +236,7 @@ function decide(
     pressureTokens: options.pressureTokens,
     paybackCalls: PROXY_PAYBACK_CALLS,
     riskBudget: proxyRiskBudget(state, rules.provider),
+    pointerChars: (site) => pointerValue(pointerSite(wire, site)).length,
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
+import { proxyPointer } from './proxyPointer.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
 
 const send = (store: ConversationStore, text: string, now: number) =>
@@ -48,7 +49,11 @@ describe('MessageFingerprints', () => {
     const read = store.reads.read({ api: 'anthropic', text, sessionId: 's' });
     if (read.outcome.kind !== 'history') throw new Error('not read');
     const wire = read.outcome.wire;
-    const sites = wire.sites.slice(0, 3).map((site, i) => ({ ...site, recallId: `r${i}` }));
+    const sites = wire.sites.slice(0, 3).map((site, i) => ({
+      ...site,
+      recallId: `r${i}`,
+      pointer: proxyPointer(`r${i}`),
+    }));
     // Two pointers in one message, as a client that sends parallel results puts them.
     const twoInOne = [sites[0], { ...sites[1], messageIndex: sites[0]?.messageIndex }].filter(
       (site) => site !== undefined,

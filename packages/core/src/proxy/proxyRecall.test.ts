@@ -31,7 +31,7 @@ describe('proxy pointers name `dense recall <id>`', () => {
     const sent = result.body.toString();
     const id = pointedId(sent);
     expect(id).toMatch(/^r[0-9a-f]{10}$/);
-    expect(sent).toContain(JSON.stringify(proxyPointer(id ?? '')));
+    expect(sent).toContain(JSON.stringify(proxyPointer(id ?? '', FILE_TEXT)));
     expect(sent).toContain(`run \`dense recall ${id}\``);
     expect(result.recalls).toEqual([{ id, text: FILE_TEXT }]);
     // The same id as Dense's own recall ids: call id, (canonical) tool and original text.

@@ -37,6 +37,11 @@ export interface ScheduleInput {
   readonly paybackCalls: number;
   /** The most a batch may cost up front (base-input-token units); undefined: no cap. */
   readonly riskBudget: number | undefined;
+  /**
+   * Characters the pointer written at a site takes in the request (its JSON value; pointers carry
+   * the read's specifics, so their length varies). Undefined: 0, the whole span counts as removed.
+   */
+  readonly pointerChars?: (site: ResultSite) => number;
 }
 
 export interface ScheduleDecision {
@@ -56,7 +61,7 @@ export function wireCuts(input: ScheduleInput): BatchCut[] {
   const edited = new Map<number, { firstBlock: number; chars: number }>();
   for (const site of input.candidates) {
     const message = edited.get(site.messageIndex);
-    const chars = site.end - site.start;
+    const chars = Math.max(0, site.end - site.start - (input.pointerChars?.(site) ?? 0));
     if (message === undefined) {
       edited.set(site.messageIndex, { firstBlock: site.blockIndex, chars });
     } else {

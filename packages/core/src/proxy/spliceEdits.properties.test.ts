@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { PointerSite } from './proxyPointer.js';
+import { proxyPointer, type PointerSite } from './proxyPointer.js';
 import { removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
 
 /** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
@@ -26,6 +26,7 @@ const site = (text: string) =>
         start,
         end,
         recallId,
+        pointer: proxyPointer(recallId),
         ...(cacheControlRaw === undefined ? {} : { cacheControlRaw }),
       };
     });

@@ -4,7 +4,7 @@
  * request. `spliceEdits` works on the text; `spliceBytes` on the body bytes the text was decoded
  * from (no second encoding of the whole request).
  */
-import { proxyPointer, type PointerSite } from './proxyPointer.js';
+import type { PointerSite } from './proxyPointer.js';
 
 /** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
 const POINTER_VALUES = new Map<string, string>();
@@ -15,7 +15,7 @@ export function pointerValue(site: PointerSite): string {
   let text = POINTER_VALUES.get(site.recallId);
   if (text === undefined) {
     if (POINTER_VALUES.size >= MAX_POINTER_VALUES) POINTER_VALUES.clear();
-    text = JSON.stringify(proxyPointer(site.recallId));
+    text = JSON.stringify(site.pointer);
     POINTER_VALUES.set(site.recallId, text);
   }
   return site.cacheControlRaw === undefined

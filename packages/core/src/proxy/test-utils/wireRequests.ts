@@ -140,7 +140,7 @@ export function chatBody(turns: readonly Json[]): string {
 
 /** Any proxy pointer as plain text (its recall id depends on the result it replaced). */
 export const POINTER_TEXT =
-  /\[Result pruned \(stale read\) — run `dense recall (r[0-9a-f]{10})` to see the original\]/;
+  /\[Result pruned \(stale read\) — run `dense recall (r[0-9a-f]{10})` to see the original(?:\. The version read then [^\]]*)?\]/;
 
 /** Any proxy pointer as a JSON string in a request body. */
 export const POINTER_JSON = new RegExp(`"${POINTER_TEXT.source}"`);
