@@ -214,7 +214,8 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
       'are one calibration for Claude Code, measured on the deltas between consecutive calls before ' +
       `the first compaction, pooled over these sessions (r = ${CLAUDE_CODE_USAGE_MODEL.tokensPerReplayedToken}, ` +
       `c = ${CLAUDE_CODE_USAGE_MODEL.tokensPerCall}), not fitted per session. Thinking blocks are ` +
-      'imported (Claude Code sends them back); after a boundary `recorded` holds what Claude Code up ' +
+      'imported (Claude Code sends them back) and counted as the model bills them (Claude models ' +
+      'before Opus 4.5 drop the thinking of earlier turns); after a boundary `recorded` holds what Claude Code up ' +
       'to 1.0.77 restores (its five most recent files and its todo list, docs/replay.md). Worst calls: ' +
       'call number and signed error.',
     '',

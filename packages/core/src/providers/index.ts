@@ -16,6 +16,7 @@ export * from './geminiConversion.js';
 export * from './geminiStream.js';
 export * from './GeminiProvider.js';
 export * from './modelLimits.js';
+export * from './thinkingKept.js';
 export * from './resolveApiKey.js';
 export * from './createProvider.js';
 export * from './SdkProvider.js';

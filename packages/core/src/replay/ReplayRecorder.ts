@@ -15,6 +15,8 @@ import {
 } from '../core/compression/densityPass.js';
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
+import { DroppedThinking } from './metrics/DroppedThinking.js';
+import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
@@ -34,6 +36,24 @@ export interface OverheadSample {
   readonly ms: number;
   /** optimize() alone. */
   readonly optimizeMs?: number;
+}
+
+/** A replayed model call: the recorded reply that answers it. */
+export interface RecordedCall {
+  /** Its position in the recording. */
+  readonly position: number;
+  /** When it was made in the recording (ms since the epoch), if recorded. */
+  readonly timeMs?: number | undefined;
+  /** The model that answered, if recorded: decides which thinking the request is billed for. */
+  readonly model?: string | undefined;
+}
+
+export interface ReplayRecorderInput {
+  readonly prepared: PreparedReplay;
+  readonly history: HistoryService;
+  readonly now: () => number;
+  /** Counts the thinking a call's model drops from its request. */
+  readonly tokenCounter: TokenCounter;
 }
 
 /** Facts the engine knows at the end that the recorder does not observe itself. */
@@ -72,11 +92,17 @@ export class ReplayRecorder implements StrategyObserver {
   private readonly grounding: GroundingOracle;
   private readonly workRedone: WorkRedoneCounter;
 
-  constructor(
-    prepared: PreparedReplay,
-    private readonly history: HistoryService,
-    private readonly now: () => number,
-  ) {
+  private readonly history: HistoryService;
+  private readonly now: () => number;
+  private readonly droppedThinking: DroppedThinking;
+  /** The model of the latest call: the one that would write a recorded compaction's summary. */
+  private lastModel: string | undefined;
+
+  constructor(input: ReplayRecorderInput) {
+    const { prepared } = input;
+    this.history = input.history;
+    this.now = input.now;
+    this.droppedThinking = new DroppedThinking(input.tokenCounter);
     this.tracker = new ExposureTracker(prepared.ledger, exposureTokensOf(prepared), {
       ofResponse: recallIdOfResponse,
       ofInclusion: recallIdOfInclusion,
@@ -91,20 +117,24 @@ export class ReplayRecorder implements StrategyObserver {
     this.currentTurn = turn;
   }
 
-  /** A model call is about to be answered with the reply at recording `position`. */
+  /**
+   * A model call is about to be answered with the recorded reply `call`. The call is counted and
+   * priced without the thinking its model drops (`thinkingKept`); the history keeps it.
+   */
   async modelCall(
     request: {
       readonly contents: readonly IContent[];
       readonly cacheAnchors?: readonly IContent[];
     },
-    position: number,
-    timeMs?: number,
+    call: RecordedCall,
   ): Promise<void> {
     await this.history.waitForTokenUpdates();
-    this.calls.record(requestSample(request, this.history, timeMs));
-    this.grounding.onModelCall(request.contents, position);
-    this.workRedone.onModelCall(request.contents, position);
-    this.tracker.advance(position);
+    this.lastModel = call.model ?? this.lastModel;
+    const droppedTokens = await this.droppedThinking.of(request.contents, call.model);
+    this.calls.record(requestSample(request, this.history, { timeMs: call.timeMs, droppedTokens }));
+    this.grounding.onModelCall(request.contents, call.position);
+    this.workRedone.onModelCall(request.contents, call.position);
+    this.tracker.advance(call.position);
   }
 
   optimized(result: DensityResult, elapsedMs: number, before: readonly IContent[] | undefined) {
@@ -129,7 +159,7 @@ export class ReplayRecorder implements StrategyObserver {
   /**
    * The recorded agent compacted here: call while the history still holds the context at the
    * boundary (the engine then resets it to `summary`). Prices the summarization call (that
-   * context as input, `outputTokens` of summary as output), judges what the summary dropped and
+   * context as input, a new turn for the latest call's model, `outputTokens` of summary as output), judges what the summary dropped and
    * counts the compaction with its recorded wait.
    */
   async recordedCompaction(
@@ -139,11 +169,12 @@ export class ReplayRecorder implements StrategyObserver {
   ): Promise<void> {
     await this.history.waitForTokenUpdates();
     const before = [...this.history.getRawHistory()];
-    const sample = requestSample(
-      { contents: this.history.getCurated() },
-      this.history,
-      recordedCompactionStart(summary),
-    );
+    const contents = this.history.getCurated();
+    const droppedTokens = await this.droppedThinking.of(contents, this.lastModel, contents.length);
+    const sample = requestSample({ contents }, this.history, {
+      timeMs: recordedCompactionStart(summary),
+      droppedTokens,
+    });
     this.calls.recordSummarization(sample, outputTokens);
     this.tracker.onEdit(before, [summary], 'compression');
     this.survival.onCompressed(before, [summary]);

@@ -17,7 +17,7 @@ import type { ExposureLoss, UnreclaimedStale } from './oracle/ExposureTracker.js
 import type { RecordedEntry, ReplayTurn } from './planReplay.js';
 import type { PreparedReplay } from './prepareReplay.js';
 import { ReplayProvider } from './ReplayProvider.js';
-import { ReplayRecorder, type OverheadSample } from './ReplayRecorder.js';
+import { ReplayRecorder, type OverheadSample, type RecordedCall } from './ReplayRecorder.js';
 import { ReplayTurnEnd } from './replayErrors.js';
 import { policyStrategy, type ReplayPolicy } from './replayPolicies.js';
 import type { ReplaySessionReport } from './replayReport.js';
@@ -71,6 +71,16 @@ export function recordedCallTime(reply: RecordedEntry): number | undefined {
   return typeof time === 'number' && Number.isFinite(time) ? time : undefined;
 }
 
+/** The recorded call `reply` answers: its position, time and model. */
+function recordedCall(reply: RecordedEntry): RecordedCall {
+  const model = reply.entry.metadata?.model;
+  return {
+    position: reply.position,
+    timeMs: recordedCallTime(reply),
+    model: typeof model === 'string' ? model : undefined,
+  };
+}
+
 /** The prompt tokens the recorded provider billed for the call `reply` answers, if recorded. */
 export function recordedPromptTokens(reply: RecordedEntry): number | undefined {
   const tokens = reply.entry.metadata?.usage?.promptTokens;
@@ -110,7 +120,7 @@ class SessionReplayer {
     const now = options.now ?? (() => performance.now());
     this.provider = new ReplayProvider((request, reply) => {
       this.recordedPrompts.push(recordedPromptTokens(reply));
-      return this.recorder.modelCall(request, reply.position, recordedCallTime(reply));
+      return this.recorder.modelCall(request, recordedCall(reply));
     });
     this.tools = new ReplayToolExecutor(prepared.plan.responses, (position) =>
       this.recorder.tracker.advance(position),
@@ -123,7 +133,12 @@ class SessionReplayer {
       options.policy.followsRecordedCompactions === true
         ? planReattachments(prepared.plan.contents)
         : new Map();
-    this.recorder = new ReplayRecorder(prepared, this.session.history, now);
+    this.recorder = new ReplayRecorder({
+      prepared,
+      history: this.session.history,
+      now,
+      tokenCounter: options.tokenCounter ?? o200kTokenCounter,
+    });
     this.session.chat.events.on('contentRecorded', ({ content }) => this.onRecorded(content));
     this.session.compression.events.on('densityApplied', (e) => this.recorder.onDensityApplied(e));
     this.session.compression.events.on('compressed', (e) => this.recorder.onCompressed(e));
@@ -220,8 +235,7 @@ class SessionReplayer {
     this.recordedPrompts.push(recordedPromptTokens(reply));
     await this.recorder.modelCall(
       { contents: this.session.history.getCurated() },
-      reply.position,
-      recordedCallTime(reply),
+      recordedCall(reply),
     );
     this.recordDirect(reply);
     const calls = reply.entry.blocks.filter((block) => block.type === 'tool_call');

@@ -33,6 +33,23 @@ describe('CallMetrics', () => {
     expect(totals.cacheWeightedInputTokens).toBe(2_500 + 200 + 5_000);
   });
 
+  it('#25.8 an entry billed with fewer tokens than before (thinking dropped) is a changed segment', () => {
+    const [a, b, c] = entries(3) as [IContent, IContent, IContent];
+    const metrics = new CallMetrics();
+    metrics.record(sample([a, b]));
+    metrics.record({
+      contents: [a, b, c],
+      contextTokens: 3 * TOKENS - 500,
+      tokensOf: (entry: IContent) => (entry === b ? TOKENS - 500 : TOKENS),
+    });
+    const totals = metrics.totals();
+    expect(totals.historyRewrites).toBe(1);
+    expect(totals.historyRewriteDepth).toEqual({ meanEntries: 1, meanTokens: TOKENS });
+    // call 1: 4,000 × 1.25; call 2: the only cached prefix ended at b, now changed: all
+    // 5,500 written (Anthropic reads a prefix only where an earlier request put a breakpoint)
+    expect(totals.cacheWeightedInputTokens).toBe(5_000 + 6_875);
+  });
+
   it('an edit before the newest entry is a rewrite, deep by what followed it', () => {
     const [a, b, c, d] = entries(4) as [IContent, IContent, IContent, IContent];
     const metrics = new CallMetrics();

@@ -1,9 +1,11 @@
 /**
  * What each model call of a replay costs: its context tokens, the prefix unchanged (by entry
  * identity) since the previous call, and the history rewrites that break a provider's prompt
- * cache. Entries are immutable, so an identical object is an identical prompt segment. Each call
- * is split into cache reads, writes and base-price tokens under every provider's rules by the one
- * prefix model (`cachePrefix`), with the gap between the recorded times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
+ * cache. Entries are immutable, so an identical object billed with the same tokens is an
+ * identical prompt segment (a provider that drops an entry's thinking once its turn is over
+ * changes the segment). Each call is split into cache reads, writes and base-price tokens under
+ * every provider's rules by the one prefix model (`cachePrefix`), with the gap between the
+ * recorded times of consecutive calls (unknown → assumed warm) and, apart, assuming every gap warm.
  */
 import type { IContent } from '../../services/history/IContent.js';
 import {
@@ -38,24 +40,38 @@ export interface CallSample {
   readonly anchors?: readonly number[];
 }
 
-/** The sample for a request as sent (its contents and cache anchors), priced from `history`. */
+/** How a request is billed beyond its entries (`requestSample`). */
+export interface RequestBilling {
+  /** When the call was made in the recording (ms since the epoch). */
+  readonly timeMs?: number | undefined;
+  /** Per entry, tokens the provider drops from the request (thinking of earlier turns). */
+  readonly droppedTokens?: ReadonlyMap<IContent, number>;
+}
+
+/**
+ * The sample for a request as sent (its contents and cache anchors), priced from `history`
+ * less what the provider drops from it (`billing.droppedTokens`).
+ */
 export function requestSample(
   request: { readonly contents: readonly IContent[]; readonly cacheAnchors?: readonly IContent[] },
   history: {
     getTotalTokens(): number;
     tokensOf(entry: IContent): number | undefined;
   },
-  timeMs?: number,
+  billing: RequestBilling = {},
 ): CallSample {
   const { contents } = request;
+  const dropped = billing.droppedTokens ?? new Map<IContent, number>();
   const anchors = (request.cacheAnchors ?? [])
     .map((entry) => contents.indexOf(entry) + 1)
     .filter((a) => a > 0);
+  let droppedTotal = 0;
+  for (const tokens of dropped.values()) droppedTotal += tokens;
   return {
     contents,
-    contextTokens: history.getTotalTokens(),
-    tokensOf: (entry) => history.tokensOf(entry) ?? 0,
-    timeMs,
+    contextTokens: history.getTotalTokens() - droppedTotal,
+    tokensOf: (entry) => Math.max(0, (history.tokensOf(entry) ?? 0) - (dropped.get(entry) ?? 0)),
+    timeMs: billing.timeMs,
     ...(anchors.length === 0 ? {} : { anchors }),
   };
 }
@@ -168,9 +184,13 @@ export class CallMetrics {
 
   private priceSample(sample: CallSample): void {
     const { contents, contextTokens, tokensOf } = sample;
+    const sameSegment = (index: number): boolean =>
+      contents[index] === this.previous[index] &&
+      tokensOf(contents[index] as IContent) ===
+        (this.previousPrefix[index + 1] ?? 0) - (this.previousPrefix[index] ?? 0);
     let common = 0;
     const limit = Math.min(contents.length, this.previous.length);
-    while (common < limit && contents[common] === this.previous[common]) common++;
+    while (common < limit && sameSegment(common)) common++;
     const cachedTokens = this.previousPrefix[common] ?? 0;
     const previousTotal = this.previousPrefix[this.previous.length] ?? 0;
     if (common < this.previous.length) {
