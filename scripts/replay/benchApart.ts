@@ -208,12 +208,15 @@ export function selfCompactedSection(runs: readonly BenchRun[]): string {
     "#### `recorded` against the agent's own token counts",
     '',
     'Claude Code records the prompt tokens of every call. Each call is predicted from what the ' +
-      'replay sent: fixed prompt + r × replayed + c × calls in context since the last compaction. ' +
+      'replay sent: fixed prompt + r × replayed + c × calls in context since the last compaction ' +
+      '+ s × characters of the thinking signatures the model keeps in that context. ' +
       'The fixed prompt (system prompt, tool schemas, injected instructions) is measured on call 1; ' +
-      'r (Claude tokens per o200k token) and c (framing and unrecorded per-turn additions per call) ' +
-      'are one calibration for Claude Code, measured on the deltas between consecutive calls before ' +
-      `the first compaction, pooled over these sessions (r = ${CLAUDE_CODE_USAGE_MODEL.tokensPerReplayedToken}, ` +
-      `c = ${CLAUDE_CODE_USAGE_MODEL.tokensPerCall}), not fitted per session. Thinking blocks are ` +
+      'r (Claude tokens per o200k token), c (framing and unrecorded per-turn additions per call) and ' +
+      's (tokens per signature character, sent with each kept thinking block but not replayed) ' +
+      'are one calibration for Claude Code, measured on the deltas between consecutive calls within ' +
+      'a user turn before the first compaction, pooled over these sessions ' +
+      `(r = ${CLAUDE_CODE_USAGE_MODEL.tokensPerReplayedToken}, c = ${CLAUDE_CODE_USAGE_MODEL.tokensPerCall}, ` +
+      `s = ${CLAUDE_CODE_USAGE_MODEL.tokensPerSignatureChar}), not fitted per session. Thinking blocks are ` +
       'imported (Claude Code sends them back) and counted as the model bills them (Claude models ' +
       'before Opus 4.5 drop the thinking of earlier turns); after a boundary `recorded` holds what Claude Code up ' +
       'to 1.0.77 restores (its five most recent files and its todo list, docs/replay.md). Worst calls: ' +

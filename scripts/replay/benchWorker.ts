@@ -107,6 +107,7 @@ function usageOf(
     series: run.series,
     recordedPromptTokens: run.recordedPromptTokens,
     compactionCalls: run.compactionCalls,
+    keptSignatureChars: run.keptSignatureChars,
     model: CLAUDE_CODE_USAGE_MODEL,
   };
   const all = compareRecordedUsage(input);

@@ -16,6 +16,7 @@ import {
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { DroppedThinking } from './metrics/DroppedThinking.js';
+import { keptSignatureChars } from './metrics/recordedUsage.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
@@ -83,6 +84,8 @@ export class ReplayRecorder implements StrategyObserver {
   private readonly blocked: (number | null)[] = [];
   /** Per compaction, the model calls made before it. */
   readonly compactionCalls: number[] = [];
+  /** Per model call, the thinking-signature characters its model keeps in the context. */
+  readonly keptSignatureChars: number[] = [];
   private blockedSource: 'recorded' | 'measured' = 'measured';
   private densityRemoved: DensityPassCounts = ZERO_DENSITY_PASS_COUNTS;
   private compressionCount = 0;
@@ -132,6 +135,7 @@ export class ReplayRecorder implements StrategyObserver {
     this.lastModel = call.model ?? this.lastModel;
     const droppedTokens = await this.droppedThinking.of(request.contents, call.model);
     this.calls.record(requestSample(request, this.history, { timeMs: call.timeMs, droppedTokens }));
+    this.keptSignatureChars.push(keptSignatureChars(request.contents, call.model));
     this.grounding.onModelCall(request.contents, call.position);
     this.workRedone.onModelCall(request.contents, call.position);
     this.tracker.advance(call.position);

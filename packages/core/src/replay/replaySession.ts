@@ -55,6 +55,8 @@ export interface ReplayRun {
   readonly recordedPromptTokens: readonly (number | undefined)[];
   /** Per compaction (the policy's own or, for `recorded`, the agent's), the calls made before it. */
   readonly compactionCalls: readonly number[];
+  /** Per model call, the thinking-signature characters kept in its context (`keptSignatureChars`). */
+  readonly keptSignatureChars: readonly number[];
   readonly overhead: readonly OverheadSample[];
   /** Every exposure the policy removed, with the oracle's verdict. */
   readonly losses: readonly ExposureLoss[];
@@ -317,6 +319,7 @@ class SessionReplayer {
       series: this.recorder.calls.totals().series,
       recordedPromptTokens: this.recordedPrompts,
       compactionCalls: this.recorder.compactionCalls,
+      keptSignatureChars: this.recorder.keptSignatureChars,
       overhead: this.recorder.overheadSamples(),
       losses: exposures.losses,
       unreclaimedStale: exposures.unreclaimedStale,

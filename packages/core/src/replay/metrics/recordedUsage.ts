@@ -1,13 +1,16 @@
 /**
  * How closely a replay reproduces the context sizes the recorded agent's provider reported (Claude
  * Code records `usage` per message). Each call is predicted from what the replay sent:
- * predicted(k) = fixed prompt + tokensPerReplayedToken × replayed(k) + tokensPerCall × calls(k),
- * where the fixed prompt (system prompt, tool schemas, injected instructions) is measured on the
- * first call with recorded usage, calls(k) counts the model calls in the context since the last
- * compaction, and the two constants are one calibration per agent and tokenizer
- * (`RecordedUsageModel`), not fitted per session. Only a policy that holds what the agent had can
- * be predicted within a few percent after a compaction. Pure.
+ * predicted(k) = fixed prompt + tokensPerReplayedToken × replayed(k) + tokensPerCall × calls(k)
+ * + tokensPerSignatureChar × signatures(k), where the fixed prompt (system prompt, tool schemas,
+ * injected instructions) is measured on the first call with recorded usage, calls(k) counts the
+ * model calls in the context since the last compaction, signatures(k) is the length of the
+ * thinking signatures the model keeps in that context, and the constants are one calibration per
+ * agent and tokenizer (`RecordedUsageModel`), not fitted per session. Only a policy that holds
+ * what the agent had can be predicted within a few percent after a compaction. Pure.
  */
+import { entriesWithDroppedThinking } from '../../providers/thinkingKept.js';
+import type { IContent } from '../../services/history/IContent.js';
 
 /** How the agent's provider counts a replayed context; measured, never fitted per session. */
 export interface RecordedUsageModel {
@@ -18,18 +21,43 @@ export interface RecordedUsageModel {
    * tool-call framing, and what the agent injects per turn without recording it.
    */
   readonly tokensPerCall: number;
+  /**
+   * Provider tokens per character of the thinking signatures kept in the context: opaque text the
+   * provider receives with each kept thinking block that the replayed count leaves out.
+   */
+  readonly tokensPerSignatureChar: number;
 }
 
 /**
- * Claude Code with Claude's tokenizer, against o200k replays (thinking blocks imported): a least-
- * squares fit of Δrecorded on Δreplayed and one call, pooled over the consecutive calls before the
- * first compaction of the five self-compacted Claude Code sessions of the corpus (761 deltas;
- * per session 1.05–1.20 and 142–541). See docs/benchmarks.md.
+ * Claude Code with Claude's tokenizer, against o200k replays (thinking blocks imported): one
+ * least-squares fit of Δrecorded on Δreplayed, one call and Δkept signature characters, pooled over
+ * the consecutive calls within a user turn before the first compaction of the five self-compacted
+ * Claude Code sessions of the corpus (455 deltas). See docs/replay.md.
  */
 export const CLAUDE_CODE_USAGE_MODEL: RecordedUsageModel = {
-  tokensPerReplayedToken: 1.127,
-  tokensPerCall: 194,
+  tokensPerReplayedToken: 1.125,
+  tokensPerCall: 149,
+  tokensPerSignatureChar: 0.119,
 };
+
+/**
+ * The characters of thinking signatures `model` keeps in a request's context: those of every AI
+ * entry whose thinking it does not drop (`entriesWithDroppedThinking`).
+ */
+export function keptSignatureChars(
+  contents: readonly IContent[],
+  model: string | undefined,
+): number {
+  const dropped = new Set(entriesWithDroppedThinking(contents, model));
+  let chars = 0;
+  for (const entry of contents) {
+    if (entry.speaker !== 'ai' || dropped.has(entry)) continue;
+    for (const block of entry.blocks) {
+      if (block.type === 'thinking') chars += block.signature?.length ?? 0;
+    }
+  }
+  return chars;
+}
 
 export interface UsageComparisonInput {
   /** Context tokens of each replayed call. */
@@ -38,6 +66,8 @@ export interface UsageComparisonInput {
   readonly recordedPromptTokens: readonly (number | undefined)[];
   /** Per compaction of the replayed context, the calls made before it (`ReplayRun.compactionCalls`). */
   readonly compactionCalls: readonly number[];
+  /** Per call, the signature characters kept in its context (`keptSignatureChars`; default none). */
+  readonly keptSignatureChars?: readonly number[];
   readonly model: RecordedUsageModel;
   /** Judge the calls from this one on (default 0). */
   readonly checkFrom?: number;
@@ -94,7 +124,9 @@ export function compareRecordedUsage(input: UsageComparisonInput): UsageComparis
   const { series, recordedPromptTokens, model } = input;
   const calls = callsInContext(series.length, input.compactionCalls);
   const variable = (call: number): number =>
-    model.tokensPerReplayedToken * (series[call] ?? 0) + model.tokensPerCall * (calls[call] ?? 0);
+    model.tokensPerReplayedToken * (series[call] ?? 0) +
+    model.tokensPerCall * (calls[call] ?? 0) +
+    model.tokensPerSignatureChar * (input.keptSignatureChars?.[call] ?? 0);
   const first = recordedPromptTokens.findIndex(
     (tokens, call) => tokens !== undefined && call < series.length,
   );
