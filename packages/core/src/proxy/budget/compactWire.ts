@@ -51,8 +51,13 @@ interface Span {
 
 export const DEFAULT_TOKENS_PER_CHAR = 0.25;
 /** The summary may take this share of the budget (as characters ≈ 4 × tokens). */
-const SUMMARY_SHARE = 0.08;
+const SUMMARY_SHARE = 0.14;
 const SUMMARY_MAX_CHARS = 40_000;
+
+/** Characters a compaction summary may take under a working budget of `budgetTokens`. */
+export function summaryBudgetChars(budgetTokens: number): number {
+  return Math.min(SUMMARY_MAX_CHARS, Math.floor(budgetTokens * 4 * SUMMARY_SHARE));
+}
 
 export interface CompactInput {
   /** The original request (for the hashes and the summary). */
@@ -181,7 +186,7 @@ function planFor(
   const budgetTokens =
     input.budgetTokens ??
     defaultWorkingBudget({ model: input.model, longContext: input.longContext });
-  const summaryChars = Math.min(SUMMARY_MAX_CHARS, Math.floor(budgetTokens * 4 * SUMMARY_SHARE));
+  const summaryChars = summaryBudgetChars(budgetTokens);
   if (input.readOnly || turns.length === 0) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { IContent } from '../../services/history/IContent.js';
+import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { compactionSummary } from './compactionSummary.js';
+import { summaryBudgetChars } from './compactWire.js';
+import { MAX_WORKING_BUDGET } from './workingBudget.js';
+
+/** A command output naming `count` distinct identifiers of output `n`, each once. */
+function namesOutput(n: number, count: number): string {
+  return Array.from({ length: count }, (_, i) => `value of ledgerEntry${n}x${i} is set`).join('\n');
+}
+
+function summarize(removed: readonly IContent[], budgetChars: number) {
+  return compactionSummary({
+    removed,
+    history: removed,
+    removedRaw: JSON.stringify(removed),
+    budgetChars,
+    purpose: 'working-budget',
+  });
+}
+
+describe('compactionSummary: room for the condensed outputs’ specifics', () => {
+  it('#24.9 under the default working budget the oldest of 30 condensed outputs keeps its line and names', () => {
+    const removed: IContent[] = [human('Reconcile the ledger.')];
+    for (let n = 0; n < 30; n++) {
+      removed.push(
+        ...toolRoundTrip(
+          `c${n}`,
+          'run_shell_command',
+          { command: 'npm run ledger' },
+          namesOutput(n, 60),
+        ),
+      );
+      removed.push(ai(`Checked batch ${n}.`));
+    }
+    const { text } = summarize(removed, summaryBudgetChars(MAX_WORKING_BUDGET));
+    expect(text).not.toContain('earlier lines left out');
+    expect(text).toContain('ledgerEntry0x0');
+    expect(text).toContain('ledgerEntry29x0');
+  });
+
+  it('#24.9 a condensed output naming many identifiers keeps more than 800 characters of them', () => {
+    const removed = [
+      human('List the ledger fields.'),
+      ...toolRoundTrip(
+        'c1',
+        'run_shell_command',
+        { command: 'npm run fields' },
+        namesOutput(7, 100),
+      ),
+      ai('There are many.'),
+    ];
+    const { text } = summarize(removed, 40_000);
+    // Each name takes 16–17 characters with its separator: the 80th lies past 800 characters.
+    expect(text).toContain('ledgerEntry7x80');
+  });
+});
