@@ -1,0 +1,280 @@
+/**
+ * High-density's replies at entry in the proxy: a tool result that enters the conversation (one
+ * after the request's last assistant turn, not yet in the provider's cache) and repeats a result
+ * still visible verbatim in the request goes out as the CLI's short reply naming that earlier call
+ * (an unchanged re-read, or the same output of a call that touches no file), with the recall id of
+ * its own text. A result is decided the first time the proxy sees it, so every later request
+ * writes the same bytes; a reply is only written while the result it names is visible verbatim in
+ * that very request (not pointed, not compacted away, its call id naming one call), and otherwise
+ * goes out as the client's original from then on.
+ */
+import { originalResponseText, recallIdOfResponse } from '../core/compression/recallPointers.js';
+import {
+  unchangedReadReply,
+  unchangedReplyReferent,
+} from '../core/compression/density/entry/unchangedRead.js';
+import type { RecallEntry } from '../recall/RecallArchive.js';
+import type {
+  ContentBlock,
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../services/history/IContent.js';
+import type { CompactOutcome } from './budget/compactWire.js';
+import type { PointerSite } from './proxyPointer.js';
+import { pointerValue } from './spliceEdits.js';
+import type { ResultSite, WireHistory } from './wireHistory.js';
+
+/** What was decided for a result the first time the proxy saw it, by position. */
+export interface EntryReplyDecision {
+  /** The recall id of the result decided (a rewound history may hold another result there). */
+  readonly recallId: string;
+  /** The call the reply names and the reply; undefined: the result goes out as it is. */
+  readonly reply?: { readonly referent: string; readonly text: string };
+}
+
+/** Per conversation: decisions by `messageIndex:blockIndex`. */
+export type EntryReplyDecisions = Map<string, EntryReplyDecision>;
+
+/** A reply written into the request, with where the result it names sits. */
+export interface ReplySite extends PointerSite {
+  readonly referentMessage: number;
+  readonly position: string;
+}
+
+export interface EntryReplies {
+  readonly sites: readonly ReplySite[];
+  /** Originals of the results replied to for the first time (kept for recall). */
+  readonly recalls: readonly RecallEntry[];
+}
+
+export interface EntryRepliesInput {
+  readonly wire: WireHistory;
+  readonly decisions: EntryReplyDecisions;
+  /** Results already replaced in this request (the stale-read pointers). */
+  readonly edited: readonly ResultSite[];
+  /** Decide nothing new and change no decision (token counting). */
+  readonly readOnly: boolean;
+}
+
+/** The reply the proxy sends: the CLI's reply, and how to get this result's own text back. */
+export function proxyReplyText(cliReply: string, recallId: string): string {
+  return `${cliReply} (original: \`dense recall ${recallId}\`)`;
+}
+
+const positionOf = (site: ResultSite): string => `${site.messageIndex}:${site.blockIndex}`;
+
+function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock | undefined {
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  return block?.type === 'tool_response' ? block : undefined;
+}
+
+/** The request's calls and results by call id, and which results are replaced so far. */
+interface RequestIndex {
+  readonly wire: WireHistory;
+  readonly sitesByCall: Map<string, ResultSite[]>;
+  readonly calls: Map<string, ToolCallBlock[]>;
+  /** Call ids of client calls read as several calls (a patch of several files, an exec script). */
+  readonly split: Set<string>;
+  readonly replaced: Set<string>;
+}
+
+function indexRequest(wire: WireHistory, edited: readonly ResultSite[]): RequestIndex {
+  const sitesByCall = new Map<string, ResultSite[]>();
+  for (const site of wire.sites)
+    sitesByCall.set(site.callId, [...(sitesByCall.get(site.callId) ?? []), site]);
+  const calls = new Map<string, ToolCallBlock[]>();
+  const split = new Set<string>();
+  for (const entry of wire.history)
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_call') continue;
+      calls.set(block.id, [...(calls.get(block.id) ?? []), block]);
+      const hash = block.id.indexOf('#');
+      if (hash >= 0) split.add(block.id.slice(0, hash));
+    }
+  return { wire, sitesByCall, calls, split, replaced: new Set(edited.map(positionOf)) };
+}
+
+/**
+ * The site of the result of call `callId` when it is visible verbatim with `text` before `site`:
+ * the id names one client call read as one call, and one result not replaced in this request.
+ */
+function visibleReferent(
+  index: RequestIndex,
+  callId: string,
+  text: string,
+  before: ResultSite,
+): ResultSite | undefined {
+  const sites = index.sitesByCall.get(callId);
+  if (sites?.length !== 1 || index.calls.get(callId)?.length !== 1 || index.split.has(callId))
+    return undefined;
+  const site = sites[0] as ResultSite;
+  const earlier =
+    site.messageIndex < before.messageIndex ||
+    (site.messageIndex === before.messageIndex && site.blockIndex < before.blockIndex);
+  if (!earlier || index.replaced.has(positionOf(site))) return undefined;
+  const block = responseAt(index.wire, site);
+  if (block === undefined || block.error !== undefined || block.result !== text) return undefined;
+  return site;
+}
+
+/** The first message after the request's last assistant turn: results from it on are new. */
+function newResultsFrom(wire: WireHistory): number {
+  for (let i = wire.history.length - 1; i >= 0; i--)
+    if (wire.history[i]?.speaker === 'ai') return i + 1;
+  return 0;
+}
+
+/** A response as the decision sees a replaced one: no longer the text it had. */
+const replacedBlock = (block: ContentBlock): ContentBlock =>
+  block.type === 'tool_response' ? { ...block, result: '', error: 'replaced' } : block;
+
+/** The history before `site` as sent: results replaced in this request show no text. */
+function historyBefore(index: RequestIndex, site: ResultSite): IContent[] {
+  const replacedIn = new Map<number, Set<number>>();
+  for (const position of index.replaced) {
+    const [message, block] = position.split(':').map(Number) as [number, number];
+    replacedIn.set(message, (replacedIn.get(message) ?? new Set()).add(block));
+  }
+  const view = (entry: IContent, message: number, upTo: number): IContent => {
+    const blocks = entry.blocks.slice(0, upTo);
+    const replaced = replacedIn.get(message);
+    return replaced === undefined
+      ? { ...entry, blocks }
+      : { ...entry, blocks: blocks.map((b, i) => (replaced.has(i) ? replacedBlock(b) : b)) };
+  };
+  const history = index.wire.history;
+  const before = history
+    .slice(0, site.messageIndex)
+    .map((entry, message) => view(entry, message, entry.blocks.length));
+  const current = history[site.messageIndex];
+  return current === undefined
+    ? before
+    : [...before, view(current, site.messageIndex, site.blockIndex)];
+}
+
+/** The reply for a new result, or undefined when none is safe and shorter. */
+function decideReply(index: RequestIndex, site: ResultSite, response: ToolResponseBlock) {
+  const calls = index.calls.get(site.callId);
+  const call = calls?.[0];
+  if (call === undefined || calls?.length !== 1 || index.split.has(site.callId)) return undefined;
+  if (index.sitesByCall.get(site.callId)?.length !== 1) return undefined;
+  const reply = unchangedReadReply(historyBefore(index, site), call, response, {
+    workspaceRoot: '/',
+  });
+  const cliText = typeof reply?.result === 'string' ? reply.result : '';
+  const referent = unchangedReplyReferent(cliText);
+  if (referent?.kind !== 'call') return undefined;
+  const text = originalResponseText(response);
+  if (visibleReferent(index, referent.callId, text, site) === undefined) return undefined;
+  return { referent: referent.callId, text: proxyReplyText(cliText, recallIdOfResponse(response)) };
+}
+
+function replySite(
+  site: ResultSite,
+  decision: EntryReplyDecision,
+  reply: { readonly text: string; readonly referent: string; readonly referentMessage: number },
+): ReplySite {
+  return {
+    ...site,
+    // The splice caches values by this key: a reply must not share it with a stale-read pointer.
+    recallId: `${decision.recallId}>${reply.referent}`,
+    pointer: reply.text,
+    referentMessage: reply.referentMessage,
+    position: positionOf(site),
+  };
+}
+
+/**
+ * The replies to write into this request (see the module header). Changes `decisions` unless
+ * `readOnly`; never throws on a request the readers produced.
+ */
+export function entryReplies(input: EntryRepliesInput): EntryReplies {
+  const { wire, decisions, readOnly } = input;
+  const index = indexRequest(wire, input.edited);
+  const from = newResultsFrom(wire);
+  const sites: ReplySite[] = [];
+  const recalls: RecallEntry[] = [];
+  for (const site of wire.sites) {
+    const known = decisions.get(positionOf(site));
+    if (known === undefined && (readOnly || site.messageIndex < from)) continue;
+    const response = responseAt(wire, site);
+    if (response === undefined) continue;
+    const recallId = recallIdOfResponse(response);
+    let decision = known?.recallId === recallId ? known : undefined;
+    const fresh = decision === undefined;
+    if (decision === undefined) {
+      if (readOnly || site.messageIndex < from) continue;
+      const reply = decideReply(index, site, response);
+      decision = reply === undefined ? { recallId } : { recallId, reply };
+      decisions.set(positionOf(site), decision);
+    }
+    if (decision.reply === undefined) continue;
+    if (index.replaced.has(positionOf(site))) {
+      // Pointed as a stale read itself: the pointer stands for it from now on.
+      if (!readOnly) decisions.set(positionOf(site), { recallId });
+      continue;
+    }
+    const text = originalResponseText(response);
+    const referent = visibleReferent(index, decision.reply.referent, text, site);
+    const written =
+      referent === undefined
+        ? undefined
+        : replySite(site, decision, { ...decision.reply, referentMessage: referent.messageIndex });
+    if (written === undefined || pointerValue(written).length >= site.end - site.start) {
+      // The result it names is gone (or the reply would not be shorter): the original from now on.
+      if (!readOnly) decisions.set(positionOf(site), { recallId });
+      continue;
+    }
+    sites.push(written);
+    index.replaced.add(written.position);
+    if (fresh) recalls.push({ id: recallId, text });
+  }
+  return { sites, recalls };
+}
+
+/**
+ * Runs the working budget (`budget`, given the replies to write) until no reply it keeps names a
+ * result its compaction took out; those replies go out as the originals, and stay so unless
+ * `readOnly`. Returns the replies kept and the budget's outcome (with the recalls of every run).
+ */
+export function settleReplies(
+  replies: EntryReplies,
+  input: {
+    readonly budget: (sites: readonly ReplySite[]) => CompactOutcome;
+    /** The first item the standing compaction stands for, after a run. */
+    readonly compactionStart: () => number | undefined;
+    readonly decisions: EntryReplyDecisions;
+    readonly readOnly: boolean;
+  },
+): { readonly replies: EntryReplies; readonly compacted: CompactOutcome } {
+  let kept = replies;
+  const recalls: RecallEntry[] = [];
+  let compactedOnce = false;
+  for (;;) {
+    const outcome = input.budget(kept.sites);
+    if (outcome.kind === 'none') return { replies: kept, compacted: outcome };
+    recalls.push(...outcome.recalls);
+    compactedOnce ||= outcome.kind === 'compacted';
+    const start = input.compactionStart() ?? 0;
+    const end = start + outcome.cut;
+    const cutAway = (site: ReplySite) =>
+      site.referentMessage >= start && site.referentMessage < end && site.messageIndex >= end;
+    const gone = kept.sites.filter(cutAway);
+    if (gone.length === 0) {
+      const kind = compactedOnce ? 'compacted' : outcome.kind;
+      return { replies: kept, compacted: { ...outcome, kind, recalls } };
+    }
+    if (!input.readOnly)
+      for (const site of gone) {
+        const decision = input.decisions.get(site.position);
+        if (decision !== undefined)
+          input.decisions.set(site.position, { recallId: decision.recallId });
+      }
+    const goneIds = new Set(gone.map((site) => site.position));
+    kept = {
+      sites: kept.sites.filter((site) => !goneIds.has(site.position)),
+      recalls: kept.recalls,
+    };
+  }
+}
