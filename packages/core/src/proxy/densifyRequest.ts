@@ -20,7 +20,7 @@ import {
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
-import { entryReplies, settleReplies } from './entryReplies.js';
+import { repliesUnderBudget } from './entryReplies.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
 import type { RequestRead } from './requestReadCache.js';
 import { planProxyEdits } from './planProxyEdits.js';
@@ -268,26 +268,21 @@ function densifyWire(
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const readOnly = options.readOnly === true;
-  const decisions = state.entryReplies;
-  const settled = settleReplies(
-    options.entryReplies === false
-      ? { sites: [], recalls: [] }
-      : entryReplies({ wire, decisions, edited: pointers, readOnly }),
-    {
-      budget: (replies) =>
-        applyBudget(options, { ...request, text, state, sites: [...pointers, ...replies] }),
-      compactionStart: () => state.budget.compaction?.start,
-      decisions,
-      readOnly,
-    },
-  );
-  const { compacted } = settled;
-  const sites = [...pointers, ...settled.replies.sites];
+  const settled = repliesUnderBudget({
+    wire,
+    pointers,
+    state,
+    options,
+    budget: (replies) =>
+      applyBudget(options, { ...request, text, state, sites: [...pointers, ...replies] }),
+  });
+  const { compacted, replies } = settled;
+  const sites = [...pointers, ...replies.sites];
   const removed = removedChars(sites);
-  const stable = readOnly
-    ? undefined
-    : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
+  const stable =
+    options.readOnly === true
+      ? undefined
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
   return {
     body:
       compacted.kind === 'none'
@@ -297,11 +292,11 @@ function densifyWire(
     provider,
     schedule: decision.reason,
     pointers: pointers.length,
-    replies: settled.replies.sites.length,
+    replies: replies.sites.length,
     newEdits: decision.apply.length,
     recalls: [
       ...decision.apply.map((site) => recallEntryAt(wire, site)),
-      ...settled.replies.recalls,
+      ...replies.recalls,
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
     removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),

@@ -185,50 +185,65 @@ function replySite(
   };
 }
 
+/** The decision for `site`: the one made when it was first seen, or one made now (a new result). */
+function decisionFor(
+  input: EntryRepliesInput,
+  request: { readonly index: RequestIndex; readonly from: number },
+  site: ResultSite,
+  response: ToolResponseBlock,
+): { readonly decision: EntryReplyDecision; readonly fresh: boolean } | undefined {
+  const recallId = recallIdOfResponse(response);
+  const known = input.decisions.get(positionOf(site));
+  if (known?.recallId === recallId) return { decision: known, fresh: false };
+  if (input.readOnly || site.messageIndex < request.from) return undefined;
+  const reply = decideReply(request.index, site, response);
+  const decision = reply === undefined ? { recallId } : { recallId, reply };
+  input.decisions.set(positionOf(site), decision);
+  return { decision, fresh: true };
+}
+
+/** The reply to write at `site` in this request, when what it names is visible and it is shorter. */
+function writtenReply(
+  index: RequestIndex,
+  site: ResultSite,
+  input: { readonly decision: EntryReplyDecision; readonly text: string },
+): ReplySite | undefined {
+  const { decision, text } = input;
+  // Pointed as a stale read itself: the pointer stands for it.
+  if (decision.reply === undefined || index.replaced.has(positionOf(site))) return undefined;
+  const referent = visibleReferent(index, decision.reply.referent, text, site);
+  if (referent === undefined) return undefined;
+  const written = replySite(site, decision, {
+    ...decision.reply,
+    referentMessage: referent.messageIndex,
+  });
+  return pointerValue(written).length < site.end - site.start ? written : undefined;
+}
+
 /**
  * The replies to write into this request (see the module header). Changes `decisions` unless
  * `readOnly`; never throws on a request the readers produced.
  */
 export function entryReplies(input: EntryRepliesInput): EntryReplies {
   const { wire, decisions, readOnly } = input;
-  const index = indexRequest(wire, input.edited);
-  const from = newResultsFrom(wire);
+  const request = { index: indexRequest(wire, input.edited), from: newResultsFrom(wire) };
   const sites: ReplySite[] = [];
   const recalls: RecallEntry[] = [];
   for (const site of wire.sites) {
-    const known = decisions.get(positionOf(site));
-    if (known === undefined && (readOnly || site.messageIndex < from)) continue;
+    if (site.messageIndex < request.from && !decisions.has(positionOf(site))) continue;
     const response = responseAt(wire, site);
-    if (response === undefined) continue;
-    const recallId = recallIdOfResponse(response);
-    let decision = known?.recallId === recallId ? known : undefined;
-    const fresh = decision === undefined;
-    if (decision === undefined) {
-      if (readOnly || site.messageIndex < from) continue;
-      const reply = decideReply(index, site, response);
-      decision = reply === undefined ? { recallId } : { recallId, reply };
-      decisions.set(positionOf(site), decision);
-    }
-    if (decision.reply === undefined) continue;
-    if (index.replaced.has(positionOf(site))) {
-      // Pointed as a stale read itself: the pointer stands for it from now on.
-      if (!readOnly) decisions.set(positionOf(site), { recallId });
-      continue;
-    }
+    const decided = response && decisionFor(input, request, site, response);
+    if (response === undefined || decided?.decision.reply === undefined) continue;
     const text = originalResponseText(response);
-    const referent = visibleReferent(index, decision.reply.referent, text, site);
-    const written =
-      referent === undefined
-        ? undefined
-        : replySite(site, decision, { ...decision.reply, referentMessage: referent.messageIndex });
-    if (written === undefined || pointerValue(written).length >= site.end - site.start) {
-      // The result it names is gone (or the reply would not be shorter): the original from now on.
-      if (!readOnly) decisions.set(positionOf(site), { recallId });
+    const written = writtenReply(request.index, site, { decision: decided.decision, text });
+    if (written === undefined) {
+      // What it names is gone (or the reply would not be shorter): the original from now on.
+      if (!readOnly) decisions.set(positionOf(site), { recallId: decided.decision.recallId });
       continue;
     }
     sites.push(written);
-    index.replaced.add(written.position);
-    if (fresh) recalls.push({ id: recallId, text });
+    request.index.replaced.add(written.position);
+    if (decided.fresh) recalls.push({ id: decided.decision.recallId, text });
   }
   return { sites, recalls };
 }
@@ -277,4 +292,36 @@ export function settleReplies(
       recalls: kept.recalls,
     };
   }
+}
+
+/**
+ * The replies for this request settled against the working budget: what the density step calls
+ * once, after the stale-read pointers are chosen. `budget` runs the working budget given the
+ * replies to write next to `pointers`.
+ */
+export function repliesUnderBudget(input: {
+  readonly wire: WireHistory;
+  readonly pointers: readonly PointerSite[];
+  /** The conversation: its decisions and its standing compaction. */
+  readonly state: {
+    readonly entryReplies: EntryReplyDecisions;
+    readonly budget: { readonly compaction?: { readonly start: number } | undefined };
+  };
+  /** `readOnly`: decide nothing (token counting); `entryReplies: false`: only the budget runs. */
+  readonly options: { readonly readOnly?: boolean; readonly entryReplies?: boolean };
+  readonly budget: (replies: readonly ReplySite[]) => CompactOutcome;
+}): { readonly replies: EntryReplies; readonly compacted: CompactOutcome } {
+  const { wire, pointers, state } = input;
+  const readOnly = input.options.readOnly === true;
+  const decisions = state.entryReplies;
+  const replies =
+    input.options.entryReplies === false
+      ? { sites: [], recalls: [] }
+      : entryReplies({ wire, decisions, edited: pointers, readOnly });
+  return settleReplies(replies, {
+    budget: input.budget,
+    compactionStart: () => state.budget.compaction?.start,
+    decisions,
+    readOnly,
+  });
 }
