@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { formatRequestLine } from './proxyReport.js';
 import { fileText, longSessionMessages } from './test-utils/longSession.js';
+import { proxyRequest } from './test-utils/proxyRecords.js';
 import {
   anthropicBody,
   chatBody,
@@ -214,5 +216,14 @@ describe('replies at entry in the proxy', () => {
     expect(sent).not.toContain('"id":"read0"');
     expect(replies(sent)).toEqual(['read29']);
     expect(sent).toContain(JSON.stringify(fileText(0, 4_000)));
+  });
+
+  it('#24.1 the metering line counts the replies beside the pointers', () => {
+    const line = formatRequestLine(
+      proxyRequest({ pointers: 0, replies: 2, removedChars: 8_000 }),
+      false,
+    );
+    expect(line).toContain('(0 ptr, 2 reply, +0');
+    expect(formatRequestLine(proxyRequest({ pointers: 1 }), false)).not.toContain('reply');
   });
 });

@@ -79,20 +79,43 @@ interface RequestIndex {
   readonly replaced: Set<string>;
 }
 
-function indexRequest(wire: WireHistory, edited: readonly ResultSite[]): RequestIndex {
+function callTables(wire: WireHistory): Omit<RequestIndex, 'wire' | 'replaced'> {
   const sitesByCall = new Map<string, ResultSite[]>();
-  for (const site of wire.sites)
-    sitesByCall.set(site.callId, [...(sitesByCall.get(site.callId) ?? []), site]);
+  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [value]);
+    else list.push(value);
+  };
+  for (const site of wire.sites) push(sitesByCall, site.callId, site);
   const calls = new Map<string, ToolCallBlock[]>();
   const split = new Set<string>();
   for (const entry of wire.history)
     for (const block of entry.blocks) {
       if (block.type !== 'tool_call') continue;
-      calls.set(block.id, [...(calls.get(block.id) ?? []), block]);
+      push(calls, block.id, block);
       const hash = block.id.indexOf('#');
       if (hash >= 0) split.add(block.id.slice(0, hash));
     }
-  return { wire, sitesByCall, calls, split, replaced: new Set(edited.map(positionOf)) };
+  return { sitesByCall, calls, split };
+}
+
+/** The index of `wire`; its call tables are built when first asked for (most requests never do). */
+function indexRequest(wire: WireHistory, edited: readonly ResultSite[]): RequestIndex {
+  let tables: ReturnType<typeof callTables> | undefined;
+  const built = () => (tables ??= callTables(wire));
+  return {
+    wire,
+    replaced: new Set(edited.map(positionOf)),
+    get sitesByCall() {
+      return built().sitesByCall;
+    },
+    get calls() {
+      return built().calls;
+    },
+    get split() {
+      return built().split;
+    },
+  };
 }
 
 /**
@@ -137,37 +160,66 @@ function historyBefore(index: RequestIndex, site: ResultSite): IContent[] {
     replacedIn.set(message, (replacedIn.get(message) ?? new Set()).add(block));
   }
   const view = (entry: IContent, message: number, upTo: number): IContent => {
-    const blocks = entry.blocks.slice(0, upTo);
     const replaced = replacedIn.get(message);
+    if (replaced === undefined && upTo === entry.blocks.length) return entry;
+    const blocks = entry.blocks.slice(0, upTo);
     return replaced === undefined
       ? { ...entry, blocks }
       : { ...entry, blocks: blocks.map((b, i) => (replaced.has(i) ? replacedBlock(b) : b)) };
   };
   const history = index.wire.history;
-  const before = history
-    .slice(0, site.messageIndex)
-    .map((entry, message) => view(entry, message, entry.blocks.length));
+  // Only the entries holding a replaced result, and the current one, are copied.
+  const before = history.slice(0, site.messageIndex);
+  for (const message of replacedIn.keys()) {
+    const entry = before[message];
+    if (entry !== undefined) before[message] = view(entry, message, entry.blocks.length);
+  }
   const current = history[site.messageIndex];
-  return current === undefined
-    ? before
-    : [...before, view(current, site.messageIndex, site.blockIndex)];
+  if (current !== undefined) before.push(view(current, site.messageIndex, site.blockIndex));
+  return before;
 }
 
 /** The reply for a new result, or undefined when none is safe and shorter. */
 function decideReply(index: RequestIndex, site: ResultSite, response: ToolResponseBlock) {
-  const calls = index.calls.get(site.callId);
-  const call = calls?.[0];
-  if (call === undefined || calls?.length !== 1 || index.split.has(site.callId)) return undefined;
-  if (index.sitesByCall.get(site.callId)?.length !== 1) return undefined;
+  const text = originalResponseText(response);
+  // The common case, no earlier copy of this text at all, found without the CLI's walk.
+  if (!hasEarlierCopy(index.wire, site, text)) return undefined;
+  const call = callBefore(index.wire, site);
+  if (call === undefined) return undefined;
   const reply = unchangedReadReply(historyBefore(index, site), call, response, {
     workspaceRoot: '/',
   });
   const cliText = typeof reply?.result === 'string' ? reply.result : '';
   const referent = unchangedReplyReferent(cliText);
   if (referent?.kind !== 'call') return undefined;
-  const text = originalResponseText(response);
+  // Its own call id names one call and one result too (a reused id: which output is this?).
+  const calls = index.calls.get(site.callId);
+  if (calls?.length !== 1 || calls[0] !== call || index.split.has(site.callId)) return undefined;
+  if (index.sitesByCall.get(site.callId)?.length !== 1) return undefined;
   if (visibleReferent(index, referent.callId, text, site) === undefined) return undefined;
   return { referent: referent.callId, text: proxyReplyText(cliText, recallIdOfResponse(response)) };
+}
+
+/** Whether a result before `site` holds exactly `text`. */
+function hasEarlierCopy(wire: WireHistory, site: ResultSite, text: string): boolean {
+  for (const earlier of wire.sites) {
+    if (earlier.messageIndex > site.messageIndex) break;
+    if (earlier === site) break;
+    if (responseAt(wire, earlier)?.result === text) return true;
+  }
+  return false;
+}
+
+/** The newest call answered by the result at `site` (its uniqueness is checked after). */
+function callBefore(wire: WireHistory, site: ResultSite): ToolCallBlock | undefined {
+  for (let m = site.messageIndex; m >= 0; m--) {
+    const blocks = wire.history[m]?.blocks ?? [];
+    for (let b = blocks.length - 1; b >= 0; b--) {
+      const block = blocks[b];
+      if (block?.type === 'tool_call' && block.id === site.callId) return block;
+    }
+  }
+  return undefined;
 }
 
 function replySite(
