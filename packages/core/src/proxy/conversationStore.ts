@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
+import type { EntryReplyDecisions } from './entryReplies.js';
 import { MessageFingerprints } from './messageFingerprints.js';
 import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
@@ -28,6 +29,8 @@ export interface ConversationState {
   readonly loggedReasons: Set<string>;
   /** The working budget's standing compaction and its token estimate's calibration. */
   readonly budget: BudgetState;
+  /** The replies at entry decided for the results seen so far (`entryReplies.ts`). */
+  readonly entryReplies: EntryReplyDecisions;
 }
 
 export interface ConversationStoreOptions {
@@ -84,6 +87,7 @@ export class ConversationStore {
         lastMessageHashes: [],
         loggedReasons: new Set(),
         budget: { compaction: undefined, promptTokensPerChar: undefined },
+        entryReplies: new Map(),
       };
     } else this.states.delete(id);
     this.states.set(id, state);

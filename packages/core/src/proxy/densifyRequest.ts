@@ -20,6 +20,7 @@ import {
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
+import { repliesUnderBudget } from './entryReplies.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
 import type { RequestRead } from './requestReadCache.js';
 import { planProxyEdits } from './planProxyEdits.js';
@@ -52,6 +53,8 @@ export interface DensifyOptions {
   readonly readOnly?: boolean;
   /** Keep conversations under a working budget (absent: off). */
   readonly workingBudget?: WorkingBudgetOptions;
+  /** Replies at entry for repeated new results (`entryReplies.ts`); default on. */
+  readonly entryReplies?: boolean;
 }
 
 export interface WorkingBudgetOptions {
@@ -82,6 +85,8 @@ export interface DensifyResult {
   readonly schedule: ScheduleReason;
   /** Results sent as the pointer on this request (sticky + new). */
   readonly pointers: number;
+  /** Results sent as a reply at entry naming an earlier call (absent: none). */
+  readonly replies?: number;
   /** Results newly added this request (a new batch). */
   readonly newEdits: number;
   /** The originals of the results newly sent as pointers: to keep before the request goes out. */
@@ -260,22 +265,24 @@ function densifyWire(
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
   const provider = requestCacheProvider(options.api, text);
   const decision = decide(options, text, wire, { state, candidates, provider });
-  const sites = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
+  const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
+  const settled = repliesUnderBudget({
+    wire,
+    pointers,
+    state,
+    options,
+    budget: (replies) =>
+      applyBudget(options, { ...request, text, state, sites: [...pointers, ...replies] }),
+  });
+  const { compacted, replies } = settled;
+  const sites = [...pointers, ...replies.sites];
   const removed = removedChars(sites);
   const stable =
     options.readOnly === true
       ? undefined
       : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
-  const compacted = applyBudget(options, {
-    text,
-    wire,
-    sites,
-    model: request.model,
-    root: request.root,
-    state,
-  });
   return {
     body:
       compacted.kind === 'none'
@@ -284,10 +291,12 @@ function densifyWire(
     conversationId: id,
     provider,
     schedule: decision.reason,
-    pointers: sites.length,
+    pointers: pointers.length,
+    replies: replies.sites.length,
     newEdits: decision.apply.length,
     recalls: [
       ...decision.apply.map((site) => recallEntryAt(wire, site)),
+      ...replies.recalls,
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
     removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),

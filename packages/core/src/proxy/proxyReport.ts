@@ -24,10 +24,10 @@ export function formatRequestLine(record: ProxyRequestRecord, color: boolean): s
   const density =
     record.unsupported !== undefined
       ? paint(33, passThroughText(record.passThrough))
-      : record.pointers > 0
+      : record.pointers > 0 || (record.replies ?? 0) > 0
         ? paint(
             32,
-            `−${k(Math.round(record.removedChars / 4))} tok (${record.pointers} ptr, +${record.newEdits} ${record.schedule})`,
+            `−${k(Math.round(record.removedChars / 4))} tok (${record.pointers} ptr${record.replies ? `, ${record.replies} reply` : ''}, +${record.newEdits} ${record.schedule})`,
           )
         : `no edit${record.schedule === 'deferred' ? ' (waiting for a cheap moment)' : ''}`;
   const prefix = record.prefixStable === false ? paint(31, ' prefix changed') : '';

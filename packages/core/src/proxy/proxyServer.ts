@@ -277,6 +277,7 @@ function finish(
     usage: outcome.usage,
     removedChars: result.removedChars,
     pointers: result.pointers,
+    ...(result.replies ? { replies: result.replies } : {}),
     newEdits: result.newEdits,
     schedule: result.schedule,
     prefixStable: result.prefixStable,

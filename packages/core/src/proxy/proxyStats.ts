@@ -33,6 +33,8 @@ export interface ProxyRequestRecord {
   /** Request characters density removed (0 when forwarded unchanged). */
   readonly removedChars: number;
   readonly pointers: number;
+  /** Results sent as a reply at entry (absent: none). */
+  readonly replies?: number;
   readonly newEdits: number;
   readonly schedule: ScheduleReason;
   readonly prefixStable: boolean | undefined;
