@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IContent, ImportedSession } from '@dense/core';
+import type { IContent } from '@dense/core';
 import {
   CLIENT_COMPACTION_WAIT_MS,
   clientThreshold,
@@ -10,50 +10,14 @@ import {
 } from './clientCompaction.js';
 import { historyBefore } from './clientRequests.js';
 import { replayThroughProxy } from './replayThroughProxy.js';
+import { readSession } from './test-utils/readSession.js';
 
-const T0 = Date.UTC(2026, 0, 1);
 const human = (text: string, extra: Partial<IContent> = {}): IContent => ({
   speaker: 'human',
   blocks: [{ type: 'text', text }],
   ...extra,
 });
-const read = (id: string, at: number): IContent => ({
-  speaker: 'ai',
-  blocks: [{ type: 'tool_call', id, name: 'read_file', parameters: { file_path: `/w/${id}.ts` } }],
-  metadata: { timestamp: T0 + at },
-});
-const result = (id: string, chars: number): IContent => ({
-  speaker: 'tool',
-  blocks: [
-    {
-      type: 'tool_response',
-      callId: id,
-      toolName: 'read_file',
-      result: `export const ${id} = 1;\n`.repeat(Math.ceil(chars / 22)).slice(0, chars),
-    },
-  ],
-});
-
-/** A task then `rounds` reads of distinct files, a minute apart; no recorded compaction. */
-function session(rounds: number, chars: number): ImportedSession {
-  const contents: IContent[] = [human('go through every module')];
-  for (let i = 0; i < rounds; i++) contents.push(read(`m${i}`, i * 60_000), result(`m${i}`, chars));
-  contents.push({
-    speaker: 'ai',
-    blocks: [{ type: 'text', text: 'done' }],
-    metadata: { timestamp: T0 + rounds * 60_000 },
-  });
-  // The replay reads only the format, model and contents.
-  return {
-    file: 's.jsonl',
-    format: 'claude-code',
-    sessionIndex: 0,
-    model: 'claude-sonnet-4-6',
-    contents,
-    skipped: [],
-    ignored: {},
-  } as Omit<ImportedSession, 'stats'> as ImportedSession;
-}
+const session = (rounds: number, chars: number) => readSession({ rounds, chars });
 
 describe('bench:proxy client compactions', () => {
   it("#24.5 Claude Code's threshold is 167,000 for a 200k model; Codex's 90% of its window", () => {

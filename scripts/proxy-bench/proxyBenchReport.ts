@@ -7,7 +7,8 @@
 import { groundingOverall, type GroundingOverall, type GroundingSides } from './groundingReport.js';
 import type { SessionReplay, SideCompactions } from './replayThroughProxy.js';
 
-export interface SessionRow {
+/** What every bench row says of a session: which one, and what each side paid. */
+export interface CostRow {
   readonly file: string;
   readonly source: string;
   readonly model: string;
@@ -16,6 +17,9 @@ export interface SessionRow {
   readonly proxyCost: number;
   /** proxyCost / passThroughCost × 100. */
   readonly percent: number;
+}
+
+export interface SessionRow extends CostRow {
   /** Client compactions on each side (recorded boundaries compacted at + synthetic ones). */
   readonly passThroughCompactions: number;
   readonly proxyCompactions: number;

@@ -8,24 +8,8 @@ import {
   type ReplayInput,
 } from './replayThroughProxy.js';
 import { windowOverall, windowRow } from './windowReport.js';
+import { readSession } from './test-utils/readSession.js';
 
-const T0 = Date.UTC(2026, 0, 1);
-const read = (id: string, at: number): IContent => ({
-  speaker: 'ai',
-  blocks: [{ type: 'tool_call', id, name: 'read_file', parameters: { file_path: `/w/${id}.ts` } }],
-  metadata: { timestamp: T0 + at },
-});
-const result = (id: string, chars: number): IContent => ({
-  speaker: 'tool',
-  blocks: [
-    {
-      type: 'tool_response',
-      callId: id,
-      toolName: 'read_file',
-      result: `export const ${id} = 1;\n`.repeat(Math.ceil(chars / 22)).slice(0, chars),
-    },
-  ],
-});
 const summary: IContent = {
   speaker: 'human',
   blocks: [{ type: 'text', text: 'Summary of the work so far. '.repeat(20) }],
@@ -34,28 +18,7 @@ const summary: IContent = {
 
 /** A task, then `rounds` reads a minute apart; a recorded compaction after read `summaryAfter`. */
 function session(rounds: number, chars: number, summaryAfter?: number): ImportedSession {
-  const contents: IContent[] = [
-    { speaker: 'human', blocks: [{ type: 'text', text: 'go through every module' }] },
-  ];
-  for (let i = 0; i < rounds; i++) {
-    contents.push(read(`m${i}`, i * 60_000), result(`m${i}`, chars));
-    if (i === summaryAfter) contents.push(summary);
-  }
-  contents.push({
-    speaker: 'ai',
-    blocks: [{ type: 'text', text: 'done' }],
-    metadata: { timestamp: T0 + rounds * 60_000 },
-  });
-  // The replay reads only the format, model and contents.
-  return {
-    file: 's.jsonl',
-    format: 'claude-code',
-    sessionIndex: 0,
-    model: 'claude-sonnet-4-6',
-    contents,
-    skipped: [],
-    ignored: {},
-  } as Omit<ImportedSession, 'stats'> as ImportedSession;
+  return readSession({ rounds, chars, after: (i) => (i === summaryAfter ? [summary] : []) });
 }
 
 const input = (s: ImportedSession, window?: number): ReplayInput => ({

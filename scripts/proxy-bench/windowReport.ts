@@ -19,21 +19,14 @@ import {
   type GroundingSides,
 } from './groundingReport.js';
 import type { SessionReplay } from './replayThroughProxy.js';
+import type { CostRow } from './proxyBenchReport.js';
 
 /** Each session past the budget should cost at most this % of pass-through. */
 export const WINDOW_TARGET_PERCENT = 85;
 /** Share of the used specifics the proxy side should show; the rest should be recallable. */
 export const GROUNDING_AIM = 0.97;
 
-export interface WindowRow {
-  readonly file: string;
-  readonly source: string;
-  readonly model: string;
-  readonly calls: number;
-  readonly passThroughCost: number;
-  readonly proxyCost: number;
-  /** proxyCost / passThroughCost × 100. */
-  readonly percent: number;
+export interface WindowRow extends CostRow {
   /** Largest prompt (tokens) billed on each side. */
   readonly passThroughPeak: number;
   readonly proxyPeak: number;
