@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from '../conversationStore.js';
-import { densifyRequest, type DensifyOptions } from '../densifyRequest.js';
+import { budgetProxy } from '../test-utils/budgetProxy.js';
 import type { WireApi } from '../wireHistory.js';
 import {
   chatSessionBody,
@@ -15,24 +14,7 @@ const BUDGET = 20_000;
 const LEADING = codexLeadingItems().length;
 
 function setup(api: WireApi = 'openai-responses', budget = BUDGET) {
-  const store = new ConversationStore();
-  const kept = new Map<string, string>();
-  let now = 1_000;
-  const send = (body: string, extra: Partial<DensifyOptions> = {}) => {
-    const result = densifyRequest({
-      api,
-      body: Buffer.from(body),
-      sessionId: undefined,
-      store,
-      now: (now += 1_000),
-      pressureTokens: 1_000_000,
-      workingBudget: { tokens: budget, longContext: false },
-      ...extra,
-    });
-    for (const entry of result.recalls) kept.set(entry.id, entry.text);
-    return result;
-  };
-  return { store, kept, send };
+  return budgetProxy({ api, budget });
 }
 
 const itemsOf = (text: string): Json[] => (JSON.parse(text) as { input: Json[] }).input;

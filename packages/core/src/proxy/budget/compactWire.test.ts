@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from '../conversationStore.js';
-import { densifyRequest, type DensifyOptions } from '../densifyRequest.js';
+import { budgetProxy } from '../test-utils/budgetProxy.js';
 import { longSessionBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
 import { anthropicBody, FILE_TEXT } from '../test-utils/wireRequests.js';
 
@@ -13,25 +12,8 @@ interface Message {
 const BUDGET = 20_000;
 
 function setup(budget: number | undefined = BUDGET) {
-  const store = new ConversationStore();
-  const kept = new Map<string, string>();
-  const sink = { get: (id: string) => kept.get(id) };
-  let now = 1_000;
-  const send = (body: string, extra: Partial<DensifyOptions> = {}) => {
-    const result = densifyRequest({
-      api: 'anthropic',
-      body: Buffer.from(body),
-      sessionId: 's1',
-      store,
-      now: (now += 1_000),
-      pressureTokens: 1_000_000,
-      workingBudget: { tokens: budget, longContext: false },
-      ...extra,
-    });
-    for (const entry of result.recalls) kept.set(entry.id, entry.text);
-    return result;
-  };
-  return { store, sink, send };
+  const proxy = budgetProxy({ api: 'anthropic', budget, sessionId: 's1' });
+  return { ...proxy, sink: proxy.kept };
 }
 
 const messagesOf = (body: Buffer): Message[] =>
