@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
 import { MessageFingerprints } from './messageFingerprints.js';
+import { ProxyPlans } from './proxyPlans.js';
 import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
@@ -59,6 +60,8 @@ export class ConversationStore {
   readonly reads: RequestReadCache;
   /** The original digest of each message read, for the prefix-stability check. */
   readonly fingerprints = new MessageFingerprints();
+  /** The density decisions of the reads kept, reused by requests that extend them. */
+  readonly plans = new ProxyPlans();
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;

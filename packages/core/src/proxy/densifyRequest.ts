@@ -22,7 +22,6 @@ import {
 } from './conversationStore.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
 import type { RequestRead } from './requestReadCache.js';
-import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
@@ -34,7 +33,7 @@ import {
 import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
-import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
+import type { ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
   readonly api: WireApi;
@@ -166,29 +165,24 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
   if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
   const text = options.body.toString('utf8');
-  let outcome: ReadOutcome;
-  let root: JsonNode;
-  let prefix: RequestRead['newestMessagePrefix'];
+  let read: RequestRead;
   try {
-    ({
-      outcome,
-      root,
-      newestMessagePrefix: prefix,
-    } = options.store.reads.read({
+    read = options.store.reads.read({
       api: options.api,
       text,
       body: options.body,
       sessionId: options.sessionId,
-    }));
+    });
   } catch (error) {
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
+  const { outcome, root } = read;
   if (outcome.kind === 'unsupported') {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model, root, prefix });
+    const result = densifyWire(options, text, { wire: outcome.wire, model, read });
     return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
@@ -196,7 +190,6 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
 }
 
-/** What names a result across requests: its position, its call id and its content. */
 /** A result's identity across requests: its position and its recall id (call id, tool, content). */
 function siteKey(wire: WireHistory, site: ResultSite): string {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
@@ -240,16 +233,18 @@ function densifyWire(
   request: {
     readonly wire: WireHistory;
     readonly model: string | undefined;
-    readonly root: JsonNode;
-    readonly prefix: RequestRead['newestMessagePrefix'];
+    readonly read: RequestRead;
   },
 ): DensifyResult {
-  const { wire, prefix } = request;
+  const { wire, read } = request;
+  const prefix = read.newestMessagePrefix;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
   // (the client rewound its history) is a live read again and goes out intact.
-  const stale = planProxyEdits(wire).map((site) => ({ site, key: siteKey(wire, site) }));
+  const stale = options.store.plans
+    .plan(wire, read)
+    .map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
   const provider = requestCacheProvider(options.api, text);
@@ -267,7 +262,7 @@ function densifyWire(
     wire,
     sites,
     model: request.model,
-    root: request.root,
+    root: read.root,
     state,
   });
   return {
