@@ -146,7 +146,9 @@ function nextMemo(
   options: EffectOptions,
 ): PlanMemo | undefined {
   const length = history.length;
-  const tailStart = Math.max(0, length - BASE_BEHIND);
+  // A request that took back messages keeps the known prefix's start: the pending calls before
+  // it are known, the ones before an earlier start would take a scan from the first message.
+  const tailStart = Math.max(0, length - BASE_BEHIND, known?.memo.tailStart ?? 0);
   const from =
     known !== undefined && known.memo.tailStart <= tailStart ? Math.min(known.end, tailStart) : 0;
   const start =
