@@ -353,7 +353,7 @@ function applyBudget(
     original: request.text,
     wire: request.wire,
     layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: spliceEdits(request.text, request.sites).text,
+    sent: () => spliceEdits(request.text, request.sites).text,
     edits,
     model: request.model,
     state: request.state.budget,
