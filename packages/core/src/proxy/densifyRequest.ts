@@ -237,7 +237,6 @@ function densifyWire(
   },
 ): DensifyResult {
   const { wire, read } = request;
-  const prefix = read.newestMessagePrefix;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
@@ -256,7 +255,7 @@ function densifyWire(
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
   const compacted = applyBudget(options, {
     text,
     wire,
@@ -305,10 +304,11 @@ function remember(
     readonly sites: readonly PointerSite[];
     /** Characters the pointers take out. */
     readonly removed: number;
-    readonly prefix: RequestRead['newestMessagePrefix'];
+    readonly read: RequestRead;
   },
 ): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, removed, prefix } = input;
+  const { text, wire, state, stale, sticky, decision, sites, removed } = input;
+  const prefix = input.read.newestMessagePrefix;
   const keys = new Map(stale.map(({ site, key }) => [site, key]));
   for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
   const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
@@ -316,9 +316,18 @@ function remember(
     sites,
     ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
   });
-  const hashes = options.store.fingerprints.of(text, wire, sites);
+  const { read } = input;
+  const last = state.lastPointers;
+  const resumed = read.resumedFrom;
+  const sameMessages = resumed !== undefined && last.read === resumed.key ? resumed.messages : 0;
+  const hashes = options.store.fingerprints.of(text, wire, sites, {
+    fingerprints: state.lastMessageHashes,
+    sites: last.sites,
+    sameMessages,
+  });
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
+  state.lastPointers = { sites: [...sites].sort((a, b) => a.start - b.start), read: read.key };
   state.lastRequestAt = options.now;
   recordProxyRequest(state, {
     at: options.now,
