@@ -10,7 +10,13 @@ import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
 import type { EntryReplyDecisions } from './entryReplies.js';
 import { MessageFingerprints } from './messageFingerprints.js';
-import { RequestReadCache, type RequestReadCacheOptions } from './requestReadCache.js';
+import { ProxyPlans } from './proxyPlans.js';
+import type { PointerSite } from './proxyPointer.js';
+import {
+  RequestReadCache,
+  type ReadKey,
+  type RequestReadCacheOptions,
+} from './requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationState {
@@ -25,6 +31,8 @@ export interface ConversationState {
   lastRequestAt: number | undefined;
   /** Hash of each forwarded message of the previous request. */
   lastMessageHashes: readonly string[];
+  /** The previous request's pointer sites (text order) and its read, for the next hashes. */
+  lastPointers: { readonly sites: readonly PointerSite[]; readonly read: ReadKey | undefined };
   /** Reasons already logged for requests forwarded unchanged (logged once each). */
   readonly loggedReasons: Set<string>;
   /** The working budget's standing compaction and its token estimate's calibration. */
@@ -62,6 +70,8 @@ export class ConversationStore {
   readonly reads: RequestReadCache;
   /** The original digest of each message read, for the prefix-stability check. */
   readonly fingerprints = new MessageFingerprints();
+  /** The density decisions of the reads kept, reused by requests that extend them. */
+  readonly plans = new ProxyPlans();
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;
@@ -85,6 +95,7 @@ export class ConversationStore {
         lastSent: undefined,
         lastRequestAt: undefined,
         lastMessageHashes: [],
+        lastPointers: { sites: [], read: undefined },
         loggedReasons: new Set(),
         budget: { compaction: undefined, promptTokensPerChar: undefined },
         entryReplies: new Map(),

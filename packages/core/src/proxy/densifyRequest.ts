@@ -23,7 +23,6 @@ import {
 import { repliesUnderBudget } from './entryReplies.js';
 import { stringMember, type JsonNode } from './jsonSpans.js';
 import type { RequestRead } from './requestReadCache.js';
-import { planProxyEdits } from './planProxyEdits.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
@@ -35,7 +34,7 @@ import {
 import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
-import type { ReadOutcome, ResultSite, WireApi, WireHistory } from './wireHistory.js';
+import type { ResultSite, WireApi, WireHistory } from './wireHistory.js';
 
 export interface DensifyOptions {
   readonly api: WireApi;
@@ -176,29 +175,24 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
   if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
   const text = options.body.toString('utf8');
-  let outcome: ReadOutcome;
-  let root: JsonNode;
-  let prefix: RequestRead['newestMessagePrefix'];
+  let read: RequestRead;
   try {
-    ({
-      outcome,
-      root,
-      newestMessagePrefix: prefix,
-    } = options.store.reads.read({
+    read = options.store.reads.read({
       api: options.api,
       text,
       body: options.body,
       sessionId: options.sessionId,
-    }));
+    });
   } catch (error) {
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
+  const { outcome, root } = read;
   if (outcome.kind === 'unsupported') {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model, root, prefix });
+    const result = densifyWire(options, text, { wire: outcome.wire, model, read });
     return model === undefined ? result : { ...result, model };
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
@@ -206,7 +200,6 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
 }
 
-/** What names a result across requests: its position, its call id and its content. */
 /** A result's identity across requests: its position and its recall id (call id, tool, content). */
 function siteKey(wire: WireHistory, site: ResultSite): string {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
@@ -251,16 +244,17 @@ function densifyWire(
   request: {
     readonly wire: WireHistory;
     readonly model: string | undefined;
-    readonly root: JsonNode;
-    readonly prefix: RequestRead['newestMessagePrefix'];
+    readonly read: RequestRead;
   },
 ): DensifyResult {
-  const { wire, prefix } = request;
+  const { wire, read } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
   // Only results density finds stale in this very request: a sticky pointer whose write is gone
   // (the client rewound its history) is a live read again and goes out intact.
-  const stale = planProxyEdits(wire).map((site) => ({ site, key: siteKey(wire, site) }));
+  const stale = options.store.plans
+    .plan(wire, read)
+    .map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
   const provider = requestCacheProvider(options.api, text);
@@ -274,7 +268,14 @@ function densifyWire(
     state,
     options,
     budget: (replies) =>
-      applyBudget(options, { ...request, text, state, sites: [...pointers, ...replies] }),
+      applyBudget(options, {
+        text,
+        wire,
+        model: request.model,
+        root: read.root,
+        state,
+        sites: [...pointers, ...replies],
+      }),
   });
   const { compacted, replies } = settled;
   const sites = [...pointers, ...replies.sites];
@@ -282,7 +283,7 @@ function densifyWire(
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, prefix });
+      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
   return {
     body:
       compacted.kind === 'none'
@@ -326,10 +327,11 @@ function remember(
     readonly sites: readonly PointerSite[];
     /** Characters the pointers take out. */
     readonly removed: number;
-    readonly prefix: RequestRead['newestMessagePrefix'];
+    readonly read: RequestRead;
   },
 ): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, removed, prefix } = input;
+  const { text, wire, state, stale, sticky, decision, sites, removed } = input;
+  const prefix = input.read.newestMessagePrefix;
   const keys = new Map(stale.map(({ site, key }) => [site, key]));
   for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
   const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
@@ -337,9 +339,18 @@ function remember(
     sites,
     ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
   });
-  const hashes = options.store.fingerprints.of(text, wire, sites);
+  const { read } = input;
+  const last = state.lastPointers;
+  const resumed = read.resumedFrom;
+  const sameMessages = resumed !== undefined && last.read === resumed.key ? resumed.messages : 0;
+  const hashes = options.store.fingerprints.of(text, wire, sites, {
+    fingerprints: state.lastMessageHashes,
+    sites: last.sites,
+    sameMessages,
+  });
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
+  state.lastPointers = { sites: [...sites].sort((a, b) => a.start - b.start), read: read.key };
   state.lastRequestAt = options.now;
   recordProxyRequest(state, {
     at: options.now,
@@ -374,7 +385,7 @@ function applyBudget(
     original: request.text,
     wire: request.wire,
     layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: spliceEdits(request.text, request.sites).text,
+    sent: () => spliceEdits(request.text, request.sites).text,
     edits,
     model: request.model,
     state: request.state.budget,

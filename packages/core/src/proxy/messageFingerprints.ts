@@ -11,24 +11,107 @@ import type { IContent } from '../services/history/IContent.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { WireHistory } from './wireHistory.js';
 
+/** The previous request's fingerprints, and how many of its first messages this one has. */
+export interface PreviousFingerprints {
+  readonly fingerprints: readonly string[];
+  /** Its pointer sites, in text order. */
+  readonly sites: readonly PointerSite[];
+  /** Leading messages byte-identical in both requests. */
+  readonly sameMessages: number;
+}
+
+const byStart = (a: PointerSite, b: PointerSite): number => a.start - b.start;
+
+const sameSite = (a: PointerSite, b: PointerSite): boolean =>
+  a.start === b.start &&
+  a.end === b.end &&
+  a.recallId === b.recallId &&
+  a.cacheControlRaw === b.cacheControlRaw;
+
+/** The site at `index` of `sites` when it lies in a message before `limit`. */
+function siteBefore(
+  sites: readonly PointerSite[],
+  index: number,
+  limit: number,
+): PointerSite | undefined {
+  const site = sites[index];
+  return site !== undefined && site.messageIndex < limit ? site : undefined;
+}
+
+/**
+ * The messages before `limit` whose pointer sites differ between two site lists in text order
+ * (walked side by side by offset: a message whose sites are the same is not named).
+ */
+function changedMessages(
+  before: readonly PointerSite[],
+  after: readonly PointerSite[],
+  limit: number,
+): Set<number> {
+  const changed = new Set<number>();
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    const a = siteBefore(before, i, limit);
+    const b = siteBefore(after, j, limit);
+    if (a === undefined && b === undefined) return changed;
+    if (a !== undefined && b !== undefined && sameSite(a, b)) {
+      i++;
+      j++;
+    } else if (a !== undefined && (b === undefined || a.start <= b.start)) {
+      changed.add(a.messageIndex);
+      i++;
+    } else if (b !== undefined) {
+      changed.add(b.messageIndex);
+      j++;
+    }
+  }
+}
+
 export class MessageFingerprints {
   /** sha1 (base64) of the original text of the message each entry was read from. */
   private readonly digests = new WeakMap<IContent, string>();
   /** Characters hashed so far (to check that only new messages are). */
   hashedChars = 0;
+  /** Messages fingerprinted so far (the others kept the previous request's fingerprint). */
+  fingerprinted = 0;
 
-  /** The fingerprint of each message of `wire` as sent with pointers at `sites`. */
-  of(text: string, wire: WireHistory, sites: readonly PointerSite[]): string[] {
-    const fingerprints = wire.messageSpans.map((span, index) =>
-      this.digest(text, span, wire.history[index]),
-    );
+  /**
+   * The fingerprint of each message of `wire` as sent with pointers at `sites`. With `previous`,
+   * the messages it shares whose pointers did not change keep its fingerprints (the same strings).
+   */
+  of(
+    text: string,
+    wire: WireHistory,
+    sites: readonly PointerSite[],
+    previous?: PreviousFingerprints,
+  ): string[] {
+    const ordered = [...sites].sort(byStart);
+    const same = Math.min(previous?.sameMessages ?? 0, previous?.fingerprints.length ?? 0);
+    const changed =
+      previous === undefined ? new Set<number>() : changedMessages(previous.sites, ordered, same);
+    const fingerprints = previous?.fingerprints.slice(0, same) ?? [];
+    const fresh = (index: number) => index >= same || changed.has(index);
+    for (const index of changed) {
+      fingerprints[index] = this.message(text, wire, index);
+    }
+    for (let index = same; index < wire.messageSpans.length; index++) {
+      fingerprints[index] = this.message(text, wire, index);
+    }
     // In text order: the same pointers give the same fingerprint whichever request decided them.
-    for (const site of [...sites].sort((a, b) => a.start - b.start)) {
+    for (const site of ordered) {
+      if (!fresh(site.messageIndex)) continue;
       const start = wire.messageSpans[site.messageIndex]?.start ?? 0;
       fingerprints[site.messageIndex] +=
         `\u0000${site.start - start}:${site.end - start}:${site.recallId}:${site.cacheControlRaw ?? ''}`;
     }
     return fingerprints;
+  }
+
+  /** The digest of message `index`'s original text. */
+  private message(text: string, wire: WireHistory, index: number): string {
+    this.fingerprinted++;
+    const span = wire.messageSpans[index] ?? { start: 0, end: 0 };
+    return this.digest(text, span, wire.history[index]);
   }
 
   private digest(

@@ -17,17 +17,22 @@ export const PROXY_DENSITY_CONFIG: DensityConfig = {
   shellFileOps: true,
 };
 
-/** `messageIndex:blockIndex` of a tool_response block in the decision history. */
-const positionKey = (messageIndex: number, blockIndex: number): string =>
-  `${messageIndex}:${blockIndex}`;
+/** Block indices of the tool_response blocks density prunes, by decision-history index. */
+export type PrunedPositions = ReadonlyMap<number, ReadonlySet<number>>;
 
-function prunedPositions(history: readonly IContent[], config: DensityConfig): Set<string> {
+/** The tool_response blocks `optimize()` removes or replaces in `history`, by position. */
+export function prunedPositions(
+  history: readonly IContent[],
+  config: DensityConfig = PROXY_DENSITY_CONFIG,
+): PrunedPositions {
   const result = optimizeDensity(history, config);
-  const pruned = new Set<string>();
+  const pruned = new Map<number, Set<number>>();
   const addResponses = (index: number, keep: (block: ContentBlock) => boolean) => {
     (history[index]?.blocks ?? []).forEach((block, blockIndex) => {
-      if (block.type === 'tool_response' && !keep(block))
-        pruned.add(positionKey(index, blockIndex));
+      if (block.type !== 'tool_response' || keep(block)) return;
+      const blocks = pruned.get(index);
+      if (blocks === undefined) pruned.set(index, new Set([blockIndex]));
+      else blocks.add(blockIndex);
     });
   };
   for (const index of result.removals) addResponses(index, () => false);
@@ -39,6 +44,19 @@ function prunedPositions(history: readonly IContent[], config: DensityConfig): S
 }
 
 /**
+ * The sites of `wire` at `pruned` positions that the proxy can replace (text content, longer than
+ * the pointer). In request order.
+ */
+export function prunedSites(wire: WireHistory, pruned: PrunedPositions): ResultSite[] {
+  if (pruned.size === 0) return [];
+  return wire.sites.filter(
+    (site) =>
+      pruned.get(site.messageIndex)?.has(site.blockIndex) === true &&
+      site.end - site.start > PROXY_POINTER_CHARS + 2,
+  );
+}
+
+/**
  * The result sites whose content density would prune in this request, by position (a reused call
  * id names several results), restricted to results the proxy can replace (text content, longer
  * than the pointer). In request order.
@@ -47,10 +65,5 @@ export function planProxyEdits(
   wire: WireHistory,
   config: DensityConfig = PROXY_DENSITY_CONFIG,
 ): ResultSite[] {
-  const pruned = prunedPositions(wire.history, config);
-  return wire.sites.filter(
-    (site) =>
-      pruned.has(positionKey(site.messageIndex, site.blockIndex)) &&
-      site.end - site.start > PROXY_POINTER_CHARS + 2,
-  );
+  return prunedSites(wire, prunedPositions(wire.history, config));
 }

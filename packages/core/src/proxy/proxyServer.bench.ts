@@ -3,7 +3,9 @@
  * in the steady state of a conversation: consecutive requests (n messages, then n + 2 with the
  * cache breakpoint moved to the newest message), sent alternately so every request follows one
  * of the same conversation. Side by side in one run, interleaved: a round trip straight to the
- * upstream stub (pass-through), one through the proxy with density only (the working budget off:
+ * upstream stub (pass-through), one through a plain forwarding proxy (a loopback forwarder that,
+ * like the proxy, receives the whole body, then forwards it with node:http and pipes the reply
+ * back: what any proxy costs), one through the proxy with density only (the working budget off:
  * the same conversation goes upstream, minus the pointers) and one through the proxy with its
  * defaults (the working budget on: past it, a compacted conversation goes upstream); then the
  * density step alone and the memory the proxy keeps per conversation (heap and the body bytes the
@@ -11,7 +13,7 @@
  * Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,6 +44,28 @@ const upstream = createServer((request, response) => {
 });
 await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+/** A plain forwarding proxy: the whole body received, then sent on; the reply piped back. */
+const forwarder = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const body = Buffer.concat(chunks);
+    const onward = httpRequest(
+      `${upstreamUrl}${request.url ?? '/'}`,
+      {
+        method: request.method,
+        headers: { ...request.headers, 'content-length': String(body.length) },
+      },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      },
+    );
+    onward.end(body);
+  });
+});
+await new Promise<void>((done) => forwarder.listen(0, '127.0.0.1', done));
+const forwarderUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}`;
 const recallDir = mkdtempSync(path.join(tmpdir(), 'dense-bench-recall-'));
 const proxy = await startProxyServer({
   anthropicUpstream: upstreamUrl,
@@ -75,6 +99,8 @@ const ms = (value: number): string => `${value.toFixed(1)} ms`;
 interface Row {
   readonly tokens: number;
   readonly direct: readonly number[];
+  /** Through the plain forwarding proxy. */
+  readonly forwarded: readonly number[];
   readonly proxied: readonly number[];
   /** Through the proxy with its defaults (working budget on). */
   readonly budgeted: readonly number[];
@@ -133,6 +159,7 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   const pair = bigSessionTurns(tokens, 2).map((text) => Buffer.from(text));
   const session = `bench-${tokens}`;
   const direct: number[] = [];
+  const forwarded: number[] = [];
   const proxied: number[] = [];
   const budgeted: number[] = [];
   for (let i = -4; i < SAMPLES[tokens]; i++) {
@@ -140,6 +167,9 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
     let start = performance.now();
     await post(upstreamUrl, body, session);
     const straight = performance.now() - start;
+    start = performance.now();
+    await post(forwarderUrl, body, session);
+    if (i >= 0) forwarded.push(performance.now() - start);
     start = performance.now();
     await post(proxy.url, body, session);
     const throughProxy = performance.now() - start;
@@ -157,6 +187,7 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   rows.push({
     tokens,
     direct,
+    forwarded,
     proxied,
     budgeted,
     step,
@@ -166,24 +197,23 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   });
 }
 
+const pair = (samples: readonly number[]): string =>
+  `${ms(percentile(samples, 0.5))} / ${ms(percentile(samples, 0.99))}`;
+/** `a` minus `b` at p50 and at p99. */
+const added = (a: readonly number[], b: readonly number[]): string =>
+  `${ms(percentile(a, 0.5) - percentile(b, 0.5))} / ${ms(percentile(a, 0.99) - percentile(b, 0.99))}`;
+
 function printTable(): void {
   const lines = [
-    '| conversation | pass-through p50 / p99 | proxy p50 / p99 | added p50 / p99 | proxy, budget on p50 / p99 | density step p50 / p99 | step, full read p50 / p99 | memory per conversation (read cache) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| conversation | pass-through p50 / p99 | plain forwarding p50 / p99 | Dense proxy p50 / p99 | added by Dense over plain forwarding p50 / p99 | added over pass-through p50 / p99 | proxy, budget on p50 / p99 | density step p50 / p99 | step, full read p50 / p99 | memory per conversation (read cache) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
-    const [d50, d99, p50, p99] = [
-      percentile(row.direct, 0.5),
-      percentile(row.direct, 0.99),
-      percentile(row.proxied, 0.5),
-      percentile(row.proxied, 0.99),
-    ];
     lines.push(
-      `| ${label(row.tokens)} | ${ms(d50)} / ${ms(d99)} | ${ms(p50)} / ${ms(p99)} | ` +
-        `${ms(p50 - d50)} / ${ms(p99 - d99)} | ${ms(percentile(row.budgeted, 0.5))} / ` +
-        `${ms(percentile(row.budgeted, 0.99))} | ${ms(percentile(row.step, 0.5))} / ` +
-        `${ms(percentile(row.step, 0.99))} | ${ms(percentile(row.fullReadStep, 0.5))} / ` +
-        `${ms(percentile(row.fullReadStep, 0.99))} | ${row.memoryMb.toFixed(1)} MB ` +
+      `| ${label(row.tokens)} | ${pair(row.direct)} | ${pair(row.forwarded)} | ` +
+        `${pair(row.proxied)} | ${added(row.proxied, row.forwarded)} | ` +
+        `${added(row.proxied, row.direct)} | ${pair(row.budgeted)} | ${pair(row.step)} | ` +
+        `${pair(row.fullReadStep)} | ${row.memoryMb.toFixed(1)} MB ` +
         `(${(row.memoryMb - row.withoutReadCacheMb).toFixed(1)} MB) |`,
     );
   }
@@ -194,6 +224,7 @@ afterAll(async () => {
   printTable();
   await proxy.close();
   await budgetProxy.close();
+  forwarder.close();
   upstream.close();
   rmSync(recallDir, { recursive: true, force: true });
 });

@@ -56,7 +56,17 @@ export interface RequestRead {
     readonly bytes: number;
     readonly digest: string;
   };
+  /**
+   * Names this read while the cache keeps it (absent when it is not kept): state derived from a
+   * read (`resumedFrom.key` of a later one) can be kept beside it, and goes when the read does.
+   */
+  readonly key?: ReadKey;
+  /** The kept read this one resumed from, and how many leading messages are its own, unchanged. */
+  readonly resumedFrom?: { readonly key: ReadKey; readonly messages: number };
 }
+
+/** The identity of a kept read (compared by reference only). */
+export type ReadKey = object;
 
 /** How the last read went: for tests and the benchmark. */
 export type ReadPath = 'full' | 'resumed';
@@ -72,6 +82,7 @@ interface Checkpoint {
 }
 
 interface Entry {
+  readonly key: ReadKey;
   readonly root: JsonObjectNode;
   readonly array: JsonArrayNode;
   readonly state: ReaderState;
@@ -148,7 +159,7 @@ export class RequestReadCache {
   private resume(
     input: BodyInput,
     entry: Entry,
-  ): (RequestRead & { kept: Entry | undefined }) | undefined {
+  ): (RequestRead & { kept: Entry | undefined; from: Entry; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
     const entriesBefore = new Map<string, JsonNode>();
@@ -174,13 +185,14 @@ export class RequestReadCache {
     const outcome = readWith(input.api, input.text, root, state);
     if (outcome.kind === 'history') ownSites(state.sites, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    return { root, outcome, kept: keep(input, root, state, [...earlier, point]) };
+    const kept = keep(input, root, state, [...earlier, point]);
+    return { root, outcome, kept, from: entry, messages: point.index };
   }
 
   private finish(
     key: string,
     list: Entry[],
-    result: RequestRead & { kept: Entry | undefined },
+    result: RequestRead & { kept: Entry | undefined; from?: Entry; messages?: number },
   ): RequestRead {
     if (result.outcome.kind === 'history' && result.kept !== undefined) list.unshift(result.kept);
     list.splice(PER_KEY);
@@ -189,9 +201,14 @@ export class RequestReadCache {
     this.evict();
     const newest = result.kept?.checkpoints.at(-1);
     const count = result.kept?.array.items.length ?? 0;
+    const kept = result.outcome.kind === 'history' ? result.kept : undefined;
     return {
       root: result.root,
       outcome: result.outcome,
+      ...(kept === undefined ? {} : { key: kept.key }),
+      ...(result.from === undefined || result.messages === undefined
+        ? {}
+        : { resumedFrom: { key: result.from.key, messages: result.messages } }),
       ...(newest?.index === count - 1
         ? {
             newestMessagePrefix: {
@@ -252,7 +269,15 @@ function keep(
     counted = { offset, bytes, hash };
     checkpoints.push({ index, offset, bytes, hash });
   }
-  return { root, array, state, body: input.body, checkpoints, chars: input.text.length };
+  return {
+    key: {},
+    root,
+    array,
+    state,
+    body: input.body,
+    checkpoints,
+    chars: input.text.length,
+  };
 }
 
 /** Sites read from this request point into its text: copy their strings so it can be freed. */

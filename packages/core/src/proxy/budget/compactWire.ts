@@ -65,8 +65,11 @@ export interface CompactInput {
   readonly wire: WireHistory;
   /** Where a compaction may cut, and the summary's wire form (read only when needed). */
   readonly layout: () => CompactionLayout;
-  /** The request after density (what is sent), with the same messages. */
-  readonly sent: string;
+  /**
+   * The request after density (what is sent), with the same messages: built only when the
+   * request is not clearly under its budget (its length follows from `original` and `edits`).
+   */
+  readonly sent: () => string;
   /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
   readonly edits: readonly TextEdit[];
   /** The request's `model`. */
@@ -81,7 +84,18 @@ export interface CompactInput {
 }
 
 /** The input with its layout read. */
-type LaidOut = Omit<CompactInput, 'layout'> & { readonly layout: CompactionLayout };
+type LaidOut = Omit<CompactInput, 'layout'> & {
+  readonly layout: CompactionLayout;
+  readonly sentChars: number;
+};
+
+/** Characters of the sent text: the original with each edit's span replaced. */
+function sentChars(input: CompactInput): number {
+  return input.edits.reduce(
+    (chars, edit) => chars + edit.length - (edit.end - edit.start),
+    input.original.length,
+  );
+}
 
 export type CompactOutcome =
   | { readonly kind: 'none' }
@@ -195,7 +209,7 @@ function planFor(
   const plan = planWireCompaction({
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
-    fixedChars: input.sent.length - turnsChars,
+    fixedChars: input.sentChars - turnsChars,
     tokensPerChar: request.perChar,
     budgetTokens,
     previousCut: Math.max(0, previousTurn),
@@ -243,16 +257,17 @@ function spliceMessages(
 }
 
 /** Far under any budget with nothing standing: no need to read the request again. */
-function clearlyUnder(input: CompactInput, perChar: number): boolean {
+function clearlyUnder(input: CompactInput, chars: number, perChar: number): boolean {
   const floor = input.budgetTokens ?? MIN_DEFAULT_BUDGET;
-  return input.state.compaction === undefined && input.sent.length * perChar <= floor;
+  return input.state.compaction === undefined && chars * perChar <= floor;
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  if (clearlyUnder(request, perChar)) return { kind: 'none' };
-  const input: LaidOut = { ...request, layout: request.layout() };
+  const chars = sentChars(request);
+  if (clearlyUnder(request, chars, perChar)) return { kind: 'none' };
+  const input: LaidOut = { ...request, layout: request.layout(), sentChars: chars };
   const items = sentSpans(input.wire.messageSpans, input.edits);
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
@@ -272,7 +287,7 @@ export function compactWire(request: CompactInput): CompactOutcome {
     };
   }
   const region = { items, first: compaction.start, cut: plan.cut };
-  const spliced = spliceMessages(input.sent, region, compaction.replacement);
+  const spliced = spliceMessages(input.sent(), region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
   return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
 }

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { readAnthropicRequest } from './anthropicHistory.js';
+import { ConversationStore } from './conversationStore.js';
+import { densifyRequest } from './densifyRequest.js';
+import { parseJsonSpans } from './jsonSpans.js';
+import { planProxyEdits } from './planProxyEdits.js';
+import { ProxyPlans } from './proxyPlans.js';
+import { RequestReadCache } from './requestReadCache.js';
+import { bigSessionTurns } from './test-utils/bigSession.js';
+import { anthropicBody, FILE_TEXT } from './test-utils/wireRequests.js';
+
+type Json = Record<string, unknown>;
+
+const call = (id: string, name: string, input: Json): Json => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name, input }],
+});
+const answer = (id: string, content: string, isError = false): Json => ({
+  role: 'user',
+  content: [
+    {
+      type: 'tool_result',
+      tool_use_id: id,
+      content,
+      cache_control: { type: 'ephemeral' },
+      ...(isError ? { is_error: true } : {}),
+    },
+  ],
+});
+const GO: Json = { role: 'user', content: [{ type: 'text', text: 'go' }] };
+const READ: Json[] = [call('r', 'Read', { file_path: '/w/a.ts' }), answer('r', FILE_TEXT)];
+const EDIT = call('e', 'Edit', { file_path: '/w/a.ts', old_string: 'a', new_string: 'b' });
+const BASH: Json[] = [call('b', 'Bash', { command: 'npm test' }), answer('b', 'ok')];
+
+/** The plans of consecutive requests of one conversation, and planProxyEdits on each. */
+function plansOf(requests: readonly (readonly Json[])[]) {
+  const reads = new RequestReadCache();
+  const plans = new ProxyPlans();
+  return requests.map((messages) => {
+    const text = anthropicBody(messages);
+    const read = reads.read({ api: 'anthropic', text, sessionId: 's' });
+    const fresh = readAnthropicRequest(text, parseJsonSpans(text));
+    if (read.outcome.kind !== 'history' || fresh.kind !== 'history') throw new Error('not read');
+    const planned = plans.plan(read.outcome.wire, read).map((site) => site.messageIndex);
+    return { planned, expected: planProxyEdits(fresh.wire).map((site) => site.messageIndex) };
+  });
+}
+
+describe('ProxyPlans', () => {
+  it('#24.4 a late answer completing a pending write among the new messages makes an earlier read stale', () => {
+    const waiting: Json = { role: 'user', content: [{ type: 'text', text: 'wait' }] };
+    const [before, after] = plansOf([
+      [GO, ...READ, EDIT, waiting],
+      [GO, ...READ, EDIT, waiting, { role: 'assistant', content: 'ok' }, answer('e', 'done')],
+    ]);
+    expect(before).toEqual({ planned: [], expected: [] });
+    expect(after).toEqual({ planned: [2], expected: [2] });
+  });
+
+  it('#24.4 a re-read message that changed (the write now failed) is not taken for the decided one', () => {
+    const [before, after] = plansOf([
+      [GO, ...READ, EDIT, answer('e', 'done')],
+      [GO, ...READ, EDIT, answer('e', 'failed', true), ...BASH],
+    ]);
+    expect(before).toEqual({ planned: [2], expected: [2] });
+    expect(after).toEqual({ planned: [], expected: [] });
+  });
+
+  it('#24.4 requests that append only calls writing nothing reuse the decisions; a write runs optimize() again', () => {
+    const store = new ConversationStore();
+    const send = (body: string) =>
+      densifyRequest({
+        api: 'anthropic',
+        body: Buffer.from(body),
+        sessionId: 's',
+        store,
+        now: 0,
+        pressureTokens: 1,
+      });
+    const [first, second] = bigSessionTurns(20_000, 2) as [string, string];
+    const sent = [send(first), send(second), send(first), send(second)];
+    expect(store.plans.counts).toEqual({ reused: 3, optimized: 1 });
+    const fresh = new ConversationStore();
+    const once = densifyRequest({ ...sentOptions(second), store: fresh });
+    expect(sent[3]?.pointers).toBe(once.pointers);
+    const edited = JSON.parse(second) as { messages: Json[] };
+    edited.messages.push(EDIT, answer('e', 'done'));
+    send(JSON.stringify(edited));
+    expect(store.plans.counts).toEqual({ reused: 3, optimized: 2 });
+  });
+});
+
+function sentOptions(body: string) {
+  return {
+    api: 'anthropic' as const,
+    body: Buffer.from(body),
+    sessionId: 's',
+    now: 0,
+    pressureTokens: 1,
+  };
+}
