@@ -13,15 +13,12 @@ import {
   type CacheProviderName,
 } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
-import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
-import { compactionLayout } from './budget/compactionLayout.js';
 import {
   conversationKey,
   type ConversationState,
   type ConversationStore,
 } from './conversationStore.js';
-import { repliesUnderBudget } from './entryReplies.js';
-import { stringMember, type JsonNode } from './jsonSpans.js';
+import { stringMember } from './jsonSpans.js';
 import type { RequestRead } from './requestReadCache.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
@@ -35,6 +32,9 @@ import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEd
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ResultSite, WireApi, WireHistory } from './wireHistory.js';
+import { settleUnderBudget, type WorkingBudgetOptions } from './settleUnderBudget.js';
+
+export type { WorkingBudgetOptions };
 
 export interface DensifyOptions {
   readonly api: WireApi;
@@ -54,13 +54,6 @@ export interface DensifyOptions {
   readonly workingBudget?: WorkingBudgetOptions;
   /** Replies at entry for repeated new results (`entryReplies.ts`); default on. */
   readonly entryReplies?: boolean;
-}
-
-export interface WorkingBudgetOptions {
-  /** Tokens; undefined: the default for the request's model. */
-  readonly tokens: number | undefined;
-  /** Whether the client asked for the 1M-token window. */
-  readonly longContext: boolean;
 }
 
 /**
@@ -262,22 +255,7 @@ function densifyWire(
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const settled = repliesUnderBudget({
-    wire,
-    pointers,
-    state,
-    options,
-    budget: (replies) =>
-      applyBudget(options, {
-        text,
-        wire,
-        model: request.model,
-        root: read.root,
-        state,
-        sites: [...pointers, ...replies],
-      }),
-  });
-  const { compacted, replies } = settled;
+  const { compacted, replies } = settleUnderBudget(options, { ...request, text, state, pointers });
   const sites = [...pointers, ...replies.sites];
   const removed = removedChars(sites);
   const stable =
@@ -361,36 +339,4 @@ function remember(
     promptTokens: charTokens(text.length - removed),
   });
   return stable;
-}
-
-function applyBudget(
-  options: DensifyOptions,
-  request: {
-    text: string;
-    wire: WireHistory;
-    sites: readonly PointerSite[];
-    model: string | undefined;
-    root: JsonNode;
-    state: ConversationState;
-  },
-): CompactOutcome {
-  const budget = options.workingBudget;
-  if (budget === undefined) return { kind: 'none' };
-  const edits: TextEdit[] = request.sites.map((site) => ({
-    start: site.start,
-    end: site.end,
-    length: pointerValue(site).length,
-  }));
-  return compactWire({
-    original: request.text,
-    wire: request.wire,
-    layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: () => spliceEdits(request.text, request.sites).text,
-    edits,
-    model: request.model,
-    state: request.state.budget,
-    budgetTokens: budget.tokens,
-    longContext: budget.longContext,
-    readOnly: options.readOnly === true,
-  });
 }
