@@ -174,19 +174,18 @@ function prefixStable(
 export function densifyRequest(options: DensifyOptions): DensifyResult {
   // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
   if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
-  const text = options.body.toString('utf8');
   let read: RequestRead;
   try {
     read = options.store.reads.read({
       api: options.api,
-      text,
       body: options.body,
       sessionId: options.sessionId,
     });
   } catch (error) {
+    const text = options.body.toString('utf8');
     return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
   }
-  const { outcome, root } = read;
+  const { outcome, root, text } = read;
   if (outcome.kind === 'unsupported') {
     return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
   }
@@ -257,7 +256,7 @@ function densifyWire(
     .map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky = stale.filter(({ key }) => state.applied.has(key));
   const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
-  const provider = requestCacheProvider(options.api, text);
+  const provider = requestCacheProvider(options.api, text, read.oneHourTtlPrefix);
   const decision = decide(options, text, wire, { state, candidates, provider });
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
