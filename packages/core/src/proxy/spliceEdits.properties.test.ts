@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
-import { removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
+import { removedChars, spliceBytes, spliceEdits, splicedChunks } from './spliceEdits.js';
 
 /** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
 const TEXT = fc.string({ maxLength: 200, unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\n') });
@@ -42,6 +42,21 @@ describe('spliceBytes', () => {
         Buffer.from(spliced.text, 'utf8'),
       );
       expect(removedChars(sites)).toBe(spliced.removedChars);
+    },
+  );
+
+  test.prop([TEXT.chain((text) => fc.tuple(fc.constant(text), fc.array(site(text))))], {
+    numRuns: 300,
+  })(
+    "#24.4 the spliced chunks, sent one after the other, are the spliced text's bytes, and the unchanged parts are views of the body, not copies",
+    ([text, sites]) => {
+      const body = Buffer.from(text, 'utf8');
+      const chunks = splicedChunks(body, text, sites);
+      expect(Buffer.concat(chunks)).toEqual(Buffer.from(spliceEdits(text, sites).text, 'utf8'));
+      // Even chunks lie between the pointers: the body's own memory.
+      for (const [index, chunk] of chunks.entries()) {
+        if (index % 2 === 0) expect(chunk.buffer).toBe(body.buffer);
+      }
     },
   );
 });

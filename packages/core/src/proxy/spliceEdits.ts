@@ -72,7 +72,15 @@ export function removedChars(sites: readonly PointerSite[]): number {
  * `Buffer.from(spliceEdits(text, sites).text)`, copied once from the original bytes.
  */
 export function spliceBytes(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer {
-  if (sites.length === 0) return body;
+  return sites.length === 0 ? body : Buffer.concat(splicedChunks(body, text, sites));
+}
+
+/**
+ * `spliceBytes` as the chunks to send one after the other, uncopied: views of the original bytes
+ * between the pointers, and the pointers' bytes.
+ */
+export function splicedChunks(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer[] {
+  if (sites.length === 0) return [body];
   // Every character is one byte when the lengths agree (ASCII): offsets need no counting.
   const ascii = body.length === text.length;
   const parts: Buffer[] = [];
@@ -91,5 +99,5 @@ export function spliceBytes(body: Buffer, text: string, sites: readonly PointerS
     bytes = end;
   }
   parts.push(body.subarray(bytes));
-  return Buffer.concat(parts);
+  return parts;
 }
