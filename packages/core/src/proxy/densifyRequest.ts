@@ -221,7 +221,9 @@ function densifyWire(
       ? undefined
       : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
   const chunks =
-    compacted.kind === 'none' ? splicedChunks(options.body, text, sites) : [compacted.text];
+    compacted.kind === 'none'
+      ? splicedChunks(options.body, text, sites, read.byteAnchors)
+      : [compacted.text];
   return sentAs(chunks, {
     ...(request.model === undefined ? {} : { model: request.model }),
     conversationId: id,

@@ -93,6 +93,14 @@ function cachedRead(
       ? cache.read({ api, body: Buffer.from(text, 'utf8'), sessionId })
       : cache.read({ api, text, sessionId });
     expect(read.text).toBe(text);
+    const anchors = read.byteAnchors;
+    if (byBody && read.outcome.kind === 'history' && read.key !== undefined) {
+      // Counted only past the messages the kept read had: still each start's byte offset.
+      expect(anchors === undefined).toBe(Buffer.byteLength(text) === text.length);
+      for (const [index, chars] of (anchors?.chars ?? []).entries()) {
+        expect(anchors?.bytes[index]).toBe(Buffer.byteLength(text.slice(0, chars)));
+      }
+    }
     if (byBody && api === 'anthropic') {
       const prefix = read.oneHourTtlPrefix;
       const spans = read.outcome.kind === 'history' ? read.outcome.wire.messageSpans : [];

@@ -79,6 +79,17 @@ export interface RequestRead {
   readonly resumedFrom?: { readonly key: ReadKey; readonly messages: number };
   /** Anthropic: whether the text before the kept read's last checkpoint asks for the 1-hour cache. */
   readonly oneHourTtlPrefix?: OneHourTtlPrefix;
+  /** When the body is not ASCII (else characters are bytes) and the read is kept. */
+  readonly byteAnchors?: ByteAnchors;
+}
+
+/**
+ * Where each message of the conversation array starts, in characters of the text and in bytes of
+ * the body (ascending): byte offsets need counting only from the nearest message start.
+ */
+export interface ByteAnchors {
+  readonly chars: readonly number[];
+  readonly bytes: readonly number[];
 }
 
 /** The identity of a kept read (compared by reference only). */
@@ -110,6 +121,7 @@ interface Entry {
   readonly text: string;
   /** In ascending offset order. */
   readonly checkpoints: readonly Checkpoint[];
+  readonly anchors: ByteAnchors | undefined;
   readonly chars: number;
 }
 
@@ -218,7 +230,10 @@ export class RequestReadCache {
     const outcome = readWith(input.api, text, root, state);
     if (outcome.kind === 'history') ownSites(state.sites, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    const kept = keep({ ...input, text }, root, state, [...earlier, point]);
+    const kept = keep({ ...input, text }, root, state, [...earlier, point], {
+      anchors: entry.anchors,
+      messages: point.index,
+    });
     return { text, root, outcome, kept, from: entry, messages: point.index };
   }
 
@@ -232,8 +247,6 @@ export class RequestReadCache {
     this.entries.delete(key);
     if (list.length > 0) this.entries.set(key, list);
     this.evict();
-    const newest = result.kept?.checkpoints.at(-1);
-    const count = result.kept?.array.items.length ?? 0;
     const kept = result.outcome.kind === 'history' ? result.kept : undefined;
     return {
       text: result.text,
@@ -243,18 +256,8 @@ export class RequestReadCache {
       ...(result.from === undefined || result.messages === undefined
         ? {}
         : { resumedFrom: { key: result.from.key, messages: result.messages } }),
-      ...(newest?.oneHourTtl === undefined
-        ? {}
-        : { oneHourTtlPrefix: { chars: newest.offset, oneHour: newest.oneHourTtl } }),
-      ...(newest?.index === count - 1
-        ? {
-            newestMessagePrefix: {
-              chars: newest.offset,
-              bytes: newest.bytes,
-              digest: newest.hash.copy().digest('base64'),
-            },
-          }
-        : {}),
+      ...(kept?.anchors === undefined ? {} : { byteAnchors: kept.anchors }),
+      ...(result.kept === undefined ? {} : checkpointFacts(result.kept)),
     };
   }
 
@@ -269,6 +272,28 @@ export class RequestReadCache {
       chars -= dropped?.chars ?? 0;
     }
   }
+}
+
+/** What the entry's newest checkpoint tells of the text before it. */
+function checkpointFacts(
+  entry: Entry,
+): Pick<RequestRead, 'oneHourTtlPrefix' | 'newestMessagePrefix'> {
+  const newest = entry.checkpoints.at(-1);
+  if (newest === undefined) return {};
+  return {
+    ...(newest.oneHourTtl === undefined
+      ? {}
+      : { oneHourTtlPrefix: { chars: newest.offset, oneHour: newest.oneHourTtl } }),
+    ...(newest.index === entry.array.items.length - 1
+      ? {
+          newestMessagePrefix: {
+            chars: newest.offset,
+            bytes: newest.bytes,
+            digest: newest.hash.copy().digest('base64'),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The latest checkpoint of `entry` before which `input` has the same bytes as the entry's body. */
@@ -289,6 +314,8 @@ function keep(
   root: JsonNode,
   state: ReaderState,
   known: readonly Checkpoint[],
+  /** Anchors of a kept read whose first `messages` messages this request has byte for byte. */
+  inherited?: { readonly anchors: ByteAnchors | undefined; readonly messages: number },
 ): Entry | undefined {
   const array = member(root, arrayKey(input.api));
   if (root.kind !== 'object' || array?.kind !== 'array') return undefined;
@@ -327,6 +354,7 @@ function keep(
     body: input.body,
     text: input.text,
     checkpoints,
+    anchors: ascii ? undefined : byteAnchors(input.text, items, inherited),
     chars: input.text.length,
   };
 }
@@ -340,4 +368,25 @@ function ownSites(sites: ResultSite[], from: number): void {
       sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
     }
   }
+}
+
+/** Each message's start in characters and bytes, counted only past the inherited ones. */
+function byteAnchors(
+  text: string,
+  items: readonly JsonNode[],
+  inherited: { readonly anchors: ByteAnchors | undefined; readonly messages: number } | undefined,
+): ByteAnchors {
+  const count = Math.min(inherited?.messages ?? 0, inherited?.anchors?.chars.length ?? 0);
+  const chars = inherited?.anchors?.chars.slice(0, count) ?? [];
+  const bytes = inherited?.anchors?.bytes.slice(0, count) ?? [];
+  let lastChars = chars.at(-1) ?? 0;
+  let lastBytes = bytes.at(-1) ?? 0;
+  for (let index = count; index < items.length; index++) {
+    const start = (items[index] as JsonNode).start;
+    lastBytes += Buffer.byteLength(text.slice(lastChars, start), 'utf8');
+    lastChars = start;
+    chars.push(start);
+    bytes.push(lastBytes);
+  }
+  return { chars, bytes };
 }

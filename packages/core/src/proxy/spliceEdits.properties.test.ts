@@ -59,4 +59,26 @@ describe('spliceBytes', () => {
       }
     },
   );
+
+  test.prop(
+    [
+      TEXT.chain((text) =>
+        fc.tuple(fc.constant(text), fc.array(site(text)), fc.uniqueArray(fc.nat(text.length))),
+      ),
+    ],
+    { numRuns: 300 },
+  )(
+    '#24.4 counting bytes from known character/byte anchors gives the same chunks as counting from the start',
+    ([text, sites, offsets]) => {
+      const body = Buffer.from(text, 'utf8');
+      const chars = offsets
+        .map((offset) => (/[\uDC00-\uDFFF]/.test(text.charAt(offset)) ? offset - 1 : offset))
+        .filter((offset, index, all) => all.indexOf(offset) === index)
+        .sort((a, b) => a - b);
+      const bytes = chars.map((offset) => Buffer.byteLength(text.slice(0, offset)));
+      expect(Buffer.concat(splicedChunks(body, text, sites, { chars, bytes }))).toEqual(
+        Buffer.concat(splicedChunks(body, text, sites)),
+      );
+    },
+  );
 });

@@ -5,6 +5,7 @@
  * from (no second encoding of the whole request).
  */
 import type { PointerSite } from './proxyPointer.js';
+import type { ByteAnchors } from './requestReadCache.js';
 
 /** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
 const POINTER_VALUES = new Map<string, string>();
@@ -71,6 +72,21 @@ export function removedChars(sites: readonly PointerSite[]): number {
  * The body `text` was decoded from, with the pointers written in: the same bytes as
  * `Buffer.from(spliceEdits(text, sites).text)`, copied once from the original bytes.
  */
+/** Index of the last anchor at or before `offset` (-1: none). */
+function anchorBefore(chars: readonly number[], offset: number): number {
+  let low = 0;
+  let high = chars.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((chars[middle] as number) <= offset) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
 export function spliceBytes(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer {
   return sites.length === 0 ? body : Buffer.concat(splicedChunks(body, text, sites));
 }
@@ -79,15 +95,29 @@ export function spliceBytes(body: Buffer, text: string, sites: readonly PointerS
  * `spliceBytes` as the chunks to send one after the other, uncopied: views of the original bytes
  * between the pointers, and the pointers' bytes.
  */
-export function splicedChunks(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer[] {
+export function splicedChunks(
+  body: Buffer,
+  text: string,
+  sites: readonly PointerSite[],
+  /** Known character/byte offset pairs: bytes are counted from the nearest one before a site. */
+  anchors?: ByteAnchors,
+): Buffer[] {
   if (sites.length === 0) return [body];
   // Every character is one byte when the lengths agree (ASCII): offsets need no counting.
   const ascii = body.length === text.length;
   const parts: Buffer[] = [];
   let chars = 0;
   let bytes = 0;
-  const byteAt = (offset: number): number =>
-    ascii ? offset : bytes + Buffer.byteLength(text.slice(chars, offset), 'utf8');
+  const byteAt = (offset: number): number => {
+    if (ascii) return offset;
+    // Counted from the cursor or from a later anchor, whichever is nearer.
+    let from = { chars, bytes };
+    const anchor = anchors === undefined ? -1 : anchorBefore(anchors.chars, offset);
+    if (anchors !== undefined && anchor >= 0 && (anchors.chars[anchor] as number) > chars) {
+      from = { chars: anchors.chars[anchor] as number, bytes: anchors.bytes[anchor] as number };
+    }
+    return from.bytes + Buffer.byteLength(text.slice(from.chars, offset), 'utf8');
+  };
   for (const site of orderedSites(sites)) {
     const start = byteAt(site.start);
     parts.push(body.subarray(bytes, start));
