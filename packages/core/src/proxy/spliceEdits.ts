@@ -24,6 +24,27 @@ export function pointerValue(site: PointerSite): string {
     : `[{"type":"text","text":${text},"cache_control":${site.cacheControlRaw}}]`;
 }
 
+/** Pointer values' bytes, by value (the values are cached strings: their hashes are too). */
+const POINTER_BYTES = new Map<string, Buffer>();
+
+/** `pointerValue` encoded, shared by every request that writes the same value. */
+function pointerBytes(site: PointerSite): Buffer {
+  const value = pointerValue(site);
+  let bytes = POINTER_BYTES.get(value);
+  if (bytes === undefined) {
+    if (POINTER_BYTES.size >= MAX_POINTER_VALUES) POINTER_BYTES.clear();
+    bytes = Buffer.from(value, 'utf8');
+    POINTER_BYTES.set(value, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Unchanged stretches of the body at least this long are sent as views of it; shorter parts are
+ * joined with their neighbours (one write per part would cost more than copying them).
+ */
+export const VIEW_BYTES = 64 * 1024;
+
 export interface Splice {
   readonly text: string;
   /** Offset of the first change (text before it is byte-identical); -1 when nothing changed. */
@@ -92,8 +113,8 @@ export function spliceBytes(body: Buffer, text: string, sites: readonly PointerS
 }
 
 /**
- * `spliceBytes` as the chunks to send one after the other, uncopied: views of the original bytes
- * between the pointers, and the pointers' bytes.
+ * `spliceBytes` as the chunks to send one after the other: unchanged stretches of `VIEW_BYTES` or
+ * more as views of the original bytes (not copied), everything between them joined.
  */
 export function splicedChunks(
   body: Buffer,
@@ -124,10 +145,28 @@ export function splicedChunks(
     chars = site.start;
     bytes = start;
     const end = byteAt(site.end);
-    parts.push(Buffer.from(pointerValue(site), 'utf8'));
+    parts.push(pointerBytes(site));
     chars = site.end;
     bytes = end;
   }
   parts.push(body.subarray(bytes));
-  return parts;
+  return coalesced(parts);
+}
+
+/** Runs of parts shorter than `VIEW_BYTES` joined into one chunk each; longer parts kept as they are. */
+function coalesced(parts: readonly Buffer[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length > 0) chunks.push(run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.length >= VIEW_BYTES) {
+      flush();
+      chunks.push(part);
+    } else if (part.length > 0) run.push(part);
+  }
+  flush();
+  return chunks;
 }
