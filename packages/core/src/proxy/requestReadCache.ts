@@ -7,12 +7,13 @@
  * byte offset of each of their last messages with a running sha1 of the bytes before it. A request whose bytes before such a message are the
  * same bytes resumes there (a byte comparison: exact, and an order of magnitude faster than hashing
  * the prefix); anything else (another conversation, an edited or rewound history, a parse or read
- * that fails) is read in full. A resumed request's text is the kept read's text before that
- * message plus only the new bytes decoded (the message starts at a `{`: a character boundary), and
- * whether it asks for the 1-hour cache is scanned only in the new text. The result always equals a
+ * that fails) is read in full. A resumed request that is not ASCII gets as its text the kept
+ * read's text before that message plus only the new bytes decoded (`decode`), and whether it asks
+ * for the 1-hour cache is scanned only in the new text. The result always equals a
  * full read of the request. Bounded by entry count and total characters, least recently used first
  * out.
  */
+import { isAscii } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import { hasOneHourTtl, type OneHourTtlPrefix } from '../cache/cacheRules.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
@@ -189,7 +190,7 @@ export class RequestReadCache {
       return this.finish(key, list, outcome);
     }
     this.lastPath = 'full';
-    const text = input.text ?? input.body.toString('utf8');
+    const text = input.text ?? decode(input.body);
     const root = parseJsonSpans(text);
     const state = freshReaderState();
     const outcome = readWith(input.api, text, root, state);
@@ -203,10 +204,7 @@ export class RequestReadCache {
   ): (RequestRead & { kept: Entry | undefined; from: Entry; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
-    // Both end at the same message start: the bytes before it are the kept text's, verified.
-    const text =
-      input.text ??
-      entry.text.slice(0, point.offset) + input.body.subarray(point.bytes).toString('utf8');
+    const text = input.text ?? decode(input.body, { text: entry.text, point });
     const entriesBefore = new Map<string, JsonNode>();
     for (const [name, node] of entry.root.entries) {
       if (node === entry.array) break;
@@ -272,6 +270,17 @@ export class RequestReadCache {
       chars -= dropped?.chars ?? 0;
     }
   }
+}
+
+/**
+ * The body's text. ASCII: decoded whole as Latin-1 (Node keeps a large one outside the JS heap: no
+ * heap copy, nothing for the collector to move). Otherwise the kept text before the verified
+ * checkpoint (both end at the same message start, a character boundary) plus only the new bytes.
+ */
+function decode(body: Buffer, kept?: { text: string; point: Checkpoint }): string {
+  if (isAscii(body)) return body.toString('latin1');
+  if (kept === undefined) return body.toString('utf8');
+  return kept.text.slice(0, kept.point.offset) + body.subarray(kept.point.bytes).toString('utf8');
 }
 
 /** What the entry's newest checkpoint tells of the text before it. */
