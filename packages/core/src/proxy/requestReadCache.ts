@@ -162,19 +162,29 @@ export class RequestReadCache {
     this.maxChars = options.maxChars ?? 32 * 2 ** 20;
   }
 
-  /** Reads kept, their characters and the body bytes held, in all. */
-  get size(): { readonly entries: number; readonly chars: number; readonly bytes: number } {
+  /**
+   * Reads kept, their characters, the body bytes held and the characters of ASCII texts (decoded
+   * as Latin-1: Node keeps a large one outside the JS heap, one byte a character), in all.
+   */
+  get size(): {
+    readonly entries: number;
+    readonly chars: number;
+    readonly bytes: number;
+    readonly asciiChars: number;
+  } {
     let entries = 0;
     let chars = 0;
     let bytes = 0;
+    let asciiChars = 0;
     for (const list of this.entries.values()) {
       entries += list.length;
       for (const entry of list) {
         chars += entry.chars;
         bytes += entry.body.length;
+        if (entry.body.length === entry.chars) asciiChars += entry.chars;
       }
     }
-    return { entries, chars, bytes };
+    return { entries, chars, bytes, asciiChars };
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
