@@ -141,13 +141,34 @@ export function cacheRulesForProvider(providerName: string): CacheRules {
 const ONE_HOUR_TTL = /"ttl"\s*:\s*"1h"/;
 
 /**
+ * Whether `text[from, to)` asks for Anthropic's 1-hour cache (a breakpoint with `"ttl": "1h"`).
+ * A match never spans a `{`, so the verdicts of two ranges split at an object's start add up to
+ * the verdict of the whole.
+ */
+export function hasOneHourTtl(text: string, from = 0, to = text.length): boolean {
+  return ONE_HOUR_TTL.test(from === 0 && to === text.length ? text : text.slice(from, to));
+}
+
+/** What is already known of a request's text: whether its first `chars` ask for the 1-hour cache. */
+export interface OneHourTtlPrefix {
+  readonly chars: number;
+  readonly oneHour: boolean;
+}
+
+/**
  * The cache rules a proxied request is priced with: OpenAI's for the OpenAI wire APIs, Anthropic's
  * 1-hour cache when the request asks for it (a breakpoint with `"ttl": "1h"`), else Anthropic's
- * 5-minute cache. `body` is the request's JSON text (scanned once: call it once per request).
+ * 5-minute cache. `body` is the request's JSON text, scanned from `known.chars` on when the
+ * verdict for the text before it is known (`known.chars` must be an object's start).
  */
-export function requestCacheProvider(wireApi: string, body: string): CacheProviderName {
+export function requestCacheProvider(
+  wireApi: string,
+  body: string,
+  known?: OneHourTtlPrefix,
+): CacheProviderName {
   if (wireApi !== 'anthropic') return 'openai';
-  return ONE_HOUR_TTL.test(body) ? 'anthropic-1h' : 'anthropic';
+  const oneHour = known?.oneHour === true || hasOneHourTtl(body, known?.chars ?? 0);
+  return oneHour ? 'anthropic-1h' : 'anthropic';
 }
 
 /** A provider name's output price, × its base input price (`cacheProviderFor`'s rules). */

@@ -13,6 +13,7 @@ import {
   type CacheProviderName,
 } from '../cache/cacheRules.js';
 import { errorMessage } from '../utils/errors.js';
+import { passThroughRequest } from './passThroughRequest.js';
 import {
   conversationKey,
   type ConversationState,
@@ -23,12 +24,8 @@ import type { RequestRead } from './requestReadCache.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import { scheduleEdits, type ScheduleDecision, type ScheduleReason } from './proxySchedule.js';
-import {
-  recordSentPointers,
-  repeatSentPointers,
-  type PassThroughPointers,
-} from './sentPointers.js';
-import { pointerValue, removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
+import { recordSentPointers, type PassThroughPointers } from './sentPointers.js';
+import { pointerValue, removedChars, splicedChunks } from './spliceEdits.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ResultSite, WireApi, WireHistory } from './wireHistory.js';
@@ -67,6 +64,8 @@ export interface CompactionNote {
 
 export interface DensifyResult {
   readonly body: Buffer;
+  /** The same bytes as `body`, as chunks to send one after the other, not joined (absent: `body`). */
+  readonly chunks?: readonly Buffer[];
   readonly conversationId: string | undefined;
   /** Why the request went out unchanged, when it could not be read. */
   readonly unsupported?: string;
@@ -99,57 +98,6 @@ export interface DensifyResult {
   readonly sentChars?: number;
 }
 
-interface PassThroughInput {
-  readonly reason: string;
-  /** The request text, when it is valid UTF-8 (pointers can be repeated in it). */
-  readonly text?: string;
-  /**
-   * The conversation's identity: '' when the request was read, but not far enough to know it;
-   * absent when it was not read at all (no conversation state is touched).
-   */
-  readonly identity?: string;
-}
-
-function repeatFor(input: PassThroughInput, state: ConversationState | undefined) {
-  if (input.text === undefined) return { sites: [], outcome: dropped('body-not-utf8') };
-  if (state === undefined || input.identity === '') {
-    return { sites: [], outcome: dropped('conversation-unknown') };
-  }
-  return repeatSentPointers(input.text, state.lastSent);
-}
-
-function passThrough(options: DensifyOptions, input: PassThroughInput): DensifyResult {
-  const id =
-    input.identity === undefined ? undefined : conversationKey(options.sessionId, input.identity);
-  const state = id === undefined ? undefined : options.store.get(id, options.now);
-  const firstTimeReason = state?.loggedReasons.has(input.reason) !== true;
-  if (state !== undefined) {
-    state.loggedReasons.add(input.reason);
-    state.lastRequestAt = options.now;
-  }
-  const repeat = repeatFor(input, state);
-  const splice = spliceEdits(input.text ?? '', repeat.sites);
-  return {
-    body: repeat.sites.length === 0 ? options.body : Buffer.from(splice.text, 'utf8'),
-    conversationId: id,
-    unsupported: input.reason,
-    firstTimeReason,
-    passThrough: repeat.outcome,
-    schedule: 'none',
-    pointers: repeat.sites.length,
-    newEdits: 0,
-    recalls: [],
-    removedChars: splice.removedChars,
-    prefixStable: undefined,
-    // Only ASCII is looked for: a body that is not UTF-8 is scanned as single bytes.
-    provider: requestCacheProvider(options.api, input.text ?? options.body.toString('latin1')),
-  };
-}
-
-function dropped(reason: 'body-not-utf8' | 'conversation-unknown'): PassThroughPointers {
-  return { kind: 'dropped', reason, kept: 0 };
-}
-
 function prefixStable(
   previous: readonly string[],
   current: readonly string[],
@@ -166,30 +114,36 @@ function prefixStable(
 /** Never throws: a failure anywhere forwards the original body and says why. */
 export function densifyRequest(options: DensifyOptions): DensifyResult {
   // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
-  if (!isUtf8(options.body)) return passThrough(options, { reason: 'body is not valid UTF-8' });
-  const text = options.body.toString('utf8');
+  if (!isUtf8(options.body))
+    return passThroughRequest(options, { reason: 'body is not valid UTF-8' });
   let read: RequestRead;
   try {
     read = options.store.reads.read({
       api: options.api,
-      text,
       body: options.body,
       sessionId: options.sessionId,
     });
   } catch (error) {
-    return passThrough(options, { reason: `request not parsed: ${errorMessage(error)}`, text });
+    const text = options.body.toString('utf8');
+    return passThroughRequest(options, {
+      reason: `request not parsed: ${errorMessage(error)}`,
+      text,
+    });
   }
-  const { outcome, root } = read;
+  const { outcome, root, text } = read;
   if (outcome.kind === 'unsupported') {
-    return passThrough(options, { reason: outcome.reason, text, identity: outcome.identity ?? '' });
+    return passThroughRequest(options, {
+      reason: outcome.reason,
+      text,
+      identity: outcome.identity ?? '',
+    });
   }
   try {
     const model = stringMember(root, 'model');
-    const result = densifyWire(options, text, { wire: outcome.wire, model, read });
-    return model === undefined ? result : { ...result, model };
+    return densifyWire(options, text, { wire: outcome.wire, model, read });
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
-    return passThrough(options, { reason, text, identity: outcome.wire.identity });
+    return passThroughRequest(options, { reason, text, identity: outcome.wire.identity });
   }
 }
 
@@ -243,14 +197,8 @@ function densifyWire(
   const { wire, read } = request;
   const id = conversationKey(options.sessionId, wire.identity);
   const state = options.store.get(id, options.now);
-  // Only results density finds stale in this very request: a sticky pointer whose write is gone
-  // (the client rewound its history) is a live read again and goes out intact.
-  const stale = options.store.plans
-    .plan(wire, read)
-    .map((site) => ({ site, key: siteKey(wire, site) }));
-  const sticky = stale.filter(({ key }) => state.applied.has(key));
-  const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
-  const provider = requestCacheProvider(options.api, text);
+  const { stale, sticky, candidates } = staleSites(options.store, wire, read, state);
+  const provider = requestCacheProvider(options.api, text, read.oneHourTtlPrefix);
   const decision = decide(options, text, wire, { state, candidates, provider });
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
@@ -262,11 +210,12 @@ function densifyWire(
     options.readOnly === true
       ? undefined
       : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
-  return {
-    body:
-      compacted.kind === 'none'
-        ? spliceBytes(options.body, text, sites)
-        : Buffer.from(compacted.text, 'utf8'),
+  const chunks =
+    compacted.kind === 'none'
+      ? splicedChunks(options.body, text, sites, read.byteAnchors)
+      : [compacted.text];
+  return sentAs(chunks, {
+    ...(request.model === undefined ? {} : { model: request.model }),
     conversationId: id,
     provider,
     schedule: decision.reason,
@@ -285,7 +234,43 @@ function densifyWire(
     ...(compacted.kind === 'none'
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
+  });
+}
+
+/**
+ * The result with its body as chunks, joined only if `body` is read: the server forwards the
+ * chunks, so an unchanged prefix of the request is never copied.
+ */
+function sentAs(
+  parts: readonly (Buffer | string)[],
+  result: Omit<DensifyResult, 'body' | 'chunks'>,
+): DensifyResult {
+  const chunks = parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part));
+  let joined: Buffer | undefined;
+  return {
+    ...result,
+    chunks,
+    get body(): Buffer {
+      joined ??= Buffer.concat(chunks);
+      return joined;
+    },
   };
+}
+
+/**
+ * Only results density finds stale in this very request: a sticky pointer whose write is gone
+ * (the client rewound its history) is a live read again and goes out intact.
+ */
+function staleSites(
+  store: ConversationStore,
+  wire: WireHistory,
+  read: RequestRead,
+  state: ConversationState,
+) {
+  const stale = store.plans.plan(wire, read).map((site) => ({ site, key: siteKey(wire, site) }));
+  const sticky = stale.filter(({ key }) => state.applied.has(key));
+  const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
+  return { stale, sticky, candidates };
 }
 
 /**

@@ -28,8 +28,11 @@ export interface ForwardInput {
   readonly target: URL;
   readonly clientRequest: http.IncomingMessage;
   readonly clientResponse: http.ServerResponse;
-  /** The (possibly edited) body; undefined pipes the client's body through unread. */
-  readonly body: Buffer | undefined;
+  /**
+   * The (possibly edited) body, whole or as chunks sent one after the other (not joined);
+   * undefined pipes the client's body through unread.
+   */
+  readonly body: Buffer | readonly Buffer[] | undefined;
 }
 
 /**
@@ -60,12 +63,31 @@ export function upstreamTarget(upstream: URL, requestUrl: string): URL | undefin
   return inside ? target : undefined;
 }
 
+/** Bytes of a body given whole or as chunks. */
+export function bodyLength(body: Buffer | readonly Buffer[]): number {
+  if (Buffer.isBuffer(body)) return body.length;
+  let length = 0;
+  for (const chunk of body) length += chunk.length;
+  return length;
+}
+
+/** Writes the body and ends the request: chunks go out in one batch, uncopied. */
+function sendBody(request: http.ClientRequest, body: Buffer | readonly Buffer[]): void {
+  if (Buffer.isBuffer(body)) {
+    request.end(body);
+    return;
+  }
+  request.cork();
+  for (const chunk of body) if (chunk.length > 0) request.write(chunk);
+  request.end();
+}
+
 function requestHeaders(input: ForwardInput): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(input.clientRequest.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   }
-  if (input.body !== undefined) headers['content-length'] = String(input.body.length);
+  if (input.body !== undefined) headers['content-length'] = String(bodyLength(input.body));
   return headers;
 }
 
@@ -159,6 +181,6 @@ export function forwardRequest(input: ForwardInput): Promise<ForwardOutcome> {
       request.destroy();
     });
     if (input.body === undefined) (input.clientRequest as Readable).pipe(request);
-    else request.end(input.body);
+    else sendBody(request, input.body);
   });
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
-import { anthropicBody, claudeSession } from './test-utils/wireRequests.js';
+import { densifyRequest } from './densifyRequest.js';
+import { VIEW_BYTES } from './spliceEdits.js';
+import { anthropicBody, claudeSession, densifyOptions } from './test-utils/wireRequests.js';
 
 afterEach(closeLoopback);
 
@@ -146,5 +148,24 @@ describe('dense proxy server', () => {
     expect(after).toBe(sent);
     const routes = proxy.stats.toJSON().recent.map((entry) => entry.route);
     expect(routes).toEqual(['anthropic count_tokens', 'anthropic', 'anthropic count_tokens']);
+  });
+
+  it('#24.4 a request with pointers goes upstream as the spliced bytes, sent as uncopied chunks', async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url);
+    // Multi-byte text before and after the pointed result: byte offsets differ from characters.
+    const messages = claudeSession(3, { readContent: 'é€😀 stale read\n'.repeat(20) });
+    // A long system prompt: an unchanged stretch sent as a view of the client's bytes.
+    const system = 'ü'.repeat(VIEW_BYTES);
+    const body = anthropicBody([...messages, { role: 'user', content: 'weiter → ✓' }], { system });
+    const headers = { 'x-claude-code-session-id': 'S1' };
+    await send(proxy.url, { path: '/v1/messages', body, headers });
+    const options = densifyOptions(body);
+    const expected = densifyRequest(options);
+    expect(expected.pointers).toBeGreaterThan(0);
+    expect(expected.chunks?.length).toBeGreaterThan(1);
+    expect(expected.chunks?.some((chunk) => chunk.buffer === options.body.buffer)).toBe(true);
+    expect(upstream.seen[0]?.body.equals(expected.body)).toBe(true);
+    expect(upstream.seen[0]?.headers['content-length']).toBe(String(expected.body.length));
   });
 });

@@ -19,7 +19,12 @@ import { clientCompactionReply } from './budget/clientCompactionReply.js';
 import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
-import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
+import {
+  bodyLength,
+  forwardRequest,
+  upstreamTarget,
+  type ForwardOutcome,
+} from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { formatRequestLine } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
@@ -172,7 +177,7 @@ async function densifyAndForward(
     target,
     clientRequest: request,
     clientResponse: response,
-    body: result.body,
+    body: result.chunks ?? result.body,
   });
   const longContext = String(request.headers['anthropic-beta'] ?? '').includes('context-1m');
   const pricing: RequestPricing | undefined = counting
@@ -180,7 +185,7 @@ async function densifyAndForward(
     : {
         provider: result.provider,
         originalBytes: body.length,
-        sentBytes: result.body.length,
+        sentBytes: bodyLength(result.chunks ?? result.body),
         // Only Claude Code's and Codex's thresholds are known (docs/clients.md).
         ...(api !== 'openai-chat' && result.model !== undefined
           ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext }) }

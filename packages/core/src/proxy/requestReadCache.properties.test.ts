@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { requestCacheProvider } from '../cache/cacheRules.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { JsonSpanError, parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
@@ -15,13 +16,26 @@ const TEXT = fc.string({ maxLength: 30, unit: 'binary' });
 const ID = fc.integer({ min: 0, max: 5 });
 const FILE = fc.constantFrom('/w/a.ts', '/w/b.ts');
 
-const anthropicTurn = fc.tuple(ID, TOOL, FILE, TEXT).map(([n, name, file, out]) => [
-  {
-    role: 'assistant',
-    content: [{ type: 'tool_use', id: `t${n}`, name, input: { file_path: file, content: 'x' } }],
-  },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: out }] },
-]);
+/** Some results keep a 1-hour breakpoint (one the client set on an earlier request). */
+const anthropicTurn = fc
+  .tuple(ID, TOOL, FILE, TEXT, fc.boolean())
+  .map(([n, name, file, out, hour]) => [
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `t${n}`, name, input: { file_path: file, content: 'x' } }],
+    },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `t${n}`,
+          content: out,
+          ...(hour ? { cache_control: { type: 'ephemeral', ttl: '1h' } } : {}),
+        },
+      ],
+    },
+  ]);
 const chatTurn = fc.tuple(ID, TOOL, FILE, TEXT).map(([n, name, file, out]) => [
   {
     role: 'assistant',
@@ -62,9 +76,38 @@ function fullRead(api: WireApi, text: string): ReadOutcome | 'throws' {
   }
 }
 
-function cachedRead(cache: RequestReadCache, api: WireApi, text: string): ReadOutcome | 'throws' {
+/**
+ * The cached read of `text`; `byBody`: given only the bytes, its text decoded by the cache (only
+ * the new bytes, when it resumes) must be the whole body decoded, and its 1-hour verdict from the
+ * kept prefix's plus the rest must be a scan of the whole text.
+ */
+function cachedRead(
+  cache: RequestReadCache,
+  api: WireApi,
+  text: string,
+  byBody = false,
+): ReadOutcome | 'throws' {
   try {
-    const read = cache.read({ api, text, sessionId: 'one-session' });
+    const sessionId = 'one-session';
+    const read = byBody
+      ? cache.read({ api, body: Buffer.from(text, 'utf8'), sessionId })
+      : cache.read({ api, text, sessionId });
+    expect(read.text).toBe(text);
+    const anchors = read.byteAnchors;
+    if (byBody && read.outcome.kind === 'history' && read.key !== undefined) {
+      // Counted only past the messages the kept read had: still each start's byte offset.
+      expect(anchors === undefined).toBe(Buffer.byteLength(text) === text.length);
+      for (const [index, chars] of (anchors?.chars ?? []).entries()) {
+        expect(anchors?.bytes[index]).toBe(Buffer.byteLength(text.slice(0, chars)));
+      }
+    }
+    if (byBody && api === 'anthropic') {
+      const prefix = read.oneHourTtlPrefix;
+      const spans = read.outcome.kind === 'history' ? read.outcome.wire.messageSpans : [];
+      // Known up to the newest message: only that message is scanned on the next request.
+      expect(prefix?.chars).toBe(spans.length > 1 ? spans.at(-1)?.start : undefined);
+      expect(requestCacheProvider(api, read.text, prefix)).toBe(requestCacheProvider(api, text));
+    }
     if (read.outcome.kind === 'history') {
       // The prefix before the newest message, hashed incrementally, is the whole prefix's hash.
       const newest = read.outcome.wire.messageSpans.at(-1)?.start ?? 0;
@@ -123,42 +166,51 @@ const CASES: [WireApi, fc.Arbitrary<Json[]>][] = [
   ['openai-responses', responsesTurn],
 ];
 
+type Pool = readonly (readonly Json[])[];
+type Step = typeof STEP extends fc.Arbitrary<infer T> ? T : never;
+
+/** Drives the cache through the client's steps; every read must equal a full read. */
+function runSequence(
+  api: WireApi,
+  input: { pool: Pool; steps: readonly Step[]; indent: number; byBody: boolean },
+): void {
+  const cache = new RequestReadCache({ maxEntries: 3 });
+  const first: Json =
+    api === 'openai-responses'
+      ? { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }
+      : { role: 'user', content: [{ type: 'text', text: 'go' }] };
+  const turns = input.pool.map((messages) => messages.map((message) => ({ ...message })));
+  let shown = 1;
+  let system = 'sys';
+  let previous: { read: unknown; copy: unknown } | undefined;
+  for (const step of input.steps) {
+    let suffix = '';
+    if (step.kind === 'append') shown = Math.min(turns.length, shown + step.turns);
+    if (step.kind === 'rewind') shown = Math.max(1, shown - step.turns);
+    if (step.kind === 'edit') editResult(turns[step.at % shown]?.[1], step.text);
+    if (step.kind === 'other-conversation') system = system === 'sys' ? 'other' : 'sys';
+    if (step.kind === 'broken') suffix = ',';
+    const text = body(api, system, [first, ...turns.slice(0, shown).flat()], input.indent) + suffix;
+    const read = cachedRead(cache, api, text, input.byBody);
+    expect(read).toEqual(fullRead(api, text));
+    // What an earlier read returned is never changed by a later one.
+    if (previous !== undefined) expect(previous.read).toEqual(previous.copy);
+    previous = { read, copy: structuredClone(read) };
+  }
+}
+
+const STEPS = fc.array(STEP, { minLength: 1, maxLength: 12 });
+const INDENT = fc.constantFrom(0, 1);
+
 describe('RequestReadCache', () => {
   for (const [api, turn] of CASES) {
-    test.prop(
-      [
-        fc.array(turn, { minLength: 1, maxLength: 12 }),
-        fc.array(STEP, { minLength: 1, maxLength: 12 }),
-        fc.constantFrom(0, 1),
-      ],
-      { numRuns: 60 },
-    )(
+    test.prop([fc.array(turn, { minLength: 1, maxLength: 12 }), STEPS, INDENT], { numRuns: 60 })(
       `#24.4 ${api}: on random append/rewind/edit sequences the cached read equals a full read, and its newest-message prefix digest the prefix's sha1`,
-      (pool, steps, indent) => {
-        const cache = new RequestReadCache({ maxEntries: 3 });
-        const first: Json =
-          api === 'openai-responses'
-            ? { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }
-            : { role: 'user', content: [{ type: 'text', text: 'go' }] };
-        const turns = pool.map((messages) => messages.map((message) => ({ ...message })));
-        let shown = 1;
-        let system = 'sys';
-        let previous: { read: unknown; copy: unknown } | undefined;
-        for (const step of steps) {
-          let suffix = '';
-          if (step.kind === 'append') shown = Math.min(turns.length, shown + step.turns);
-          if (step.kind === 'rewind') shown = Math.max(1, shown - step.turns);
-          if (step.kind === 'edit') editResult(turns[step.at % shown]?.[1], step.text);
-          if (step.kind === 'other-conversation') system = system === 'sys' ? 'other' : 'sys';
-          if (step.kind === 'broken') suffix = ',';
-          const text = body(api, system, [first, ...turns.slice(0, shown).flat()], indent) + suffix;
-          const read = cachedRead(cache, api, text);
-          expect(read).toEqual(fullRead(api, text));
-          // What an earlier read returned is never changed by a later one.
-          if (previous !== undefined) expect(previous.read).toEqual(previous.copy);
-          previous = { read, copy: structuredClone(read) };
-        }
-      },
+      (pool, steps, indent) => runSequence(api, { pool, steps, indent, byBody: false }),
+    );
+    test.prop([fc.array(turn, { minLength: 1, maxLength: 12 }), STEPS, INDENT], { numRuns: 60 })(
+      `#24.4 ${api}: given only the body, the text (kept prefix + only the new bytes decoded, multi-byte characters) equals a full decode, and the 1-hour verdict (kept prefix's + the new text's) a full scan`,
+      (pool, steps, indent) => runSequence(api, { pool, steps, indent, byBody: true }),
     );
   }
 });

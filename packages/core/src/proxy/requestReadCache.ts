@@ -7,10 +7,15 @@
  * byte offset of each of their last messages with a running sha1 of the bytes before it. A request whose bytes before such a message are the
  * same bytes resumes there (a byte comparison: exact, and an order of magnitude faster than hashing
  * the prefix); anything else (another conversation, an edited or rewound history, a parse or read
- * that fails) is read in full. The result always equals a full read of the request. Bounded by
- * entry count and total characters, least recently used first out.
+ * that fails) is read in full. A resumed request that is not ASCII gets as its text the kept
+ * read's text before that message plus only the new bytes decoded (`decode`), and whether it asks
+ * for the 1-hour cache is scanned only in the new text. The result always equals a
+ * full read of the request. Bounded by entry count and total characters, least recently used first
+ * out.
  */
+import { isAscii } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
+import { hasOneHourTtl, type OneHourTtlPrefix } from '../cache/cacheRules.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import {
   member,
@@ -24,14 +29,22 @@ import { readOpenAIRequest } from './openaiHistory.js';
 import { freshReaderState, rewindReaderState, type ReaderState } from './readerState.js';
 import type { ReadOutcome, ResultSite, WireApi } from './wireHistory.js';
 
-export interface ReadRequestInput {
+export type ReadRequestInput = {
   readonly api: WireApi;
-  readonly text: string;
-  /** The bytes `text` was decoded from (absent: encoded from `text`). */
-  readonly body?: Buffer;
   /** The client's session header, when it sends one. */
   readonly sessionId: string | undefined;
-}
+} & (
+  | {
+      readonly text: string;
+      /** The bytes `text` was decoded from (absent: encoded from `text`). */
+      readonly body?: Buffer;
+    }
+  | {
+      /** Valid UTF-8 (decoded here, only the part a kept read does not already hold). */
+      readonly body: Buffer;
+      readonly text?: undefined;
+    }
+);
 
 export interface RequestReadCacheOptions {
   /** Reads kept in all (default 64). */
@@ -45,6 +58,8 @@ export interface RequestReadCacheOptions {
 
 /** The request's parse (for members outside the conversation, such as `model`) and its read. */
 export interface RequestRead {
+  /** The request's text (the input's, or its body decoded). */
+  readonly text: string;
   readonly root: JsonNode;
   readonly outcome: ReadOutcome;
   /**
@@ -63,6 +78,19 @@ export interface RequestRead {
   readonly key?: ReadKey;
   /** The kept read this one resumed from, and how many leading messages are its own, unchanged. */
   readonly resumedFrom?: { readonly key: ReadKey; readonly messages: number };
+  /** Anthropic: whether the text before the kept read's last checkpoint asks for the 1-hour cache. */
+  readonly oneHourTtlPrefix?: OneHourTtlPrefix;
+  /** When the body is not ASCII (else characters are bytes) and the read is kept. */
+  readonly byteAnchors?: ByteAnchors;
+}
+
+/**
+ * Where each message of the conversation array starts, in characters of the text and in bytes of
+ * the body (ascending): byte offsets need counting only from the nearest message start.
+ */
+export interface ByteAnchors {
+  readonly chars: readonly number[];
+  readonly bytes: readonly number[];
 }
 
 /** The identity of a kept read (compared by reference only). */
@@ -79,6 +107,8 @@ interface Checkpoint {
   readonly bytes: number;
   /** sha1 state after those bytes (copy before use). */
   readonly hash: Hash;
+  /** Anthropic: whether the text before `offset` asks for the 1-hour cache. */
+  readonly oneHourTtl?: boolean;
 }
 
 interface Entry {
@@ -88,8 +118,11 @@ interface Entry {
   readonly state: ReaderState;
   /** The body read: later requests compare their prefix with it. */
   readonly body: Buffer;
+  /** Its text: a later request's text starts with its text before the checkpoint it resumes at. */
+  readonly text: string;
   /** In ascending offset order. */
   readonly checkpoints: readonly Checkpoint[];
+  readonly anchors: ByteAnchors | undefined;
   readonly chars: number;
 }
 
@@ -98,7 +131,13 @@ const CHECKPOINTS = 3;
 /** Reads kept per session key (side requests of one session have their own system prompt). */
 const PER_KEY = 4;
 
-type BodyInput = ReadRequestInput & { readonly body: Buffer };
+interface BodyInput {
+  readonly api: WireApi;
+  readonly body: Buffer;
+  /** Absent: decoded from `body`. */
+  readonly text: string | undefined;
+}
+type TextInput = BodyInput & { readonly text: string };
 
 const arrayKey = (api: WireApi): string => (api === 'openai-responses' ? 'input' : 'messages');
 
@@ -123,25 +162,36 @@ export class RequestReadCache {
     this.maxChars = options.maxChars ?? 32 * 2 ** 20;
   }
 
-  /** Reads kept, their characters and the body bytes held, in all. */
-  get size(): { readonly entries: number; readonly chars: number; readonly bytes: number } {
+  /**
+   * Reads kept, their characters, the body bytes held and the characters of ASCII texts (decoded
+   * as Latin-1: Node keeps a large one outside the JS heap, one byte a character), in all.
+   */
+  get size(): {
+    readonly entries: number;
+    readonly chars: number;
+    readonly bytes: number;
+    readonly asciiChars: number;
+  } {
     let entries = 0;
     let chars = 0;
     let bytes = 0;
+    let asciiChars = 0;
     for (const list of this.entries.values()) {
       entries += list.length;
       for (const entry of list) {
         chars += entry.chars;
         bytes += entry.body.length;
+        if (entry.body.length === entry.chars) asciiChars += entry.chars;
       }
     }
-    return { entries, chars, bytes };
+    return { entries, chars, bytes, asciiChars };
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
   read(request: ReadRequestInput): RequestRead {
-    const input = { ...request, body: request.body ?? Buffer.from(request.text, 'utf8') };
-    const key = `${input.api}\u0000${input.sessionId ?? ''}`;
+    const body = request.body ?? Buffer.from(request.text ?? '', 'utf8');
+    const input: BodyInput = { api: request.api, body, text: request.text };
+    const key = `${input.api}\u0000${request.sessionId ?? ''}`;
     const list = this.entries.get(key) ?? [];
     for (const [position, entry] of list.entries()) {
       const outcome = this.resume(input, entry);
@@ -150,10 +200,12 @@ export class RequestReadCache {
       return this.finish(key, list, outcome);
     }
     this.lastPath = 'full';
-    const root = parseJsonSpans(input.text);
+    const text = input.text ?? decode(input.body);
+    const root = parseJsonSpans(text);
     const state = freshReaderState();
-    const outcome = readWith(input.api, input.text, root, state);
-    return this.finish(key, list, { root, outcome, kept: keep(input, root, state, []) });
+    const outcome = readWith(input.api, text, root, state);
+    const full = { ...input, text };
+    return this.finish(key, list, { text, root, outcome, kept: keep(full, root, state, []) });
   }
 
   private resume(
@@ -162,6 +214,7 @@ export class RequestReadCache {
   ): (RequestRead & { kept: Entry | undefined; from: Entry; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
+    const text = input.text ?? decode(input.body, { text: entry.text, point });
     const entriesBefore = new Map<string, JsonNode>();
     for (const [name, node] of entry.root.entries) {
       if (node === entry.array) break;
@@ -169,7 +222,7 @@ export class RequestReadCache {
     }
     let root: JsonNode;
     try {
-      root = parseJsonSpansFrom(input.text, {
+      root = parseJsonSpansFrom(text, {
         rootStart: entry.root.start,
         entriesBefore,
         key: arrayKey(input.api),
@@ -182,11 +235,14 @@ export class RequestReadCache {
     }
     this.lastPath = 'resumed';
     const state = rewindReaderState(entry.state, point.index);
-    const outcome = readWith(input.api, input.text, root, state);
+    const outcome = readWith(input.api, text, root, state);
     if (outcome.kind === 'history') ownSites(state.sites, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    const kept = keep(input, root, state, [...earlier, point]);
-    return { root, outcome, kept, from: entry, messages: point.index };
+    const kept = keep({ ...input, text }, root, state, [...earlier, point], {
+      anchors: entry.anchors,
+      messages: point.index,
+    });
+    return { text, root, outcome, kept, from: entry, messages: point.index };
   }
 
   private finish(
@@ -199,25 +255,17 @@ export class RequestReadCache {
     this.entries.delete(key);
     if (list.length > 0) this.entries.set(key, list);
     this.evict();
-    const newest = result.kept?.checkpoints.at(-1);
-    const count = result.kept?.array.items.length ?? 0;
     const kept = result.outcome.kind === 'history' ? result.kept : undefined;
     return {
+      text: result.text,
       root: result.root,
       outcome: result.outcome,
       ...(kept === undefined ? {} : { key: kept.key }),
       ...(result.from === undefined || result.messages === undefined
         ? {}
         : { resumedFrom: { key: result.from.key, messages: result.messages } }),
-      ...(newest?.index === count - 1
-        ? {
-            newestMessagePrefix: {
-              chars: newest.offset,
-              bytes: newest.bytes,
-              digest: newest.hash.copy().digest('base64'),
-            },
-          }
-        : {}),
+      ...(kept?.anchors === undefined ? {} : { byteAnchors: kept.anchors }),
+      ...(result.kept === undefined ? {} : checkpointFacts(result.kept)),
     };
   }
 
@@ -234,11 +282,45 @@ export class RequestReadCache {
   }
 }
 
+/**
+ * The body's text. ASCII: decoded whole as Latin-1 (Node keeps a large one outside the JS heap: no
+ * heap copy, nothing for the collector to move). Otherwise the kept text before the verified
+ * checkpoint (both end at the same message start, a character boundary) plus only the new bytes.
+ */
+function decode(body: Buffer, kept?: { text: string; point: Checkpoint }): string {
+  if (isAscii(body)) return body.toString('latin1');
+  if (kept === undefined) return body.toString('utf8');
+  return kept.text.slice(0, kept.point.offset) + body.subarray(kept.point.bytes).toString('utf8');
+}
+
+/** What the entry's newest checkpoint tells of the text before it. */
+function checkpointFacts(
+  entry: Entry,
+): Pick<RequestRead, 'oneHourTtlPrefix' | 'newestMessagePrefix'> {
+  const newest = entry.checkpoints.at(-1);
+  if (newest === undefined) return {};
+  return {
+    ...(newest.oneHourTtl === undefined
+      ? {}
+      : { oneHourTtlPrefix: { chars: newest.offset, oneHour: newest.oneHourTtl } }),
+    ...(newest.index === entry.array.items.length - 1
+      ? {
+          newestMessagePrefix: {
+            chars: newest.offset,
+            bytes: newest.bytes,
+            digest: newest.hash.copy().digest('base64'),
+          },
+        }
+      : {}),
+  };
+}
+
 /** The latest checkpoint of `entry` before which `input` has the same bytes as the entry's body. */
 function verifiedCheckpoint(input: BodyInput, entry: Entry): Checkpoint | undefined {
   for (let i = entry.checkpoints.length - 1; i >= 0; i--) {
     const point = entry.checkpoints[i] as Checkpoint;
-    if (input.text.length <= point.offset || input.body.length <= point.bytes) continue;
+    if (input.body.length <= point.bytes) continue;
+    if (input.text !== undefined && input.text.length <= point.offset) continue;
     const before = input.body.subarray(0, point.bytes);
     if (before.equals(entry.body.subarray(0, point.bytes))) return point;
   }
@@ -247,17 +329,25 @@ function verifiedCheckpoint(input: BodyInput, entry: Entry): Checkpoint | undefi
 
 /** The entry to keep after a read, with a checkpoint at each of its last messages. */
 function keep(
-  input: BodyInput,
+  input: TextInput,
   root: JsonNode,
   state: ReaderState,
   known: readonly Checkpoint[],
+  /** Anchors of a kept read whose first `messages` messages this request has byte for byte. */
+  inherited?: { readonly anchors: ByteAnchors | undefined; readonly messages: number },
 ): Entry | undefined {
   const array = member(root, arrayKey(input.api));
   if (root.kind !== 'object' || array?.kind !== 'array') return undefined;
   const { items } = array;
   // Every character is one byte when the lengths agree (ASCII): no counting needed.
   const ascii = input.body.length === input.text.length;
-  let counted = known.at(-1) ?? { offset: 0, bytes: 0, hash: createHash('sha1') };
+  const ttl = input.api === 'anthropic';
+  let counted: Omit<Checkpoint, 'index'> = known.at(-1) ?? {
+    offset: 0,
+    bytes: 0,
+    hash: createHash('sha1'),
+    ...(ttl ? { oneHourTtl: false } : {}),
+  };
   const checkpoints = known.filter((point) => point.index >= items.length - CHECKPOINTS);
   for (let index = Math.max(1, items.length - CHECKPOINTS); index < items.length; index++) {
     const offset = (items[index] as JsonNode).start;
@@ -266,8 +356,14 @@ function keep(
       ? offset
       : counted.bytes + Buffer.byteLength(input.text.slice(counted.offset, offset), 'utf8');
     const hash = counted.hash.copy().update(input.body.subarray(counted.bytes, bytes));
-    counted = { offset, bytes, hash };
-    checkpoints.push({ index, offset, bytes, hash });
+    const oneHourTtl = ttl
+      ? {
+          oneHourTtl:
+            counted.oneHourTtl === true || hasOneHourTtl(input.text, counted.offset, offset),
+        }
+      : {};
+    counted = { offset, bytes, hash, ...oneHourTtl };
+    checkpoints.push({ index, offset, bytes, hash, ...oneHourTtl });
   }
   return {
     key: {},
@@ -275,7 +371,9 @@ function keep(
     array,
     state,
     body: input.body,
+    text: input.text,
     checkpoints,
+    anchors: ascii ? undefined : byteAnchors(input.text, items, inherited),
     chars: input.text.length,
   };
 }
@@ -289,4 +387,25 @@ function ownSites(sites: ResultSite[], from: number): void {
       sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
     }
   }
+}
+
+/** Each message's start in characters and bytes, counted only past the inherited ones. */
+function byteAnchors(
+  text: string,
+  items: readonly JsonNode[],
+  inherited: { readonly anchors: ByteAnchors | undefined; readonly messages: number } | undefined,
+): ByteAnchors {
+  const count = Math.min(inherited?.messages ?? 0, inherited?.anchors?.chars.length ?? 0);
+  const chars = inherited?.anchors?.chars.slice(0, count) ?? [];
+  const bytes = inherited?.anchors?.bytes.slice(0, count) ?? [];
+  let lastChars = chars.at(-1) ?? 0;
+  let lastBytes = bytes.at(-1) ?? 0;
+  for (let index = count; index < items.length; index++) {
+    const start = (items[index] as JsonNode).start;
+    lastBytes += Buffer.byteLength(text.slice(lastChars, start), 'utf8');
+    lastChars = start;
+    chars.push(start);
+    bytes.push(lastBytes);
+  }
+  return { chars, bytes };
 }

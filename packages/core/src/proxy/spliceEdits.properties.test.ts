@@ -1,7 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
-import { removedChars, spliceBytes, spliceEdits } from './spliceEdits.js';
+import {
+  removedChars,
+  spliceBytes,
+  spliceEdits,
+  splicedChunks,
+  VIEW_BYTES,
+} from './spliceEdits.js';
 
 /** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
 const TEXT = fc.string({ maxLength: 200, unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\n') });
@@ -42,6 +48,57 @@ describe('spliceBytes', () => {
         Buffer.from(spliced.text, 'utf8'),
       );
       expect(removedChars(sites)).toBe(spliced.removedChars);
+    },
+  );
+
+  /** Text with unchanged stretches long enough to be sent as views. */
+  const LONG = TEXT.map((text) => `${'x'.repeat(VIEW_BYTES)}${text}${'é'.repeat(VIEW_BYTES / 2)}`);
+  test.prop([LONG.chain((text) => fc.tuple(fc.constant(text), fc.array(site(text))))], {
+    numRuns: 40,
+  })(
+    "#24.4 the spliced chunks, sent one after the other, are the spliced text's bytes, and the unchanged parts are views of the body, not copies",
+    ([text, sites]) => {
+      const body = Buffer.from(text, 'utf8');
+      const chunks = splicedChunks(body, text, sites);
+      const spliced = Buffer.from(spliceEdits(text, sites).text, 'utf8');
+      expect(Buffer.concat(chunks).equals(spliced)).toBe(true);
+      // Unchanged stretches of VIEW_BYTES or more are the body's own memory, not copies.
+      const bytesAt = (offset: number) => Buffer.byteLength(text.slice(0, offset));
+      const stretches: number[] = [];
+      let cursor = 0;
+      for (const at of [...sites].sort((x, y) => x.start - y.start)) {
+        if (at.start < cursor) continue;
+        stretches.push(bytesAt(at.start) - bytesAt(cursor));
+        cursor = at.end;
+      }
+      stretches.push(body.length - bytesAt(cursor));
+      const long = stretches.filter((bytes) => bytes >= VIEW_BYTES);
+      const views = chunks.filter((chunk) => chunk.buffer === body.buffer);
+      const sum = (all: readonly number[]) => all.reduce((total, bytes) => total + bytes, 0);
+      expect(sum(views.map((chunk) => chunk.length))).toBeGreaterThanOrEqual(sum(long));
+      expect(chunks.length).toBeLessThanOrEqual(2 * long.length + 1);
+    },
+  );
+
+  test.prop(
+    [
+      TEXT.chain((text) =>
+        fc.tuple(fc.constant(text), fc.array(site(text)), fc.uniqueArray(fc.nat(text.length))),
+      ),
+    ],
+    { numRuns: 300 },
+  )(
+    '#24.4 counting bytes from known character/byte anchors gives the same chunks as counting from the start',
+    ([text, sites, offsets]) => {
+      const body = Buffer.from(text, 'utf8');
+      const chars = offsets
+        .map((offset) => (/[\uDC00-\uDFFF]/.test(text.charAt(offset)) ? offset - 1 : offset))
+        .filter((offset, index, all) => all.indexOf(offset) === index)
+        .sort((a, b) => a - b);
+      const bytes = chars.map((offset) => Buffer.byteLength(text.slice(0, offset)));
+      expect(Buffer.concat(splicedChunks(body, text, sites, { chars, bytes }))).toEqual(
+        Buffer.concat(splicedChunks(body, text, sites)),
+      );
     },
   );
 });

@@ -5,6 +5,7 @@
  * from (no second encoding of the whole request).
  */
 import type { PointerSite } from './proxyPointer.js';
+import type { ByteAnchors } from './requestReadCache.js';
 
 /** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
 const POINTER_VALUES = new Map<string, string>();
@@ -22,6 +23,27 @@ export function pointerValue(site: PointerSite): string {
     ? text
     : `[{"type":"text","text":${text},"cache_control":${site.cacheControlRaw}}]`;
 }
+
+/** Pointer values' bytes, by value (the values are cached strings: their hashes are too). */
+const POINTER_BYTES = new Map<string, Buffer>();
+
+/** `pointerValue` encoded, shared by every request that writes the same value. */
+function pointerBytes(site: PointerSite): Buffer {
+  const value = pointerValue(site);
+  let bytes = POINTER_BYTES.get(value);
+  if (bytes === undefined) {
+    if (POINTER_BYTES.size >= MAX_POINTER_VALUES) POINTER_BYTES.clear();
+    bytes = Buffer.from(value, 'utf8');
+    POINTER_BYTES.set(value, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Unchanged stretches of the body at least this long are sent as views of it; shorter parts are
+ * joined with their neighbours (one write per part would cost more than copying them).
+ */
+export const VIEW_BYTES = 64 * 1024;
 
 export interface Splice {
   readonly text: string;
@@ -71,25 +93,80 @@ export function removedChars(sites: readonly PointerSite[]): number {
  * The body `text` was decoded from, with the pointers written in: the same bytes as
  * `Buffer.from(spliceEdits(text, sites).text)`, copied once from the original bytes.
  */
+/** Index of the last anchor at or before `offset` (-1: none). */
+function anchorBefore(chars: readonly number[], offset: number): number {
+  let low = 0;
+  let high = chars.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((chars[middle] as number) <= offset) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
 export function spliceBytes(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer {
-  if (sites.length === 0) return body;
+  return sites.length === 0 ? body : Buffer.concat(splicedChunks(body, text, sites));
+}
+
+/**
+ * `spliceBytes` as the chunks to send one after the other: unchanged stretches of `VIEW_BYTES` or
+ * more as views of the original bytes (not copied), everything between them joined.
+ */
+export function splicedChunks(
+  body: Buffer,
+  text: string,
+  sites: readonly PointerSite[],
+  /** Known character/byte offset pairs: bytes are counted from the nearest one before a site. */
+  anchors?: ByteAnchors,
+): Buffer[] {
+  if (sites.length === 0) return [body];
   // Every character is one byte when the lengths agree (ASCII): offsets need no counting.
   const ascii = body.length === text.length;
   const parts: Buffer[] = [];
   let chars = 0;
   let bytes = 0;
-  const byteAt = (offset: number): number =>
-    ascii ? offset : bytes + Buffer.byteLength(text.slice(chars, offset), 'utf8');
+  const byteAt = (offset: number): number => {
+    if (ascii) return offset;
+    // Counted from the cursor or from a later anchor, whichever is nearer.
+    let from = { chars, bytes };
+    const anchor = anchors === undefined ? -1 : anchorBefore(anchors.chars, offset);
+    if (anchors !== undefined && anchor >= 0 && (anchors.chars[anchor] as number) > chars) {
+      from = { chars: anchors.chars[anchor] as number, bytes: anchors.bytes[anchor] as number };
+    }
+    return from.bytes + Buffer.byteLength(text.slice(from.chars, offset), 'utf8');
+  };
   for (const site of orderedSites(sites)) {
     const start = byteAt(site.start);
     parts.push(body.subarray(bytes, start));
     chars = site.start;
     bytes = start;
     const end = byteAt(site.end);
-    parts.push(Buffer.from(pointerValue(site), 'utf8'));
+    parts.push(pointerBytes(site));
     chars = site.end;
     bytes = end;
   }
   parts.push(body.subarray(bytes));
-  return Buffer.concat(parts);
+  return coalesced(parts);
+}
+
+/** Runs of parts shorter than `VIEW_BYTES` joined into one chunk each; longer parts kept as they are. */
+function coalesced(parts: readonly Buffer[]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length > 0) chunks.push(run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.length >= VIEW_BYTES) {
+      flush();
+      chunks.push(part);
+    } else if (part.length > 0) run.push(part);
+  }
+  flush();
+  return chunks;
 }
