@@ -5,7 +5,7 @@
  */
 import { requestCacheProvider } from '../cache/cacheRules.js';
 import { conversationKey, type ConversationState } from './conversationStore.js';
-import type { DensifyOptions, DensifyResult } from './densifyRequest.js';
+import type { DensifyOptions, DensifyResult } from './DensifyResult.js';
 import { repeatSentPointers, type PassThroughPointers } from './sentPointers.js';
 import { spliceEdits } from './spliceEdits.js';
 
