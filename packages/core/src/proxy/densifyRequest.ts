@@ -20,11 +20,12 @@ import {
   type ConversationStore,
 } from './conversationStore.js';
 import { stringMember } from './jsonSpans.js';
-import type { RequestRead } from './requestReadCache.js';
+import type { ReadKey, RequestRead } from './requestReadCache.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
-import { pointerValue, removedChars, splicedChunks } from './spliceEdits.js';
+import { pointerValue } from './spliceEdits.js';
+import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
@@ -83,8 +84,28 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
   }
 }
 
+/**
+ * Site keys by site object: the read cache hands a request the previous request's site objects
+ * only for messages whose bytes it verified, blocks and all, so the key is the same.
+ */
+const SITE_KEYS = new WeakMap<ResultSite, string>();
+
+/** The last splice of each conversation, for the read that resumes from this one's. */
+const SPLICES = new WeakMap<
+  ConversationState,
+  { readonly read: ReadKey; readonly memo: SpliceMemo }
+>();
+
 /** A result's identity across requests: its position and its recall id (call id, tool, content). */
 function siteKey(wire: WireHistory, site: ResultSite): string {
+  const known = SITE_KEYS.get(site);
+  if (known !== undefined) return known;
+  const key = freshSiteKey(wire, site);
+  SITE_KEYS.set(site, key);
+  return key;
+}
+
+function freshSiteKey(wire: WireHistory, site: ResultSite): string {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
   const content = block?.type === 'tool_response' ? recallIdOfResponse(block) : '';
   return `${site.messageIndex}:${site.blockIndex}:${content}`;
@@ -141,15 +162,13 @@ function densifyWire(
   );
   const { compacted, replies } = settleUnderBudget(options, { ...request, text, state, pointers });
   const sites = [...pointers, ...replies.sites];
-  const removed = removedChars(sites);
+  const splice = spliceOf(options, { text, read, state, sites });
+  const removed = splice.removedChars;
   const stable =
     options.readOnly === true
       ? undefined
       : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
-  const chunks =
-    compacted.kind === 'none'
-      ? splicedChunks(options.body, text, sites, read.byteAnchors)
-      : [compacted.text];
+  const chunks = compacted.kind === 'none' ? splice.chunks : [compacted.text];
   return sentAs(chunks, {
     ...(request.model === undefined ? {} : { model: request.model }),
     conversationId: id,
@@ -171,6 +190,29 @@ function densifyWire(
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   });
+}
+
+/** The splice of this request, from where the previous one's still holds. */
+function spliceOf(
+  options: DensifyOptions,
+  input: {
+    readonly text: string;
+    readonly read: RequestRead;
+    readonly state: ConversationState;
+    readonly sites: readonly PointerSite[];
+  },
+) {
+  const { read, state } = input;
+  const last = SPLICES.get(state);
+  const previous =
+    last !== undefined && read.resumedFrom?.key === last.read ? last.memo : undefined;
+  const splice = reusedSplice(options.body, input.text, input.sites, {
+    ...(read.byteAnchors === undefined ? {} : { anchors: read.byteAnchors }),
+    ...(previous === undefined ? {} : { previous }),
+  });
+  if (read.key === undefined) SPLICES.delete(state);
+  else SPLICES.set(state, { read: read.key, memo: splice.memo });
+  return splice;
 }
 
 /**

@@ -28,7 +28,7 @@ export function pointerValue(site: PointerSite): string {
 const POINTER_BYTES = new Map<string, Buffer>();
 
 /** `pointerValue` encoded, shared by every request that writes the same value. */
-function pointerBytes(site: PointerSite): Buffer {
+export function pointerBytes(site: PointerSite): Buffer {
   const value = pointerValue(site);
   let bytes = POINTER_BYTES.get(value);
   if (bytes === undefined) {
@@ -71,7 +71,7 @@ export function spliceEdits(text: string, sites: readonly PointerSite[]): Splice
 }
 
 /** Sites in text order, without any that overlaps an earlier one (the splice skips those). */
-function orderedSites(sites: readonly PointerSite[]): PointerSite[] {
+export function orderedSites(sites: readonly PointerSite[]): PointerSite[] {
   const ordered = [...sites].sort((a, b) => a.start - b.start);
   let cursor = 0;
   return ordered.filter((site) => {
@@ -94,7 +94,7 @@ export function removedChars(sites: readonly PointerSite[]): number {
  * `Buffer.from(spliceEdits(text, sites).text)`, copied once from the original bytes.
  */
 /** Index of the last anchor at or before `offset` (-1: none). */
-function anchorBefore(chars: readonly number[], offset: number): number {
+export function anchorBefore(chars: readonly number[], offset: number): number {
   let low = 0;
   let high = chars.length - 1;
   let found = -1;
