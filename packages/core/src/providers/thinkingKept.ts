@@ -23,8 +23,11 @@ function minorOf(part: string | undefined): number {
 function claudeVersion(model: string): ClaudeVersion | undefined {
   const name = model.trim().toLowerCase();
   const bare = name.slice(name.lastIndexOf('/') + 1);
-  const parts = bare.split(/[-.@]/);
-  if (parts[0] !== 'claude') return undefined;
+  // Bedrock and Vertex ids put a region or vendor before it: `us.anthropic.claude-sonnet-4-…`.
+  const all = bare.split(/[-.@]/);
+  const at = all.indexOf('claude');
+  if (at < 0) return undefined;
+  const parts = all.slice(at);
   const familyFirst = /^[a-z]+$/.test(parts[1] ?? '');
   const family = familyFirst
     ? parts[1]
