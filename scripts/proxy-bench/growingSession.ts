@@ -8,23 +8,12 @@
 import type { IContent } from '@dense/core';
 import type { CountTokens } from '../../packages/core/src/test-utils/promptBlocks.js';
 import type { ReplaySession } from './replayThroughProxy.js';
+import { seededRandom } from '../../packages/core/src/test-utils/seededRandom.js';
 
 /** Seconds between two model calls of the session. */
 export const CALL_SPACING_MS = 15_000;
 const T0 = Date.UTC(2026, 0, 5, 9);
 const FILES = 48;
-
-/** mulberry32: a small seeded generator, so every run builds the same session. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const WORDS = [
   'order',
@@ -56,7 +45,7 @@ interface Gen {
 }
 
 function gen(seed: number): Gen {
-  const next = generator(seed);
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return { next, int, word: () => WORDS[int(0, WORDS.length - 1)] ?? 'value' };
 }

@@ -1,8 +1,9 @@
 /**
  * Synthetic imported sessions for the proxy bench's tests: a task, then reads of distinct files a
- * minute apart, as the importer would give them (only format, model and contents are read).
+ * minute apart, as the importer would give them.
  */
 import type { IContent, ImportedSession, ToolResponseBlock } from '@dense/core';
+import { importedSession } from '../../../packages/core/src/test-utils/importedSession.js';
 
 export const T0 = Date.UTC(2026, 0, 1);
 
@@ -52,13 +53,5 @@ export function readSession(input: {
     blocks: [{ type: 'text', text: input.closing ?? 'done' }],
     metadata: { timestamp: T0 + input.rounds * 60_000 },
   });
-  return {
-    file: 's.jsonl',
-    format: 'claude-code',
-    sessionIndex: 0,
-    model: 'claude-sonnet-4-6',
-    contents,
-    skipped: [],
-    ignored: {},
-  } as Omit<ImportedSession, 'stats'> as ImportedSession;
+  return { ...importedSession(contents, { format: 'claude-code' }), model: 'claude-sonnet-4-6' };
 }

@@ -9,18 +9,7 @@ import {
   toolResponseBlock,
   type IContent,
 } from '../../../../services/history/IContent.js';
-
-/** A small, fast, seeded PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../test-utils/seededRandom.js';
 
 function fileText(path: string, version: number, lines: number): string {
   const out: string[] = [];
@@ -110,7 +99,7 @@ function step(s: Session, files: readonly string[]): void {
 /** A session of exactly `entries` entries over `fileCount` files, the same for the same seed. */
 export function syntheticHistory(entries: number, seed = 1, fileCount = 200): IContent[] {
   const files = Array.from({ length: fileCount }, (_, i) => `src/module${i % 20}/file${i}.ts`);
-  const session: Session = { history: [], next: random(seed), id: 0, versions: new Map() };
+  const session: Session = { history: [], next: seededRandom(seed), id: 0, versions: new Map() };
   session.history.push({
     speaker: 'human',
     blocks: [textBlock('Refactor the loader and keep the tests green.')],
