@@ -56,13 +56,6 @@ export class BenchRecallArchive extends RecallArchive {
     return this.kept.get(id)?.text;
   }
 
-  /** Originals kept now, and their bytes. */
-  size(): { readonly entries: number; readonly bytes: number } {
-    let bytes = 0;
-    for (const kept of this.kept.values()) bytes += kept.bytes;
-    return { entries: this.kept.size, bytes };
-  }
-
   private drop(id: string): void {
     const kept = this.kept.get(id);
     if (kept === undefined) return;

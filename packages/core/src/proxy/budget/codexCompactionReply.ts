@@ -75,7 +75,7 @@ function messageItem(input: ReplyInput) {
 }
 
 /** The reply as a Responses event stream: one assistant message, completed. */
-export function responsesTextStream(input: ReplyInput): string {
+function responsesTextStream(input: ReplyInput): string {
   const item = messageItem(input);
   const started = { ...item, status: 'in_progress', content: [] };
   return [

@@ -97,7 +97,7 @@ export function openaiLayout(
 }
 
 /** The layout of an Anthropic Messages request: every message is a turn, none is pinned. */
-export function anthropicLayout(wire: WireHistory): CompactionLayout {
+function anthropicLayout(wire: WireHistory): CompactionLayout {
   return {
     start: 0,
     turns: wire.history.map((entry, first) => ({

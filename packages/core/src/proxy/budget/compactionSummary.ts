@@ -27,7 +27,7 @@ const USER_CHARS = 600;
 const ASSISTANT_CHARS = 300;
 const TODO_TOOL = 'todo_write';
 /** Characters each condensed tool output keeps of its specifics beside its summary line. */
-export const SPECIFICS_CHARS = 1_600;
+const SPECIFICS_CHARS = 1_600;
 
 type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'>;
 

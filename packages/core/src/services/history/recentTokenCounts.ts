@@ -9,7 +9,7 @@
 import type { TokenCounter } from './TokenCounter.js';
 
 /** Texts remembered: a step's tool output, its reply at entry, and the entries around them. */
-export const RECENT_TEXTS = 8;
+const RECENT_TEXTS = 8;
 
 export function recentTokenCounts(inner: TokenCounter, size = RECENT_TEXTS): TokenCounter {
   const counts = new Map<string, number | Promise<number>>();
