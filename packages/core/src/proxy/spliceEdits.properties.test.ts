@@ -1,13 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
-import {
-  removedChars,
-  spliceBytes,
-  spliceEdits,
-  splicedChunks,
-  VIEW_BYTES,
-} from './spliceEdits.js';
+import { reusedSplice } from './reusedSplice.js';
+import { spliceEdits, VIEW_BYTES } from './spliceEdits.js';
+import type { ByteAnchors } from './requestReadCache.js';
+
+/** The body's splice from scratch (no previous request to resume from). */
+const splice = (body: Buffer, text: string, sites: readonly PointerSite[], anchors?: ByteAnchors) =>
+  reusedSplice(body, text, sites, anchors === undefined ? {} : { anchors });
 
 /** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
 const TEXT = fc.string({ maxLength: 200, unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\n') });
@@ -37,17 +37,16 @@ const site = (text: string) =>
       };
     });
 
-describe('spliceBytes', () => {
+describe('splicing the body bytes', () => {
   test.prop([TEXT.chain((text) => fc.tuple(fc.constant(text), fc.array(site(text))))], {
     numRuns: 300,
   })(
     '#24.4 splicing the body bytes gives the bytes of the spliced text, overlapping sites skipped alike',
     ([text, sites]) => {
       const spliced = spliceEdits(text, sites);
-      expect(spliceBytes(Buffer.from(text, 'utf8'), text, sites)).toEqual(
-        Buffer.from(spliced.text, 'utf8'),
-      );
-      expect(removedChars(sites)).toBe(spliced.removedChars);
+      const bytes = splice(Buffer.from(text, 'utf8'), text, sites);
+      expect(Buffer.concat(bytes.chunks)).toEqual(Buffer.from(spliced.text, 'utf8'));
+      expect(bytes.removedChars).toBe(spliced.removedChars);
     },
   );
 
@@ -59,7 +58,7 @@ describe('spliceBytes', () => {
     "#24.4 the spliced chunks, sent one after the other, are the spliced text's bytes, and the unchanged parts are views of the body, not copies",
     ([text, sites]) => {
       const body = Buffer.from(text, 'utf8');
-      const chunks = splicedChunks(body, text, sites);
+      const { chunks } = splice(body, text, sites);
       const spliced = Buffer.from(spliceEdits(text, sites).text, 'utf8');
       expect(Buffer.concat(chunks).equals(spliced)).toBe(true);
       // Unchanged stretches of VIEW_BYTES or more are the body's own memory, not copies.
@@ -96,8 +95,8 @@ describe('spliceBytes', () => {
         .filter((offset, index, all) => all.indexOf(offset) === index)
         .sort((a, b) => a - b);
       const bytes = chars.map((offset) => Buffer.byteLength(text.slice(0, offset)));
-      expect(Buffer.concat(splicedChunks(body, text, sites, { chars, bytes }))).toEqual(
-        Buffer.concat(splicedChunks(body, text, sites)),
+      expect(Buffer.concat(splice(body, text, sites, { chars, bytes }).chunks)).toEqual(
+        Buffer.concat(splice(body, text, sites).chunks),
       );
     },
   );

@@ -1,11 +1,10 @@
 /**
  * Writes the pointer into the original request at the given result sites and touches nothing
  * else: no re-serialization, no key reordering, the same bytes for the same sites on every
- * request. `spliceEdits` works on the text; `spliceBytes` on the body bytes the text was decoded
+ * request. `spliceEdits` works on the text; `reusedSplice` on the body bytes the text was decoded
  * from (no second encoding of the whole request).
  */
 import type { PointerSite } from './proxyPointer.js';
-import type { ByteAnchors } from './requestReadCache.js';
 
 /** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
 const POINTER_VALUES = new Map<string, string>();
@@ -81,18 +80,6 @@ export function orderedSites(sites: readonly PointerSite[]): PointerSite[] {
   });
 }
 
-/** Characters the pointers at `sites` take out of the text (what `spliceEdits` reports). */
-export function removedChars(sites: readonly PointerSite[]): number {
-  return orderedSites(sites).reduce(
-    (sum, site) => sum + site.end - site.start - pointerValue(site).length,
-    0,
-  );
-}
-
-/**
- * The body `text` was decoded from, with the pointers written in: the same bytes as
- * `Buffer.from(spliceEdits(text, sites).text)`, copied once from the original bytes.
- */
 /** Index of the last anchor at or before `offset` (-1: none). */
 export function anchorBefore(chars: readonly number[], offset: number): number {
   let low = 0;
@@ -106,67 +93,4 @@ export function anchorBefore(chars: readonly number[], offset: number): number {
     } else high = middle - 1;
   }
   return found;
-}
-
-export function spliceBytes(body: Buffer, text: string, sites: readonly PointerSite[]): Buffer {
-  return sites.length === 0 ? body : Buffer.concat(splicedChunks(body, text, sites));
-}
-
-/**
- * `spliceBytes` as the chunks to send one after the other: unchanged stretches of `VIEW_BYTES` or
- * more as views of the original bytes (not copied), everything between them joined.
- */
-export function splicedChunks(
-  body: Buffer,
-  text: string,
-  sites: readonly PointerSite[],
-  /** Known character/byte offset pairs: bytes are counted from the nearest one before a site. */
-  anchors?: ByteAnchors,
-): Buffer[] {
-  if (sites.length === 0) return [body];
-  // Every character is one byte when the lengths agree (ASCII): offsets need no counting.
-  const ascii = body.length === text.length;
-  const parts: Buffer[] = [];
-  let chars = 0;
-  let bytes = 0;
-  const byteAt = (offset: number): number => {
-    if (ascii) return offset;
-    // Counted from the cursor or from a later anchor, whichever is nearer.
-    let from = { chars, bytes };
-    const anchor = anchors === undefined ? -1 : anchorBefore(anchors.chars, offset);
-    if (anchors !== undefined && anchor >= 0 && (anchors.chars[anchor] as number) > chars) {
-      from = { chars: anchors.chars[anchor] as number, bytes: anchors.bytes[anchor] as number };
-    }
-    return from.bytes + Buffer.byteLength(text.slice(from.chars, offset), 'utf8');
-  };
-  for (const site of orderedSites(sites)) {
-    const start = byteAt(site.start);
-    parts.push(body.subarray(bytes, start));
-    chars = site.start;
-    bytes = start;
-    const end = byteAt(site.end);
-    parts.push(pointerBytes(site));
-    chars = site.end;
-    bytes = end;
-  }
-  parts.push(body.subarray(bytes));
-  return coalesced(parts);
-}
-
-/** Runs of parts shorter than `VIEW_BYTES` joined into one chunk each; longer parts kept as they are. */
-function coalesced(parts: readonly Buffer[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  let run: Buffer[] = [];
-  const flush = () => {
-    if (run.length > 0) chunks.push(run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run));
-    run = [];
-  };
-  for (const part of parts) {
-    if (part.length >= VIEW_BYTES) {
-      flush();
-      chunks.push(part);
-    } else if (part.length > 0) run.push(part);
-  }
-  flush();
-  return chunks;
 }
