@@ -1,6 +1,7 @@
 /**
- * `splicedChunks` and `removedChars` in one pass that starts where the previous request of the
- * conversation can vouch for: the read cache hands a request the previous request's site objects
+ * The request body with the pointers written in, as chunks to send (long unchanged stretches as
+ * views of the client's bytes), and the characters the pointers take out, in one pass that starts
+ * where the previous request of the conversation can vouch for: the read cache hands a request the previous request's site objects
  * for the messages whose bytes it verified, so a leading run of the very same pointer sites means
  * the same bytes, the same pointers and the same chunks up to there. Only the rest is computed.
  */
@@ -136,8 +137,8 @@ function byteAt(
 
 /**
  * The body `text` was decoded from with the pointers at `sites` written in, as chunks (the same
- * bytes as `splicedChunks`, possibly cut differently), the characters the pointers take out (as
- * `removedChars`), and the memo for the next request. `previous` is the memo of the request this
+ * bytes as `Buffer.from(spliceEdits(text, sites).text)`), the characters the pointers take out
+ * (as `spliceEdits` reports them), and the memo for the next request. `previous` is the memo of the request this
  * one's read resumed from.
  */
 export function reusedSplice(
