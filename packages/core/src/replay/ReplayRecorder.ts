@@ -16,7 +16,7 @@ import {
 import type { DensityResult } from '../core/compression/types.js';
 import { CallMetrics, requestSample } from './metrics/CallMetrics.js';
 import { DroppedThinking } from './metrics/DroppedThinking.js';
-import { keptSignatureChars } from './metrics/recordedUsage.js';
+import { signatureCharsBesides } from './metrics/recordedUsage.js';
 import type { TokenCounter } from '../services/history/TokenCounter.js';
 import { ArtifactSurvival } from './metrics/artifactSurvival.js';
 import { median, percentile } from './metrics/percentile.js';
@@ -135,7 +135,8 @@ export class ReplayRecorder implements StrategyObserver {
     this.lastModel = call.model ?? this.lastModel;
     const droppedTokens = await this.droppedThinking.of(request.contents, call.model);
     this.calls.record(requestSample(request, this.history, { timeMs: call.timeMs, droppedTokens }));
-    this.keptSignatureChars.push(keptSignatureChars(request.contents, call.model));
+    // The entries whose thinking the model drops, found once for the price and the signatures.
+    this.keptSignatureChars.push(signatureCharsBesides(request.contents, droppedTokens));
     this.grounding.onModelCall(request.contents, call.position);
     this.workRedone.onModelCall(request.contents, call.position);
     this.tracker.advance(call.position);

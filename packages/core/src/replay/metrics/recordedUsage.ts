@@ -48,13 +48,28 @@ export function keptSignatureChars(
   contents: readonly IContent[],
   model: string | undefined,
 ): number {
-  const dropped = new Set(entriesWithDroppedThinking(contents, model));
+  return signatureCharsBesides(contents, new Set(entriesWithDroppedThinking(contents, model)));
+}
+
+const SIGNATURE_CHARS = new WeakMap<IContent, number>();
+
+/** The signature characters of the AI entries of `contents` that `dropped` does not hold. */
+export function signatureCharsBesides(
+  contents: readonly IContent[],
+  dropped: { has(entry: IContent): boolean },
+): number {
   let chars = 0;
   for (const entry of contents) {
     if (entry.speaker !== 'ai' || dropped.has(entry)) continue;
-    for (const block of entry.blocks) {
-      if (block.type === 'thinking') chars += block.signature?.length ?? 0;
+    let own = SIGNATURE_CHARS.get(entry);
+    if (own === undefined) {
+      own = 0;
+      for (const block of entry.blocks) {
+        if (block.type === 'thinking') own += block.signature?.length ?? 0;
+      }
+      SIGNATURE_CHARS.set(entry, own);
     }
+    chars += own;
   }
   return chars;
 }
