@@ -3,9 +3,13 @@
  * entry per Anthropic message or Responses input item, its text, tool calls (name and arguments)
  * and tool results as blocks. The system prompt, instructions and tool definitions are left out:
  * in the bench they are the client's synthetic prefix, not anything the session showed. Anything
- * the shapes below do not cover becomes a text block of its JSON, so nothing sent is lost. Pure.
+ * the shapes below do not cover becomes a text block of its strings (as the oracle reads any value
+ * of unknown shape: no JSON escapes gluing words together), so nothing sent is lost. A reader of
+ * its own, not the proxy's: the proxy's readers skip blocks they do not decide on, and the bench
+ * must not judge the proxy with the proxy's own eyes. Pure.
  */
 import type { ContentBlock, IContent } from '@dense/core';
+import { leaves } from '../../packages/core/src/replay/grounding/groundingText.js';
 import type { ClientApi } from './clientRequests.js';
 
 type Json = Record<string, unknown>;
@@ -26,7 +30,7 @@ function parsedArguments(value: unknown): unknown {
 
 function anthropicBlock(part: unknown): ContentBlock {
   if (typeof part === 'string') return text(part);
-  if (!isObject(part)) return text(JSON.stringify(part) ?? '');
+  if (!isObject(part)) return text(leaves(part));
   if (part.type === 'text' && typeof part.text === 'string') return text(part.text);
   if (part.type === 'tool_use') {
     return {
@@ -44,7 +48,7 @@ function anthropicBlock(part: unknown): ContentBlock {
       result: part.content,
     };
   }
-  return text(JSON.stringify(part));
+  return text(leaves(part));
 }
 
 function anthropicEntries(body: Json): IContent[] {
@@ -61,7 +65,7 @@ function anthropicEntries(body: Json): IContent[] {
 function partText(part: unknown): string {
   if (typeof part === 'string') return part;
   if (isObject(part) && typeof part.text === 'string') return part.text;
-  return JSON.stringify(part) ?? '';
+  return leaves(part);
 }
 
 function responsesBlock(item: Json): ContentBlock {
@@ -85,7 +89,7 @@ function responsesBlock(item: Json): ContentBlock {
       result: item.output,
     };
   }
-  return text(JSON.stringify(item));
+  return text(leaves(item));
 }
 
 function responsesEntries(body: Json): IContent[] {

@@ -17,7 +17,8 @@ function stringLeaves(value: unknown, out: string[], depth = 0): void {
   else for (const item of Object.values(value)) stringLeaves(item, out, depth + 1);
 }
 
-function leaves(value: unknown): string {
+/** The strings inside `value` joined by newlines: what a value of unknown shape shows. */
+export function leaves(value: unknown): string {
   const out: string[] = [];
   stringLeaves(value, out);
   return out.join(SEPARATOR);
