@@ -12,7 +12,7 @@ import type { IContent, ImportedSession } from '@dense/core';
 import {
   COMPACTION_MARKER,
   COMPACTION_TASK,
-} from '../../packages/core/src/proxy/budget/compactionReply.js';
+} from '../../packages/core/src/proxy/budget/clientCompactionRequests.js';
 import type { MockStreamReply } from '../../packages/core/src/test-utils/mockServer/index.js';
 import { claudeSystem, claudeTools, codexInstructions, type PrefixSizes } from './clientPrefix.js';
 import { anthropicMessages, claudeToolCall, responsesInput, resultText } from './wireMessages.js';

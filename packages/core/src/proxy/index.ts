@@ -14,6 +14,10 @@ export * from './budget/workingBudget.js';
 export {
   COMPACTION_MARKER,
   COMPACTION_TASK,
-  isCompactionRequest,
-} from './budget/compactionReply.js';
+  CODEX_COMPACTION_MARKER,
+  QWEN_COMPACTION_DIRECTIVE,
+  QWEN_COMPACTION_PROMPT,
+} from './budget/clientCompactionRequests.js';
+export { answerCompaction, type CompactionReply } from './budget/answerCompaction.js';
+export { agentClient, type AgentClient } from './budget/agentClient.js';
 export * from './proxyPointer.js';

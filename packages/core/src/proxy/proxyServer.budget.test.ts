@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactionRequestBody, longSessionBody } from './test-utils/longSession.js';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
 import type { ProxyStatsJson } from './proxyStats.js';
+import { qwenCompactionRequestBody } from './test-utils/qwenSession.js';
 
 afterEach(closeLoopback);
 
@@ -25,6 +26,21 @@ describe('dense proxy: working budget and client compaction', () => {
     const upstream = await stub((_, res) => res.end('{}'));
     const proxy = await proxyTo(upstream.url, { answerCompaction: false });
     await send(proxy.url, { path: '/v1/messages', body: compactionRequestBody() });
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it("#24.1 Qwen Code's compaction request on the Chat Completions route is answered by Dense, and forwarded with answerCompaction off", async () => {
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url);
+    const path = '/v1/chat/completions';
+    const reply = await send(proxy.url, { path, body: qwenCompactionRequestBody() });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/event-stream');
+    expect(reply.chunks.join('')).toContain('<state_snapshot>');
+    expect(upstream.seen).toHaveLength(0);
+    expect(proxy.lines.at(-1)).toContain('client compaction answered by Dense (13 msgs');
+    const off = await proxyTo(upstream.url, { answerCompaction: false });
+    await send(off.url, { path, body: qwenCompactionRequestBody() });
     expect(upstream.seen).toHaveLength(1);
   });
 

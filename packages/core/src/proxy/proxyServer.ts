@@ -15,7 +15,8 @@ import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
-import { clientCompactionReply } from './budget/clientCompactionReply.js';
+import { agentClient } from './budget/agentClient.js';
+import { answerCompaction } from './budget/answerCompaction.js';
 import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
@@ -148,7 +149,7 @@ async function densifyAndForward(
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');
-  if (!counting && (await answerCompaction(ctx, api, exchange))) return;
+  if (!counting && (await replyToCompaction(ctx, api, exchange))) return;
   const budget = ctx.options.workingBudget;
   const result = densifyRequest({
     api,
@@ -179,24 +180,34 @@ async function densifyAndForward(
     clientResponse: response,
     body: result.chunks ?? result.body,
   });
-  const longContext = String(request.headers['anthropic-beta'] ?? '').includes('context-1m');
-  const pricing: RequestPricing | undefined = counting
-    ? undefined
-    : {
-        provider: result.provider,
-        originalBytes: body.length,
-        sentBytes: bodyLength(result.chunks ?? result.body),
-        // Only Claude Code's and Codex's thresholds are known (docs/clients.md).
-        ...(api !== 'openai-chat' && result.model !== undefined
-          ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext }) }
-          : {}),
-      };
+  const pricing = counting ? undefined : pricingOf({ api, request, body, result });
   const route = counting ? 'anthropic count_tokens' : api;
   finish(ctx, { route, started, result, pricing, outcome });
 }
 
+/** What the metering line needs to price a forwarded request. */
+function pricingOf(input: {
+  api: WireApi;
+  request: http.IncomingMessage;
+  body: Buffer;
+  result: DensifyResult;
+}): RequestPricing {
+  const { api, request, result } = input;
+  const longContext = String(request.headers['anthropic-beta'] ?? '').includes('context-1m');
+  const client = agentClient({ api, userAgent: request.headers['user-agent'] });
+  return {
+    provider: result.provider,
+    originalBytes: input.body.length,
+    sentBytes: bodyLength(result.chunks ?? result.body),
+    // Known for Claude Code, Codex and Qwen Code (docs/clients.md).
+    ...(client !== undefined && result.model !== undefined
+      ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext, client }) }
+      : {}),
+  };
+}
+
 /** Answers the client's compaction request itself, when it is one and that is on. */
-async function answerCompaction(
+async function replyToCompaction(
   ctx: Context,
   api: WireApi,
   exchange: {
@@ -208,7 +219,7 @@ async function answerCompaction(
 ): Promise<boolean> {
   if (ctx.options.answerCompaction === false) return false;
   const sessionId = sessionIdOf(exchange.request);
-  const reply = clientCompactionReply(api, exchange.body);
+  const reply = answerCompaction(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
   // The summary names recall ids: their originals are kept before the client reads it.

@@ -46,4 +46,34 @@ describe('the default working budget', () => {
       CLAUDE_CODE_THRESHOLD,
     );
   });
+
+  it("#24.1 Qwen Code's threshold is the smaller of 85% of its window and the window less 33,000 (167,000 for its default 200,000); the default budget leaves room for a whole result below it", () => {
+    const scripted = { model: 'scripted-model', longContext: false, client: 'qwen-code' } as const;
+    expect(clientWindow(scripted)).toBe(200_000);
+    expect(clientCompactionThreshold(scripted)).toBe(167_000);
+    expect(defaultWorkingBudget(scripted)).toBe(MAX_WORKING_BUDGET);
+    const cases: [string, number, number][] = [
+      ['qwen3-coder-plus', 1_000_000, 850_000],
+      ['qwen3-max', 262_144, 222_822],
+      ['gpt-4o', 131_072, 98_072],
+      ['deepseek-chat', 131_072, 98_072],
+      ['claude-sonnet-4-6', 200_000, 167_000],
+    ];
+    for (const [model, window, threshold] of cases) {
+      const input = { model, longContext: false, client: 'qwen-code' } as const;
+      expect(clientWindow(input)).toBe(window);
+      expect(clientCompactionThreshold(input)).toBe(threshold);
+      expect(defaultWorkingBudget(input) + 25_000).toBeLessThanOrEqual(threshold);
+    }
+  });
+
+  it("#24.1 a Qwen model name without a known client gets Qwen Code's window and threshold, not the Codex rule", () => {
+    const qwen = { model: 'qwen3-coder-plus', longContext: false };
+    expect(clientWindow(qwen)).toBe(1_000_000);
+    expect(clientCompactionThreshold(qwen)).toBe(850_000);
+    expect(defaultWorkingBudget(qwen)).toBe(MAX_WORKING_BUDGET);
+    expect(clientCompactionThreshold({ model: 'dashscope/qwen3-max', longContext: false })).toBe(
+      222_822,
+    );
+  });
 });

@@ -8,6 +8,8 @@
  * largest budget at which no session costs more than passing the requests through.
  */
 import { getModelLimits } from '../../providers/modelLimits.js';
+import type { AgentClient } from './agentClient.js';
+import { qwenCodeWindow } from './qwenCodeWindow.js';
 
 /** Never more than this, whatever the window. */
 export const MAX_WORKING_BUDGET = 80_000;
@@ -35,6 +37,13 @@ export const CODEX_DEFAULT_WINDOW = 272_000;
  */
 export const CODEX_COMPACT_SHARE = 0.9;
 
+/**
+ * Qwen Code compacts when the last reply's reported prompt + output tokens plus its estimate of
+ * what was appended since reach the smaller of this share of the window and the window less
+ * `CLIENT_RESERVE_TOKENS` (measured: 167,000 for its default 200,000 window).
+ */
+export const QWEN_CODE_COMPACT_SHARE = 0.85;
+
 /** No default budget is smaller than this (the smallest known window's). */
 export const MIN_DEFAULT_BUDGET = 70_000;
 
@@ -42,44 +51,89 @@ export interface WindowInput {
   readonly model: string | undefined;
   /** Whether the request opts into a 1M-token window (Anthropic's `context-1m` beta). */
   readonly longContext: boolean;
+  /** The client that sent the request; when unknown, guessed from the model name. */
+  readonly client?: AgentClient | undefined;
+}
+
+interface ClientRule {
+  /** The window (tokens) the client assumes for the request's model. */
+  readonly window: (input: WindowInput) => number;
+  /** The reported context (tokens) past which the client compacts, for that window. */
+  readonly threshold: (window: number) => number;
+}
+
+function knownWindow(model: string | undefined): number | undefined {
+  return model === undefined ? undefined : getModelLimits(model)?.contextWindow;
+}
+
+/** Each client's own rules (docs/clients.md). */
+const CLIENT_RULES: Readonly<Record<AgentClient, ClientRule>> = {
+  'claude-code': {
+    window: ({ model, longContext }) => {
+      const window = knownWindow(model) ?? UNKNOWN_MODEL_WINDOW;
+      return longContext ? window : Math.min(window, CLIENT_DEFAULT_WINDOW);
+    },
+    threshold: (window) => window - CLIENT_RESERVE_TOKENS,
+  },
+  codex: {
+    window: ({ model }) => {
+      const gpt = model?.toLowerCase().startsWith('gpt-') === true;
+      return knownWindow(model) ?? (gpt ? CODEX_DEFAULT_WINDOW : UNKNOWN_MODEL_WINDOW);
+    },
+    threshold: (window) => Math.floor(window * CODEX_COMPACT_SHARE),
+  },
+  'qwen-code': {
+    window: ({ model }) => qwenCodeWindow(model),
+    threshold: (window) => {
+      const share = window * QWEN_CODE_COMPACT_SHARE;
+      const ceiling = window - CLIENT_RESERVE_TOKENS;
+      return Math.floor(ceiling > 0 ? Math.min(share, ceiling) : share);
+    },
+  },
+};
+
+/**
+ * The request's client, or the one its model name suggests (Claude models: Claude Code; Qwen
+ * models: Qwen Code; others: Codex).
+ */
+function clientOf(input: WindowInput): AgentClient {
+  if (input.client !== undefined) return input.client;
+  const model = input.model?.toLowerCase() ?? '';
+  if (model.includes('claude')) return 'claude-code';
+  const bare = model.slice(model.lastIndexOf('/') + 1);
+  return bare.startsWith('qwen') || bare === 'coder-model' ? 'qwen-code' : 'codex';
 }
 
 /** The window (tokens) the client works with for this request's model. */
 export function clientWindow(input: WindowInput): number {
-  const known = input.model === undefined ? undefined : getModelLimits(input.model);
-  const gpt = input.model?.toLowerCase().startsWith('gpt-') === true;
-  const window = known?.contextWindow ?? (gpt ? CODEX_DEFAULT_WINDOW : UNKNOWN_MODEL_WINDOW);
-  const anthropic = isClaude(input.model);
-  return anthropic && !input.longContext ? Math.min(window, CLIENT_DEFAULT_WINDOW) : window;
-}
-
-function isClaude(model: string | undefined): boolean {
-  return model?.toLowerCase().includes('claude') === true;
+  return CLIENT_RULES[clientOf(input)].window(input);
 }
 
 /**
- * The reported context (tokens: prompt + output) past which the client compacts by itself: for
- * Claude models Claude Code's window less `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window),
- * for others Codex's `CODEX_COMPACT_SHARE` of the window (244,800 for 272,000).
+ * The reported context (tokens: prompt + output) past which the client compacts by itself:
+ * Claude Code's window less `CLIENT_RESERVE_TOKENS` (167,000 for a 200k window), Codex's
+ * `CODEX_COMPACT_SHARE` of the window (244,800 for 272,000), Qwen Code's smaller of
+ * `QWEN_CODE_COMPACT_SHARE` of the window and the window less `CLIENT_RESERVE_TOKENS`.
  */
 export function clientCompactionThreshold(input: WindowInput): number {
-  const window = clientWindow(input);
-  return isClaude(input.model)
-    ? window - CLIENT_RESERVE_TOKENS
-    : Math.floor(window * CODEX_COMPACT_SHARE);
+  const rule = CLIENT_RULES[clientOf(input)];
+  return rule.threshold(rule.window(input));
 }
 
 /**
- * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the
- * client's threshold less room for the next result, and `MAX_WORKING_BUDGET`.
+ * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the window
+ * less `CLIENT_RESERVE_TOKENS` and room for the next result, the client's threshold less that
+ * room, and `MAX_WORKING_BUDGET`.
  */
 export function defaultWorkingBudget(input: WindowInput): number {
-  const window = clientWindow(input);
+  const rule = CLIENT_RULES[clientOf(input)];
+  const window = rule.window(input);
   return Math.max(
     1,
     Math.min(
       Math.floor(window * WINDOW_SHARE),
       window - CLIENT_RESERVE_TOKENS - NEXT_RESULT_TOKENS,
+      rule.threshold(window) - NEXT_RESULT_TOKENS,
       MAX_WORKING_BUDGET,
     ),
   );

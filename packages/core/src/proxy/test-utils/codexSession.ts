@@ -4,7 +4,7 @@
  * reasoning + an `exec` call that `cat`s a distinct file (`resultChars` each) and its output.
  * Also a Chat Completions session of the same rounds, and Codex's compaction request.
  */
-import { CODEX_COMPACTION_MARKER } from '../budget/codexCompactionReply.js';
+import { CODEX_COMPACTION_MARKER } from '../budget/clientCompactionRequests.js';
 import { fileText } from './longSession.js';
 
 type Json = Record<string, unknown>;

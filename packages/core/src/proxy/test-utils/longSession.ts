@@ -3,7 +3,7 @@
  * call, then rounds of thinking + Read of a distinct file (`resultChars` each) and a Bash run; the
  * newest message carries Claude Code's cache breakpoint.
  */
-import { COMPACTION_MARKER, COMPACTION_TASK } from '../budget/compactionReply.js';
+import { COMPACTION_MARKER, COMPACTION_TASK } from '../budget/clientCompactionRequests.js';
 import { anthropicBody } from './wireRequests.js';
 
 type Json = Record<string, unknown>;

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonSpans } from '../jsonSpans.js';
 import { codexCompactionRequestBody, codexSessionBody } from '../test-utils/codexSession.js';
-import { clientCompactionReply } from './clientCompactionReply.js';
-import { codexCompactionReply, isCodexCompactionRequest } from './codexCompactionReply.js';
+import { answerCompaction } from './answerCompaction.js';
+import { CLIENT_COMPACTIONS } from './clientCompactionRequests.js';
+
+const codexCompactionReply = (body: Buffer) => answerCompaction('openai-responses', body);
+const isCodexCompactionRequest = CLIENT_COMPACTIONS['openai-responses'].isRequest;
 
 type Json = Record<string, unknown>;
 
@@ -22,8 +25,9 @@ describe("Codex's compaction request", () => {
     expect(codexCompactionReply(Buffer.from('not json'))).toBeUndefined();
     // Only on the Responses route.
     const body = Buffer.from(codexCompactionRequestBody());
-    expect(clientCompactionReply('openai-chat', body)).toBeUndefined();
-    expect(clientCompactionReply('openai-responses', body)).toBeDefined();
+    expect(answerCompaction('openai-chat', body)).toBeUndefined();
+    expect(answerCompaction('anthropic', body)).toBeUndefined();
+    expect(answerCompaction('openai-responses', body)).toBeDefined();
   });
 
   it('#24.2 is answered with a well-formed Responses stream: one assistant message holding the summary, completed', () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonSpans } from '../jsonSpans.js';
 import { compactionRequestBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';
-import { COMPACTION_MARKER, compactionReply, isCompactionRequest } from './compactionReply.js';
+import { answerCompaction } from './answerCompaction.js';
+import { CLIENT_COMPACTIONS, COMPACTION_MARKER } from './clientCompactionRequests.js';
+
+const compactionReply = (body: Buffer) => answerCompaction('anthropic', body);
+const isCompactionRequest = CLIENT_COMPACTIONS.anthropic.isRequest;
 
 type Json = Record<string, unknown>;
 
