@@ -92,10 +92,15 @@ export async function runQwenCode(input: {
   readonly cwd: string;
   readonly baseUrl: string;
   readonly prompt: string;
+  /** Merged into the private settings (top-level keys replace). */
+  readonly settings?: Readonly<Record<string, unknown>>;
 }): Promise<QwenCodeRun> {
   const home = path.join(input.base, 'home');
   await mkdir(path.join(home, '.qwen'), { recursive: true });
-  await writeFile(path.join(home, '.qwen', 'settings.json'), JSON.stringify(SETTINGS));
+  await writeFile(
+    path.join(home, '.qwen', 'settings.json'),
+    JSON.stringify({ ...SETTINGS, ...input.settings }),
+  );
   const args = ['--auth-type', 'openai', '--approval-mode', 'yolo', input.prompt];
   const env = {
     PATH: process.env.PATH,
