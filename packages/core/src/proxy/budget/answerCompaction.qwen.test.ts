@@ -1,3 +1,4 @@
+import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseJsonSpans } from '../jsonSpans.js';
 import { CODEX_TASK, chatSessionBody } from '../test-utils/codexSession.js';
@@ -115,5 +116,53 @@ describe("Qwen Code's compaction request", () => {
     expect(body.choices[0]?.message.role).toBe('assistant');
     expect(body.choices[0]?.message.content).toContain('<state_snapshot>');
     expect(body.choices[0]?.finish_reason).toBe('stop');
+  });
+
+  it('#24.1 property: a request is recognized exactly when its last message is a user message that ends with the directive and whose text or system message begins with the summarizer prompt', () => {
+    const fragment = fc.oneof(
+      fc.constantFrom(
+        QWEN_COMPACTION_PROMPT,
+        QWEN_COMPACTION_DIRECTIVE,
+        'summary',
+        'Summarize the conversation so far.',
+        '<state_snapshot>',
+        '\n',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    const text = fc.array(fragment, { maxLength: 5 }).map((parts) => parts.join(''));
+    const lastTexts = fc.oneof(
+      text,
+      text.map((middle) => `${QWEN_COMPACTION_PROMPT}${middle}${QWEN_COMPACTION_DIRECTIVE}`),
+      text.map((middle) => `${middle}${QWEN_COMPACTION_DIRECTIVE}`),
+    );
+    const systemTexts = fc.oneof(
+      text,
+      text.map((rest) => `${QWEN_COMPACTION_PROMPT}${rest}`),
+    );
+    const role = fc.constantFrom('user', 'tool', 'assistant');
+    let recognized = 0;
+    fc.assert(
+      fc.property(systemTexts, lastTexts, role, (system, last, lastRole) => {
+        const body = JSON.parse(chatSessionBody(1, 200)) as { messages: Json[] } & Json;
+        body.messages[0] = { role: 'system', content: system };
+        const message: Json =
+          lastRole === 'tool'
+            ? { role: 'tool', tool_call_id: 'call_read_0', content: last }
+            : { role: lastRole, content: [{ type: 'text', text: last }] };
+        const raw = JSON.stringify({ ...body, messages: [...body.messages, message] });
+        const expected =
+          lastRole === 'user' &&
+          last.trimEnd().endsWith(QWEN_COMPACTION_DIRECTIVE) &&
+          [last, system].some((candidate) =>
+            candidate.trimStart().startsWith(QWEN_COMPACTION_PROMPT),
+          );
+        expect(isQwenRequest(raw)).toBe(expected);
+        expect(qwenReply(raw) !== undefined).toBe(expected);
+        if (expected) recognized++;
+      }),
+      { numRuns: 300 },
+    );
+    expect(recognized).toBeGreaterThan(20);
   });
 });
