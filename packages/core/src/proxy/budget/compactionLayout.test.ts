@@ -47,6 +47,16 @@ function chatBody(rounds: number, lateAt: number): string {
 
 const raw = (items: readonly unknown[]): string[] => items.map((item) => JSON.stringify(item));
 
+/** `body` sent once over the budget: it must compact and fit; its wire items before and after. */
+function compactedOnce(api: 'openai-chat' | 'openai-responses', body: string) {
+  const result = budgetProxy({ api, budget: BUDGET }).send(body);
+  expect(result.compaction?.kind).toBe('compacted');
+  expect(result.body.length / 4).toBeLessThanOrEqual(BUDGET);
+  const key = api === 'openai-chat' ? 'messages' : 'input';
+  const itemsOf = (text: string) => (JSON.parse(text) as Record<string, Json[]>)[key] ?? [];
+  return { original: itemsOf(body), sent: itemsOf(result.body.toString()) };
+}
+
 /** Every call in `items` has its output in `items`, and every output its call. */
 function callsPaired(items: readonly Json[]): boolean {
   const calls = items.filter((i) => i.type === 'custom_tool_call').map((i) => i.call_id);
@@ -63,13 +73,7 @@ describe('compaction layout: pinned items late in the history', () => {
   });
 
   it('#24.1 a Responses history with a late developer message still compacts under the budget, the message kept once and unchanged, calls with their outputs', () => {
-    const { send } = budgetProxy({ api: 'openai-responses', budget: BUDGET });
-    const body = responsesBody(30, 20);
-    const result = send(body);
-    expect(result.compaction?.kind).toBe('compacted');
-    expect(result.body.length / 4).toBeLessThanOrEqual(BUDGET);
-    const original = (JSON.parse(body) as { input: Json[] }).input;
-    const sent = (JSON.parse(result.body.toString()) as { input: Json[] }).input;
+    const { original, sent } = compactedOnce('openai-responses', responsesBody(30, 20));
     const leading = codexLeadingItems().length;
     expect(raw(sent.slice(0, leading))).toEqual(raw(original.slice(0, leading)));
     const late = JSON.stringify(LATE_DEVELOPER);
@@ -88,11 +92,7 @@ describe('compaction layout: pinned items late in the history', () => {
   });
 
   it('#24.1 a Chat Completions history with a late system message still compacts under the budget and keeps it', () => {
-    const { send } = budgetProxy({ api: 'openai-chat', budget: BUDGET });
-    const result = send(chatBody(30, 20));
-    expect(result.compaction?.kind).toBe('compacted');
-    expect(result.body.length / 4).toBeLessThanOrEqual(BUDGET);
-    const sent = (JSON.parse(result.body.toString()) as { messages: Json[] }).messages;
+    const { sent } = compactedOnce('openai-chat', chatBody(30, 20));
     expect(sent.filter((m) => m.content === 'Mode: read-only.')).toHaveLength(1);
     expect(sent[0]).toEqual({ role: 'system', content: 'You are a coding agent.' });
   });
