@@ -72,6 +72,25 @@ describe('compaction layout: pinned items late in the history', () => {
     expect(layout.turns.length).toBeGreaterThan(2);
   });
 
+  it('#24.1 a pinned item inside a model run does not split it: no cut between a reasoning item and its call', () => {
+    const input = [
+      ...codexLeadingItems(),
+      ...codexRound(0, 10, { reasoning: true }),
+      { type: 'reasoning', summary: [], encrypted_content: 'enc-1' },
+      LATE_DEVELOPER,
+      ...codexRound(1, 10),
+    ];
+    const root = parseJsonSpans(JSON.stringify({ model: 'm', input }));
+    const layout = openaiLayout(root, 'openai-responses');
+    const leading = codexLeadingItems().length;
+    expect(layout.turns).toEqual([
+      { first: leading, role: 'assistant' },
+      { first: leading + 2, role: 'user' },
+      { first: leading + 3, role: 'assistant' },
+      { first: leading + 6, role: 'user' },
+    ]);
+  });
+
   it('#24.1 a Responses history with a late developer message still compacts under the budget, the message kept once and unchanged, calls with their outputs', () => {
     const { original, sent } = compactedOnce('openai-responses', responsesBody(30, 20));
     const leading = codexLeadingItems().length;

@@ -75,12 +75,18 @@ function responsesClass(item: JsonNode): ItemClass {
   return CLIENT_ITEMS.has(type) ? 'client' : 'pinned';
 }
 
-/** Runs of same-class items from `start`, as turns. */
+/**
+ * Runs of same-class items from `start`, as turns. A pinned item belongs to the turn it falls in,
+ * so a cut never parts a model run (reasoning from its call) around it.
+ */
 function turnsOf(classes: readonly ItemClass[], start: number): CompactionTurn[] {
   const turns: CompactionTurn[] = [];
   for (let index = start; index < classes.length; index++) {
-    const role: TurnRole = classes[index] === 'model' ? 'assistant' : 'user';
-    if (turns.at(-1)?.role !== role) turns.push({ first: index, role });
+    const current = turns.at(-1)?.role;
+    const itemClass = classes[index];
+    const role: TurnRole =
+      itemClass === 'model' ? 'assistant' : itemClass === 'client' ? 'user' : (current ?? 'user');
+    if (current !== role) turns.push({ first: index, role });
   }
   return turns;
 }
