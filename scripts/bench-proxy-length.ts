@@ -9,7 +9,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { errorMessage, memoTokenCounter, o200kTokenCounter, writeFileAtomic } from '@dense/core';
+import { memoTokenCounter, o200kTokenCounter, writeFileAtomic } from '@dense/core';
+import { runBench } from './benchFlags.js';
 import { parseLengthBenchOptions } from './proxy-bench/benchOptions.js';
 import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
 import { costByLength, DEFAULT_BAND_TOKENS, lengthTable } from './proxy-bench/costByLength.js';
@@ -70,10 +71,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(errorMessage(error));
-    process.exit(1);
-  },
-);
+void runBench(main);

@@ -22,6 +22,7 @@ import {
   o200kTokenCounter,
   writeFileAtomic,
 } from '@dense/core';
+import { runBench } from './benchFlags.js';
 import { parseProxyBenchOptions, type ProxyBenchOptions } from './proxy-bench/benchOptions.js';
 import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
 import { clientApiOf } from './proxy-bench/clientRequests.js';
@@ -187,10 +188,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(errorMessage(error));
-    process.exit(1);
-  },
-);
+void runBench(main);

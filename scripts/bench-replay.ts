@@ -24,7 +24,8 @@ import type {
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
-import { BenchUsageError, parseBenchArgs } from './replay/benchArgs.js';
+import { parseBenchArgs } from './replay/benchArgs.js';
+import { runBench } from './benchFlags.js';
 import { gridMarkdown } from './replay/benchGrid.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,10 +193,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof BenchUsageError ? error.message : error);
-    process.exit(error instanceof BenchUsageError ? 2 : 1);
-  },
-);
+void runBench(main);

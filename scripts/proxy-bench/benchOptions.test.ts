@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { BenchOptionError, parseTokens } from '../benchFlags.js';
 import {
-  BenchOptionError,
   DEFAULT_LENGTHS,
   parseLengthBenchOptions,
   parseProxyBenchOptions,
-  parseTokens,
   parseWindow,
 } from './benchOptions.js';
 

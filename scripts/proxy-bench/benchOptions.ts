@@ -1,17 +1,16 @@
 /**
  * The proxy benches' command-line flags, parsed into one options object with actionable errors
  * (`BenchOptionError`, code `BENCH_OPTION_INVALID`): `npm run bench:proxy` (corpus replay) and
- * `npm run bench:proxy:length` (cost per call by session length). Pure.
+ * `npm run bench:proxy:length` (cost per call by session length). Pure; the flag syntax is
+ * `benchFlags.ts`, shared with `bench:replay`.
  */
-
-/** A bad flag: the message says which flag and what it accepts. */
-export class BenchOptionError extends Error {
-  readonly code = 'BENCH_OPTION_INVALID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BenchOptionError';
-  }
-}
+import {
+  BenchOptionError,
+  flagValue,
+  parseTokenList,
+  parseTokens,
+  parseWorkers,
+} from '../benchFlags.js';
 
 /** No client window below this: Claude Code would compact before the session's first reply. */
 export const MIN_WINDOW_TOKENS = 100_000;
@@ -40,26 +39,6 @@ export interface LengthBenchOptions {
   readonly lengths: readonly number[];
 }
 
-function flag(bench: string, argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  if (at === -1) return undefined;
-  const value = argv[at + 1];
-  if (value === undefined || value.startsWith('--')) {
-    throw new BenchOptionError(`${bench}: ${name} needs a value, e.g. ${name} <value>`);
-  }
-  return value;
-}
-
-const MULTIPLIERS: Readonly<Record<string, number>> = { '': 1, k: 1_000, m: 1_000_000 };
-
-/** `1m`, `200k`, `1.5M`, `800000` or `800_000` as tokens; undefined when it is none of those. */
-export function parseTokens(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim().replaceAll('_', ''));
-  if (match === null) return undefined;
-  const tokens = Math.round(Number(match[1]) * (MULTIPLIERS[match[2]?.toLowerCase() ?? ''] ?? 1));
-  return Number.isSafeInteger(tokens) && tokens > 0 ? tokens : undefined;
-}
-
 /** `--window`'s value as tokens (at least `MIN_WINDOW_TOKENS`). */
 export function parseWindow(text: string): number {
   const tokens = parseTokens(text);
@@ -86,20 +65,15 @@ export function parseWorkingBudget(text: string): number | 'off' {
 
 /** The flags of `npm run bench:proxy`. */
 export function parseProxyBenchOptions(argv: readonly string[]): ProxyBenchOptions {
-  const workers = flag('bench:proxy', argv, '--workers');
-  const count = workers === undefined ? 1 : Number(workers);
-  if (!Number.isInteger(count) || count < 1) {
-    throw new BenchOptionError(
-      `bench:proxy: --workers takes a whole number ≥ 1 (e.g. --workers 2); got "${workers ?? ''}"`,
-    );
-  }
-  const window = flag('bench:proxy', argv, '--window');
-  const budget = flag('bench:proxy', argv, '--working-budget');
+  const flag = (name: string) => flagValue('bench:proxy', argv, name);
+  const workers = parseWorkers('bench:proxy', argv, 1);
+  const window = flag('--window');
+  const budget = flag('--working-budget');
   return {
-    corpus: flag('bench:proxy', argv, '--corpus'),
-    only: flag('bench:proxy', argv, '--only'),
-    out: flag('bench:proxy', argv, '--out'),
-    workers: count,
+    corpus: flag('--corpus'),
+    only: flag('--only'),
+    out: flag('--out'),
+    workers,
     window: window === undefined ? undefined : parseWindow(window),
     workingBudget: budget === undefined ? undefined : parseWorkingBudget(budget),
   };
@@ -107,16 +81,14 @@ export function parseProxyBenchOptions(argv: readonly string[]): ProxyBenchOptio
 
 /** The flags of `npm run bench:proxy:length`: `--lengths 100k,200k,…` and `--out <file>`. */
 export function parseLengthBenchOptions(argv: readonly string[]): LengthBenchOptions {
-  const text = flag('bench:proxy:length', argv, '--lengths');
-  const lengths = text === undefined ? [...DEFAULT_LENGTHS] : text.split(',').map(parseTokens);
-  const increasing = lengths.every(
-    (length, i) => length !== undefined && (i === 0 || length > (lengths[i - 1] ?? 0)),
-  );
-  if (lengths.length === 0 || !increasing) {
+  const text = flagValue('bench:proxy:length', argv, '--lengths');
+  const lengths = text === undefined ? [...DEFAULT_LENGTHS] : parseTokenList(text);
+  const increasing = lengths?.every((length, i) => i === 0 || length > (lengths[i - 1] ?? 0));
+  if (lengths === undefined || !increasing) {
     throw new BenchOptionError(
       `bench:proxy:length: --lengths takes increasing token counts separated by commas ` +
         `(e.g. --lengths 100k,200k,400k,800k); got "${text ?? ''}"`,
     );
   }
-  return { out: flag('bench:proxy:length', argv, '--out'), lengths: lengths as number[] };
+  return { out: flagValue('bench:proxy:length', argv, '--out'), lengths };
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BenchUsageError, parseBenchArgs } from './benchArgs.js';
+import { BenchOptionError } from '../benchFlags.js';
+import { parseBenchArgs } from './benchArgs.js';
 
 const defaults = { corpus: '/corpus', workers: 2 };
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -19,7 +20,7 @@ describe('bench:replay arguments', () => {
   });
 
   it('#12 a flag without its value is a usage error, not a silent default', () => {
-    expect(() => parseBenchArgs(['--json'], defaults)).toThrow(BenchUsageError);
+    expect(() => parseBenchArgs(['--json'], defaults)).toThrow(BenchOptionError);
     expect(() => parseBenchArgs(['--only', '--no-docs'], defaults)).toThrow(/--only needs a value/);
   });
 
@@ -41,6 +42,6 @@ describe('bench:replay arguments', () => {
       limits: [16_000, 32_000, 200_000],
     });
     expect(() => parseBenchArgs(['--limits', '16k,big'], defaults)).toThrow(/--limits takes/);
-    expect(() => parseBenchArgs(['--limits', '0'], defaults)).toThrow(BenchUsageError);
+    expect(() => parseBenchArgs(['--limits', '0'], defaults)).toThrow(BenchOptionError);
   });
 });

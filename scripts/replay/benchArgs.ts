@@ -5,6 +5,7 @@
  * receive them instead.
  */
 import path from 'node:path';
+import { BenchOptionError, flagValue, parseTokenList, parseWorkers } from '../benchFlags.js';
 
 export interface BenchArgs {
   readonly corpus: string;
@@ -21,24 +22,16 @@ export interface BenchArgs {
   readonly limits?: readonly number[];
 }
 
-/** Thrown for a flag given without its value (`--json` last on the line). */
-export class BenchUsageError extends Error {
-  readonly code = 'BENCH_USAGE';
-}
+type ValueFlag = '--corpus' | '--only' | '--json' | '--limits';
 
-type ValueFlag = '--corpus' | '--workers' | '--only' | '--json' | '--limits';
-
-/** `16000,32k` → [16000, 32000]; a usage error for anything but positive whole token counts. */
+/** `16000,32k,1m` → [16000, 32000, 1000000], sorted, each once. */
 function parseLimits(value: string): number[] {
-  const limits = value.split(',').map((part) => {
-    const match = /^(\d+)(k?)$/i.exec(part.trim());
-    const limit = match === null ? Number.NaN : Number(match[1]) * (match[2] === '' ? 1 : 1000);
-    if (!Number.isInteger(limit) || limit <= 0)
-      throw new BenchUsageError(
-        `bench:replay: --limits takes context limits in tokens, e.g. --limits 16000,32k (got "${part}")`,
-      );
-    return limit;
-  });
+  const limits = parseTokenList(value);
+  if (limits === undefined) {
+    throw new BenchOptionError(
+      `bench:replay: --limits takes context limits in tokens, e.g. --limits 16000,32k,1m (got "${value}")`,
+    );
+  }
   return [...new Set(limits)].sort((a, b) => a - b);
 }
 
@@ -46,22 +39,13 @@ export function parseBenchArgs(
   argv: readonly string[],
   defaults: { readonly corpus: string; readonly workers: number },
 ): BenchArgs {
-  const value = (flag: ValueFlag) => {
-    const at = argv.indexOf(flag);
-    if (at === -1) return undefined;
-    const given = argv[at + 1];
-    if (given === undefined || given.startsWith('--')) {
-      throw new BenchUsageError(`bench:replay: ${flag} needs a value, e.g. ${flag} <value>`);
-    }
-    return given;
-  };
-  const workers = Number(value('--workers') ?? defaults.workers);
+  const value = (flag: ValueFlag) => flagValue('bench:replay', argv, flag);
   const only = value('--only');
   const json = value('--json');
   const limits = value('--limits');
   return {
     corpus: path.resolve(value('--corpus') ?? defaults.corpus),
-    workers: Number.isInteger(workers) && workers > 0 ? workers : 1,
+    workers: parseWorkers('bench:replay', argv, defaults.workers),
     ...(only === undefined ? {} : { only }),
     ...(json === undefined ? {} : { json: path.resolve(json) }),
     docs: !argv.includes('--no-docs') && limits === undefined,

@@ -289,3 +289,33 @@ describe('#24.4 readTokensAt: many edit positions priced in one pass', () => {
     },
   );
 });
+
+describe('#24.4 cachePrefix, automatic caching: the cacheable minimum', () => {
+  test.prop(
+    [
+      fc.integer({ min: 0, max: 3000 }),
+      fc.option(fc.integer({ min: -1, max: 500 }), { nil: undefined }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 0, max: 300 }),
+      fc.integer({ min: 0, max: 45 }),
+      fc.integer({ min: -2, max: 45 }),
+    ],
+    { numRuns: 300 },
+  )(
+    'a read is nothing or at least the minimum, and a prefix below it reads no blocks',
+    (minCacheableTokens, readIncrementTokens, blocks, each, heldBlocks, firstChangedBlock) => {
+      const rules: CacheRules = {
+        ...CACHE_RULES.openai,
+        minCacheableTokens,
+        ...(readIncrementTokens === undefined ? {} : { readIncrementTokens }),
+      };
+      const cached = [{ blocks: heldBlocks, tokens: heldBlocks * each, lastUsedAt: undefined }];
+      const next = prompt(blocks, each, []);
+      const result = cachePrefix({ rules, cached, next, firstChangedBlock });
+      const held = Math.max(0, Math.min(heldBlocks, firstChangedBlock, blocks)) * each;
+      expect(result.readTokens === 0 || result.readTokens >= minCacheableTokens).toBe(true);
+      expect(result.readTokens).toBeLessThanOrEqual(held);
+      if (held < minCacheableTokens) expect(result).toMatchObject({ readTokens: 0, readBlocks: 0 });
+    },
+  );
+});

@@ -121,13 +121,14 @@ function automaticPrefix(input: CachePrefixInput): CachePrefixResult {
     if (!isAlive(rules, prefix, next.at)) continue;
     readBlocks = Math.max(readBlocks, Math.min(prefix.blocks, unchanged));
   }
-  const read = automaticRead(rules, next, readBlocks) ?? 0;
-  if (read < rules.minCacheableTokens) readBlocks = 0;
+  const read = automaticRead(rules, next, readBlocks);
+  // Below the cacheable minimum nothing is read (`automaticRead` holds the bound).
+  if (read === undefined) readBlocks = 0;
   const cached =
     prompt >= rules.minCacheableTokens
       ? [{ blocks: next.blocks, tokens: prompt, lastUsedAt: next.at }]
       : [];
-  return { ...split(prompt, read, 0), readBlocks, cached };
+  return { ...split(prompt, read ?? 0, 0), readBlocks, cached };
 }
 
 function explicitPrefix(input: CachePrefixInput): CachePrefixResult {

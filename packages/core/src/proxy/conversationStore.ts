@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
-import type { EntryReplyDecisions } from './entryReplies.js';
+import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { MessageFingerprints } from './messageFingerprints.js';
 import { ProxyPlans } from './proxyPlans.js';
 import type { PointerSite } from './proxyPointer.js';
@@ -98,7 +98,7 @@ export class ConversationStore {
         lastPointers: { sites: [], read: undefined },
         loggedReasons: new Set(),
         budget: { compaction: undefined, promptTokensPerChar: undefined },
-        entryReplies: new Map(),
+        entryReplies: new EntryReplyDecisions(),
       };
     } else this.states.delete(id);
     this.states.set(id, state);

@@ -161,7 +161,8 @@ function densifyWire(
     pointerSite(wire, site),
   );
   const { compacted, replies } = settleUnderBudget(options, { ...request, text, state, pointers });
-  const sites = [...pointers, ...replies.sites];
+  // In text order once: the splice, the fingerprints and the next request read them so.
+  const sites = [...pointers, ...replies.sites].sort((a, b) => a.start - b.start);
   const splice = spliceOf(options, { text, read, state, sites });
   const removed = splice.removedChars;
   const stable =
@@ -265,6 +266,7 @@ function remember(
     readonly stale: readonly { readonly site: ResultSite; readonly key: string }[];
     readonly sticky: readonly { readonly site: ResultSite; readonly key: string }[];
     readonly decision: ReturnType<typeof decide>;
+    /** In text order. */
     readonly sites: readonly PointerSite[];
     /** Characters the pointers take out. */
     readonly removed: number;
@@ -291,7 +293,7 @@ function remember(
   });
   const stable = prefixStable(state.lastMessageHashes, hashes);
   state.lastMessageHashes = hashes;
-  state.lastPointers = { sites: [...sites].sort((a, b) => a.start - b.start), read: read.key };
+  state.lastPointers = { sites, read: read.key };
   state.lastRequestAt = options.now;
   recordProxyRequest(state, {
     at: options.now,

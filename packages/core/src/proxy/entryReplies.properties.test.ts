@@ -219,6 +219,9 @@ function checkConversation(api: WireApi, steps: readonly Step[], budget: number 
     for (const recall of result.recalls) originals.set(recall.id, recall.text);
     const compacted = result.compaction !== undefined;
     replies += checkSent(api, { sent: result.body.toString(), body, originals, compacted });
+    // One result per op: the decisions kept never outnumber the results of the last request.
+    const decisions = store.get(result.conversationId ?? '', index * 1000).entryReplies;
+    expect(decisions.size).toBeLessThanOrEqual(conversation.ops.length);
   });
   return replies;
 }
@@ -237,6 +240,42 @@ describe('replies at entry follow what the request shows', () => {
       checkConversation(api, steps, budget);
     },
   );
+  test.prop(
+    [
+      fc.constantFrom<WireApi>('openai-chat', 'anthropic'),
+      fc.array(
+        fc.record({
+          keep: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+          clear: fc.constant(undefined),
+          append: fc.array(OP, { minLength: 1, maxLength: 3 }),
+          pressureTokens: fc.constantFrom(0, 1_000_000),
+        }),
+        { minLength: 2, maxLength: 12 },
+      ),
+    ],
+    { numRuns: 60 },
+  )(
+    '#24.3 on rewinds half the time, the decisions kept never outnumber the results of the last request',
+    (api, steps) => {
+      // checkConversation asserts the bound after every request.
+      checkConversation(api, steps, undefined);
+    },
+  );
+  test('#24.3 a rewind prunes the decisions of the results it took back', () => {
+    const read = { kind: 'read', path: '/w/a.ts', reuse: false } as const;
+    const grep = { kind: 'grep', path: '/w/b.ts', reuse: false } as const;
+    const steps: Step[] = [
+      { keep: undefined, clear: undefined, append: [read, grep], pressureTokens: 0 },
+      ...Array.from({ length: 6 }, () => ({
+        keep: undefined,
+        clear: undefined,
+        append: [read, grep],
+        pressureTokens: 0,
+      })),
+      { keep: 0, clear: undefined, append: [grep], pressureTokens: 0 },
+    ];
+    expect(checkConversation('anthropic', steps, undefined)).toBeGreaterThan(0);
+  });
   test('#24.1 the generator reaches replies (the property is not vacuous)', () => {
     const read = { kind: 'read', path: '/w/a.ts', reuse: false } as const;
     const grep = { kind: 'grep', path: '/w/a.ts', reuse: false } as const;

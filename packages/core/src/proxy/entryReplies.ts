@@ -21,20 +21,14 @@ import type {
   ToolResponseBlock,
 } from '../services/history/IContent.js';
 import type { CompactOutcome } from './budget/compactWire.js';
+import {
+  positionOf,
+  type EntryReplyDecision,
+  type EntryReplyDecisions,
+} from './entryReplyDecisions.js';
 import type { PointerSite } from './proxyPointer.js';
 import { pointerValue } from './spliceEdits.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
-
-/** What was decided for a result the first time the proxy saw it, by position. */
-export interface EntryReplyDecision {
-  /** The recall id of the result decided (a rewound history may hold another result there). */
-  readonly recallId: string;
-  /** The call the reply names and the reply; undefined: the result goes out as it is. */
-  readonly reply?: { readonly referent: string; readonly text: string };
-}
-
-/** Per conversation: decisions by `messageIndex:blockIndex`. */
-export type EntryReplyDecisions = Map<string, EntryReplyDecision>;
 
 /** A reply written into the request, with where the result it names sits. */
 export interface ReplySite extends PointerSite {
@@ -61,8 +55,6 @@ export interface EntryRepliesInput {
 export function proxyReplyText(cliReply: string, recallId: string): string {
   return `${cliReply} (original: \`dense recall ${recallId}\`)`;
 }
-
-const positionOf = (site: ResultSite): string => `${site.messageIndex}:${site.blockIndex}`;
 
 function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock | undefined {
   const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
@@ -281,8 +273,9 @@ export function entryReplies(input: EntryRepliesInput): EntryReplies {
   const request = { index: indexRequest(wire, input.edited), from: newResultsFrom(wire) };
   const sites: ReplySite[] = [];
   const recalls: RecallEntry[] = [];
-  for (const site of wire.sites) {
-    if (site.messageIndex < request.from && !decisions.has(positionOf(site))) continue;
+  const { walk, gone } = decisions.sitesToWalk(wire.sites, request.from);
+  if (!readOnly) for (const position of gone) decisions.delete(position);
+  for (const site of walk) {
     const response = responseAt(wire, site);
     const decided = response && decisionFor(input, request, site, response);
     if (response === undefined || decided?.decision.reply === undefined) continue;
@@ -297,6 +290,7 @@ export function entryReplies(input: EntryRepliesInput): EntryReplies {
     request.index.replaced.add(written.position);
     if (decided.fresh) recalls.push({ id: decided.decision.recallId, text });
   }
+  if (!readOnly) decisions.prune(wire.sites);
   return { sites, recalls };
 }
 

@@ -15,6 +15,8 @@ import { archiveFiles, type ArchiveFiles, type StoredFile } from './archiveFiles
 export interface RecallArchiveOptions {
   /** Root directory (the CLI uses `getDensePaths().recallDir`). */
   readonly dir: string;
+  /** The files under `dir`; default: on disk (`archiveFiles`), `memoryArchiveFiles` in memory. */
+  readonly files?: ArchiveFiles;
   /** Milliseconds an original is kept after it was written. Default 7 days. */
   readonly ttlMs?: number;
   /** Bytes kept per conversation. Default 32 MiB. */
@@ -83,7 +85,7 @@ export class RecallArchive {
   private scannedAt = 0;
 
   constructor(options: RecallArchiveOptions) {
-    this.files = archiveFiles(options.dir);
+    this.files = options.files ?? archiveFiles(options.dir);
     this.ttlMs = options.ttlMs ?? DEFAULT_RECALL_TTL_MS;
     this.maxConversationBytes = options.maxConversationBytes ?? DEFAULT_RECALL_CONVERSATION_BYTES;
     this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_RECALL_TOTAL_BYTES;

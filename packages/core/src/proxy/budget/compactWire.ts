@@ -168,7 +168,7 @@ function buildCompaction(
   const raws = spans.slice(start, cut).map((span) => input.original.slice(span.start, span.end));
   const hashes = raws.map(messageHash);
   const rawHashes = raws.map(rawHash);
-  const replacement = input.layout.replacement(summary.text);
+  const replacement = input.layout.replacement(summary.text, { original: input.original, cut });
   const regionHash = rawHash(removedRaw);
   return { start, cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
 }

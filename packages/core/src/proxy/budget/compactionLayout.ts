@@ -2,7 +2,9 @@
  * Where a wire compaction may cut, per wire API: the leading items it never replaces (OpenAI
  * requests: tool definitions, developer instructions and the task the client sends first), then
  * the turns after them as runs of model output and client input, so a cut never separates a tool
- * call from its output. Also the summary as one wire item of that API.
+ * call from its output. Also what replaces the compacted items: the summary as one wire item of
+ * that API, after the pinned items (instructions, unknown items) the compacted span held, which go
+ * out unchanged.
  */
 import { member, stringMember, type JsonNode } from '../jsonSpans.js';
 import type { WireApi, WireHistory } from '../wireHistory.js';
@@ -20,8 +22,19 @@ export interface CompactionLayout {
   readonly start: number;
   /** The turns from `start` on, in order; a cut lands on a turn's first item. */
   readonly turns: readonly CompactionTurn[];
-  /** The summary as one wire item (JSON text) of the request's API. */
-  readonly replacement: (summary: string) => string;
+  /**
+   * What replaces the items `[start, cut)` of `original` (JSON text of one or more wire items): the
+   * pinned items among them, unchanged and in order, then the summary as one wire item of the
+   * request's API.
+   */
+  readonly replacement: (summary: string, region: CompactedRegion) => string;
+}
+
+/** The request a compaction cuts, and the item after the last one it replaces. */
+export interface CompactedRegion {
+  /** The request text the layout's item indices refer to. */
+  readonly original: string;
+  readonly cut: number;
 }
 
 /** A wire item: model output, client input, or one a compaction never replaces. */
@@ -62,19 +75,26 @@ function responsesClass(item: JsonNode): ItemClass {
   return CLIENT_ITEMS.has(type) ? 'client' : 'pinned';
 }
 
-/** Runs of same-class items from `start`, as turns. */
+/**
+ * Runs of same-class items from `start`, as turns. A pinned item belongs to the turn it falls in,
+ * so a cut never parts a model run (reasoning from its call) around it.
+ */
 function turnsOf(classes: readonly ItemClass[], start: number): CompactionTurn[] {
   const turns: CompactionTurn[] = [];
   for (let index = start; index < classes.length; index++) {
-    const role: TurnRole = classes[index] === 'model' ? 'assistant' : 'user';
-    if (turns.at(-1)?.role !== role) turns.push({ first: index, role });
+    const current = turns.at(-1)?.role;
+    const itemClass = classes[index];
+    const role: TurnRole =
+      itemClass === 'model' ? 'assistant' : itemClass === 'client' ? 'user' : (current ?? 'user');
+    if (current !== role) turns.push({ first: index, role });
   }
   return turns;
 }
 
 /**
  * The layout of an OpenAI request (Chat Completions `messages` or Responses `input`): nothing
- * before the first model output that follows the last pinned item is ever replaced.
+ * before the first model output is ever replaced, and a pinned item after it (a developer message
+ * sent mid-session) is kept by the replacement, so it never freezes the history before it.
  */
 export function openaiLayout(
   root: JsonNode,
@@ -86,13 +106,17 @@ export function openaiLayout(
   const classes = items.map((item) =>
     chat ? roleClass(stringMember(item, 'role')) : responsesClass(item),
   );
-  const afterPinned = classes.lastIndexOf('pinned') + 1;
-  const firstModel = classes.indexOf('model', afterPinned);
+  const firstModel = classes.indexOf('model');
   const start = firstModel === -1 ? classes.length : firstModel;
+  const summaryItem = chat ? chatSummary : responsesSummary;
   return {
     start,
     turns: turnsOf(classes, start),
-    replacement: chat ? chatSummary : responsesSummary,
+    replacement: (summary, { original, cut }) => {
+      const kept = items.filter((_, i) => i >= start && i < cut && classes[i] === 'pinned');
+      const raws = kept.map((item) => original.slice(item.start, item.end));
+      return [...raws, summaryItem(summary)].join(',');
+    },
   };
 }
 
@@ -104,7 +128,7 @@ function anthropicLayout(wire: WireHistory): CompactionLayout {
       first,
       role: entry.speaker === 'ai' ? 'assistant' : 'user',
     })),
-    replacement: anthropicSummary,
+    replacement: (summary) => anthropicSummary(summary),
   };
 }
 

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '../../services/history/IContent.js';
 import {
@@ -26,6 +27,20 @@ describe('#25.7 compareRecordedUsage: fixed prompt + ratio × replayed + framing
     expect(callsInContext(6, [])).toEqual([0, 1, 2, 3, 4, 5]);
     expect(callsInContext(7, [4, 2])).toEqual([0, 1, 0, 1, 0, 1, 2]);
   });
+
+  test.prop([
+    fc.integer({ min: 0, max: 300 }),
+    fc.array(fc.integer({ min: -5, max: 320 }), { maxLength: 12 }),
+  ])(
+    '#25.7 calls in context are the calls since the latest compaction at or before each call (a synthetic session, any boundaries)',
+    (calls, compactionCalls) => {
+      const expected = Array.from({ length: calls }, (_, call) => {
+        const before = compactionCalls.filter((boundary) => boundary <= call);
+        return call - Math.max(0, ...before);
+      });
+      expect(callsInContext(calls, compactionCalls)).toEqual(expected);
+    },
+  );
 
   it('#25.7 a replay that holds what the agent had is predicted exactly after the compaction, from call 1 alone', () => {
     const after = compareRecordedUsage({

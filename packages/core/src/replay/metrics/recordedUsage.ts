@@ -121,8 +121,11 @@ export type UsageComparison =
 export function callsInContext(calls: number, compactionCalls: readonly number[]): number[] {
   const boundaries = [...compactionCalls].sort((a, b) => a - b);
   let last = 0;
+  let next = 0;
   return Array.from({ length: calls }, (_, call) => {
-    for (const boundary of boundaries) if (boundary <= call) last = Math.max(last, boundary);
+    // Boundaries in order: each is passed once over the whole session.
+    for (; next < boundaries.length && (boundaries[next] as number) <= call; next++)
+      last = Math.max(last, boundaries[next] as number);
     return call - last;
   });
 }
