@@ -15,21 +15,15 @@ import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
-import { agentClient } from './budget/agentClient.js';
 import { answerCompaction } from './budget/answerCompaction.js';
-import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
-import {
-  bodyLength,
-  forwardRequest,
-  upstreamTarget,
-  type ForwardOutcome,
-} from './forwardRequest.js';
+import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { formatRequestLine } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
 import { RequestRecorder } from './requestRecorder.js';
+import { requestPricing } from './requestPricing.js';
 import type { WireApi } from './wireHistory.js';
 
 export interface ProxyServerOptions {
@@ -180,30 +174,9 @@ async function densifyAndForward(
     clientResponse: response,
     body: result.chunks ?? result.body,
   });
-  const pricing = counting ? undefined : pricingOf({ api, request, body, result });
+  const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const route = counting ? 'anthropic count_tokens' : api;
   finish(ctx, { route, started, result, pricing, outcome });
-}
-
-/** What the metering line needs to price a forwarded request. */
-function pricingOf(input: {
-  api: WireApi;
-  request: http.IncomingMessage;
-  body: Buffer;
-  result: DensifyResult;
-}): RequestPricing {
-  const { api, request, result } = input;
-  const longContext = String(request.headers['anthropic-beta'] ?? '').includes('context-1m');
-  const client = agentClient({ api, userAgent: request.headers['user-agent'] });
-  return {
-    provider: result.provider,
-    originalBytes: input.body.length,
-    sentBytes: bodyLength(result.chunks ?? result.body),
-    // Known for Claude Code, Codex and Qwen Code (docs/clients.md).
-    ...(client !== undefined && result.model !== undefined
-      ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext, client }) }
-      : {}),
-  };
 }
 
 /** Answers the client's compaction request itself, when it is one and that is on. */
