@@ -209,6 +209,7 @@ function planFor(
   const plan = planWireCompaction({
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
+    clientMessageChars: turnChars(input.layout, input.wire.messageSpans),
     fixedChars: input.sentChars - turnsChars,
     tokensPerChar: request.perChar,
     budgetTokens,
@@ -256,10 +257,14 @@ function spliceMessages(
   };
 }
 
-/** Far under any budget with nothing standing: no need to read the request again. */
+/**
+ * Far under any budget with nothing standing, as sent and as the client sent it: no need to read
+ * the request again.
+ */
 function clearlyUnder(input: CompactInput, chars: number, perChar: number): boolean {
   const floor = input.budgetTokens ?? MIN_DEFAULT_BUDGET;
-  return input.state.compaction === undefined && chars * perChar <= floor;
+  const larger = Math.max(chars, input.original.length);
+  return input.state.compaction === undefined && larger * perChar <= floor;
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */

@@ -3,7 +3,10 @@
  * summary message replaces so the request fits the working budget. The cut always lands before an
  * assistant message (so a tool call never loses its result and roles keep alternating), never
  * past the newest assistant message (the newest turn and its tool result stay whole), and never
- * before an earlier compaction's cut (a second compaction extends the first).
+ * before an earlier compaction's cut (a second compaction extends the first). The budget is
+ * checked on the request as sent and as the client sent it: once the client's history has passed
+ * the budget the conversation is compacted, rather than held just under it by density's edits
+ * while every call reads a history near the budget.
  */
 
 /** A compaction aims this far below the budget, so the next ones are rare. */
@@ -21,6 +24,8 @@ export interface CompactionPlanInput {
   readonly previousCut: number;
   /** Characters reserved for the summary message. */
   readonly summaryChars: number;
+  /** Characters of each message as the client sent it, before density (absent: as sent). */
+  readonly clientMessageChars?: readonly number[];
 }
 
 export const PLAN_REASONS = ['under-budget', 'nothing-to-cut'] as const;
@@ -37,9 +42,22 @@ export function estimateWithCut(input: CompactionPlanInput, cut: number): number
   return Math.ceil(chars * input.tokensPerChar);
 }
 
+/**
+ * Whether the request with its first `cut` messages summarized fits the budget, both as sent and
+ * as the client sent it.
+ */
+export function fitsBudget(input: CompactionPlanInput, cut: number): boolean {
+  const { clientMessageChars } = input;
+  const client =
+    clientMessageChars === undefined
+      ? 0
+      : estimateWithCut({ ...input, messageChars: clientMessageChars }, cut);
+  return Math.max(estimateWithCut(input, cut), client) <= input.budgetTokens;
+}
+
 export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
   const { previousCut, roles } = input;
-  if (estimateWithCut(input, previousCut) <= input.budgetTokens) {
+  if (fitsBudget(input, previousCut)) {
     return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
   }
   const lastAssistant = roles.lastIndexOf('assistant');

@@ -1,0 +1,109 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { readAnthropicRequest } from '../anthropicHistory.js';
+import { parseJsonSpans } from '../jsonSpans.js';
+import { planProxyEdits } from '../planProxyEdits.js';
+import { pointerSite } from '../proxyPointer.js';
+import { pointerValue, spliceEdits } from '../spliceEdits.js';
+import { bigSessionTurns } from '../test-utils/bigSession.js';
+import { compactWire, type BudgetState } from './compactWire.js';
+import { compactionLayout } from './compactionLayout.js';
+import {
+  estimateWithCut,
+  fitsBudget,
+  planWireCompaction,
+  type CompactionPlanInput,
+} from './planWireCompaction.js';
+
+const roles = (count: number): string[] =>
+  Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'user' : 'assistant'));
+
+describe('planWireCompaction: the trigger', () => {
+  it('#24.1 compacts once the client history passes the budget, though density keeps the sent request under it', () => {
+    const input: CompactionPlanInput = {
+      roles: roles(20),
+      // Density halved every message: the sent request (10,000 tokens) is under the budget.
+      messageChars: Array.from({ length: 20 }, () => 2_000),
+      clientMessageChars: Array.from({ length: 20 }, () => 4_000),
+      fixedChars: 0,
+      tokensPerChar: 0.25,
+      budgetTokens: 15_000,
+      previousCut: 0,
+      summaryChars: 800,
+    };
+    expect(estimateWithCut(input, 0)).toBeLessThanOrEqual(input.budgetTokens);
+    const plan = planWireCompaction(input);
+    expect(plan.kind).toBe('compact');
+    // The cut is chosen on the sent sizes.
+    if (plan.kind === 'compact')
+      expect(plan.estimatedTokens).toBe(estimateWithCut(input, plan.cut));
+    const sentOnly = { ...input, clientMessageChars: undefined };
+    expect(planWireCompaction(sentOnly)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
+  });
+
+  const conversation = fc
+    .array(fc.tuple(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 0, max: 5_000 })), {
+      minLength: 1,
+      maxLength: 60,
+    })
+    .map((sizes) => ({
+      roles: roles(sizes.length),
+      messageChars: sizes.map(([sent]) => sent),
+      // Density only shortens a message.
+      clientMessageChars: sizes.map(([sent, removed]) => sent + removed),
+    }));
+
+  test.prop([conversation, fc.integer({ min: 500, max: 40_000 }), fc.integer({ min: 0, max: 60 })])(
+    '#24.1 kept under the budget only when both the sent and the client request fit it; the client sizes never delay a compaction',
+    (wire, budgetTokens, standing) => {
+      const lastAssistant = wire.roles.lastIndexOf('assistant');
+      const previousCut =
+        standing <= lastAssistant && wire.roles[standing] === 'assistant' ? standing : 0;
+      const input = { ...wire, fixedChars: 2_000, tokensPerChar: 0.25, budgetTokens, previousCut };
+      const full = { ...input, summaryChars: 800 };
+      const plan = planWireCompaction(full);
+      if (plan.kind === 'keep' && plan.reason === 'under-budget') {
+        expect(fitsBudget(full, previousCut)).toBe(true);
+        expect(
+          estimateWithCut({ ...full, messageChars: wire.clientMessageChars }, previousCut),
+        ).toBeLessThanOrEqual(budgetTokens);
+      }
+      const sentOnly = planWireCompaction({ ...full, clientMessageChars: undefined });
+      if (sentOnly.kind === 'compact') expect(plan).toEqual(sentOnly);
+    },
+  );
+});
+
+describe('compactWire: the trigger', () => {
+  it('#24.1 a request whose density keeps it under the budget is compacted when the client request is over it', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const root = parseJsonSpans(body);
+    const read = readAnthropicRequest(body, root);
+    if (read.kind !== 'history') throw new Error('not read');
+    const { wire } = read;
+    const sites = planProxyEdits(wire).map((site) => pointerSite(wire, site));
+    const sent = spliceEdits(body, sites).text;
+    // A budget between the two sizes (4 characters a token).
+    const budgetTokens = Math.floor((sent.length + body.length) / 8);
+    expect(sent.length / 4).toBeLessThan(budgetTokens * 0.95);
+    expect(body.length / 4).toBeGreaterThan(budgetTokens * 1.05);
+    const state: BudgetState = { compaction: undefined, promptTokensPerChar: undefined };
+    const result = compactWire({
+      original: body,
+      wire,
+      layout: () => compactionLayout('anthropic', wire, root),
+      sent: () => sent,
+      edits: sites.map((site) => ({
+        start: site.start,
+        end: site.end,
+        length: pointerValue(site).length,
+      })),
+      model: undefined,
+      state,
+      budgetTokens,
+      longContext: false,
+      readOnly: false,
+    });
+    expect(result.kind).toBe('compacted');
+  });
+});
