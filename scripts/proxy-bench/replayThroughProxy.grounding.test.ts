@@ -9,11 +9,14 @@ const SECRET_NAME = 'ledgerChecksumWidth';
 const SECRET_NUMBER = '48213';
 
 /**
- * The first output mentions the specifics once, after 200 names it mentions twice: more than a
+ * The first output mentions the specifics once, after 600 names and numbers it mentions twice: more than a
  * compaction summary keeps of one output, so they are condensed away (recallable only).
  */
 function secretBody(): string {
-  const names = Array.from({ length: 200 }, (_, k) => `  use(fillerName${k}, fillerName${k});\n`);
+  const names = Array.from(
+    { length: 600 },
+    (_, k) => `  use(fillerName${k}, fillerName${k}, ${20_000 + k}, ${20_000 + k});\n`,
+  );
   return `${names.join('')}  use(${SECRET_NAME}, ${SECRET_NUMBER});\n`;
 }
 

@@ -45,6 +45,14 @@ const TS_LINES = [
 const TS_READ = TS_LINES.map((line, i) => `${String(i + 1).padStart(6)}→${line}`).join('\n');
 
 describe('proxyPointer: the specifics of the read it replaces', () => {
+  it('#24.10 a stale-read pointer names the error messages the read’s code spells out', () => {
+    const source = Array.from({ length: 60 }, (_, n) => `    step_${n}(&ledger)?;`);
+    source[20] =
+      '    let row = fetch_row(id).map_err(|e| reject("Ledger row is missing: {}", e))?;';
+    const original = source.map((line, n) => `${String(n + 1).padStart(6)}→${line}`).join('\n');
+    expect(proxyPointer('r0123456789', original)).toContain('"Ledger row is missing: {}"');
+  });
+
   it('#24.9 the pointer for a stale read names what the version read then declared, by name:line', () => {
     const pointer = proxyPointer('r0123456789', TS_READ);
     expect(pointer).toContain('run `dense recall r0123456789` to see the original');

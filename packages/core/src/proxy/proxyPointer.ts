@@ -1,7 +1,8 @@
 /**
  * The text the proxy sends in place of a pruned tool result: it names the result's recall id and
  * the command that gives the original back, then, within `POINTER_SPECIFICS_CHARS`, what the read
- * it replaces declared (`name:line`) and the paths and names it mentioned (`outputSpecifics`),
+ * it replaces declared (`name:line`), the error messages its code spells out and the paths and
+ * names it mentioned (`outputSpecifics`),
  * said to be from the version read then: a later partial edit leaves most of them true, and the
  * agent goes on using them. The id and the specifics are pure functions of the result (its call
  * id, tool and text, as Dense's own recall ids are), so the same request always gets the same bytes.

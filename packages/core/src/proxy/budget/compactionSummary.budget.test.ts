@@ -55,4 +55,50 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
     // Each name takes 16–17 characters with its separator: the 80th lies past 800 characters.
     expect(text).toContain('ledgerEntry7x80');
   });
+
+  it('#24.10 past the budget, the oldest condensed output keeps its line and its error line instead of being left out', () => {
+    const removed: IContent[] = [human('Reconcile the ledger.')];
+    for (let n = 0; n < 30; n++) {
+      const output = `ledger batch ${n} failed: checksum mismatch in ledgerBatch${n}\n${namesOutput(n, 120)}`;
+      removed.push(
+        ...toolRoundTrip(
+          `c${n}`,
+          'run_shell_command',
+          { command: `npm run ledger -- ${n}` },
+          output,
+        ),
+      );
+      removed.push(ai(`Checked batch ${n}.`));
+    }
+    const { text } = summarize(removed, 40_000);
+    expect(text).not.toContain('earlier lines left out');
+    expect(text).toContain('ledger batch 0 failed: checksum mismatch');
+    expect(text).toContain('ledgerEntry29x100');
+  });
+
+  it('#24.10 a name the agent used after a large output stays beside that output’s line', () => {
+    const removed: IContent[] = [
+      human('Page through the issues.'),
+      ...toolRoundTrip(
+        'c1',
+        'fetch_docs',
+        { topic: 'issues' },
+        namesOutput(1, 400) + '\ncursorAfterLast',
+      ),
+      ai('I will pass cursorAfterLast to the next query.'),
+    ];
+    for (let n = 2; n < 12; n++) {
+      removed.push(
+        ...toolRoundTrip(
+          `c${n}`,
+          'run_shell_command',
+          { command: `npm run page -- ${n}` },
+          namesOutput(n, 40),
+        ),
+      );
+    }
+    const { text } = summarize(removed, 30_000);
+    const line = text.split('\n').find((l) => l.includes('fetch_docs')) ?? '';
+    expect(line).toContain('cursorAfterLast');
+  });
 });

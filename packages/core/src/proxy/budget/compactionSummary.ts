@@ -9,7 +9,9 @@ import { applySummaries } from '../../core/compression/density/compress/compress
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
 import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
-import { outputSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
+import { rankedSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
+import { agentMentions, type AgentMentions } from './agentMentions.js';
+import { fitSummaryLines, type SummaryLine } from './fitSummaryLines.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
 import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
 import {
@@ -26,10 +28,10 @@ const FIRST_USER_CHARS = 2_000;
 const USER_CHARS = 600;
 const ASSISTANT_CHARS = 300;
 const TODO_TOOL = 'todo_write';
-/** Characters each condensed tool output keeps of its specifics beside its summary line. */
-const SPECIFICS_CHARS = 1_600;
-
-type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'>;
+type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
+  /** Where the output sits in the whole conversation (-1: not found there). */
+  readonly position: number;
+};
 
 export interface SummaryInput {
   /** The removed turns, oldest first. */
@@ -77,63 +79,61 @@ export function latestTodos(history: readonly IContent[]): Todo[] {
   });
 }
 
-/** Each removed tool output's own text and kind, by call id. */
-function outputsByCall(removed: readonly IContent[]): Map<string, CondensedOutput> {
+/** Each removed tool output's own text, kind and position in `history`, by call id. */
+function outputsByCall(
+  removed: readonly IContent[],
+  history: readonly IContent[],
+): Map<string, CondensedOutput> {
+  const positions = new Map(history.map((entry, position) => [entry, position]));
   const calls = new Map<string, ToolCallBlock>();
   const found = new Map<string, CondensedOutput>();
   for (const entry of removed) {
+    const position = positions.get(entry) ?? -1;
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') calls.set(block.id, block);
       if (block.type !== 'tool_response') continue;
       const call = calls.get(block.callId);
       const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
-      found.set(block.callId, { kind, text: originalResponseText(block) });
+      found.set(block.callId, { kind, text: originalResponseText(block), position });
     }
   }
   return found;
 }
 
-/** A tool output's summary line followed by the specifics it keeps visible. */
-function toolLine(line: string, output: CondensedOutput | undefined): string {
-  if (output === undefined) return line;
-  const kept = outputSpecifics({ ...output, shown: line, budgetChars: SPECIFICS_CHARS });
-  return kept === '' ? line : `${line} ${kept}`;
+/**
+ * A tool output's summary line with its specifics, best first: those the agent mentioned after
+ * the output lead.
+ */
+function toolLine(
+  line: string,
+  output: CondensedOutput | undefined,
+  mentions: AgentMentions,
+): SummaryLine {
+  if (output === undefined) return { text: line };
+  const mentioned = (token: string) => mentions.after(token, output.position);
+  return { text: line, specifics: rankedSpecifics({ ...output, shown: line, mentioned }) };
 }
 
-function entryLines(
-  entry: IContent,
-  first: boolean,
-  outputs: ReadonlyMap<string, CondensedOutput>,
-): string[] {
-  const lines: string[] = [];
+interface Context {
+  readonly outputs: ReadonlyMap<string, CondensedOutput>;
+  readonly mentions: AgentMentions;
+}
+
+function entryLines(entry: IContent, first: boolean, context: Context): SummaryLine[] {
+  const lines: SummaryLine[] = [];
   for (const block of entry.blocks) {
     if (block.type === 'text' && block.text.trim() !== '') {
-      if (entry.speaker === 'ai') lines.push(`Assistant: ${clip(block.text, ASSISTANT_CHARS)}`);
-      else lines.push(`User: ${clip(block.text, first ? FIRST_USER_CHARS : USER_CHARS)}`);
+      const text =
+        entry.speaker === 'ai'
+          ? `Assistant: ${clip(block.text, ASSISTANT_CHARS)}`
+          : `User: ${clip(block.text, first ? FIRST_USER_CHARS : USER_CHARS)}`;
+      lines.push({ text });
     } else if (block.type === 'tool_response') {
       const line = typeof block.result === 'string' ? block.result : `[${block.toolName} result]`;
-      lines.push(toolLine(line, outputs.get(block.callId)));
+      lines.push(toolLine(line, context.outputs.get(block.callId), context.mentions));
     }
   }
   return lines;
-}
-
-/** The first line whole, then as many of the newest lines as fit `budget` characters. */
-function fitLines(lines: readonly string[], budget: number): string[] {
-  const [first, ...rest] = lines;
-  if (first === undefined) return [];
-  const kept: string[] = [];
-  let used = first.length + 1;
-  for (let i = rest.length - 1; i >= 0; i--) {
-    const line = rest[i] as string;
-    if (used + line.length + 1 > budget) break;
-    kept.unshift(line);
-    used += line.length + 1;
-  }
-  const skipped = rest.length - kept.length;
-  return skipped === 0
-    ? [first, ...kept]
-    : [first, `[… ${skipped} earlier lines left out]`, ...kept];
 }
 
 /** The summary text and the originals its recall ids name. */
@@ -153,12 +153,15 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       recall.push({ id: recallIdOfResponse(block), text: originalResponseText(block) });
     }
   }
-  const outputs = outputsByCall(removed);
+  const context: Context = {
+    outputs: outputsByCall(removed, input.history),
+    mentions: agentMentions(input.history),
+  };
   let firstHuman = true;
   const lines = head.flatMap((entry) => {
     const first = firstHuman && entry.speaker === 'human';
     if (first) firstHuman = false;
-    return entryLines(entry, first, outputs);
+    return entryLines(entry, first, context);
   });
   const what =
     input.purpose === 'working-budget'
@@ -171,6 +174,10 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     Math.floor(input.budgetChars / 3),
   );
   const turnsBudget = Math.max(0, input.budgetChars - header.length - trail.length);
-  const text = [header, ...fitLines(lines, turnsBudget), ...(trail === '' ? [] : ['', trail])];
+  const text = [
+    header,
+    ...fitSummaryLines(lines, turnsBudget),
+    ...(trail === '' ? [] : ['', trail]),
+  ];
   return { text: text.join('\n'), recall };
 }

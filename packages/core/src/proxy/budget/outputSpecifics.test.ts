@@ -55,6 +55,37 @@ describe('outputSpecifics', () => {
     expect(text).toBe('');
   });
 
+  it('#24.10 a read keeps the error messages its code spells out', () => {
+    const source = [
+      '     1→pub fn store(entry: &Entry) -> Result<(), StoreError> {',
+      '     2→    db.insert(entry).map_err(|e| log_failure("Failed to store ledger entry: {}", e))?;',
+      "     3→    let label = 'plain label text';",
+      '     4→    Ok(())',
+      '     5→}',
+    ].join('\n');
+    const text = outputSpecifics({ kind: 'read', text: source, shown: '', budgetChars: 300 });
+    expect(text).toContain('"Failed to store ledger entry: {}"');
+    expect(text).not.toContain('plain label text');
+  });
+
+  it('#24.10 names the agent mentioned after the output come first within the budget', () => {
+    const names = Array.from({ length: 80 }, (_, i) => `ledgerField${i}`);
+    const output = `${names.join(' ')}\n${names.join(' ')}\nrarelySeenCursor`;
+    const mentioned = (token: string) => token === 'rarelySeenCursor';
+    const budgetChars = 200;
+    const plain = outputSpecifics({ kind: 'other', text: output, shown: '', budgetChars });
+    expect(plain).not.toContain('rarelySeenCursor');
+    const ranked = outputSpecifics({
+      kind: 'other',
+      text: output,
+      shown: '',
+      budgetChars,
+      mentioned,
+    });
+    expect(ranked.startsWith('rarelySeenCursor ')).toBe(true);
+    expect(ranked.length).toBeLessThanOrEqual(budgetChars);
+  });
+
   test.prop([
     fc.constantFrom('read', 'shell', 'search', 'other', 'write', 'read-many'),
     fc.array(fc.constantFrom(READ, TEST_RUN, 'fooBar baz_qux 12345', 'src/a/b.ts:7', '\n'), {

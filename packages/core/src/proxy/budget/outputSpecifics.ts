@@ -1,9 +1,12 @@
 /**
  * The specifics of a condensed tool output that an agent is likely to use next, as one short
  * text within a character budget: for a file read, the outline of what the file declares
- * (`name:line`) and the modules and paths it mentions; for any other output, its error lines and
- * paths; then, for both, the names and long numbers it mentions, most frequent first. A compaction summary puts this beside the output's one-line summary so that the
- * names stay visible while the output itself is only recallable. Pure.
+ * (`name:line`), the error messages its code spells out and the modules and paths it mentions;
+ * for any other output, its error lines and paths; then, for both, the names and long numbers it
+ * mentions, most frequent first. When the agent already mentioned some of them after the output,
+ * those go first (what it re-touched is what it uses next). A compaction summary puts this beside
+ * the output's one-line summary so that the names stay visible while the output itself is only
+ * recallable. Pure.
  */
 import { clip } from '../../core/compression/density/compress/summaryText.js';
 import type { ToolKind } from '../../core/compression/density/compress/toolSummaryFacts.js';
@@ -17,12 +20,19 @@ export interface OutputSpecificsInput {
   readonly shown: string;
   /** Characters the result may take; 0 gives ''. */
   readonly budgetChars: number;
+  /** Whether the agent mentioned a name, number or path after the output (kept first). */
+  readonly mentioned?: (token: string) => boolean;
 }
 
 const ERROR_LINE =
   /\b(?:error|errors|fail(?:ed|s|ure|ures)?|exception|cannot|can't|not found|undefined|invalid|denied|missing|unexpected|panic|traceback)\b|\w(?:Error|Exception)\b|✗|×|✕/i;
 const ERROR_LINE_MAX = 160;
 const MAX_ERROR_LINES = 3;
+/** A string literal in code, of a length a message has. */
+const STRING_LITERAL = /"([^"\n\\]{8,120})"|'([^'\n\\]{8,120})'|`([^`\n\\]{8,120})`/g;
+const ERROR_WORDS =
+  /\b(?:error|errors|fail(?:ed|s|ure)?|exception|cannot|can't|not found|invalid|denied|missing|unexpected)\b/i;
+const MAX_ERROR_LITERALS = 6;
 /** Prefixes a numbered read puts before each line. */
 const NUMBER_PREFIX = /^\s*\d+(?:→|\t)/;
 const PATH =
@@ -57,21 +67,64 @@ function errorLines(text: string): string[] {
   return found;
 }
 
-/** Appends `items` to `parts` while the joined text stays within `budget`. */
-function fill(
-  parts: string[],
-  items: readonly string[],
-  budget: number,
-  used: { chars: number; names: Set<string>; shown: string },
-) {
-  for (const item of items) {
-    const name = item.replace(/:\d+$/, '');
-    if (used.names.has(name) || used.shown.includes(name)) continue;
-    if (used.chars + item.length + 1 > budget) continue;
-    parts.push(item);
-    used.names.add(name);
-    used.chars += item.length + 1;
+/** The messages a source file's string literals spell out when they say something failed. */
+function errorLiterals(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(STRING_LITERAL)) {
+    const literal = (match[1] ?? match[2] ?? match[3] ?? '').trim();
+    if (!ERROR_WORDS.test(literal) || found.includes(literal)) continue;
+    found.push(literal);
+    if (found.length === MAX_ERROR_LITERALS) break;
   }
+  return found;
+}
+
+/** The name an item stands for: a path or name without its `:line`, a quoted line as is. */
+const nameOf = (item: string): string => item.replace(/:\d+$/, '');
+
+/**
+ * The items of a condensed output worth naming, best first, each name once and none `shown`
+ * already holds: see the module header for the order. Cheap to cut to any budget with
+ * `specificsWithin`; computed once per output.
+ */
+export function rankedSpecifics(input: Omit<OutputSpecificsInput, 'budgetChars'>): string[] {
+  const { text, mentioned } = input;
+  if (text === '') return [];
+  const quoted = (line: string) => `"${line}"`;
+  const groups: string[][] =
+    input.kind === 'read'
+      ? [
+          fileOutline(text).map((entry) => `${entry.name}:${entry.line}`),
+          errorLiterals(text).map(quoted),
+          rankedMatches(text, QUOTED_PATH, 4),
+          rankedMatches(text, PATH, 4),
+        ]
+      : [errorLines(text).map(quoted), rankedMatches(text, PATH, 4)];
+  groups.push(rankedMatches(text, NAME, 5), rankedMatches(text, NUMBER, 4));
+  const ordered = [
+    ...(input.kind === 'read' ? [] : (groups[0] ?? [])),
+    ...(mentioned === undefined ? [] : groups.flat().filter((item) => mentioned(nameOf(item)))),
+    ...groups.flat(),
+  ];
+  const names = new Set<string>();
+  return ordered.filter((item) => {
+    const name = nameOf(item);
+    if (names.has(name) || input.shown.includes(name)) return false;
+    names.add(name);
+    return true;
+  });
+}
+
+/** As many of `items` (in order, skipping those that do not fit) as `budgetChars` holds, joined. */
+export function specificsWithin(items: readonly string[], budgetChars: number): string {
+  const parts: string[] = [];
+  let chars = 0;
+  for (const item of items) {
+    if (chars + item.length + 1 > budgetChars) continue;
+    parts.push(item);
+    chars += item.length + 1;
+  }
+  return parts.join(' ');
 }
 
 /**
@@ -79,25 +132,6 @@ function fill(
  * output has nothing worth naming or the budget is 0.
  */
 export function outputSpecifics(input: OutputSpecificsInput): string {
-  const { text, budgetChars } = input;
-  if (budgetChars <= 0 || text === '') return '';
-  const parts: string[] = [];
-  const used = { chars: 0, names: new Set<string>(), shown: input.shown };
-  if (input.kind === 'read') {
-    const outline = fileOutline(text).map((entry) => `${entry.name}:${entry.line}`);
-    fill(parts, outline, budgetChars, used);
-    fill(parts, rankedMatches(text, QUOTED_PATH, 4), budgetChars, used);
-    fill(parts, rankedMatches(text, PATH, 4), budgetChars, used);
-  } else {
-    fill(
-      parts,
-      errorLines(text).map((line) => `"${line}"`),
-      budgetChars,
-      used,
-    );
-    fill(parts, rankedMatches(text, PATH, 4), budgetChars, used);
-  }
-  fill(parts, rankedMatches(text, NAME, 5), budgetChars, used);
-  fill(parts, rankedMatches(text, NUMBER, 4), budgetChars, used);
-  return parts.join(' ');
+  if (input.budgetChars <= 0) return '';
+  return specificsWithin(rankedSpecifics(input), input.budgetChars);
 }

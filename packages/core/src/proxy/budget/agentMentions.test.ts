@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { agentMentions } from './agentMentions.js';
+
+describe('agentMentions', () => {
+  const history = [
+    human('Why does settleInvoice fail?'),
+    ...toolRoundTrip('c1', 'read_file', { file_path: 'src/billing/ledger.ts' }, 'pendingTotals'),
+    ai('The cause is in pendingTotals; next I read src/billing/cursor.ts.'),
+  ];
+
+  it('#24.10 a name or path the agent wrote after a position counts, one only the user or a tool wrote does not', () => {
+    const mentions = agentMentions(history);
+    expect(mentions.after('pendingTotals', 2)).toBe(true);
+    expect(mentions.after('src/billing/cursor.ts', 2)).toBe(true);
+    expect(mentions.after('settleInvoice', 0)).toBe(false);
+  });
+
+  it('#24.10 a tool call’s input is the agent’s mention; nothing after the latest mention counts', () => {
+    const mentions = agentMentions(history);
+    expect(mentions.after('src/billing/ledger.ts', 0)).toBe(true);
+    expect(mentions.after('src/billing/ledger.ts', 1)).toBe(false);
+    expect(mentions.after('pendingTotals', 3)).toBe(false);
+  });
+});
