@@ -160,7 +160,13 @@ function densifyWire(
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const { compacted, replies } = settleUnderBudget(options, { ...request, text, state, pointers });
+  const { compacted, replies } = settleUnderBudget(options, {
+    ...request,
+    text,
+    state,
+    pointers,
+    compactionReads: options.store.compactionReads,
+  });
   const sites = [...pointers, ...replies.sites];
   const splice = spliceOf(options, { text, read, state, sites });
   const removed = splice.removedChars;

@@ -5,12 +5,12 @@
  */
 import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
 import { compactionLayout } from './budget/compactionLayout.js';
+import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';
 import { repliesUnderBudget } from './entryReplies.js';
-import type { JsonNode } from './jsonSpans.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
-import { pointerValue, spliceEdits } from './spliceEdits.js';
+import { orderedSites, pointerValue } from './spliceEdits.js';
 import type { WireApi, WireHistory } from './wireHistory.js';
 
 export interface WorkingBudgetOptions {
@@ -38,6 +38,8 @@ export function settleUnderBudget(
     readonly read: RequestRead;
     readonly state: ConversationState;
     readonly pointers: readonly PointerSite[];
+    /** Where each standing compaction was last confirmed (`CompactionReads`). */
+    readonly compactionReads: CompactionReads;
   },
 ): ReturnType<typeof repliesUnderBudget> {
   const { text, wire, read, state, pointers } = input;
@@ -51,9 +53,10 @@ export function settleUnderBudget(
         text,
         wire,
         model: input.model,
-        root: read.root,
+        read,
         state,
         sites: [...pointers, ...replies],
+        compactionReads: input.compactionReads,
       }),
   });
 }
@@ -65,27 +68,54 @@ function applyBudget(
     wire: WireHistory;
     sites: readonly PointerSite[];
     model: string | undefined;
-    root: JsonNode;
+    read: RequestRead;
     state: ConversationState;
+    compactionReads: CompactionReads;
   },
 ): CompactOutcome {
   const budget = options.workingBudget;
   if (budget === undefined) return { kind: 'none' };
+  const { text, read, state } = request;
   const edits: TextEdit[] = request.sites.map((site) => ({
     start: site.start,
     end: site.end,
     length: pointerValue(site).length,
   }));
-  return compactWire({
-    original: request.text,
+  const outcome = compactWire({
+    original: text,
     wire: request.wire,
-    layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: () => spliceEdits(request.text, request.sites).text,
+    layout: () => compactionLayout(options.api, request.wire, read.root),
+    sent: (from, to) => sentRange(text, request.sites, from, to),
     edits,
+    verifiedMessages: request.compactionReads.verifiedMessages(state.budget, read),
     model: request.model,
-    state: request.state.budget,
+    state: state.budget,
     budgetTokens: budget.tokens,
     longContext: budget.longContext,
     readOnly: options.readOnly === true,
   });
+  request.compactionReads.record(state.budget, read, outcome.kind !== 'none');
+  return outcome;
+}
+
+/**
+ * `text[from, to)` with the pointers at the sites inside it written in: the same text as that
+ * range of the whole splice, since a site lies inside one message (sites that overlap an earlier
+ * one are skipped, as the splice skips them).
+ */
+export function sentRange(
+  text: string,
+  sites: readonly PointerSite[],
+  from: number,
+  to: number,
+): string {
+  const inside = orderedSites(sites.filter((site) => site.start >= from && site.end <= to));
+  const parts: string[] = [];
+  let cursor = from;
+  for (const site of inside) {
+    parts.push(text.slice(cursor, site.start), pointerValue(site));
+    cursor = site.end;
+  }
+  parts.push(text.slice(cursor, to));
+  return parts.join('');
 }

@@ -8,7 +8,7 @@ import { bigSessionTurns } from '../test-utils/bigSession.js';
 import { compactWire, type BudgetState } from './compactWire.js';
 import { compactionLayout } from './compactionLayout.js';
 
-/** compactWire on `body` with density's pointers, counting how often the sent text is built. */
+/** compactWire on `body` with density's pointers, counting the characters of sent text built. */
 function compactCounting(body: string, budgetTokens: number) {
   const root = parseJsonSpans(body);
   const outcome = readAnthropicRequest(body, root);
@@ -21,9 +21,17 @@ function compactCounting(body: string, budgetTokens: number) {
     original: body,
     wire,
     layout: () => compactionLayout('anthropic', wire, root),
-    sent: () => {
-      built++;
-      return spliceEdits(body, sites).text;
+    // Called without a range, it builds the whole sent text.
+    sent: (...range: readonly number[]) => {
+      const [from = 0, to = body.length] = range;
+      built += to - from;
+      const inside = sites.filter((site) => site.start >= from && site.end <= to);
+      const shifted = inside.map((site) => ({
+        ...site,
+        start: site.start - from,
+        end: site.end - from,
+      }));
+      return spliceEdits(body.slice(from, to), shifted).text;
     },
     edits: sites.map((site) => ({
       start: site.start,
@@ -46,6 +54,17 @@ describe('compactWire', () => {
     expect(under.sites.length).toBeGreaterThan(0);
     expect(under).toMatchObject({ result: { kind: 'none' }, built: 0 });
     const over = compactCounting(body, 5_000);
-    expect(over).toMatchObject({ result: { kind: 'compacted' }, built: 1 });
+    expect(over).toMatchObject({ result: { kind: 'compacted' } });
+    expect(over.built).toBeGreaterThan(0);
+  });
+
+  it('#24.4 builds only the sent text that goes out: never the messages the summary replaces', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { result, built, sites } = compactCounting(body, 5_000);
+    if (result.kind === 'none') throw new Error('not compacted');
+    const whole = spliceEdits(body, sites).text;
+    // Everything before the cut is replaced; only the text after it is spliced.
+    expect(built).toBeLessThan(body.length / 4);
+    expect(result.text.length).toBe(whole.length - result.removedChars);
   });
 });

@@ -66,10 +66,16 @@ export interface CompactInput {
   /** Where a compaction may cut, and the summary's wire form (read only when needed). */
   readonly layout: () => CompactionLayout;
   /**
-   * The request after density (what is sent), with the same messages: built only when the
-   * request is not clearly under its budget (its length follows from `original` and `edits`).
+   * The sent text of `original[from, to)` (density's edits inside it written in; they lie inside
+   * messages): built only for the parts of a compacted request that go out.
    */
-  readonly sent: () => string;
+  readonly sent: (from: number, to: number) => string;
+  /**
+   * Leading messages of `original` that are, byte for byte and at the same offsets, those of a
+   * request the standing compaction was confirmed on (absent: none known): when they reach its
+   * cut, it is repeated without reading the messages it replaces.
+   */
+  readonly verifiedMessages?: number;
   /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
   readonly edits: readonly TextEdit[];
   /** The request's `model`. */
@@ -139,6 +145,7 @@ function standingCut(input: LaidOut): number {
   const { start, turns } = input.layout;
   if (standing?.start !== start || standing.cut >= spans.length) return 0;
   if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
+  if ((input.verifiedMessages ?? 0) >= standing.cut) return standing.cut;
   if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
   for (let i = start; i < standing.cut; i++) {
     const span = spans[i];
@@ -187,9 +194,20 @@ function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
   });
 }
 
+/** Characters of the items from `first` on, as `turnChars` counts them. */
+function tailChars(items: readonly Span[], first: number): number {
+  let chars = 0;
+  for (let item = first; item < items.length; item++) {
+    const span = items[item] as Span;
+    chars += span.end - span.start + 1;
+  }
+  return chars;
+}
+
 /**
  * The plan for this request as an item cut (0: none): repeat the standing cut only (token
- * counting), or decide over the layout's turns.
+ * counting), keep it while the items after it fit (`planWireCompaction`'s own estimate, read
+ * from those items only), or decide over the layout's turns.
  */
 function planFor(
   input: LaidOut,
@@ -205,11 +223,18 @@ function planFor(
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }
   const turnsChars = (items.at(-1)?.end ?? 0) - (items[start]?.start ?? 0);
+  const fixedChars = input.sentChars - turnsChars;
+  // A standing cut lies after the layout's first turn: the plan's estimate with it, from its items.
+  const kept =
+    previousCut === 0 ? Infinity : fixedChars + summaryChars + tailChars(items, previousCut);
+  if (Math.ceil(kept * request.perChar) <= budgetTokens) {
+    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+  }
   const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
   const plan = planWireCompaction({
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
-    fixedChars: input.sentChars - turnsChars,
+    fixedChars,
     tokensPerChar: request.perChar,
     budgetTokens,
     previousCut: Math.max(0, previousTurn),
@@ -241,17 +266,24 @@ export function sentSpans(spans: readonly Span[], edits: readonly TextEdit[]): S
   });
 }
 
-/** The sent text with its items `[first, cut)` replaced by `replacement`. */
+/**
+ * The sent text with its items `[first, cut)` replaced by `replacement`: only the text before and
+ * after them is spliced.
+ */
 function spliceMessages(
-  sent: string,
+  input: LaidOut,
   region: { items: readonly Span[]; first: number; cut: number },
   replacement: string,
 ): { text: string; removedChars: number } {
   const { items, first, cut } = region;
+  const spans = input.wire.messageSpans;
   const start = items[first]?.start ?? 0;
   const resume = items[cut]?.start ?? start;
+  const from = spans[first]?.start ?? 0;
+  const after = spans[cut]?.start ?? from;
+  const before = input.sent(0, from);
   return {
-    text: `${sent.slice(0, start)}${replacement},${sent.slice(resume)}`,
+    text: `${before}${replacement},${input.sent(after, input.original.length)}`,
     removedChars: resume - start - replacement.length - 1,
   };
 }
@@ -287,7 +319,7 @@ export function compactWire(request: CompactInput): CompactOutcome {
     };
   }
   const region = { items, first: compaction.start, cut: plan.cut };
-  const spliced = spliceMessages(input.sent(), region, compaction.replacement);
+  const spliced = spliceMessages(input, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
   return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
 }
