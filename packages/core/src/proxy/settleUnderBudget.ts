@@ -3,7 +3,12 @@
  * against the working budget (a reply never names a result the budget's compaction removed), and
  * the working budget run on the request with the pointers and replies written in.
  */
-import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
+import {
+  compactWire,
+  type CompactOutcome,
+  type EditSource,
+  type TextEdit,
+} from './budget/compactWire.js';
 import { compactionLayout } from './budget/compactionLayout.js';
 import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';
@@ -76,17 +81,13 @@ function applyBudget(
   const budget = options.workingBudget;
   if (budget === undefined) return { kind: 'none' };
   const { text, read, state } = request;
-  const edits: TextEdit[] = request.sites.map((site) => ({
-    start: site.start,
-    end: site.end,
-    length: pointerValue(site).length,
-  }));
+  const pointers = editSource(text, request.sites);
   const outcome = compactWire({
     original: text,
     wire: request.wire,
     layout: () => compactionLayout(options.api, request.wire, read.root),
-    sent: (from, to) => sentRange(text, request.sites, from, to),
-    edits,
+    sent: pointers.sent,
+    edits: pointers.edits,
     verifiedMessages: request.compactionReads.verifiedMessages(state.budget, read),
     model: request.model,
     state: state.budget,
@@ -99,20 +100,58 @@ function applyBudget(
 }
 
 /**
- * `text[from, to)` with the pointers at the sites inside it written in: the same text as that
- * range of the whole splice, since a site lies inside one message (sites that overlap an earlier
- * one are skipped, as the splice skips them).
+ * The pointers as the budget reads them: their total effect, and those inside a range (in text
+ * order; each range is read once, none before the first pointer or after the last).
  */
-export function sentRange(
+function editSource(text: string, sites: readonly PointerSite[]) {
+  let removed = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const site of sites) {
+    removed += site.end - site.start - pointerValue(site).length;
+    first = Math.min(first, site.start);
+    last = Math.max(last, site.end);
+  }
+  const ranges = new Map<string, readonly PointerSite[]>();
+  const inside = (from: number, to: number): readonly PointerSite[] => {
+    if (to <= first || from >= last) return [];
+    const key = `${from}:${to}`;
+    let found = ranges.get(key);
+    if (found === undefined) {
+      found = orderedSites(sites.filter((site) => site.start >= from && site.end <= to));
+      ranges.set(key, found);
+    }
+    return found;
+  };
+  const edits: EditSource = {
+    sentChars: text.length - removed,
+    within: (from, to) =>
+      inside(from, to).map((site): TextEdit => ({
+        start: site.start,
+        end: site.end,
+        length: pointerValue(site).length,
+      })),
+  };
+  return {
+    edits,
+    sent: (from: number, to: number) => spliceRange(text, inside(from, to), from, to),
+  };
+}
+
+/**
+ * `text[from, to)` with the pointers at `sites` (inside it, in text order, without overlaps)
+ * written in: the same text as that range of the whole splice, since a site lies inside one
+ * message.
+ */
+function spliceRange(
   text: string,
   sites: readonly PointerSite[],
   from: number,
   to: number,
 ): string {
-  const inside = orderedSites(sites.filter((site) => site.start >= from && site.end <= to));
   const parts: string[] = [];
   let cursor = from;
-  for (const site of inside) {
+  for (const site of sites) {
     parts.push(text.slice(cursor, site.start), pointerValue(site));
     cursor = site.end;
   }

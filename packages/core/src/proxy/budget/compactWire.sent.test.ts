@@ -15,6 +15,11 @@ function compactCounting(body: string, budgetTokens: number) {
   if (outcome.kind !== 'history') throw new Error('not read');
   const { wire } = outcome;
   const sites = planProxyEdits(wire).map((site) => pointerSite(wire, site));
+  const edits = sites.map((site) => ({
+    start: site.start,
+    end: site.end,
+    length: pointerValue(site).length,
+  }));
   let built = 0;
   const state: BudgetState = { compaction: undefined, promptTokensPerChar: undefined };
   const result = compactWire({
@@ -33,11 +38,13 @@ function compactCounting(body: string, budgetTokens: number) {
       }));
       return spliceEdits(body.slice(from, to), shifted).text;
     },
-    edits: sites.map((site) => ({
-      start: site.start,
-      end: site.end,
-      length: pointerValue(site).length,
-    })),
+    edits: {
+      sentChars: spliceEdits(body, sites).text.length,
+      within: (from, to) =>
+        edits
+          .filter((edit) => edit.start >= from && edit.end <= to)
+          .sort((a, b) => a.start - b.start),
+    },
     model: undefined,
     state,
     budgetTokens,

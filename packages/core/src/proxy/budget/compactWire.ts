@@ -44,6 +44,17 @@ export interface TextEdit {
   readonly length: number;
 }
 
+/**
+ * Density's replacements in a request, read only where needed: each lies inside one message and
+ * none overlaps another (each is one result's content).
+ */
+export interface EditSource {
+  /** Characters of the sent text: the original with every edit applied. */
+  readonly sentChars: number;
+  /** The edits inside `original[from, to)`, in text order. */
+  readonly within: (from: number, to: number) => readonly TextEdit[];
+}
+
 interface Span {
   readonly start: number;
   readonly end: number;
@@ -76,8 +87,8 @@ export interface CompactInput {
    * cut, it is repeated without reading the messages it replaces.
    */
   readonly verifiedMessages?: number;
-  /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
-  readonly edits: readonly TextEdit[];
+  /** Density's replacements in `original`: where `sent` differs from it. */
+  readonly edits: EditSource;
   /** The request's `model`. */
   readonly model: string | undefined;
   readonly state: BudgetState;
@@ -90,18 +101,7 @@ export interface CompactInput {
 }
 
 /** The input with its layout read. */
-type LaidOut = Omit<CompactInput, 'layout'> & {
-  readonly layout: CompactionLayout;
-  readonly sentChars: number;
-};
-
-/** Characters of the sent text: the original with each edit's span replaced. */
-function sentChars(input: CompactInput): number {
-  return input.edits.reduce(
-    (chars, edit) => chars + edit.length - (edit.end - edit.start),
-    input.original.length,
-  );
-}
+type LaidOut = Omit<CompactInput, 'layout'> & { readonly layout: CompactionLayout };
 
 export type CompactOutcome =
   | { readonly kind: 'none' }
@@ -194,13 +194,23 @@ function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
   });
 }
 
-/** Characters of the items from `first` on, as `turnChars` counts them. */
-function tailChars(items: readonly Span[], first: number): number {
+/** Characters of the items from `first` on, as `turnChars` counts them: read from them only. */
+function tailChars(input: LaidOut, first: number): number {
+  const spans = input.wire.messageSpans.slice(first);
+  const from = spans[0]?.start ?? input.original.length;
   let chars = 0;
-  for (let item = first; item < items.length; item++) {
-    const span = items[item] as Span;
+  for (const span of sentSpans(spans, input.edits.within(from, input.original.length))) {
     chars += span.end - span.start + 1;
   }
+  return chars;
+}
+
+/** Characters of the sent request outside the layout's turns (all edits lie inside messages). */
+function fixedChars(input: LaidOut): number {
+  const spans = input.wire.messageSpans;
+  const first = spans[input.layout.start]?.start ?? 0;
+  let chars = input.original.length - ((spans.at(-1)?.end ?? 0) - first);
+  for (const edit of input.edits.within(0, first)) chars += edit.length - (edit.end - edit.start);
   return chars;
 }
 
@@ -211,9 +221,9 @@ function tailChars(items: readonly Span[], first: number): number {
  */
 function planFor(
   input: LaidOut,
-  request: { items: readonly Span[]; previousCut: number; perChar: number },
+  request: { previousCut: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
-  const { items, previousCut } = request;
+  const { previousCut } = request;
   const { start, turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
@@ -222,19 +232,18 @@ function planFor(
   if (input.readOnly || turns.length === 0) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }
-  const turnsChars = (items.at(-1)?.end ?? 0) - (items[start]?.start ?? 0);
-  const fixedChars = input.sentChars - turnsChars;
+  const fixed = fixedChars(input);
   // A standing cut lies after the layout's first turn: the plan's estimate with it, from its items.
-  const kept =
-    previousCut === 0 ? Infinity : fixedChars + summaryChars + tailChars(items, previousCut);
+  const kept = previousCut === 0 ? Infinity : fixed + summaryChars + tailChars(input, previousCut);
   if (Math.ceil(kept * request.perChar) <= budgetTokens) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }
+  const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
   const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
   const plan = planWireCompaction({
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
-    fixedChars,
+    fixedChars: fixed,
     tokensPerChar: request.perChar,
     budgetTokens,
     previousCut: Math.max(0, previousTurn),
@@ -272,20 +281,15 @@ export function sentSpans(spans: readonly Span[], edits: readonly TextEdit[]): S
  */
 function spliceMessages(
   input: LaidOut,
-  region: { items: readonly Span[]; first: number; cut: number },
+  region: { first: number; cut: number },
   replacement: string,
-): { text: string; removedChars: number } {
-  const { items, first, cut } = region;
+) {
   const spans = input.wire.messageSpans;
-  const start = items[first]?.start ?? 0;
-  const resume = items[cut]?.start ?? start;
-  const from = spans[first]?.start ?? 0;
-  const after = spans[cut]?.start ?? from;
+  const from = spans[region.first]?.start ?? 0;
+  const after = spans[region.cut]?.start ?? from;
   const before = input.sent(0, from);
-  return {
-    text: `${before}${replacement},${input.sent(after, input.original.length)}`,
-    removedChars: resume - start - replacement.length - 1,
-  };
+  const text = `${before}${replacement},${input.sent(after, input.original.length)}`;
+  return { text, removedChars: input.edits.sentChars - text.length };
 }
 
 /** Far under any budget with nothing standing: no need to read the request again. */
@@ -297,13 +301,11 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  const chars = sentChars(request);
-  if (clearlyUnder(request, chars, perChar)) return { kind: 'none' };
-  const input: LaidOut = { ...request, layout: request.layout(), sentChars: chars };
-  const items = sentSpans(input.wire.messageSpans, input.edits);
+  if (clearlyUnder(request, request.edits.sentChars, perChar)) return { kind: 'none' };
+  const input: LaidOut = { ...request, layout: request.layout() };
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
-  const { plan, summaryChars } = planFor(input, { items, previousCut, perChar });
+  const { plan, summaryChars } = planFor(input, { previousCut, perChar });
   const built =
     plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
   const compaction = built ?? input.state.compaction;
@@ -318,7 +320,7 @@ export function compactWire(request: CompactInput): CompactOutcome {
       replacement: compaction.replacement,
     };
   }
-  const region = { items, first: compaction.start, cut: plan.cut };
+  const region = { first: compaction.start, cut: plan.cut };
   const spliced = spliceMessages(input, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
   return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
