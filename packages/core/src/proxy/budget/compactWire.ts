@@ -224,7 +224,7 @@ function planFor(
   request: { previousCut: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
   const { previousCut } = request;
-  const { start, turns } = input.layout;
+  const { turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
     defaultWorkingBudget({ model: input.model, longContext: input.longContext });
