@@ -1,7 +1,8 @@
 /**
  * Applies the working budget to one request (Anthropic Messages, OpenAI Chat Completions or
  * Responses): repeats the conversation's sticky compaction (the same replacement bytes while the
- * compacted items are unchanged), re-checks the budget, and when the request would exceed it
+ * compacted items are unchanged: known from the request's verified prefix, else by their hashes),
+ * re-checks the budget on the items after it, and when the request would exceed it
  * replaces the oldest turns after the layout's start by one user message holding Dense's
  * deterministic summary. A new compaction returns the originals its summary
  * names (the caller keeps them for recall before the request goes out). Pure apart from the
