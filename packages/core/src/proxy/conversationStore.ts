@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BudgetState } from './budget/compactWire.js';
+import { CompactionReads } from './budget/compactionReads.js';
 import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { MessageFingerprints } from './messageFingerprints.js';
 import { ProxyPlans } from './proxyPlans.js';
@@ -72,6 +73,8 @@ export class ConversationStore {
   readonly fingerprints = new MessageFingerprints();
   /** The density decisions of the reads kept, reused by requests that extend them. */
   readonly plans = new ProxyPlans();
+  /** The read each standing compaction was last confirmed on, for requests that resume from it. */
+  readonly compactionReads = new CompactionReads();
 
   constructor(options: ConversationStoreOptions = {}) {
     this.maxConversations = options.maxConversations ?? 256;

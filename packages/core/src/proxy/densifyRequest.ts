@@ -160,7 +160,13 @@ function densifyWire(
   const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
     pointerSite(wire, site),
   );
-  const { compacted, replies } = settleUnderBudget(options, { ...request, text, state, pointers });
+  const { compacted, replies } = settleUnderBudget(options, {
+    ...request,
+    text,
+    state,
+    pointers,
+    compactionReads: options.store.compactionReads,
+  });
   // In text order once: the splice, the fingerprints and the next request read them so.
   const sites = [...pointers, ...replies.sites].sort((a, b) => a.start - b.start);
   const splice = spliceOf(options, { text, read, state, sites });

@@ -3,14 +3,19 @@
  * against the working budget (a reply never names a result the budget's compaction removed), and
  * the working budget run on the request with the pointers and replies written in.
  */
-import { compactWire, type CompactOutcome, type TextEdit } from './budget/compactWire.js';
+import {
+  compactWire,
+  type CompactOutcome,
+  type EditSource,
+  type TextEdit,
+} from './budget/compactWire.js';
 import { compactionLayout } from './budget/compactionLayout.js';
+import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';
 import { repliesUnderBudget } from './entryReplies.js';
-import type { JsonNode } from './jsonSpans.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
-import { pointerValue, spliceEdits } from './spliceEdits.js';
+import { orderedSites, pointerValue } from './spliceEdits.js';
 import type { WireApi, WireHistory } from './wireHistory.js';
 
 export interface WorkingBudgetOptions {
@@ -38,6 +43,8 @@ export function settleUnderBudget(
     readonly read: RequestRead;
     readonly state: ConversationState;
     readonly pointers: readonly PointerSite[];
+    /** Where each standing compaction was last confirmed (`CompactionReads`). */
+    readonly compactionReads: CompactionReads;
   },
 ): ReturnType<typeof repliesUnderBudget> {
   const { text, wire, read, state, pointers } = input;
@@ -51,9 +58,10 @@ export function settleUnderBudget(
         text,
         wire,
         model: input.model,
-        root: read.root,
+        read,
         state,
         sites: [...pointers, ...replies],
+        compactionReads: input.compactionReads,
       }),
   });
 }
@@ -65,27 +73,88 @@ function applyBudget(
     wire: WireHistory;
     sites: readonly PointerSite[];
     model: string | undefined;
-    root: JsonNode;
+    read: RequestRead;
     state: ConversationState;
+    compactionReads: CompactionReads;
   },
 ): CompactOutcome {
   const budget = options.workingBudget;
   if (budget === undefined) return { kind: 'none' };
-  const edits: TextEdit[] = request.sites.map((site) => ({
-    start: site.start,
-    end: site.end,
-    length: pointerValue(site).length,
-  }));
-  return compactWire({
-    original: request.text,
+  const { text, read, state } = request;
+  const pointers = editSource(text, request.sites);
+  const outcome = compactWire({
+    original: text,
     wire: request.wire,
-    layout: () => compactionLayout(options.api, request.wire, request.root),
-    sent: () => spliceEdits(request.text, request.sites).text,
-    edits,
+    layout: () => compactionLayout(options.api, request.wire, read.root),
+    sent: pointers.sent,
+    edits: pointers.edits,
+    verifiedMessages: request.compactionReads.verifiedMessages(state.budget, read),
     model: request.model,
-    state: request.state.budget,
+    state: state.budget,
     budgetTokens: budget.tokens,
     longContext: budget.longContext,
     readOnly: options.readOnly === true,
   });
+  request.compactionReads.record(state.budget, read, outcome.kind !== 'none');
+  return outcome;
+}
+
+/**
+ * The pointers as the budget reads them: their total effect, and those inside a range (in text
+ * order; each range is read once, none before the first pointer or after the last).
+ */
+function editSource(text: string, sites: readonly PointerSite[]) {
+  let removed = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const site of sites) {
+    removed += site.end - site.start - pointerValue(site).length;
+    first = Math.min(first, site.start);
+    last = Math.max(last, site.end);
+  }
+  const ranges = new Map<string, readonly PointerSite[]>();
+  const inside = (from: number, to: number): readonly PointerSite[] => {
+    if (to <= first || from >= last) return [];
+    const key = `${from}:${to}`;
+    let found = ranges.get(key);
+    if (found === undefined) {
+      found = orderedSites(sites.filter((site) => site.start >= from && site.end <= to));
+      ranges.set(key, found);
+    }
+    return found;
+  };
+  const edits: EditSource = {
+    sentChars: text.length - removed,
+    within: (from, to) =>
+      inside(from, to).map((site): TextEdit => ({
+        start: site.start,
+        end: site.end,
+        length: pointerValue(site).length,
+      })),
+  };
+  return {
+    edits,
+    sent: (from: number, to: number) => spliceRange(text, inside(from, to), from, to),
+  };
+}
+
+/**
+ * `text[from, to)` with the pointers at `sites` (inside it, in text order, without overlaps)
+ * written in: the same text as that range of the whole splice, since a site lies inside one
+ * message.
+ */
+function spliceRange(
+  text: string,
+  sites: readonly PointerSite[],
+  from: number,
+  to: number,
+): string {
+  const parts: string[] = [];
+  let cursor = from;
+  for (const site of sites) {
+    parts.push(text.slice(cursor, site.start), pointerValue(site));
+    cursor = site.end;
+  }
+  parts.push(text.slice(cursor, to));
+  return parts.join('');
 }

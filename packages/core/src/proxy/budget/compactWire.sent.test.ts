@@ -1,41 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { readAnthropicRequest } from '../anthropicHistory.js';
-import { parseJsonSpans } from '../jsonSpans.js';
-import { planProxyEdits } from '../planProxyEdits.js';
-import { pointerSite } from '../proxyPointer.js';
-import { pointerValue, spliceEdits } from '../spliceEdits.js';
+import { spliceEdits } from '../spliceEdits.js';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
-import { compactWire, type BudgetState } from './compactWire.js';
-import { compactionLayout } from './compactionLayout.js';
+import { densityCompactInput } from '../test-utils/densityCompactInput.js';
+import { compactWire } from './compactWire.js';
 
-/** compactWire on `body` with density's pointers, counting how often the sent text is built. */
+/** compactWire on `body` with density's pointers, counting the characters of sent text built. */
 function compactCounting(body: string, budgetTokens: number) {
-  const root = parseJsonSpans(body);
-  const outcome = readAnthropicRequest(body, root);
-  if (outcome.kind !== 'history') throw new Error('not read');
-  const { wire } = outcome;
-  const sites = planProxyEdits(wire).map((site) => pointerSite(wire, site));
   let built = 0;
-  const state: BudgetState = { compaction: undefined, promptTokensPerChar: undefined };
-  const result = compactWire({
-    original: body,
-    wire,
-    layout: () => compactionLayout('anthropic', wire, root),
-    sent: () => {
-      built++;
-      return spliceEdits(body, sites).text;
-    },
-    edits: sites.map((site) => ({
-      start: site.start,
-      end: site.end,
-      length: pointerValue(site).length,
-    })),
-    model: undefined,
-    state,
-    budgetTokens,
-    longContext: false,
-    readOnly: false,
+  const { input, sites } = densityCompactInput(body, budgetTokens, (chars) => {
+    built += chars;
   });
+  const result = compactWire(input);
   return { result, built, sites };
 }
 
@@ -46,6 +21,17 @@ describe('compactWire', () => {
     expect(under.sites.length).toBeGreaterThan(0);
     expect(under).toMatchObject({ result: { kind: 'none' }, built: 0 });
     const over = compactCounting(body, 5_000);
-    expect(over).toMatchObject({ result: { kind: 'compacted' }, built: 1 });
+    expect(over).toMatchObject({ result: { kind: 'compacted' } });
+    expect(over.built).toBeGreaterThan(0);
+  });
+
+  it('#24.4 builds only the sent text that goes out: never the messages the summary replaces', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { result, built, sites } = compactCounting(body, 5_000);
+    if (result.kind === 'none') throw new Error('not compacted');
+    const whole = spliceEdits(body, sites).text;
+    // Everything before the cut is replaced; only the text after it is spliced.
+    expect(built).toBeLessThan(body.length / 4);
+    expect(result.text.length).toBe(whole.length - result.removedChars);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Applies the working budget to one request (Anthropic Messages, OpenAI Chat Completions or
  * Responses): repeats the conversation's sticky compaction (the same replacement bytes while the
- * compacted items are unchanged), re-checks the budget, and when the request would exceed it
+ * compacted items are unchanged: known from the request's verified prefix, else by their hashes),
+ * re-checks the budget on the items after it, and when the request would exceed it
  * replaces the oldest turns after the layout's start by one user message holding Dense's
  * deterministic summary. A new compaction returns the originals its summary
  * names (the caller keeps them for recall before the request goes out). Pure apart from the
@@ -44,6 +45,17 @@ export interface TextEdit {
   readonly length: number;
 }
 
+/**
+ * Density's replacements in a request, read only where needed: each lies inside one message and
+ * none overlaps another (each is one result's content).
+ */
+export interface EditSource {
+  /** Characters of the sent text: the original with every edit applied. */
+  readonly sentChars: number;
+  /** The edits inside `original[from, to)`, in text order. */
+  readonly within: (from: number, to: number) => readonly TextEdit[];
+}
+
 interface Span {
   readonly start: number;
   readonly end: number;
@@ -66,12 +78,18 @@ export interface CompactInput {
   /** Where a compaction may cut, and the summary's wire form (read only when needed). */
   readonly layout: () => CompactionLayout;
   /**
-   * The request after density (what is sent), with the same messages: built only when the
-   * request is not clearly under its budget (its length follows from `original` and `edits`).
+   * The sent text of `original[from, to)` (density's edits inside it written in; they lie inside
+   * messages): built only for the parts of a compacted request that go out.
    */
-  readonly sent: () => string;
-  /** Density's replacements in `original` (ordered or not): where `sent` differs from it. */
-  readonly edits: readonly TextEdit[];
+  readonly sent: (from: number, to: number) => string;
+  /**
+   * Leading messages of `original` that are, byte for byte and at the same offsets, those of a
+   * request the standing compaction was confirmed on (absent: none known): when they reach its
+   * cut, it is repeated without reading the messages it replaces.
+   */
+  readonly verifiedMessages?: number;
+  /** Density's replacements in `original`: where `sent` differs from it. */
+  readonly edits: EditSource;
   /** The request's `model`. */
   readonly model: string | undefined;
   readonly state: BudgetState;
@@ -84,18 +102,7 @@ export interface CompactInput {
 }
 
 /** The input with its layout read. */
-type LaidOut = Omit<CompactInput, 'layout'> & {
-  readonly layout: CompactionLayout;
-  readonly sentChars: number;
-};
-
-/** Characters of the sent text: the original with each edit's span replaced. */
-function sentChars(input: CompactInput): number {
-  return input.edits.reduce(
-    (chars, edit) => chars + edit.length - (edit.end - edit.start),
-    input.original.length,
-  );
-}
+type LaidOut = Omit<CompactInput, 'layout'> & { readonly layout: CompactionLayout };
 
 export type CompactOutcome =
   | { readonly kind: 'none' }
@@ -139,6 +146,7 @@ function standingCut(input: LaidOut): number {
   const { start, turns } = input.layout;
   if (standing?.start !== start || standing.cut >= spans.length) return 0;
   if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
+  if ((input.verifiedMessages ?? 0) >= standing.cut) return standing.cut;
   if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
   for (let i = start; i < standing.cut; i++) {
     const span = spans[i];
@@ -188,15 +196,41 @@ function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
 }
 
 /**
+ * Characters of the items from `first` on, as `turnChars` counts them, the larger of as sent and
+ * as the client sent them (the plan judges both: `fitsBudget`): read from those items only.
+ */
+function tailChars(input: LaidOut, first: number): number {
+  const spans = input.wire.messageSpans.slice(first);
+  const from = spans[0]?.start ?? input.original.length;
+  let sent = 0;
+  for (const span of sentSpans(spans, input.edits.within(from, input.original.length))) {
+    sent += span.end - span.start + 1;
+  }
+  let client = 0;
+  for (const span of spans) client += span.end - span.start + 1;
+  return Math.max(sent, client);
+}
+
+/** Characters of the sent request outside the layout's turns (all edits lie inside messages). */
+function fixedChars(input: LaidOut): number {
+  const spans = input.wire.messageSpans;
+  const first = spans[input.layout.start]?.start ?? 0;
+  let chars = input.original.length - ((spans.at(-1)?.end ?? 0) - first);
+  for (const edit of input.edits.within(0, first)) chars += edit.length - (edit.end - edit.start);
+  return chars;
+}
+
+/**
  * The plan for this request as an item cut (0: none): repeat the standing cut only (token
- * counting), or decide over the layout's turns.
+ * counting), keep it while the items after it fit (`planWireCompaction`'s own estimate, read
+ * from those items only), or decide over the layout's turns.
  */
 function planFor(
   input: LaidOut,
-  request: { items: readonly Span[]; previousCut: number; perChar: number },
+  request: { previousCut: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
-  const { items, previousCut } = request;
-  const { start, turns } = input.layout;
+  const { previousCut } = request;
+  const { turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
     defaultWorkingBudget({ model: input.model, longContext: input.longContext });
@@ -204,13 +238,19 @@ function planFor(
   if (input.readOnly || turns.length === 0) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
   }
-  const turnsChars = (items.at(-1)?.end ?? 0) - (items[start]?.start ?? 0);
+  const fixed = fixedChars(input);
+  // A standing cut lies after the layout's first turn: the plan's estimate with it, from its items.
+  const kept = previousCut === 0 ? Infinity : fixed + summaryChars + tailChars(input, previousCut);
+  if (Math.ceil(kept * request.perChar) <= budgetTokens) {
+    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+  }
+  const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
   const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
   const plan = planWireCompaction({
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
     clientMessageChars: turnChars(input.layout, input.wire.messageSpans),
-    fixedChars: input.sentChars - turnsChars,
+    fixedChars: fixed,
     tokensPerChar: request.perChar,
     budgetTokens,
     previousCut: Math.max(0, previousTurn),
@@ -242,19 +282,21 @@ export function sentSpans(spans: readonly Span[], edits: readonly TextEdit[]): S
   });
 }
 
-/** The sent text with its items `[first, cut)` replaced by `replacement`. */
+/**
+ * The sent text with its items `[first, cut)` replaced by `replacement`: only the text before and
+ * after them is spliced.
+ */
 function spliceMessages(
-  sent: string,
-  region: { items: readonly Span[]; first: number; cut: number },
+  input: LaidOut,
+  region: { first: number; cut: number },
   replacement: string,
-): { text: string; removedChars: number } {
-  const { items, first, cut } = region;
-  const start = items[first]?.start ?? 0;
-  const resume = items[cut]?.start ?? start;
-  return {
-    text: `${sent.slice(0, start)}${replacement},${sent.slice(resume)}`,
-    removedChars: resume - start - replacement.length - 1,
-  };
+) {
+  const spans = input.wire.messageSpans;
+  const from = spans[region.first]?.start ?? 0;
+  const after = spans[region.cut]?.start ?? from;
+  const before = input.sent(0, from);
+  const text = `${before}${replacement},${input.sent(after, input.original.length)}`;
+  return { text, removedChars: input.edits.sentChars - text.length };
 }
 
 /**
@@ -270,13 +312,11 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  const chars = sentChars(request);
-  if (clearlyUnder(request, chars, perChar)) return { kind: 'none' };
-  const input: LaidOut = { ...request, layout: request.layout(), sentChars: chars };
-  const items = sentSpans(input.wire.messageSpans, input.edits);
+  if (clearlyUnder(request, request.edits.sentChars, perChar)) return { kind: 'none' };
+  const input: LaidOut = { ...request, layout: request.layout() };
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
-  const { plan, summaryChars } = planFor(input, { items, previousCut, perChar });
+  const { plan, summaryChars } = planFor(input, { previousCut, perChar });
   const built =
     plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
   const compaction = built ?? input.state.compaction;
@@ -291,8 +331,8 @@ export function compactWire(request: CompactInput): CompactOutcome {
       replacement: compaction.replacement,
     };
   }
-  const region = { items, first: compaction.start, cut: plan.cut };
-  const spliced = spliceMessages(input.sent(), region, compaction.replacement);
+  const region = { first: compaction.start, cut: plan.cut };
+  const spliced = spliceMessages(input, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
   return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
 }

@@ -1,13 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { readAnthropicRequest } from '../anthropicHistory.js';
-import { parseJsonSpans } from '../jsonSpans.js';
-import { planProxyEdits } from '../planProxyEdits.js';
-import { pointerSite } from '../proxyPointer.js';
-import { pointerValue, spliceEdits } from '../spliceEdits.js';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
-import { compactWire, type BudgetState } from './compactWire.js';
-import { compactionLayout } from './compactionLayout.js';
+import { densityCompactInput } from '../test-utils/densityCompactInput.js';
+import { compactWire } from './compactWire.js';
 import {
   estimateWithCut,
   fitsBudget,
@@ -77,33 +72,32 @@ describe('planWireCompaction: the trigger', () => {
 describe('compactWire: the trigger', () => {
   it('#24.1 a request whose density keeps it under the budget is compacted when the client request is over it', () => {
     const [body] = bigSessionTurns(40_000, 1) as [string];
-    const root = parseJsonSpans(body);
-    const read = readAnthropicRequest(body, root);
-    if (read.kind !== 'history') throw new Error('not read');
-    const { wire } = read;
-    const sites = planProxyEdits(wire).map((site) => pointerSite(wire, site));
-    const sent = spliceEdits(body, sites).text;
+    const { input, sent } = densityCompactInput(body, 0);
     // A budget between the two sizes (4 characters a token).
     const budgetTokens = Math.floor((sent.length + body.length) / 8);
     expect(sent.length / 4).toBeLessThan(budgetTokens * 0.95);
     expect(body.length / 4).toBeGreaterThan(budgetTokens * 1.05);
-    const state: BudgetState = { compaction: undefined, promptTokensPerChar: undefined };
-    const result = compactWire({
-      original: body,
-      wire,
-      layout: () => compactionLayout('anthropic', wire, root),
-      sent: () => sent,
-      edits: sites.map((site) => ({
-        start: site.start,
-        end: site.end,
-        length: pointerValue(site).length,
-      })),
-      model: undefined,
-      state,
-      budgetTokens,
-      longContext: false,
-      readOnly: false,
-    });
+    const result = compactWire({ ...input, budgetTokens });
     expect(result.kind).toBe('compacted');
+  });
+});
+
+describe('compactWire: a standing compaction', () => {
+  it('#24.1 is moved on once the items after its cut pass the budget as the client sent them, though density keeps them under', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { input } = densityCompactInput(body, 0);
+    const first = compactWire({ ...input, budgetTokens: 12_000 });
+    if (first.kind !== 'compacted') throw new Error('not compacted');
+    const tailFrom = input.wire.messageSpans[first.cut]?.start ?? body.length;
+    const tailSaved = input.edits
+      .within(tailFrom, body.length)
+      .reduce((sum, edit) => sum + edit.end - edit.start - edit.length, 0);
+    const budgetTokens = 4_000;
+    // As sent, the standing compaction fits the budget; as the client sent its tail, it does not.
+    expect(first.text.length * 0.25).toBeLessThan(budgetTokens);
+    expect((first.text.length + tailSaved) * 0.25).toBeGreaterThan(budgetTokens * 1.2);
+    const result = compactWire({ ...input, budgetTokens });
+    expect(result).toMatchObject({ kind: 'compacted' });
+    if (result.kind !== 'none') expect(result.cut).toBeGreaterThan(first.cut);
   });
 });
