@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactionRequestBody, longSessionBody } from './test-utils/longSession.js';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
 import type { ProxyStatsJson } from './proxyStats.js';
+import { defaultWorkingBudget } from './budget/workingBudget.js';
+import { chatBody, chatTurn } from './test-utils/wireRequests.js';
 import { qwenCompactionRequestBody } from './test-utils/qwenSession.js';
 
 afterEach(closeLoopback);
@@ -81,6 +83,30 @@ describe('dense proxy: working budget and client compaction', () => {
     const sent = upstream.seen[1]?.body.toString() ?? '';
     expect(sent).toContain('[Dense compacted the');
     expect(sent.length / 4).toBeLessThanOrEqual(budget);
+  });
+
+  it("#24.1 the default budget follows the client the request comes from (Qwen Code's User-Agent), not only the model name", async () => {
+    const model = 'a-local-model';
+    const qwen = defaultWorkingBudget({ model, longContext: false, client: 'qwen-code' });
+    const guessed = defaultWorkingBudget({ model, longContext: false });
+    expect(qwen).toBeGreaterThan(guessed);
+    // A history between the two budgets (4 characters a token), of outputs nothing prunes.
+    const turns: ReturnType<typeof chatTurn> = [];
+    const target = ((qwen + guessed) / 2) * 4;
+    for (let i = 0; JSON.stringify(turns).length < target; i++) {
+      turns.push(
+        ...chatTurn(`c${i}`, 'run_shell_command', { command: `step ${i}` }, `${i} `.repeat(1_500)),
+      );
+    }
+    const body = JSON.stringify({ ...(JSON.parse(chatBody(turns)) as object), model });
+    const upstream = await stub((_, res) => res.end('{}'));
+    const proxy = await proxyTo(upstream.url);
+    const path = '/v1/chat/completions';
+    const headers = { 'user-agent': 'QwenCode/0.24.4 (linux; x64)' };
+    await send(proxy.url, { path, body, headers });
+    expect(upstream.seen[0]?.body.toString()).not.toContain('[Dense compacted the');
+    await send(proxy.url, { path, body: body.replace('edit a.ts', 'edit b.ts') });
+    expect(upstream.seen[1]?.body.toString()).toContain('[Dense compacted the');
   });
 
   it("#24.1 workingBudget 'off' forwards a long request as it is", async () => {

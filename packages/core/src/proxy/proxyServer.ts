@@ -15,6 +15,7 @@ import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
+import { agentClient } from './budget/agentClient.js';
 import { answerCompaction } from './budget/answerCompaction.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
 import { densifyRequest, type DensifyResult } from './densifyRequest.js';
@@ -159,6 +160,7 @@ async function densifyAndForward(
           workingBudget: {
             tokens: budget,
             longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
+            client: agentClient({ api, userAgent: request.headers['user-agent'] }),
           },
         }),
   });

@@ -12,6 +12,7 @@ import {
 import { compactionLayout } from './budget/compactionLayout.js';
 import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';
+import type { AgentClient } from './budget/agentClient.js';
 import { repliesUnderBudget } from './entryReplies.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
@@ -23,6 +24,8 @@ export interface WorkingBudgetOptions {
   readonly tokens: number | undefined;
   /** Whether the client asked for the 1M-token window. */
   readonly longContext: boolean;
+  /** The agent CLI that sent the request, when known: its default budget follows its rules. */
+  readonly client?: AgentClient | undefined;
 }
 
 /** What of the density step's options this stage reads. */
@@ -93,6 +96,7 @@ function applyBudget(
     state: state.budget,
     budgetTokens: budget.tokens,
     longContext: budget.longContext,
+    client: budget.client,
     readOnly: options.readOnly === true,
   });
   request.compactionReads.record(state.budget, read, outcome.kind !== 'none');

@@ -15,6 +15,7 @@ import { compactionSummary } from './compactionSummary.js';
 import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
+import type { AgentClient } from './agentClient.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {
@@ -97,6 +98,8 @@ export interface CompactInput {
   readonly budgetTokens: number | undefined;
   /** Whether the request opts into a 1M-token window. */
   readonly longContext: boolean;
+  /** The agent CLI that sent the request, when known (else guessed from the model name). */
+  readonly client?: AgentClient | undefined;
   /** Only repeat the standing compaction (token counting). */
   readonly readOnly: boolean;
 }
@@ -233,7 +236,11 @@ function planFor(
   const { turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
-    defaultWorkingBudget({ model: input.model, longContext: input.longContext });
+    defaultWorkingBudget({
+      model: input.model,
+      longContext: input.longContext,
+      client: input.client,
+    });
   const summaryChars = summaryBudgetChars(budgetTokens);
   if (input.readOnly || turns.length === 0) {
     return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
