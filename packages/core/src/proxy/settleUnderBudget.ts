@@ -40,7 +40,7 @@ export function settleUnderBudget(
     readonly pointers: readonly PointerSite[];
   },
 ): ReturnType<typeof repliesUnderBudget> {
-  const { text, wire, read, state, pointers } = input;
+  const { wire, read, state, pointers } = input;
   return repliesUnderBudget({
     wire,
     pointers,
@@ -48,7 +48,10 @@ export function settleUnderBudget(
     options,
     budget: (replies) =>
       applyBudget(options, {
-        text,
+        // Read only with the budget on: a resumed read's text is joined on first use.
+        get text() {
+          return input.text;
+        },
         wire,
         model: input.model,
         root: read.root,
