@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { parseJsonSpans } from './jsonSpans.js';
 import { RequestReadCache } from './requestReadCache.js';
+import { SegmentedText } from './segmentedText.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
 import { anthropicBody, claudeSession } from './test-utils/wireRequests.js';
 
@@ -75,5 +76,35 @@ describe('RequestReadCache', () => {
       expect({ ...a, body: undefined }).toEqual({ ...b, body: undefined });
     }
     expect(uncached.reads.size.entries).toBe(0);
+  });
+
+  it('#24.4 a resumed non-ASCII request is read, densified and spliced without joining its whole text, and sends the bytes a full read sends', () => {
+    const cached = new ConversationStore();
+    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
+    const [older, newer] = bigSessionTurns(20_000, 2, { nonAscii: true });
+    const join = vi.spyOn(SegmentedText.prototype, 'toString');
+    // Appends, then a rewind to the shorter request, then appends again.
+    for (const [i, text] of [older, newer, older, newer].entries()) {
+      const options = { body: Buffer.from(text as string), sessionId: 's', now: i * 1000 };
+      join.mockClear();
+      const a = densifyRequest({
+        ...options,
+        api: 'anthropic',
+        store: cached,
+        pressureTokens: 150e3,
+      });
+      if (i > 0) expect(cached.reads.lastPath).toBe('resumed');
+      if (i > 0) expect(join).not.toHaveBeenCalled();
+      const b = densifyRequest({
+        ...options,
+        api: 'anthropic',
+        store: uncached,
+        pressureTokens: 150e3,
+      });
+      expect(a.pointers).toBeGreaterThan(0);
+      expect(a.body.equals(b.body)).toBe(true);
+      expect({ ...a, body: undefined }).toEqual({ ...b, body: undefined });
+    }
+    join.mockRestore();
   });
 });

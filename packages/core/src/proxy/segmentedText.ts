@@ -38,10 +38,10 @@ export class SegmentedText implements TextSlices {
   }
 
   /**
-   * The first `chars` characters of this text followed by `tail`. Short trailing pieces are
-   * merged while a piece is no longer than the one after it, so the lengths decrease and a
-   * text holds O(log length) pieces; each character is copied O(log length) times over a
-   * conversation, never the whole text per request.
+   * The first `chars` characters of this text followed by `tail`. The last two pieces are merged
+   * while the earlier is at most twice the later, so each piece is more than twice the next: a
+   * text holds at most log2(length) + 1 pieces, and a character is copied O(log length) times
+   * over a conversation (its piece grows by half each time), never the whole text per request.
    */
   withTail(chars: number, tail: string): SegmentedText {
     const pieces: string[] = [];
@@ -53,12 +53,14 @@ export class SegmentedText implements TextSlices {
       pieces.push(start + piece.length <= chars ? piece : piece.slice(0, chars - start));
       starts.push(start);
     }
-    pieces.push(tail);
-    starts.push(Math.min(chars, this.length));
+    if (tail.length > 0 || pieces.length === 0) {
+      pieces.push(tail);
+      starts.push(Math.min(chars, this.length));
+    }
     while (pieces.length >= 2) {
       const after = pieces.at(-1) as string;
       const before = pieces.at(-2) as string;
-      if (before.length > after.length) break;
+      if (before.length > 2 * after.length) break;
       pieces.splice(-2, 2, before + after);
       starts.pop();
     }
