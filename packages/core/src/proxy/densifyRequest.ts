@@ -136,7 +136,7 @@ function decide(
     candidates,
     messageCount: wire.messageCount,
     totalChars: text.length,
-    cache: wireCache(wireShape(text.toString(), wire)),
+    cache: wireCache(wireShape(text, wire)),
     gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
     hasPrevious: state.lastRequestAt !== undefined,
     rules,

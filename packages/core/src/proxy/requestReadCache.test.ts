@@ -107,4 +107,33 @@ describe('RequestReadCache', () => {
     }
     join.mockRestore();
   });
+
+  it('#24.4 a resumed non-ASCII request whose new messages make reads stale is priced by the cache model without joining its text', () => {
+    const cached = new ConversationStore();
+    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
+    const join = vi.spyOn(SegmentedText.prototype, 'toString');
+    const reasons = new Set<string>();
+    for (const [i, text] of bigSessionTurns(20_000, 7, { nonAscii: true }).entries()) {
+      const options = { body: Buffer.from(text), sessionId: 's', now: i * 1000 };
+      join.mockClear();
+      const a = densifyRequest({
+        ...options,
+        api: 'anthropic',
+        store: cached,
+        pressureTokens: 150e3,
+      });
+      if (i > 0) expect(join).not.toHaveBeenCalled();
+      reasons.add(a.schedule ?? '');
+      const b = densifyRequest({
+        ...options,
+        api: 'anthropic',
+        store: uncached,
+        pressureTokens: 150e3,
+      });
+      expect(a.body.equals(b.body)).toBe(true);
+    }
+    join.mockRestore();
+    // Some request had new candidates (the schedule ran on the cache model), not only 'none'.
+    expect([...reasons].filter((reason) => reason !== 'none').length).toBeGreaterThan(0);
+  });
 });

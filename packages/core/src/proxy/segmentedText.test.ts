@@ -20,7 +20,7 @@ const STEP = fc.record({
 
 describe('SegmentedText', () => {
   test.prop([PIECE, fc.array(STEP, { maxLength: 60 })], { numRuns: 200 })(
-    '#24.4 after random keep/append steps every slice equals the joined string’s, and the pieces stay few',
+    '#24.4 after random keep/append steps every slice and match equals the joined string’s, and the pieces stay few',
     (first, steps) => {
       let text = first;
       let segmented = SegmentedText.of(first);
@@ -38,6 +38,9 @@ describe('SegmentedText', () => {
         // Each piece is more than twice the next.
         expect(segmented.pieceCount).toBeLessThanOrEqual(Math.log2(Math.max(1, text.length)) + 1);
       }
+      // A one-character pattern cannot span pieces: the same matches as in the joined text.
+      const quotes = Array.from(text.matchAll(/"/g), (match) => match.index);
+      expect(segmented.matchOffsets(/"/g)).toEqual(quotes);
       expect(segmented.toString()).toBe(text);
     },
   );

@@ -87,6 +87,20 @@ export class SegmentedText implements TextSlices {
     return parts.join('');
   }
 
+  /**
+   * Offsets of the matches of global `pattern`, found piece by piece without joining: only for a
+   * pattern whose match cannot hold a `{` (every piece boundary is a message's first character,
+   * a `{`, in this text and in the earlier ones whose bytes it kept).
+   */
+  matchOffsets(pattern: RegExp): number[] {
+    const offsets: number[] = [];
+    for (const [index, piece] of this.pieces.entries()) {
+      const start = this.starts[index] as number;
+      for (const match of piece.matchAll(pattern)) offsets.push(start + match.index);
+    }
+    return offsets;
+  }
+
   toString(): string {
     this.joined ??= this.pieces.join('');
     return this.joined;
