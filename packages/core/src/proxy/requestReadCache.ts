@@ -3,15 +3,15 @@
  * earlier request of the same conversation. Clients resend the whole conversation each time: the
  * previous request's messages, byte for byte, then the new ones (the newest message's cache
  * breakpoint moves, so the previous newest message is read again). Per client session and wire
- * API the cache keeps the last few reads: their parse, their reader state, their body bytes and the
- * byte offset of each of their last messages with a running sha1 of the bytes before it. A request whose bytes before such a message are the
- * same bytes resumes there (a byte comparison: exact, and an order of magnitude faster than hashing
- * the prefix); anything else (another conversation, an edited or rewound history, a parse or read
+ * API the cache keeps the last few reads: their parse, their reader state, their body bytes and
+ * the byte offset of each of their last messages with a running sha1 of the bytes before it. A
+ * request whose bytes before such a message are the same bytes resumes there (a byte comparison:
+ * exact, and an order of magnitude faster than hashing the prefix); anything else (another conversation, an edited or rewound history, a parse or read
  * that fails) is read in full. A resumed request's new bytes alone are decoded, parsed and read:
  * its text is the kept read's pieces before that message plus the new part (`SegmentedText`,
  * never joined on this path), and whether it asks for the 1-hour cache is scanned only in the new
- * text. The result always equals a full read of the request. Bounded by entry count and total characters, least recently used first
- * out.
+ * text. The result always equals a full read of the request. Bounded by entry count and total
+ * characters, least recently used first out.
  */
 import { isAscii } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
@@ -210,7 +210,7 @@ export class RequestReadCache {
   private resume(
     input: BodyInput,
     entry: Entry,
-  ): (Resumed & { from: Entry; messages: number }) | undefined {
+  ): (ReadResult & { from: Entry; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
     const rest = input.text?.slice(point.offset) ?? decode(input.body.subarray(point.bytes));
@@ -248,7 +248,7 @@ export class RequestReadCache {
   private finish(
     key: string,
     list: Entry[],
-    result: Resumed & { from?: Entry; messages?: number },
+    result: ReadResult & { from?: Entry; messages?: number },
   ): RequestRead {
     if (result.outcome.kind === 'history' && result.kept !== undefined) list.unshift(result.kept);
     list.splice(PER_KEY);
@@ -287,7 +287,7 @@ export class RequestReadCache {
 }
 
 /** What a read returns before `finish`: its text as pieces, and the entry to keep. */
-type Resumed = Omit<RequestRead, 'text' | 'segments'> & {
+type ReadResult = Omit<RequestRead, 'text' | 'segments'> & {
   readonly text: SegmentedText;
   readonly kept: Entry | undefined;
 };
