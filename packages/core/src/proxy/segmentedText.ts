@@ -41,7 +41,8 @@ export class SegmentedText implements TextSlices {
    * The first `chars` characters of this text followed by `tail`. The last two pieces are merged
    * while the earlier is at most twice the later, so each piece is more than twice the next: a
    * text holds at most log2(length) + 1 pieces, and a character is copied O(log length) times
-   * over a conversation (its piece grows by half each time), never the whole text per request.
+   * over a conversation (merges are lazy: V8 copies a merged piece when it is first sliced), never
+   * the whole text per request.
    */
   withTail(chars: number, tail: string): SegmentedText {
     const pieces: string[] = [];
