@@ -158,16 +158,18 @@ export interface OneHourTtlPrefix {
 /**
  * The cache rules a proxied request is priced with: OpenAI's for the OpenAI wire APIs, Anthropic's
  * 1-hour cache when the request asks for it (a breakpoint with `"ttl": "1h"`), else Anthropic's
- * 5-minute cache. `body` is the request's JSON text, scanned from `known.chars` on when the
- * verdict for the text before it is known (`known.chars` must be an object's start).
+ * 5-minute cache. `body` is the request's JSON text (or anything that slices it), scanned from
+ * `known.chars` on when the verdict for the text before it is known (`known.chars` must be an
+ * object's start).
  */
 export function requestCacheProvider(
   wireApi: string,
-  body: string,
+  body: string | { readonly length: number; slice(start: number, end: number): string },
   known?: OneHourTtlPrefix,
 ): CacheProviderName {
   if (wireApi !== 'anthropic') return 'openai';
-  const oneHour = known?.oneHour === true || hasOneHourTtl(body, known?.chars ?? 0);
+  const oneHour =
+    known?.oneHour === true || hasOneHourTtl(body.slice(known?.chars ?? 0, body.length));
   return oneHour ? 'anthropic-1h' : 'anthropic';
 }
 

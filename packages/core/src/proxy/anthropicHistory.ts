@@ -9,6 +9,7 @@ import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalIds } from './canonicalTools.js';
 import { member, nodeValue, stringMember, type JsonNode } from './jsonSpans.js';
 import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
+import type { TextSlices } from './segmentedText.js';
 import { conversationIdentity, unsupported, type ReadOutcome } from './wireHistory.js';
 
 /** Block types the proxy passes through without looking inside. */
@@ -29,7 +30,7 @@ function isOpaque(type: string): boolean {
 }
 
 interface Reader extends ReaderState {
-  readonly text: string;
+  readonly text: TextSlices;
 }
 
 /** The text of a tool_result content that is plain text (string or text blocks only). */
@@ -152,7 +153,7 @@ function readMessage(reader: Reader, message: JsonNode, index: number): IContent
  * (see `readerState.ts`) only the messages from `state.from` on are read.
  */
 export function readAnthropicRequest(
-  text: string,
+  text: TextSlices,
   root: JsonNode,
   state: ReaderState = freshReaderState(),
 ): ReadOutcome {

@@ -21,6 +21,7 @@ import {
 } from './conversationStore.js';
 import { stringMember } from './jsonSpans.js';
 import type { ReadKey, RequestRead } from './requestReadCache.js';
+import type { SegmentedText, TextSlices } from './segmentedText.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
@@ -67,20 +68,24 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
       text,
     });
   }
-  const { outcome, root, text } = read;
+  const { outcome, root } = read;
   if (outcome.kind === 'unsupported') {
     return passThroughRequest(options, {
       reason: outcome.reason,
-      text,
+      text: read.text,
       identity: outcome.identity ?? '',
     });
   }
   try {
     const model = stringMember(root, 'model');
-    return densifyWire(options, text, { wire: outcome.wire, model, read });
+    return densifyWire(options, read.segments, { wire: outcome.wire, model, read });
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
-    return passThroughRequest(options, { reason, text, identity: outcome.wire.identity });
+    return passThroughRequest(options, {
+      reason,
+      text: read.text,
+      identity: outcome.wire.identity,
+    });
   }
 }
 
@@ -113,7 +118,7 @@ function freshSiteKey(wire: WireHistory, site: ResultSite): string {
 
 function decide(
   options: DensifyOptions,
-  text: string,
+  text: SegmentedText,
   wire: WireHistory,
   input: {
     readonly state: ConversationState;
@@ -144,7 +149,7 @@ function decide(
 
 function densifyWire(
   options: DensifyOptions,
-  text: string,
+  text: SegmentedText,
   request: {
     readonly wire: WireHistory;
     readonly model: string | undefined;
@@ -203,7 +208,7 @@ function densifyWire(
 function spliceOf(
   options: DensifyOptions,
   input: {
-    readonly text: string;
+    readonly text: TextSlices;
     readonly read: RequestRead;
     readonly state: ConversationState;
     readonly sites: readonly PointerSite[];
@@ -266,7 +271,7 @@ function staleSites(
 function remember(
   options: DensifyOptions,
   input: {
-    readonly text: string;
+    readonly text: TextSlices;
     readonly wire: WireHistory;
     readonly state: ReturnType<ConversationStore['get']>;
     readonly stale: readonly { readonly site: ResultSite; readonly key: string }[];

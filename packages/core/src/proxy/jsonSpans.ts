@@ -5,6 +5,7 @@
  * request unchanged).
  */
 import { DenseError } from '../utils/errors.js';
+import type { TextSlices } from './segmentedText.js';
 
 export class JsonSpanError extends DenseError {
   readonly code = 'PROXY_JSON_PARSE';
@@ -43,14 +44,21 @@ class Cursor {
     readonly text: string,
     /** Copy string values out of `text`, so a value kept longer does not keep the whole text. */
     readonly ownStrings = false,
+    /** Offset in the whole text of `text`'s first character: spans are in the whole text's. */
+    readonly base = 0,
   ) {}
+
+  /** The whole text's offset of position `pos` of `text`. */
+  at(pos: number = this.pos): number {
+    return this.base + pos;
+  }
 
   skipWs(): void {
     while (this.pos < this.text.length && WS.has(this.text.charCodeAt(this.pos))) this.pos++;
   }
 
   fail(what: string): never {
-    throw new JsonSpanError(`invalid JSON at offset ${this.pos}: ${what}`);
+    throw new JsonSpanError(`invalid JSON at offset ${this.at()}: ${what}`);
   }
 
   expect(char: string): void {
@@ -79,18 +87,18 @@ export interface ArrayResume {
   readonly arrayStart: number;
   /** The array's items before the resume point (at least one: the point follows a comma). */
   readonly items: readonly JsonNode[];
-  /** Offset of the next item's first character. */
+  /** Offset of the next item's first character: where the text still to parse starts. */
   readonly at: number;
 }
 
 /**
- * Parses `text` from `resume.at` on, reusing what came before: the result equals
- * `parseJsonSpans(text)` whenever `text` starts with the earlier text's first `resume.at`
- * characters (the caller checks that). String values read here are copies. Throws JsonSpanError.
+ * Parses `rest`, the text from offset `resume.at` on, reusing what came before: the result (spans
+ * in the whole text's offsets) equals `parseJsonSpans(text)` of the whole text whenever it starts
+ * with the earlier text's first `resume.at` characters (the caller checks that). Only `rest` is
+ * read. String values read here are copies. Throws JsonSpanError.
  */
-export function parseJsonSpansFrom(text: string, resume: ArrayResume): JsonNode {
-  const cursor = new Cursor(text, true);
-  cursor.pos = resume.at;
+export function parseJsonSpansFrom(rest: string, resume: ArrayResume): JsonNode {
+  const cursor = new Cursor(rest, true, resume.at);
   const items = [...resume.items];
   items.push(parseValue(cursor, 2));
   const array = finishArray(cursor, 1, resume.arrayStart, items);
@@ -117,13 +125,13 @@ function parseValue(cursor: Cursor, depth: number): JsonNode {
 }
 
 function parseObject(cursor: Cursor, depth: number): JsonObjectNode {
-  const start = cursor.pos;
+  const start = cursor.at();
   cursor.expect('{');
   const entries = new Map<string, JsonNode>();
   cursor.skipWs();
   if (cursor.text[cursor.pos] === '}') {
     cursor.pos++;
-    return { kind: 'object', start, end: cursor.pos, entries };
+    return { kind: 'object', start, end: cursor.at(), entries };
   }
   parseEntry(cursor, depth, entries);
   return finishObject(cursor, depth, start, entries);
@@ -156,18 +164,18 @@ function finishObject(
       continue;
     }
     cursor.expect('}');
-    return { kind: 'object', start, end: cursor.pos, entries };
+    return { kind: 'object', start, end: cursor.at(), entries };
   }
 }
 
 function parseArray(cursor: Cursor, depth: number): JsonArrayNode {
-  const start = cursor.pos;
+  const start = cursor.at();
   cursor.expect('[');
   const items: JsonNode[] = [];
   cursor.skipWs();
   if (cursor.text[cursor.pos] === ']') {
     cursor.pos++;
-    return { kind: 'array', start, end: cursor.pos, items };
+    return { kind: 'array', start, end: cursor.at(), items };
   }
   items.push(parseValue(cursor, depth + 1));
   return finishArray(cursor, depth, start, items);
@@ -189,7 +197,7 @@ function finishArray(
       continue;
     }
     cursor.expect(']');
-    return { kind: 'array', start, end: cursor.pos, items };
+    return { kind: 'array', start, end: cursor.at(), items };
   }
 }
 
@@ -212,12 +220,16 @@ function parseString(cursor: Cursor): JsonStringNode {
   }
   const end = pos + 1;
   cursor.pos = end;
+  const spanStart = cursor.at(start);
+  const spanEnd = cursor.at(end);
   if (!escaped) {
     const value = text.slice(start + 1, pos);
-    return { kind: 'string', start, end, value: cursor.ownStrings ? ownCopy(value) : value };
+    const kept = cursor.ownStrings ? ownCopy(value) : value;
+    return { kind: 'string', start: spanStart, end: spanEnd, value: kept };
   }
   try {
-    return { kind: 'string', start, end, value: JSON.parse(text.slice(start, end)) as string };
+    const value = JSON.parse(text.slice(start, end)) as string;
+    return { kind: 'string', start: spanStart, end: spanEnd, value };
   } catch {
     return cursor.fail('bad escape in string');
   }
@@ -237,7 +249,7 @@ function parseScalar(cursor: Cursor): JsonScalarNode {
   const word = match[0];
   const kind =
     word === 'null' ? 'null' : word === 'true' || word === 'false' ? 'boolean' : 'number';
-  return { kind, start, end: cursor.pos };
+  return { kind, start: cursor.at(start), end: cursor.at() };
 }
 
 /** The member `key` of an object node, if `node` is an object that has it. */
@@ -252,6 +264,6 @@ export function stringMember(node: JsonNode | undefined, key: string): string | 
 }
 
 /** The plain JS value of a node (for small parts such as tool-call parameters). */
-export function nodeValue(text: string, node: JsonNode): unknown {
+export function nodeValue(text: TextSlices, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end)) as unknown;
 }

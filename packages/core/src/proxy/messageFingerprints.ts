@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { IContent } from '../services/history/IContent.js';
 import type { PointerSite } from './proxyPointer.js';
+import type { TextSlices } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 
 /** The previous request's fingerprints, and how many of its first messages this one has. */
@@ -80,7 +81,7 @@ export class MessageFingerprints {
    * the messages it shares whose pointers did not change keep its fingerprints (the same strings).
    */
   of(
-    text: string,
+    text: TextSlices,
     wire: WireHistory,
     sites: readonly PointerSite[],
     previous?: PreviousFingerprints,
@@ -108,14 +109,14 @@ export class MessageFingerprints {
   }
 
   /** The digest of message `index`'s original text. */
-  private message(text: string, wire: WireHistory, index: number): string {
+  private message(text: TextSlices, wire: WireHistory, index: number): string {
     this.fingerprinted++;
     const span = wire.messageSpans[index] ?? { start: 0, end: 0 };
     return this.digest(text, span, wire.history[index]);
   }
 
   private digest(
-    text: string,
+    text: TextSlices,
     span: { readonly start: number; readonly end: number },
     entry: IContent | undefined,
   ): string {

@@ -13,6 +13,7 @@ import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalExecCalls, canonicalIds } from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
 import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
+import type { TextSlices } from './segmentedText.js';
 import { readOutput } from '../transcripts/importers/codexRollout.js';
 import { execCallFailed, readExecOutput } from '../transcripts/readExecOutput.js';
 import {
@@ -23,7 +24,7 @@ import {
 } from './wireHistory.js';
 
 interface Reader extends ReaderState {
-  readonly text: string;
+  readonly text: TextSlices;
 }
 
 const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
@@ -206,7 +207,7 @@ function responsesItem(reader: Reader, item: JsonNode, index: number): IContent 
  * `state` (see `readerState.ts`) only the items from `state.from` on are read.
  */
 export function readOpenAIRequest(
-  text: string,
+  text: TextSlices,
   root: JsonNode,
   api: WireApi,
   state: ReaderState = freshReaderState(),

@@ -9,7 +9,9 @@
  * the same conversation goes upstream, minus the pointers) and one through the proxy with its
  * defaults (the working budget on: past it, a compacted conversation goes upstream); then the
  * density step alone and the memory the proxy keeps per conversation (heap and the body bytes the
- * read cache holds). Prints a table of p50/p99.
+ * read cache holds). The 1M-token conversation runs twice: ASCII only, and with a few non-ASCII
+ * characters in its first message and in its tool outputs (as real clients send: accents, box
+ * drawing). Prints a table of p50/p99.
  * Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +30,15 @@ import { RecallArchive } from '../recall/RecallArchive.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
 
 const SIZES = [10_000, 100_000, 1_000_000] as const;
+/** The conversations measured: each size in ASCII, and the largest one with non-ASCII text too. */
+const CASES: readonly Case[] = [
+  ...SIZES.map((tokens) => ({ tokens, nonAscii: false })),
+  { tokens: 1_000_000, nonAscii: true },
+];
+interface Case {
+  readonly tokens: (typeof SIZES)[number];
+  readonly nonAscii: boolean;
+}
 /** Round trips per side (pass-through, proxy) and size. */
 const SAMPLES: Record<(typeof SIZES)[number], number> = {
   10_000: 400,
@@ -92,12 +103,12 @@ const percentile = (samples: readonly number[], q: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
-const label = (tokens: number): string =>
-  tokens >= 1e6 ? `~${tokens / 1e6}M` : `~${tokens / 1000}k`;
+const label = ({ tokens, nonAscii }: Case): string =>
+  `${tokens >= 1e6 ? `~${tokens / 1e6}M` : `~${tokens / 1000}k`}${nonAscii ? ', non-ASCII' : ''}`;
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
 
 interface Row {
-  readonly tokens: number;
+  readonly conversation: Case;
   readonly direct: readonly number[];
   /** Through the plain forwarding proxy. */
   readonly forwarded: readonly number[];
@@ -156,10 +167,11 @@ function densitySteps(pair: readonly Buffer[], samples: number, store: Conversat
   return step;
 }
 
-async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
-  if (rows.some((row) => row.tokens === tokens)) return;
-  const pair = bigSessionTurns(tokens, 2).map((text) => Buffer.from(text));
-  const session = `bench-${tokens}`;
+async function measure(conversation: Case): Promise<void> {
+  if (rows.some((row) => row.conversation === conversation)) return;
+  const { tokens, nonAscii } = conversation;
+  const pair = bigSessionTurns(tokens, 2, { nonAscii }).map((text) => Buffer.from(text));
+  const session = `bench-${tokens}-${nonAscii ? 'u' : 'a'}`;
   const direct: number[] = [];
   const forwarded: number[] = [];
   const proxied: number[] = [];
@@ -187,7 +199,7 @@ async function measure(tokens: (typeof SIZES)[number]): Promise<void> {
   const memoryMb = memoryPerConversation(pair, true);
   const withoutReadCacheMb = memoryPerConversation(pair, false);
   rows.push({
-    tokens,
+    conversation,
     direct,
     forwarded,
     proxied,
@@ -212,7 +224,7 @@ function printTable(): void {
   ];
   for (const row of rows) {
     lines.push(
-      `| ${label(row.tokens)} | ${pair(row.direct)} | ${pair(row.forwarded)} | ` +
+      `| ${label(row.conversation)} | ${pair(row.direct)} | ${pair(row.forwarded)} | ` +
         `${pair(row.proxied)} | ${added(row.proxied, row.forwarded)} | ` +
         `${added(row.proxied, row.direct)} | ${pair(row.budgeted)} | ${pair(row.step)} | ` +
         `${pair(row.fullReadStep)} | ${row.memoryMb.toFixed(1)} MB ` +
@@ -232,8 +244,8 @@ afterAll(async () => {
 });
 
 describe('proxy overhead, side by side', () => {
-  for (const tokens of SIZES) {
-    bench(`${label(tokens)}-token conversation`, () => measure(tokens), {
+  for (const conversation of CASES) {
+    bench(`${label(conversation)} conversation`, () => measure(conversation), {
       iterations: 1,
       warmupIterations: 0,
       time: 0,

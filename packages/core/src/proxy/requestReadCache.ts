@@ -3,15 +3,15 @@
  * earlier request of the same conversation. Clients resend the whole conversation each time: the
  * previous request's messages, byte for byte, then the new ones (the newest message's cache
  * breakpoint moves, so the previous newest message is read again). Per client session and wire
- * API the cache keeps the last few reads: their parse, their reader state, their body bytes and the
- * byte offset of each of their last messages with a running sha1 of the bytes before it. A request whose bytes before such a message are the
- * same bytes resumes there (a byte comparison: exact, and an order of magnitude faster than hashing
- * the prefix); anything else (another conversation, an edited or rewound history, a parse or read
- * that fails) is read in full. A resumed request that is not ASCII gets as its text the kept
- * read's text before that message plus only the new bytes decoded (`decode`), and whether it asks
- * for the 1-hour cache is scanned only in the new text. The result always equals a
- * full read of the request. Bounded by entry count and total characters, least recently used first
- * out.
+ * API the cache keeps the last few reads: their parse, their reader state, their body bytes and
+ * the byte offset of each of their last messages with a running sha1 of the bytes before it. A
+ * request whose bytes before such a message are the same bytes resumes there (a byte comparison:
+ * exact, and an order of magnitude faster than hashing the prefix); anything else (another conversation, an edited or rewound history, a parse or read
+ * that fails) is read in full. A resumed request's new bytes alone are decoded, parsed and read:
+ * its text is the kept read's pieces before that message plus the new part (`SegmentedText`,
+ * never joined on this path), and whether it asks for the 1-hour cache is scanned only in the new
+ * text. The result always equals a full read of the request. Bounded by entry count and total
+ * characters, least recently used first out.
  */
 import { isAscii } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
@@ -27,6 +27,8 @@ import {
 } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { freshReaderState, rewindReaderState, type ReaderState } from './readerState.js';
+import { SegmentedText, type TextSlices } from './segmentedText.js';
+import { byteAnchors, type ByteAnchors } from './byteAnchors.js';
 import type { ReadOutcome, ResultSite, WireApi } from './wireHistory.js';
 
 export type ReadRequestInput = {
@@ -58,8 +60,13 @@ export interface RequestReadCacheOptions {
 
 /** The request's parse (for members outside the conversation, such as `model`) and its read. */
 export interface RequestRead {
-  /** The request's text (the input's, or its body decoded). */
+  /**
+   * The request's text (the input's, or its body decoded), joined on first use: a copy of the
+   * whole text when the read resumed; `segments` reads it without one.
+   */
   readonly text: string;
+  /** The same text as the pieces it was decoded in. */
+  readonly segments: SegmentedText;
   readonly root: JsonNode;
   readonly outcome: ReadOutcome;
   /**
@@ -82,15 +89,6 @@ export interface RequestRead {
   readonly oneHourTtlPrefix?: OneHourTtlPrefix;
   /** When the body is not ASCII (else characters are bytes) and the read is kept. */
   readonly byteAnchors?: ByteAnchors;
-}
-
-/**
- * Where each message of the conversation array starts, in characters of the text and in bytes of
- * the body (ascending): byte offsets need counting only from the nearest message start.
- */
-export interface ByteAnchors {
-  readonly chars: readonly number[];
-  readonly bytes: readonly number[];
 }
 
 /** The identity of a kept read (compared by reference only). */
@@ -119,7 +117,7 @@ interface Entry {
   /** The body read: later requests compare their prefix with it. */
   readonly body: Buffer;
   /** Its text: a later request's text starts with its text before the checkpoint it resumes at. */
-  readonly text: string;
+  readonly text: SegmentedText;
   /** In ascending offset order. */
   readonly checkpoints: readonly Checkpoint[];
   readonly anchors: ByteAnchors | undefined;
@@ -137,11 +135,11 @@ interface BodyInput {
   /** Absent: decoded from `body`. */
   readonly text: string | undefined;
 }
-type TextInput = BodyInput & { readonly text: string };
+type TextInput = Omit<BodyInput, 'text'> & { readonly text: SegmentedText };
 
 const arrayKey = (api: WireApi): string => (api === 'openai-responses' ? 'input' : 'messages');
 
-function readWith(api: WireApi, text: string, root: JsonNode, state: ReaderState): ReadOutcome {
+function readWith(api: WireApi, text: TextSlices, root: JsonNode, state: ReaderState): ReadOutcome {
   return api === 'anthropic'
     ? readAnthropicRequest(text, root, state)
     : readOpenAIRequest(text, root, api, state);
@@ -200,8 +198,9 @@ export class RequestReadCache {
       return this.finish(key, list, outcome);
     }
     this.lastPath = 'full';
-    const text = input.text ?? decode(input.body);
-    const root = parseJsonSpans(text);
+    const whole = input.text ?? decode(input.body);
+    const text = SegmentedText.of(whole);
+    const root = parseJsonSpans(whole);
     const state = freshReaderState();
     const outcome = readWith(input.api, text, root, state);
     const full = { ...input, text };
@@ -211,10 +210,11 @@ export class RequestReadCache {
   private resume(
     input: BodyInput,
     entry: Entry,
-  ): (RequestRead & { kept: Entry | undefined; from: Entry; messages: number }) | undefined {
+  ): (ReadResult & { from: Entry; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
-    const text = input.text ?? decode(input.body, { text: entry.text, point });
+    const rest = input.text?.slice(point.offset) ?? decode(input.body.subarray(point.bytes));
+    const text = entry.text.withTail(point.offset, rest);
     const entriesBefore = new Map<string, JsonNode>();
     for (const [name, node] of entry.root.entries) {
       if (node === entry.array) break;
@@ -222,7 +222,7 @@ export class RequestReadCache {
     }
     let root: JsonNode;
     try {
-      root = parseJsonSpansFrom(text, {
+      root = parseJsonSpansFrom(rest, {
         rootStart: entry.root.start,
         entriesBefore,
         key: arrayKey(input.api),
@@ -248,7 +248,7 @@ export class RequestReadCache {
   private finish(
     key: string,
     list: Entry[],
-    result: RequestRead & { kept: Entry | undefined; from?: Entry; messages?: number },
+    result: ReadResult & { from?: Entry; messages?: number },
   ): RequestRead {
     if (result.outcome.kind === 'history' && result.kept !== undefined) list.unshift(result.kept);
     list.splice(PER_KEY);
@@ -256,8 +256,12 @@ export class RequestReadCache {
     if (list.length > 0) this.entries.set(key, list);
     this.evict();
     const kept = result.outcome.kind === 'history' ? result.kept : undefined;
+    const segments = result.text;
     return {
-      text: result.text,
+      get text() {
+        return segments.toString();
+      },
+      segments,
       root: result.root,
       outcome: result.outcome,
       ...(kept === undefined ? {} : { key: kept.key }),
@@ -282,15 +286,19 @@ export class RequestReadCache {
   }
 }
 
+/** What a read returns before `finish`: its text as pieces, and the entry to keep. */
+type ReadResult = Omit<RequestRead, 'text' | 'segments'> & {
+  readonly text: SegmentedText;
+  readonly kept: Entry | undefined;
+};
+
 /**
- * The body's text. ASCII: decoded whole as Latin-1 (Node keeps a large one outside the JS heap: no
- * heap copy, nothing for the collector to move). Otherwise the kept text before the verified
- * checkpoint (both end at the same message start, a character boundary) plus only the new bytes.
+ * Bytes of the body as text. ASCII: decoded as Latin-1 (Node keeps a large one outside the JS
+ * heap: no heap copy, nothing for the collector to move). A resumed read decodes only the bytes
+ * from its checkpoint on (a message start, so a character boundary).
  */
-function decode(body: Buffer, kept?: { text: string; point: Checkpoint }): string {
-  if (isAscii(body)) return body.toString('latin1');
-  if (kept === undefined) return body.toString('utf8');
-  return kept.text.slice(0, kept.point.offset) + body.subarray(kept.point.bytes).toString('utf8');
+function decode(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** What the entry's newest checkpoint tells of the text before it. */
@@ -352,15 +360,11 @@ function keep(
   for (let index = Math.max(1, items.length - CHECKPOINTS); index < items.length; index++) {
     const offset = (items[index] as JsonNode).start;
     if (offset <= counted.offset) continue;
-    const bytes = ascii
-      ? offset
-      : counted.bytes + Buffer.byteLength(input.text.slice(counted.offset, offset), 'utf8');
+    const between = ascii && !ttl ? '' : input.text.slice(counted.offset, offset);
+    const bytes = ascii ? offset : counted.bytes + Buffer.byteLength(between, 'utf8');
     const hash = counted.hash.copy().update(input.body.subarray(counted.bytes, bytes));
     const oneHourTtl = ttl
-      ? {
-          oneHourTtl:
-            counted.oneHourTtl === true || hasOneHourTtl(input.text, counted.offset, offset),
-        }
+      ? { oneHourTtl: counted.oneHourTtl === true || hasOneHourTtl(between) }
       : {};
     counted = { offset, bytes, hash, ...oneHourTtl };
     checkpoints.push({ index, offset, bytes, hash, ...oneHourTtl });
@@ -387,25 +391,4 @@ function ownSites(sites: ResultSite[], from: number): void {
       sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
     }
   }
-}
-
-/** Each message's start in characters and bytes, counted only past the inherited ones. */
-function byteAnchors(
-  text: string,
-  items: readonly JsonNode[],
-  inherited: { readonly anchors: ByteAnchors | undefined; readonly messages: number } | undefined,
-): ByteAnchors {
-  const count = Math.min(inherited?.messages ?? 0, inherited?.anchors?.chars.length ?? 0);
-  const chars = inherited?.anchors?.chars.slice(0, count) ?? [];
-  const bytes = inherited?.anchors?.bytes.slice(0, count) ?? [];
-  let lastChars = chars.at(-1) ?? 0;
-  let lastBytes = bytes.at(-1) ?? 0;
-  for (let index = count; index < items.length; index++) {
-    const start = (items[index] as JsonNode).start;
-    lastBytes += Buffer.byteLength(text.slice(lastChars, start), 'utf8');
-    lastChars = start;
-    chars.push(start);
-    bytes.push(lastBytes);
-  }
-  return { chars, bytes };
 }

@@ -4,6 +4,7 @@ import { proxyPointer, type PointerSite } from './proxyPointer.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
+import { SegmentedText } from './segmentedText.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
 import { spliceEdits, VIEW_BYTES } from './spliceEdits.js';
 
@@ -67,22 +68,25 @@ describe('reusedSplice', () => {
   test.prop([fc.array(STEP, { minLength: 2, maxLength: 8 }), fc.constantFrom(40, 300)], {
     numRuns: 150,
   })(
-    "#24.4 resuming from the previous request's splice gives the bytes and removed characters of a fresh splice, on append, rewind and edit",
+    "#24.4 resuming from the previous request's splice gives the bytes and removed characters of a fresh splice, on append, rewind and edit, with the text as the kept pieces plus the new part",
     (steps, joinBytes) => {
       let text = '';
+      let pieces = SegmentedText.of('');
       let sites: PointerSite[] = [];
       let memo: SpliceMemo | undefined;
       for (const step of steps) {
         // Site objects carry over only where the bytes before their end are kept, as the read cache hands them.
         const cut = whole(text, Math.floor(text.length * step.keep));
         const kept = sites.filter((site, index) => site.end <= cut && index % 10 < step.stay * 10);
-        text = `${text.slice(0, cut)}${step.long ? 'é'.repeat(VIEW_BYTES) : ''}${step.tail.join('')}`;
+        const tail = `${step.long ? 'é'.repeat(VIEW_BYTES) : ''}${step.tail.join('')}`;
+        text = `${text.slice(0, cut)}${tail}`;
+        pieces = pieces.withTail(cut, tail);
         const fresh = step.fresh.map(([at, length]) =>
           freshSite(text, at, length, step.cacheControl),
         );
         sites = [...kept, ...fresh];
         const body = Buffer.from(text, 'utf8');
-        const resumed = reusedSplice(body, text, sites, {
+        const resumed = reusedSplice(body, pieces, sites, {
           joinBytes,
           ...(memo === undefined ? {} : { previous: memo }),
         });

@@ -6,7 +6,8 @@
  * the same bytes, the same pointers and the same chunks up to there. Only the rest is computed.
  */
 import type { PointerSite } from './proxyPointer.js';
-import type { ByteAnchors } from './requestReadCache.js';
+import type { ByteAnchors } from './byteAnchors.js';
+import type { TextSlices } from './segmentedText.js';
 import {
   anchorBefore,
   orderedSites,
@@ -122,7 +123,7 @@ class ChunkWriter {
 
 /** Byte offset of character `offset`, counted from `from` or a later anchor, whichever is nearer. */
 function byteAt(
-  text: string,
+  text: TextSlices,
   anchors: ByteAnchors | undefined,
   from: { readonly chars: number; readonly bytes: number },
   offset: number,
@@ -143,7 +144,7 @@ function byteAt(
  */
 export function reusedSplice(
   body: Buffer,
-  text: string,
+  text: TextSlices,
   sites: readonly PointerSite[],
   options: {
     readonly anchors?: ByteAnchors;

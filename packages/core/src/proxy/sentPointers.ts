@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PointerSite } from './proxyPointer.js';
+import type { TextSlices } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 
 /** What the last fully read request sent, enough to repeat its pointers byte-exactly. */
@@ -59,7 +60,7 @@ const digest = (text: string): string => createHash('sha1').update(text).digest(
  * when the reader already has it, is the hash of the text before the newest message.
  */
 export function recordSentPointers(
-  text: string,
+  text: TextSlices,
   wire: WireHistory,
   sent: { readonly sites: readonly PointerSite[]; readonly prefixHash?: string },
 ): SentPointers {

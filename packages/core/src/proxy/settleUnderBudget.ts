@@ -16,6 +16,7 @@ import type { AgentClient } from './budget/agentClient.js';
 import { repliesUnderBudget } from './entryReplies.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
+import type { TextSlices } from './segmentedText.js';
 import { orderedSites, pointerValue } from './spliceEdits.js';
 import type { WireApi, WireHistory } from './wireHistory.js';
 
@@ -40,7 +41,7 @@ export interface BudgetStepOptions {
 export function settleUnderBudget(
   options: BudgetStepOptions,
   input: {
-    readonly text: string;
+    readonly text: TextSlices;
     readonly wire: WireHistory;
     readonly model: string | undefined;
     readonly read: RequestRead;
@@ -50,7 +51,7 @@ export function settleUnderBudget(
     readonly compactionReads: CompactionReads;
   },
 ): ReturnType<typeof repliesUnderBudget> {
-  const { text, wire, read, state, pointers } = input;
+  const { wire, read, state, pointers } = input;
   return repliesUnderBudget({
     wire,
     pointers,
@@ -58,7 +59,7 @@ export function settleUnderBudget(
     options,
     budget: (replies) =>
       applyBudget(options, {
-        text,
+        text: input.text,
         wire,
         model: input.model,
         read,
@@ -72,7 +73,7 @@ export function settleUnderBudget(
 function applyBudget(
   options: BudgetStepOptions,
   request: {
-    text: string;
+    text: TextSlices;
     wire: WireHistory;
     sites: readonly PointerSite[];
     model: string | undefined;
@@ -107,7 +108,7 @@ function applyBudget(
  * The pointers as the budget reads them: their total effect, and those inside a range (in text
  * order; each range is read once, none before the first pointer or after the last).
  */
-function editSource(text: string, sites: readonly PointerSite[]) {
+function editSource(text: TextSlices, sites: readonly PointerSite[]) {
   let removed = 0;
   let first = Infinity;
   let last = -Infinity;
@@ -148,7 +149,7 @@ function editSource(text: string, sites: readonly PointerSite[]) {
  * message.
  */
 function spliceRange(
-  text: string,
+  text: TextSlices,
   sites: readonly PointerSite[],
   from: number,
   to: number,

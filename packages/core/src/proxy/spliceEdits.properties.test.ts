@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
 import { reusedSplice } from './reusedSplice.js';
 import { spliceEdits, VIEW_BYTES } from './spliceEdits.js';
-import type { ByteAnchors } from './requestReadCache.js';
+import type { ByteAnchors } from './byteAnchors.js';
 
 /** The body's splice from scratch (no previous request to resume from). */
 const splice = (body: Buffer, text: string, sites: readonly PointerSite[], anchors?: ByteAnchors) =>

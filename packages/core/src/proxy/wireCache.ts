@@ -9,6 +9,7 @@
  */
 import type { CachedPrefix, PromptLayout } from '../cache/cachePrefix.js';
 import { entryLayout } from '../cache/cachePrefix.js';
+import type { SegmentedText } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 
 export interface WireCache {
@@ -44,14 +45,20 @@ export function charTokens(chars: number): number {
 
 const CACHE_CONTROL = /"cache_control"\s*:/g;
 
-/** The shape of a parsed request: message spans and blocks, and where its breakpoints are. */
-export function wireShape(text: string, wire: WireHistory): WireShape {
+/**
+ * The shape of a parsed request: message spans and blocks, and where its breakpoints are. The
+ * text as pieces is scanned piece by piece (a `cache_control` key never holds a `{`).
+ */
+export function wireShape(text: string | SegmentedText, wire: WireHistory): WireShape {
   const spans = wire.messageSpans;
   const messagesChars = spans.reduce((sum, span) => sum + (span.end - span.start), 0);
   const breakpointMessages: number[] = [];
   let leadBreakpoint = false;
-  for (const match of text.matchAll(CACHE_CONTROL)) {
-    const offset = match.index;
+  const offsets =
+    typeof text === 'string'
+      ? Array.from(text.matchAll(CACHE_CONTROL), (match) => match.index)
+      : text.matchOffsets(CACHE_CONTROL);
+  for (const offset of offsets) {
     const i = spans.findIndex((span) => span.start <= offset && offset < span.end);
     if (i < 0) leadBreakpoint = true;
     else breakpointMessages.push(i);

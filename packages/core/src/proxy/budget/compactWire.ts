@@ -16,6 +16,7 @@ import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
+import type { TextSlices } from '../segmentedText.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {
@@ -73,8 +74,8 @@ export function summaryBudgetChars(budgetTokens: number): number {
 }
 
 export interface CompactInput {
-  /** The original request (for the hashes and the summary). */
-  readonly original: string;
+  /** The original request (for the hashes and the summary): read in slices, never joined. */
+  readonly original: TextSlices;
   readonly wire: WireHistory;
   /** Where a compaction may cut, and the summary's wire form (read only when needed). */
   readonly layout: () => CompactionLayout;

@@ -8,6 +8,7 @@
  */
 import { member, stringMember, type JsonNode } from '../jsonSpans.js';
 import type { WireApi, WireHistory } from '../wireHistory.js';
+import type { TextSlices } from '../segmentedText.js';
 
 export type TurnRole = 'assistant' | 'user';
 
@@ -33,7 +34,7 @@ export interface CompactionLayout {
 /** The request a compaction cuts, and the item after the last one it replaces. */
 export interface CompactedRegion {
   /** The request text the layout's item indices refer to. */
-  readonly original: string;
+  readonly original: TextSlices;
   readonly cut: number;
 }
 

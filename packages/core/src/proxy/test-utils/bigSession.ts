@@ -13,15 +13,23 @@ const FILE = Array.from(
   (_, i) => `${i + 1}\tconst value${i} = compute(${i});`,
 ).join('\n');
 
-function bigSessionMessages(tokens: number): Json[] {
-  const messages: Json[] = [{ role: 'user', content: [{ type: 'text', text: 'refactor' }] }];
+/** Text the client may send beyond ASCII: accents in the prompt, box-drawing in tool output. */
+export interface BigSessionOptions {
+  readonly nonAscii?: boolean;
+}
+
+function bigSessionMessages(tokens: number, options: BigSessionOptions = {}): Json[] {
+  const prompt = options.nonAscii === true ? 'refactor — café' : 'refactor';
+  const bash = (round: number) =>
+    options.nonAscii === true ? `│ ok ${round}\n`.repeat(40) : `ok ${round}\n`.repeat(40);
+  const messages: Json[] = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   let chars = 0;
   for (let round = 0; chars < tokens * 4; round++) {
     const file = `/w/src/file${round % 40}.ts`;
     const rounds: [string, Json, string][] = [
       [`r${round}`, { file_path: file }, FILE],
       [`e${round}`, { file_path: file, old_string: 'value1', new_string: 'valueA' }, 'updated'],
-      [`b${round}`, { command: 'npm test' }, `ok ${round}\n`.repeat(40)],
+      [`b${round}`, { command: 'npm test' }, bash(round)],
     ];
     for (const [id, input, output] of rounds) {
       const name = id.startsWith('r') ? 'Read' : id.startsWith('e') ? 'Edit' : 'Bash';
@@ -35,8 +43,8 @@ function bigSessionMessages(tokens: number): Json[] {
   return messages;
 }
 
-export function bigSessionBody(tokens: number): string {
-  return anthropicBody(bigSessionMessages(tokens));
+export function bigSessionBody(tokens: number, options: BigSessionOptions = {}): string {
+  return anthropicBody(bigSessionMessages(tokens, options));
 }
 
 /** The newest message with a cache breakpoint on its last block. */
@@ -53,8 +61,12 @@ function withBreakpoint(message: Json): Json {
  * The last `turns` requests of a ~`tokens`-token conversation, oldest first: each one is the
  * previous one's messages plus one assistant call and its result.
  */
-export function bigSessionTurns(tokens: number, turns: number): string[] {
-  const messages = bigSessionMessages(tokens);
+export function bigSessionTurns(
+  tokens: number,
+  turns: number,
+  options: BigSessionOptions = {},
+): string[] {
+  const messages = bigSessionMessages(tokens, options);
   const bodies: string[] = [];
   for (let turn = turns - 1; turn >= 0; turn--) {
     const sent = messages.slice(0, messages.length - 2 * turn);

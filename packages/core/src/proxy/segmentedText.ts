@@ -1,0 +1,129 @@
+/**
+ * A request's text held as the decoded pieces it was built from: the part of an earlier request's
+ * text that a resumed read keeps, then the newly decoded bytes. Joined into one string, the text
+ * would be copied whole by V8 on its first character read (for a non-ASCII body, a two-byte copy
+ * of several MB per request); a slice inside one piece reads only that piece, so a reader of the
+ * new part never touches the kept one. `toString()` joins the pieces, once.
+ */
+
+/** What reading a request's text needs: its length and slices of it (a string is one). */
+export interface TextSlices {
+  readonly length: number;
+  slice(start: number, end: number): string;
+}
+
+export class SegmentedText implements TextSlices {
+  readonly length: number;
+  private joined: string | undefined;
+  /** The piece the last slice started in (slices mostly move forward through one piece). */
+  private last = 0;
+
+  private constructor(
+    private readonly pieces: readonly string[],
+    /** Offset of each piece's first character, ascending. */
+    private readonly starts: readonly number[],
+  ) {
+    const end = pieces.at(-1);
+    this.length = end === undefined ? 0 : (starts.at(-1) as number) + end.length;
+    if (pieces.length === 1) this.joined = pieces[0];
+  }
+
+  static of(text: string): SegmentedText {
+    return new SegmentedText([text], [0]);
+  }
+
+  /** Pieces held (for tests: a resumed text must not grow them without bound). */
+  get pieceCount(): number {
+    return this.pieces.length;
+  }
+
+  /**
+   * The first `chars` characters of this text followed by `tail`. The last two pieces are merged
+   * while the earlier is at most twice the later, so each piece is more than twice the next: a
+   * text holds at most log2(length) + 1 pieces, and a character is copied O(log length) times
+   * over a conversation (merges are lazy: V8 copies a merged piece when it is first sliced), never
+   * the whole text per request.
+   */
+  withTail(chars: number, tail: string): SegmentedText {
+    const pieces: string[] = [];
+    const starts: number[] = [];
+    for (let index = 0; index < this.pieces.length; index++) {
+      const start = this.starts[index] as number;
+      if (start >= chars) break;
+      const piece = this.pieces[index] as string;
+      pieces.push(start + piece.length <= chars ? piece : piece.slice(0, chars - start));
+      starts.push(start);
+    }
+    if (tail.length > 0 || pieces.length === 0) {
+      pieces.push(tail);
+      starts.push(Math.min(chars, this.length));
+    }
+    while (pieces.length >= 2) {
+      const after = pieces.at(-1) as string;
+      const before = pieces.at(-2) as string;
+      if (before.length > 2 * after.length) break;
+      pieces.splice(-2, 2, before + after);
+      starts.pop();
+    }
+    return new SegmentedText(pieces, starts);
+  }
+
+  slice(start: number, end: number = this.length): string {
+    if (this.joined !== undefined) return this.joined.slice(start, end);
+    const from = Math.max(0, Math.min(start, this.length));
+    const to = Math.max(from, Math.min(end, this.length));
+    let index = this.pieceAt(from);
+    let piece = this.pieces[index] as string;
+    let pieceStart = this.starts[index] as number;
+    if (to <= pieceStart + piece.length) return piece.slice(from - pieceStart, to - pieceStart);
+    const parts: string[] = [];
+    let at = from;
+    while (at < to) {
+      parts.push(piece.slice(at - pieceStart, to - pieceStart));
+      at = pieceStart + piece.length;
+      index++;
+      piece = this.pieces[index] ?? '';
+      pieceStart = this.starts[index] ?? to;
+    }
+    return parts.join('');
+  }
+
+  /**
+   * Offsets of the matches of global `pattern`, found piece by piece without joining: only for a
+   * pattern whose match cannot hold a `{` (every piece boundary is a message's first character,
+   * a `{`, in this text and in the earlier ones whose bytes it kept).
+   */
+  matchOffsets(pattern: RegExp): number[] {
+    const offsets: number[] = [];
+    for (const [index, piece] of this.pieces.entries()) {
+      const start = this.starts[index] as number;
+      for (const match of piece.matchAll(pattern)) offsets.push(start + match.index);
+    }
+    return offsets;
+  }
+
+  toString(): string {
+    this.joined ??= this.pieces.join('');
+    return this.joined;
+  }
+
+  /** Index of the piece holding character `offset` (the last piece for the end). */
+  private pieceAt(offset: number): number {
+    const { starts } = this;
+    if (
+      (starts[this.last] as number) <= offset &&
+      (this.last + 1 >= starts.length || offset < (starts[this.last + 1] as number))
+    ) {
+      return this.last;
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    this.last = low;
+    return low;
+  }
+}
