@@ -31,6 +31,7 @@ import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 import { settleUnderBudget } from './settleUnderBudget.js';
+import type { EarlyCompactionRisk } from './budget/compactWire.js';
 import type { DensifyOptions, DensifyResult } from './DensifyResult.js';
 
 export type { CompactionNote, DensifyOptions, DensifyResult } from './DensifyResult.js';
@@ -147,6 +148,16 @@ function decide(
   });
 }
 
+/** What a compaction not needed yet may risk in this conversation (`compactWire`). */
+function earlyRiskOf(state: ConversationState, provider: CacheProviderName): EarlyCompactionRisk {
+  const rules = cacheRulesFor(provider);
+  return {
+    riskTokens: () => proxyRiskBudget(state, rules.provider),
+    readMultiplier: rules.readMultiplier,
+    writeMultiplier: rules.writeMultiplier,
+  };
+}
+
 function densifyWire(
   options: DensifyOptions,
   text: SegmentedText,
@@ -171,6 +182,7 @@ function densifyWire(
     state,
     pointers,
     compactionReads: options.store.compactionReads,
+    earlyRisk: earlyRiskOf(state, provider),
   });
   // In text order once: the splice, the fingerprints and the next request read them so.
   const sites = [...pointers, ...replies.sites].sort((a, b) => a.start - b.start);

@@ -6,6 +6,7 @@
 import {
   compactWire,
   type CompactOutcome,
+  type EarlyCompactionRisk,
   type EditSource,
   type TextEdit,
 } from './budget/compactWire.js';
@@ -49,6 +50,8 @@ export function settleUnderBudget(
     readonly pointers: readonly PointerSite[];
     /** Where each standing compaction was last confirmed (`CompactionReads`). */
     readonly compactionReads: CompactionReads;
+    /** What a compaction the request as sent does not need yet may cost up front. */
+    readonly earlyRisk: EarlyCompactionRisk;
   },
 ): ReturnType<typeof repliesUnderBudget> {
   const { wire, read, state, pointers } = input;
@@ -66,6 +69,7 @@ export function settleUnderBudget(
         state,
         sites: [...pointers, ...replies],
         compactionReads: input.compactionReads,
+        earlyRisk: input.earlyRisk,
       }),
   });
 }
@@ -80,6 +84,7 @@ function applyBudget(
     read: RequestRead;
     state: ConversationState;
     compactionReads: CompactionReads;
+    earlyRisk: EarlyCompactionRisk;
   },
 ): CompactOutcome {
   const budget = options.workingBudget;
@@ -98,6 +103,7 @@ function applyBudget(
     budgetTokens: budget.tokens,
     longContext: budget.longContext,
     client: budget.client,
+    earlyRisk: request.earlyRisk,
     readOnly: options.readOnly === true,
   });
   request.compactionReads.record(state.budget, read, outcome.kind !== 'none');

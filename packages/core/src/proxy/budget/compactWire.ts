@@ -12,7 +12,12 @@ import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
-import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
+import {
+  estimateWithCut,
+  planWireCompaction,
+  type CompactionPlan,
+  type CompactionPlanInput,
+} from './planWireCompaction.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
@@ -99,10 +104,29 @@ export interface CompactInput {
   readonly budgetTokens: number | undefined;
   /** Whether the request opts into a 1M-token window. */
   readonly longContext: boolean;
+  /**
+   * What an early compaction may cost up front: one the request as sent does not need yet (density
+   * keeps it under the budget), made because the history as the client sent it passed the budget.
+   * Absent: no limit.
+   */
+  readonly earlyRisk?: EarlyCompactionRisk;
   /** The agent CLI that sent the request, when known (else guessed from the model name). */
   readonly client?: AgentClient | undefined;
   /** Only repeat the standing compaction (token counting). */
   readonly readOnly: boolean;
+}
+
+/**
+ * The conversation's risk budget (base-input-token units: what density saved so far, plus the
+ * scheduler's allowance) and the provider's cache prices: a compaction that is not needed yet is
+ * made only when its up-front cost, the rewritten part written against the cached one read (what
+ * lies before the compacted turns stays cached), is within the budget, as every other decision
+ * that bets on later calls.
+ */
+export interface EarlyCompactionRisk {
+  readonly riskTokens: () => number;
+  readonly readMultiplier: number;
+  readonly writeMultiplier: number;
 }
 
 /** The input with its layout read. */
@@ -254,7 +278,7 @@ function planFor(
   }
   const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
   const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
-  const plan = planWireCompaction({
+  const planInput = {
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
     clientMessageChars: turnChars(input.layout, input.wire.messageSpans),
@@ -263,9 +287,31 @@ function planFor(
     budgetTokens,
     previousCut: Math.max(0, previousTurn),
     summaryChars,
-  });
+  };
+  const plan = withinRisk(input.earlyRisk, planInput, planWireCompaction(planInput));
+
   const cut = plan.cut === 0 ? 0 : (turns[plan.cut]?.first ?? 0);
   return { plan: { ...plan, cut }, summaryChars };
+}
+
+/**
+ * `plan`, unless it is an early compaction (the request as sent fits the budget at the standing
+ * cut) whose up-front cost exceeds the risk budget: then the standing cut is kept.
+ */
+function withinRisk(
+  risk: EarlyCompactionRisk | undefined,
+  input: CompactionPlanInput,
+  plan: CompactionPlan,
+): CompactionPlan {
+  if (risk === undefined || plan.kind !== 'compact') return plan;
+  const sentNow = estimateWithCut({ ...input, clientMessageChars: undefined }, input.previousCut);
+  if (sentNow > input.budgetTokens) return plan;
+  // What lies outside the compacted turns (system, tools, leading items) stays cached either way.
+  const fixed = Math.ceil(input.fixedChars * input.tokensPerChar);
+  const upFront =
+    risk.writeMultiplier * (plan.estimatedTokens - fixed) - risk.readMultiplier * (sentNow - fixed);
+  if (upFront <= risk.riskTokens()) return plan;
+  return { kind: 'keep', cut: input.previousCut, reason: 'under-budget' };
 }
 
 /**

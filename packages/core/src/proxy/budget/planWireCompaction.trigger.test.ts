@@ -101,3 +101,24 @@ describe('compactWire: a standing compaction', () => {
     if (result.kind !== 'none') expect(result.cut).toBeGreaterThan(first.cut);
   });
 });
+
+describe('compactWire: what an early compaction may risk', () => {
+  const prices = { readMultiplier: 0.1, writeMultiplier: 1.25 };
+  it('#24.1 a compaction only the client history asks for is made when its up-front cost is within the risk budget, not beyond', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { input, sent } = densityCompactInput(body, 0);
+    const budgetTokens = Math.floor((sent.length + body.length) / 8);
+    const none = { ...prices, riskTokens: () => 0 };
+    expect(compactWire({ ...input, budgetTokens, earlyRisk: none }).kind).toBe('none');
+    const ample = { ...prices, riskTokens: () => 1e9 };
+    expect(compactWire({ ...input, budgetTokens, earlyRisk: ample }).kind).toBe('compacted');
+  });
+
+  it('#24.1 a compaction the request as sent needs is made whatever the risk budget', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { input, sent } = densityCompactInput(body, 0);
+    const budgetTokens = Math.floor((sent.length / 4) * 0.8);
+    const none = { ...prices, riskTokens: () => 0 };
+    expect(compactWire({ ...input, budgetTokens, earlyRisk: none }).kind).toBe('compacted');
+  });
+});
