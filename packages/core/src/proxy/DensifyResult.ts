@@ -28,6 +28,11 @@ export interface DensifyOptions {
   readonly workingBudget?: WorkingBudgetOptions;
   /** Replies at entry for repeated new results (`entryReplies.ts`); default on. */
   readonly entryReplies?: boolean;
+  /**
+   * Also repeated-lines replies at entry (`repeatedLinesEntryReply.ts`), while `entryReplies` is
+   * on; default off.
+   */
+  readonly repeatedLinesReplies?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
+import { expandRepeatedLines } from '../core/compression/density/entry/repeatedLinesText.js';
 import { POINTER_TEXT } from './test-utils/wireRequests.js';
 import type { WireApi } from './wireHistory.js';
 
@@ -9,7 +10,7 @@ type Json = Record<string, unknown>;
 
 type Op =
   | {
-      readonly kind: 'read' | 'cat' | 'write' | 'grep';
+      readonly kind: 'read' | 'cat' | 'write' | 'grep' | 'test';
       readonly path: string;
       readonly reuse: boolean;
     }
@@ -24,7 +25,7 @@ const PATH = fc.constantFrom('/w/a.ts', '/w/b.ts');
 const OP: fc.Arbitrary<Op> = fc.oneof(
   {
     arbitrary: fc.record({
-      kind: fc.constantFrom('read', 'read', 'cat', 'write', 'grep', 'grep'),
+      kind: fc.constantFrom('read', 'read', 'cat', 'write', 'grep', 'grep', 'test', 'test'),
       path: PATH,
       reuse: fc.constantFrom(false, false, false, true),
     }),
@@ -68,6 +69,18 @@ interface Conversation {
 
 const PAD = 'x'.repeat(300);
 
+const changes = (op: Op): boolean => op.kind === 'write' || (op.kind === 'edit' && !op.fails);
+
+/** A test run after `changes` changes to the files: most of its lines repeat the run before. */
+function testOutput(changes: number): string {
+  const cases = Array.from({ length: 12 }, (_, i) =>
+    i === changes % 12
+      ? `  ✗ case ${i} of the parser suite fails after change ${changes}`
+      : `  ✓ case ${i} of the parser suite passes quickly`,
+  );
+  return ['> npm test', ...cases, `11 passed, 1 failed (run after ${changes} changes)`].join('\n');
+}
+
 /** A read's output is the file's version (successful writes before it), so re-reads repeat. */
 function output(ops: readonly Op[], index: number): { text: string; error: boolean } {
   const op = ops[index] as Op;
@@ -82,6 +95,8 @@ function output(ops: readonly Op[], index: number): { text: string; error: boole
       return { text: `${op.path} version ${version}\n${PAD}`, error: false };
     case 'grep':
       return { text: `matches in ${op.path}\n${PAD}`, error: false };
+    case 'test':
+      return { text: testOutput(ops.slice(0, index).filter(changes).length), error: false };
     case 'write':
       return { text: 'File written.', error: false };
     case 'edit':
@@ -99,6 +114,8 @@ function toolCall(op: Op): { name: string; args: Json } {
       return { name: 'Bash', args: { command: `cat ${op.path}` } };
     case 'grep':
       return { name: 'Grep', args: { pattern: 'match', path: op.path } };
+    case 'test':
+      return { name: 'Bash', args: { command: 'npm test' } };
     case 'write':
       return { name: 'Write', args: { file_path: op.path, content: 'new' } };
     case 'edit':
@@ -160,20 +177,60 @@ function readSent(api: WireApi, text: string) {
   return { calls, results };
 }
 
-/** Checks one forwarded request; returns the number of replies in it. */
+/** A repeated-lines reply: the CLI's reply, then its recall id on a line of its own. */
+const LINES_REPLY = /\n\(original: `dense recall (r[0-9a-f]{10})`\)$/;
+/** The same as a JSON string in a request body. */
+const LINES_REPLY_JSON = /"(?:[^"\\]|\\.)*\\n\(original: `dense recall (r[0-9a-f]{10})`\)"/g;
+
+const isReply = (text: unknown): boolean =>
+  typeof text === 'string' && (REPLY.test(text) || LINES_REPLY.test(text));
+
+/** Checks a repeated-lines reply: each text it names is one call's result, visible verbatim. */
+function checkLinesReply(
+  sent: ReturnType<typeof readSent>,
+  input: { readonly text: string; readonly recallId: string; readonly original: string },
+): void {
+  const { calls, results } = sent;
+  const cliText = input.text.slice(0, input.text.length - LINES_REPLY.exec(input.text)![0].length);
+  const expanded = expandRepeatedLines(cliText, (ref) => {
+    expect(ref.parameter, 'names an output').toBeUndefined();
+    expect(calls.get(ref.callId), `${ref.callId} names one call`).toBe(1);
+    const shown = results.filter((r) => r.id === ref.callId).map((r) => r.text);
+    expect(shown).toHaveLength(1);
+    const [text] = shown;
+    // The client's own text: no reply and no pointer.
+    expect(typeof text === 'string' && !isReply(text) && !POINTER_TEXT.test(text)).toBe(true);
+    return text as string;
+  });
+  expect(expanded, `reply with recall ${input.recallId} expands to its original`).toBe(
+    input.original,
+  );
+}
+
+/** Checks one forwarded request; returns the number of replies in it, and of repeated-lines ones. */
 function checkSent(
   api: WireApi,
   input: { sent: string; body: string; originals: ReadonlyMap<string, string>; compacted: boolean },
-): number {
-  const { calls, results } = readSent(api, input.sent);
+): { readonly replies: number; readonly lines: number } {
+  const sent = readSent(api, input.sent);
+  const { calls, results } = sent;
   let replies = 0;
+  let linesReplies = 0;
   for (const result of results) {
-    const match = typeof result.text === 'string' ? REPLY.exec(result.text) : null;
-    if (match === null) continue;
+    if (typeof result.text !== 'string') continue;
+    const lines = LINES_REPLY.exec(result.text);
+    const match = REPLY.exec(result.text);
+    if (match === null && lines === null) continue;
     replies++;
-    const [, named, recallId] = match as unknown as [string, string, string];
+    const recallId = (lines ?? match)![lines === null ? 2 : 1] as string;
     const original = input.originals.get(recallId);
     expect(original, `recall ${recallId} kept`).toBeDefined();
+    if (lines !== null) {
+      checkLinesReply(sent, { text: result.text, recallId, original: original as string });
+      linesReplies++;
+      continue;
+    }
+    const named = (match as RegExpExecArray)[1] as string;
     // The call named is one call, and its result is visible verbatim: the reply's own original.
     expect(calls.get(named), `${named} names one call`).toBe(1);
     const shown = results.filter((r) => r.id === named);
@@ -182,6 +239,7 @@ function checkSent(
   if (!input.compacted) {
     // Every reply and pointer put back gives the client's own bytes.
     const back = input.sent
+      .replace(LINES_REPLY_JSON, (_, id: string) => JSON.stringify(input.originals.get(id)))
       .replace(new RegExp(`"${REPLY.source.slice(1, -1)}"`, 'g'), (_, __, id: string) =>
         JSON.stringify(input.originals.get(id)),
       )
@@ -190,14 +248,34 @@ function checkSent(
       );
     expect(back).toBe(input.body);
   }
-  return replies;
+  return { replies, lines: linesReplies };
+}
+
+/**
+ * Checks that each result (by its place and the client's text) goes out as it went out before,
+ * or once a reply, as the original (or a pointer); `shown` holds what each went out as.
+ */
+function checkSticky(
+  api: WireApi,
+  input: { readonly sent: string; readonly body: string; readonly shown: Map<string, unknown> },
+): void {
+  const client = readSent(api, input.body).results;
+  const sent = readSent(api, input.sent).results;
+  client.forEach((result, k) => {
+    const key = `${k}:${String(result.text)}`;
+    const now = sent[k]?.text;
+    const before = input.shown.get(key);
+    if (before !== undefined && isReply(now)) expect(now, `result ${k} stays as sent`).toBe(before);
+    input.shown.set(key, now);
+  });
 }
 
 function checkConversation(api: WireApi, steps: readonly Step[], budget: number | undefined) {
   const store = new ConversationStore();
   const originals = new Map<string, string>();
   let conversation: Conversation = { ops: [], cleared: new Set() };
-  let replies = 0;
+  const count = { replies: 0, lines: 0 };
+  const shown = new Map<string, unknown>();
   steps.forEach((step, index) => {
     let ops = conversation.ops;
     if (step.keep !== undefined) ops = ops.slice(0, Math.floor(step.keep * ops.length));
@@ -213,17 +291,25 @@ function checkConversation(api: WireApi, steps: readonly Step[], budget: number 
       store,
       now: index * 1000,
       pressureTokens: step.pressureTokens,
+      repeatedLinesReplies: true,
       ...(budget === undefined ? {} : { workingBudget: { tokens: budget, longContext: false } }),
     });
     expect(result.unsupported).toBeUndefined();
     for (const recall of result.recalls) originals.set(recall.id, recall.text);
     const compacted = result.compaction !== undefined;
-    replies += checkSent(api, { sent: result.body.toString(), body, originals, compacted });
+    const sent = result.body.toString();
+    const checked = checkSent(api, { sent, body, originals, compacted });
+    count.replies += checked.replies;
+    count.lines += checked.lines;
+    if (step.keep !== undefined)
+      for (const key of shown.keys())
+        if (Number(key.split(':')[0]) >= ops.length) shown.delete(key);
+    if (!compacted) checkSticky(api, { sent, body, shown });
     // One result per op: the decisions kept never outnumber the results of the last request.
     const decisions = store.get(result.conversationId ?? '', index * 1000).entryReplies;
     expect(decisions.size).toBeLessThanOrEqual(conversation.ops.length);
   });
-  return replies;
+  return count;
 }
 
 describe('replies at entry follow what the request shows', () => {
@@ -235,7 +321,7 @@ describe('replies at entry follow what the request shows', () => {
     ],
     { numRuns: 200 },
   )(
-    '#24.1 reads, writes, outputs, clears and rewinds: every reply names a result visible verbatim in that request, and expanding replies gives back the client bytes',
+    '#24.1 reads, writes, outputs, test runs, clears and rewinds: every reply (same output or repeated lines) names results visible verbatim in that request, expanding replies gives back the client bytes, and a result sent as a reply changes only to its original',
     (api, steps, budget) => {
       checkConversation(api, steps, budget);
     },
@@ -274,7 +360,7 @@ describe('replies at entry follow what the request shows', () => {
       })),
       { keep: 0, clear: undefined, append: [grep], pressureTokens: 0 },
     ];
-    expect(checkConversation('anthropic', steps, undefined)).toBeGreaterThan(0);
+    expect(checkConversation('anthropic', steps, undefined).replies).toBeGreaterThan(0);
   });
   test('#24.1 the generator reaches replies (the property is not vacuous)', () => {
     const read = { kind: 'read', path: '/w/a.ts', reuse: false } as const;
@@ -286,7 +372,21 @@ describe('replies at entry follow what the request shows', () => {
       pressureTokens: 1_000_000,
     });
     expect(
-      checkConversation('anthropic', [step([read, grep]), step([read]), step([grep])], undefined),
+      checkConversation('anthropic', [step([read, grep]), step([read]), step([grep])], undefined)
+        .replies,
     ).toBe(3);
+  });
+  test('#24.1 the generator reaches repeated-lines replies (the property covers them)', () => {
+    const run = { kind: 'test', path: '/w/a.ts', reuse: false } as const;
+    const write = { kind: 'write', path: '/w/a.ts', reuse: false } as const;
+    const step = (append: Op[]): Step => ({
+      keep: undefined,
+      clear: undefined,
+      append,
+      pressureTokens: 1_000_000,
+    });
+    const steps = [step([run]), step([write]), step([run]), step([write, run])];
+    // The first reply, sent again in the last request, and the last run.
+    expect(checkConversation('openai-chat', steps, undefined).lines).toBe(3);
   });
 });

@@ -2,24 +2,26 @@
  * High-density's replies at entry in the proxy: a tool result that enters the conversation (one
  * after the request's last assistant turn, not yet in the provider's cache) and repeats a result
  * still visible verbatim in the request goes out as the CLI's short reply naming that earlier call
- * (an unchanged re-read, or the same output of a call that touches no file), with the recall id of
- * its own text. A result is decided the first time the proxy sees it, so every later request
- * writes the same bytes; a reply is only written while the result it names is visible verbatim in
- * that very request (not pointed, not compacted away, its call id naming one call), and otherwise
- * goes out as the client's original from then on.
+ * (an unchanged re-read, or the same output of a call that touches no file); one that repeats long
+ * runs of lines of such results goes out as the CLI's repeated-lines reply (each run a marker
+ * naming the call and the lines, the rest verbatim). Either carries the recall id of its own text.
+ * A result is decided the first time the proxy sees it, so every later request writes the same
+ * bytes; a reply is only written while what it names is visible verbatim in that very request
+ * (not pointed, not compacted away, each call id naming one call), and otherwise goes out as the
+ * client's original from then on.
  */
-import { originalResponseText, recallIdOfResponse } from '../core/compression/recallPointers.js';
+import {
+  originalResponseText,
+  recallIdOfResponse,
+  recallIdOfText,
+} from '../core/compression/recallPointers.js';
 import {
   unchangedReadReply,
   unchangedReplyReferent,
 } from '../core/compression/density/entry/unchangedRead.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
-import type {
-  ContentBlock,
-  IContent,
-  ToolCallBlock,
-  ToolResponseBlock,
-} from '../services/history/IContent.js';
+import { MIN_SAVED_CHARS } from '../core/compression/density/entry/repeatedLinesText.js';
+import type { ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
 import type { CompactOutcome } from './budget/compactWire.js';
 import {
   positionOf,
@@ -27,12 +29,22 @@ import {
   type EntryReplyDecisions,
 } from './entryReplyDecisions.js';
 import type { PointerSite } from './proxyPointer.js';
+import { namedLines, repeatedLinesEntryReply } from './repeatedLinesEntryReply.js';
+import {
+  callBefore,
+  historyBefore,
+  indexRequest,
+  namesOneCall,
+  responseAt,
+  visibleReferent,
+  type RequestIndex,
+} from './requestIndex.js';
 import { pointerValue } from './spliceEdits.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
-/** A reply written into the request, with where the result it names sits. */
+/** A reply written into the request, with where the results (or call) it names sit. */
 export interface ReplySite extends PointerSite {
-  readonly referentMessage: number;
+  readonly referentMessages: readonly number[];
   readonly position: string;
 }
 
@@ -49,6 +61,16 @@ export interface EntryRepliesInput {
   readonly edited: readonly ResultSite[];
   /** Decide nothing new and change no decision (token counting). */
   readonly readOnly: boolean;
+  /** Also decide repeated-lines replies (default off). */
+  readonly repeatedLines?: boolean;
+}
+
+/** The request as the decisions for its new results read it. */
+interface NewResults {
+  readonly index: RequestIndex;
+  /** The first message whose results are new. */
+  readonly from: number;
+  readonly repeatedLines: boolean;
 }
 
 /** The reply the proxy sends: the CLI's reply, and how to get this result's own text back. */
@@ -56,81 +78,12 @@ export function proxyReplyText(cliReply: string, recallId: string): string {
   return `${cliReply} (original: \`dense recall ${recallId}\`)`;
 }
 
-function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock | undefined {
-  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
-  return block?.type === 'tool_response' ? block : undefined;
-}
-
-/** The request's calls and results by call id, and which results are replaced so far. */
-interface RequestIndex {
-  readonly wire: WireHistory;
-  readonly sitesByCall: Map<string, ResultSite[]>;
-  readonly calls: Map<string, ToolCallBlock[]>;
-  /** Call ids of client calls read as several calls (a patch of several files, an exec script). */
-  readonly split: Set<string>;
-  readonly replaced: Set<string>;
-}
-
-function callTables(wire: WireHistory): Omit<RequestIndex, 'wire' | 'replaced'> {
-  const sitesByCall = new Map<string, ResultSite[]>();
-  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
-    const list = map.get(key);
-    if (list === undefined) map.set(key, [value]);
-    else list.push(value);
-  };
-  for (const site of wire.sites) push(sitesByCall, site.callId, site);
-  const calls = new Map<string, ToolCallBlock[]>();
-  const split = new Set<string>();
-  for (const entry of wire.history)
-    for (const block of entry.blocks) {
-      if (block.type !== 'tool_call') continue;
-      push(calls, block.id, block);
-      const hash = block.id.indexOf('#');
-      if (hash >= 0) split.add(block.id.slice(0, hash));
-    }
-  return { sitesByCall, calls, split };
-}
-
-/** The index of `wire`; its call tables are built when first asked for (most requests never do). */
-function indexRequest(wire: WireHistory, edited: readonly ResultSite[]): RequestIndex {
-  let tables: ReturnType<typeof callTables> | undefined;
-  const built = () => (tables ??= callTables(wire));
-  return {
-    wire,
-    replaced: new Set(edited.map(positionOf)),
-    get sitesByCall() {
-      return built().sitesByCall;
-    },
-    get calls() {
-      return built().calls;
-    },
-    get split() {
-      return built().split;
-    },
-  };
-}
-
 /**
- * The site of the result of call `callId` when it is visible verbatim with `text` before `site`:
- * the id names one client call read as one call, and one result not replaced in this request.
+ * The repeated-lines reply the proxy sends: the CLI's reply, then on a line of its own how to get
+ * this result's own text back.
  */
-function visibleReferent(
-  index: RequestIndex,
-  callId: string,
-  text: string,
-  before: ResultSite,
-): ResultSite | undefined {
-  const sites = index.sitesByCall.get(callId);
-  if (sites?.length !== 1 || index.calls.get(callId)?.length !== 1 || index.split.has(callId))
-    return undefined;
-  const site = sites[0] as ResultSite;
-  const earlier =
-    site.messageIndex < before.messageIndex ||
-    (site.messageIndex === before.messageIndex && site.blockIndex < before.blockIndex);
-  if (!earlier || index.replaced.has(positionOf(site))) return undefined;
-  const block = responseAt(index.wire, site);
-  if (block === undefined || block.error !== undefined || block.result !== text) return undefined;
-  return site;
+export function linesReplyText(cliReply: string, recallId: string): string {
+  return `${cliReply}\n(original: \`dense recall ${recallId}\`)`;
 }
 
 /** The first message after the request's last assistant turn: results from it on are new. */
@@ -140,56 +93,64 @@ function newResultsFrom(wire: WireHistory): number {
   return 0;
 }
 
-/** A response as the decision sees a replaced one: no longer the text it had. */
-const replacedBlock = (block: ContentBlock): ContentBlock =>
-  block.type === 'tool_response' ? { ...block, result: '', error: 'replaced' } : block;
-
-/** The history before `site` as sent: results replaced in this request show no text. */
-function historyBefore(index: RequestIndex, site: ResultSite): IContent[] {
-  const replacedIn = new Map<number, Set<number>>();
-  for (const position of index.replaced) {
-    const [message, block] = position.split(':').map(Number) as [number, number];
-    replacedIn.set(message, (replacedIn.get(message) ?? new Set()).add(block));
-  }
-  const view = (entry: IContent, message: number, upTo: number): IContent => {
-    const replaced = replacedIn.get(message);
-    if (replaced === undefined && upTo === entry.blocks.length) return entry;
-    const blocks = entry.blocks.slice(0, upTo);
-    return replaced === undefined
-      ? { ...entry, blocks }
-      : { ...entry, blocks: blocks.map((b, i) => (replaced.has(i) ? replacedBlock(b) : b)) };
-  };
-  const history = index.wire.history;
-  // Only the entries holding a replaced result, and the current one, are copied.
-  const before = history.slice(0, site.messageIndex);
-  for (const message of replacedIn.keys()) {
-    const entry = before[message];
-    if (entry !== undefined) before[message] = view(entry, message, entry.blocks.length);
-  }
-  const current = history[site.messageIndex];
-  if (current !== undefined) before.push(view(current, site.messageIndex, site.blockIndex));
-  return before;
+/**
+ * The call the new result at `site` answers, when its id names one call and one result (a reused
+ * id: which output is this?).
+ */
+function ownCall(index: RequestIndex, site: ResultSite): ToolCallBlock | undefined {
+  const call = callBefore(index.wire, site);
+  if (call === undefined || !namesOneCall(index, site.callId)) return undefined;
+  if (index.calls.get(site.callId)?.[0] !== call) return undefined;
+  return index.sitesByCall.get(site.callId)?.length === 1 ? call : undefined;
 }
 
-/** The reply for a new result, or undefined when none is safe and shorter. */
-function decideReply(index: RequestIndex, site: ResultSite, response: ToolResponseBlock) {
-  const text = originalResponseText(response);
-  // The common case, no earlier copy of this text at all, found without the CLI's walk.
-  if (!hasEarlierCopy(index.wire, site, text)) return undefined;
-  const call = callBefore(index.wire, site);
-  if (call === undefined) return undefined;
+/** The CLI's unchanged (or same-output) reply, when the result it names is visible verbatim. */
+function unchangedReply(
+  index: RequestIndex,
+  input: { readonly site: ResultSite; readonly call: ToolCallBlock; readonly text: string },
+  response: ToolResponseBlock,
+): EntryReplyDecision['reply'] {
+  const { site, call, text } = input;
   const reply = unchangedReadReply(historyBefore(index, site), call, response, {
     workspaceRoot: '/',
   });
   const cliText = typeof reply?.result === 'string' ? reply.result : '';
   const referent = unchangedReplyReferent(cliText);
-  if (referent?.kind !== 'call') return undefined;
-  // Its own call id names one call and one result too (a reused id: which output is this?).
-  const calls = index.calls.get(site.callId);
-  if (calls?.length !== 1 || calls[0] !== call || index.split.has(site.callId)) return undefined;
-  if (index.sitesByCall.get(site.callId)?.length !== 1) return undefined;
-  if (visibleReferent(index, referent.callId, text, site) === undefined) return undefined;
+  if (referent?.kind !== 'call' || !visibleReferent(index, referent.callId, text, site))
+    return undefined;
   return { referent: referent.callId, text: proxyReplyText(cliText, recallIdOfResponse(response)) };
+}
+
+/** The CLI's repeated-lines reply, when what its markers name is visible as sent. */
+function linesReply(
+  index: RequestIndex,
+  input: { readonly site: ResultSite; readonly call: ToolCallBlock },
+  response: ToolResponseBlock,
+): EntryReplyDecision['reply'] {
+  const lines = repeatedLinesEntryReply(index, { ...input, response });
+  if (lines === undefined) return undefined;
+  const text = linesReplyText(lines.cliText, recallIdOfResponse(response));
+  // The splice caches written values by referent: one that tells this text from any other.
+  const referent = `lines ${recallIdOfText('repeated-lines reply', text)}`;
+  return { referent, text, lines: lines.cliText };
+}
+
+/** The reply for a new result, or undefined when none is safe and shorter. */
+function decideReply(
+  request: NewResults,
+  site: ResultSite,
+  response: ToolResponseBlock,
+): EntryReplyDecision['reply'] {
+  const { index } = request;
+  const text = originalResponseText(response);
+  // The common case, a short result with no earlier copy, found without the CLI's walks.
+  const copied = hasEarlierCopy(index.wire, site, text);
+  if (!copied && (!request.repeatedLines || text.length < MIN_SAVED_CHARS)) return undefined;
+  const call = ownCall(index, site);
+  if (call === undefined) return undefined;
+  const same = copied ? unchangedReply(index, { site, call, text }, response) : undefined;
+  if (same !== undefined || !request.repeatedLines) return same;
+  return linesReply(index, { site, call }, response);
 }
 
 /** Whether a result before `site` holds exactly `text`. */
@@ -202,29 +163,17 @@ function hasEarlierCopy(wire: WireHistory, site: ResultSite, text: string): bool
   return false;
 }
 
-/** The newest call answered by the result at `site` (its uniqueness is checked after). */
-function callBefore(wire: WireHistory, site: ResultSite): ToolCallBlock | undefined {
-  for (let m = site.messageIndex; m >= 0; m--) {
-    const blocks = wire.history[m]?.blocks ?? [];
-    for (let b = blocks.length - 1; b >= 0; b--) {
-      const block = blocks[b];
-      if (block?.type === 'tool_call' && block.id === site.callId) return block;
-    }
-  }
-  return undefined;
-}
-
 function replySite(
   site: ResultSite,
   decision: EntryReplyDecision,
-  reply: { readonly text: string; readonly referent: string; readonly referentMessage: number },
+  reply: { readonly text: string; readonly referentMessages: readonly number[] },
 ): ReplySite {
   return {
     ...site,
     // The splice caches values by this key: a reply must not share it with a stale-read pointer.
-    recallId: `${decision.recallId}>${reply.referent}`,
+    recallId: `${decision.recallId}>${decision.reply?.referent ?? ''}`,
     pointer: reply.text,
-    referentMessage: reply.referentMessage,
+    referentMessages: reply.referentMessages,
     position: positionOf(site),
   };
 }
@@ -232,7 +181,7 @@ function replySite(
 /** The decision for `site`: the one made when it was first seen, or one made now (a new result). */
 function decisionFor(
   input: EntryRepliesInput,
-  request: { readonly index: RequestIndex; readonly from: number },
+  request: NewResults,
   site: ResultSite,
   response: ToolResponseBlock,
 ): { readonly decision: EntryReplyDecision; readonly fresh: boolean } | undefined {
@@ -240,10 +189,22 @@ function decisionFor(
   const known = input.decisions.get(positionOf(site));
   if (known?.recallId === recallId) return { decision: known, fresh: false };
   if (input.readOnly || site.messageIndex < request.from) return undefined;
-  const reply = decideReply(request.index, site, response);
+  const reply = decideReply(request, site, response);
   const decision = reply === undefined ? { recallId } : { recallId, reply };
   input.decisions.set(positionOf(site), decision);
   return { decision, fresh: true };
+}
+
+/** The messages holding what `reply` names, when all of it is visible in this request as sent. */
+function visibleNamed(
+  index: RequestIndex,
+  site: ResultSite,
+  input: { readonly reply: NonNullable<EntryReplyDecision['reply']>; readonly text: string },
+): readonly number[] | undefined {
+  const { reply, text } = input;
+  if (reply.lines !== undefined) return namedLines(index, { site, cliText: reply.lines, text });
+  const referent = visibleReferent(index, reply.referent, text, site);
+  return referent === undefined ? undefined : [referent.messageIndex];
 }
 
 /** The reply to write at `site` in this request, when what it names is visible and it is shorter. */
@@ -255,12 +216,9 @@ function writtenReply(
   const { decision, text } = input;
   // Pointed as a stale read itself: the pointer stands for it.
   if (decision.reply === undefined || index.replaced.has(positionOf(site))) return undefined;
-  const referent = visibleReferent(index, decision.reply.referent, text, site);
-  if (referent === undefined) return undefined;
-  const written = replySite(site, decision, {
-    ...decision.reply,
-    referentMessage: referent.messageIndex,
-  });
+  const referentMessages = visibleNamed(index, site, { reply: decision.reply, text });
+  if (referentMessages === undefined) return undefined;
+  const written = replySite(site, decision, { text: decision.reply.text, referentMessages });
   return pointerValue(written).length < site.end - site.start ? written : undefined;
 }
 
@@ -270,7 +228,11 @@ function writtenReply(
  */
 export function entryReplies(input: EntryRepliesInput): EntryReplies {
   const { wire, decisions, readOnly } = input;
-  const request = { index: indexRequest(wire, input.edited), from: newResultsFrom(wire) };
+  const request: NewResults = {
+    index: indexRequest(wire, input.edited),
+    from: newResultsFrom(wire),
+    repeatedLines: input.repeatedLines === true,
+  };
   const sites: ReplySite[] = [];
   const recalls: RecallEntry[] = [];
   const { walk, gone } = decisions.sitesToWalk(wire.sites, request.from);
@@ -320,7 +282,7 @@ export function settleReplies(
     const start = input.compactionStart() ?? 0;
     const end = start + outcome.cut;
     const cutAway = (site: ReplySite) =>
-      site.referentMessage >= start && site.referentMessage < end && site.messageIndex >= end;
+      site.messageIndex >= end && site.referentMessages.some((m) => m >= start && m < end);
     const gone = kept.sites.filter(cutAway);
     if (gone.length === 0) {
       const kind = compactedOnce ? 'compacted' : outcome.kind;
@@ -353,8 +315,15 @@ export function repliesUnderBudget(input: {
     readonly entryReplies: EntryReplyDecisions;
     readonly budget: { readonly compaction?: { readonly start: number } | undefined };
   };
-  /** `readOnly`: decide nothing (token counting); `entryReplies: false`: only the budget runs. */
-  readonly options: { readonly readOnly?: boolean; readonly entryReplies?: boolean };
+  /**
+   * `readOnly`: decide nothing (token counting); `entryReplies: false`: only the budget runs;
+   * `repeatedLinesReplies`: also repeated-lines replies.
+   */
+  readonly options: {
+    readonly readOnly?: boolean;
+    readonly entryReplies?: boolean;
+    readonly repeatedLinesReplies?: boolean;
+  };
   readonly budget: (replies: readonly ReplySite[]) => CompactOutcome;
 }): { readonly replies: EntryReplies; readonly compacted: CompactOutcome } {
   const { wire, pointers, state } = input;
@@ -363,7 +332,13 @@ export function repliesUnderBudget(input: {
   const replies =
     input.options.entryReplies === false
       ? { sites: [], recalls: [] }
-      : entryReplies({ wire, decisions, edited: pointers, readOnly });
+      : entryReplies({
+          wire,
+          decisions,
+          edited: pointers,
+          readOnly,
+          repeatedLines: input.options.repeatedLinesReplies === true,
+        });
   return settleReplies(replies, {
     budget: input.budget,
     compactionStart: () => state.budget.compaction?.start,

@@ -10,7 +10,14 @@ export interface EntryReplyDecision {
   /** The recall id of the result decided (a rewound history may hold another result there). */
   readonly recallId: string;
   /** The call the reply names and the reply; undefined: the result goes out as it is. */
-  readonly reply?: { readonly referent: string; readonly text: string };
+  readonly reply?: {
+    /** The call named; for a repeated-lines reply, a key of its text (its markers name the calls). */
+    readonly referent: string;
+    /** The reply as sent. */
+    readonly text: string;
+    /** A repeated-lines reply's text from the CLI, its markers checked against each request. */
+    readonly lines?: string;
+  };
 }
 
 /** Where a result sits in the request. */

@@ -36,6 +36,7 @@ export interface BudgetStepOptions {
   readonly readOnly?: boolean;
   readonly workingBudget?: WorkingBudgetOptions;
   readonly entryReplies?: boolean;
+  readonly repeatedLinesReplies?: boolean;
 }
 
 /** The replies at entry for the request's new results, with the working budget applied. */
