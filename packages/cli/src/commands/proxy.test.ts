@@ -28,6 +28,14 @@ describe('dense proxy (command)', () => {
       parseProxyArgs({ 'working-budget': 'auto' }, { DENSE_WORKING_BUDGET: 'off' }).workingBudget,
     ).toBeUndefined();
     expect(parseProxyArgs({ 'answer-compaction': false }, {}).answerCompaction).toBe(false);
+    expect(parseProxyArgs({}, {})).toMatchObject({
+      entryReplies: true,
+      repeatedLinesReplies: false,
+    });
+    expect(parseProxyArgs({ 'entry-replies': false, 'repeated-lines': true }, {})).toMatchObject({
+      entryReplies: false,
+      repeatedLinesReplies: true,
+    });
     const { io, out } = captureIO('/');
     expect(await proxyCommand.run({ 'working-budget': 'lots' }, io)).toBe(2);
     expect(out.stderr).toContain("--working-budget must be 'auto', 'off' or a whole number");

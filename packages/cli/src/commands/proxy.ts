@@ -88,6 +88,8 @@ export function parseProxyArgs(
     ),
     workingBudget: workingBudget(args['working-budget'] ?? env.DENSE_WORKING_BUDGET),
     answerCompaction: args['answer-compaction'] !== false,
+    entryReplies: args['entry-replies'] !== false,
+    repeatedLinesReplies: args['repeated-lines'] === true,
     ...(typeof args.record === 'string' ? { recordDir: args.record } : {}),
     color: env.NO_COLOR === undefined || env.NO_COLOR === '',
   };
@@ -175,6 +177,16 @@ export const proxyCommand: CliSubcommand = {
         type: 'boolean',
         describe:
           "Answer the client's own compaction request with Dense's summary instead of forwarding it (default true; --no-answer-compaction forwards it)",
+      })
+      .option('entry-replies', {
+        type: 'boolean',
+        describe:
+          'Send a new tool result that repeats one still in context as a short reply naming it (default true; --no-entry-replies sends every result as it is)',
+      })
+      .option('repeated-lines', {
+        type: 'boolean',
+        describe:
+          'Also send long runs of lines a new result repeats from an earlier one as markers naming it (default false)',
       }),
   async run(args, io) {
     try {

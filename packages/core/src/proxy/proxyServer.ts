@@ -51,6 +51,10 @@ export interface ProxyServerOptions {
   readonly workingBudget?: number | 'off';
   /** Answer the client's own compaction request with Dense's summary (default true). */
   readonly answerCompaction?: boolean;
+  /** Replies at entry for repeated new results (default true). */
+  readonly entryReplies?: boolean;
+  /** Also repeated-lines replies at entry (default false). */
+  readonly repeatedLinesReplies?: boolean;
   /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
   /** Receives one line per request (and fail-open reasons). */
@@ -154,6 +158,8 @@ async function densifyAndForward(
     now: started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
     readOnly: counting,
+    entryReplies: ctx.options.entryReplies !== false,
+    repeatedLinesReplies: ctx.options.repeatedLinesReplies === true,
     ...(budget === 'off'
       ? {}
       : {
