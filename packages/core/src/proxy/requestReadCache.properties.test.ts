@@ -6,6 +6,7 @@ import { readAnthropicRequest } from './anthropicHistory.js';
 import { JsonSpanError, parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { RequestReadCache } from './requestReadCache.js';
+import { maxPieceCount } from './segmentedText.js';
 import type { ReadOutcome, WireApi } from './wireHistory.js';
 
 type Json = Record<string, unknown>;
@@ -98,7 +99,7 @@ function cachedRead(
       for (const { start, end } of read.outcome.wire.messageSpans) {
         expect(read.segments.slice(start, end)).toBe(text.slice(start, end));
       }
-      expect(read.segments.pieceCount).toBeLessThanOrEqual(Math.log2(text.length) + 1);
+      expect(read.segments.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
     }
     const anchors = read.byteAnchors;
     if (byBody && read.outcome.kind === 'history' && read.key !== undefined) {

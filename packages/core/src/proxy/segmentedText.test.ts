@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { SegmentedText } from './segmentedText.js';
+import { MAX_MERGED_CHARS, maxPieceCount, SegmentedText } from './segmentedText.js';
 
 /** Text with multi-byte and astral characters. */
 const PIECE = fc.string({ maxLength: 40, unit: fc.constantFrom('a', '"', 'é', '│', '😀', '\n') });
@@ -36,7 +36,7 @@ describe('SegmentedText', () => {
         }
         expect(segmented.slice(0, text.length)).toBe(text);
         // Each piece is more than twice the next.
-        expect(segmented.pieceCount).toBeLessThanOrEqual(Math.log2(Math.max(1, text.length)) + 1);
+        expect(segmented.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
       }
       // A one-character pattern cannot span pieces: the same matches as in the joined text.
       const quotes = Array.from(text.matchAll(/"/g), (match) => match.index);
@@ -58,6 +58,16 @@ describe('SegmentedText', () => {
     let text = SegmentedText.of('x'.repeat(1000));
     for (let n = 100; n > 0; n--) text = text.withTail(text.length, 'é'.repeat(n));
     expect(text.length).toBe(1000 + 5050);
-    expect(text.pieceCount).toBeLessThanOrEqual(Math.log2(text.length) + 1);
+    expect(text.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
+  });
+
+  it('#24.4 no append merges pieces past the cap, so no request copies the whole text', () => {
+    let text = SegmentedText.of('{');
+    const part = `{${'é'.repeat(MAX_MERGED_CHARS / 16 - 1)}`;
+    for (let n = 0; n < 64; n++) text = text.withTail(text.length, part);
+    // Uncapped, equal appends cascade into a few pieces as large as the whole text.
+    expect(text.pieceCount).toBeGreaterThanOrEqual(Math.floor(text.length / MAX_MERGED_CHARS));
+    expect(text.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
+    expect(text.slice(0, 3)).toBe('{{é');
   });
 });

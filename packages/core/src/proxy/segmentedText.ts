@@ -12,6 +12,20 @@ export interface TextSlices {
   slice(start: number, end: number): string;
 }
 
+/** The largest piece merging makes (two-byte: 1 MiB, a copy well under a millisecond). */
+export const MAX_MERGED_CHARS = 1 << 19;
+
+/**
+ * The most pieces a text of `length` characters holds: log2(length) + 1 while no merge reaches
+ * the cap; beyond it, adjacent pieces either halve or together pass the cap, so at most
+ * 2 × length / cap + 1 runs of halving pieces.
+ */
+export function maxPieceCount(length: number): number {
+  const halving = Math.log2(Math.max(1, Math.min(length, MAX_MERGED_CHARS))) + 1;
+  if (length <= MAX_MERGED_CHARS) return halving;
+  return Math.ceil((2 * length) / MAX_MERGED_CHARS + 1) * (halving + 1);
+}
+
 export class SegmentedText implements TextSlices {
   readonly length: number;
   private joined: string | undefined;
@@ -39,10 +53,11 @@ export class SegmentedText implements TextSlices {
 
   /**
    * The first `chars` characters of this text followed by `tail`. The last two pieces are merged
-   * while the earlier is at most twice the later, so each piece is more than twice the next: a
-   * text holds at most log2(length) + 1 pieces, and a character is copied O(log length) times
-   * over a conversation (merges are lazy: V8 copies a merged piece when it is first sliced), never
-   * the whole text per request.
+   * while the earlier is at most twice the later and the merged piece stays within
+   * `MAX_MERGED_CHARS`: a character is copied O(log length) times over a conversation (merges are
+   * lazy: V8 copies a merged piece when it is first sliced), never the whole text per request, and
+   * no request copies more than one merged piece's worth (a cascade of merges up to the whole text
+   * would cost one request a copy of several MB). Pieces held: at most `maxPieceCount(length)`.
    */
   withTail(chars: number, tail: string): SegmentedText {
     const pieces: string[] = [];
@@ -62,6 +77,7 @@ export class SegmentedText implements TextSlices {
       const after = pieces.at(-1) as string;
       const before = pieces.at(-2) as string;
       if (before.length > 2 * after.length) break;
+      if (before.length + after.length > MAX_MERGED_CHARS) break;
       pieces.splice(-2, 2, before + after);
       starts.pop();
     }
