@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { ConversationStore } from './conversationStore.js';
-import { densifyRequest } from './densifyRequest.js';
+import { densifyRequest, type DensifyOptions, type DensifyResult } from './densifyRequest.js';
 import { parseJsonSpans } from './jsonSpans.js';
 import { RequestReadCache } from './requestReadCache.js';
 import { SegmentedText } from './segmentedText.js';
@@ -79,90 +79,66 @@ describe('RequestReadCache', () => {
   });
 
   it('#24.4 a resumed non-ASCII request is read, densified and spliced without joining its whole text, and sends the bytes a full read sends', () => {
-    const cached = new ConversationStore();
-    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
-    const [older, newer] = bigSessionTurns(20_000, 2, { nonAscii: true });
-    const join = vi.spyOn(SegmentedText.prototype, 'toString');
+    const [older, newer] = bigSessionTurns(20_000, 2, { nonAscii: true }) as [string, string];
     // Appends, then a rewind to the shorter request, then appends again.
-    for (const [i, text] of [older, newer, older, newer].entries()) {
-      const options = { body: Buffer.from(text as string), sessionId: 's', now: i * 1000 };
-      join.mockClear();
-      const a = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: cached,
-        pressureTokens: 150e3,
-      });
-      if (i > 0) expect(cached.reads.lastPath).toBe('resumed');
-      if (i > 0) expect(join).not.toHaveBeenCalled();
-      const b = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: uncached,
-        pressureTokens: 150e3,
-      });
+    const results = densifyWithoutJoin([older, newer, older, newer], (cached, a, b) => {
+      expect(cached.reads.lastPath).toBe('resumed');
       expect(a.pointers).toBeGreaterThan(0);
-      expect(a.body.equals(b.body)).toBe(true);
       expect({ ...a, body: undefined }).toEqual({ ...b, body: undefined });
-    }
-    join.mockRestore();
+    });
+    expect(results).toHaveLength(4);
   });
 
   it('#24.4 with the working budget on, a resumed non-ASCII request is compacted and sent without joining its whole text, and sends the bytes a full read sends', () => {
-    const cached = new ConversationStore();
-    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
-    const join = vi.spyOn(SegmentedText.prototype, 'toString');
+    const texts = bigSessionTurns(20_000, 4, { nonAscii: true });
     const workingBudget = { tokens: 8_000, longContext: false };
-    const kinds = new Set<string>();
-    for (const [i, text] of bigSessionTurns(20_000, 4, { nonAscii: true }).entries()) {
-      const options = { body: Buffer.from(text), sessionId: 's', now: i * 1000, workingBudget };
-      join.mockClear();
-      const a = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: cached,
-        pressureTokens: 150e3,
-      });
-      if (i > 0) expect(join).not.toHaveBeenCalled();
-      kinds.add(a.compaction?.kind ?? 'none');
-      const b = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: uncached,
-        pressureTokens: 150e3,
-      });
-      expect(a.body.equals(b.body)).toBe(true);
-    }
-    join.mockRestore();
-    expect(kinds.has('kept')).toBe(true);
+    const results = densifyWithoutJoin(texts, () => undefined, { workingBudget });
+    expect(results.map((result) => result.compaction?.kind)).toContain('kept');
   });
 
   it('#24.4 a resumed non-ASCII request whose new messages make reads stale is priced by the cache model without joining its text', () => {
-    const cached = new ConversationStore();
-    const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
-    const join = vi.spyOn(SegmentedText.prototype, 'toString');
-    const reasons = new Set<string>();
-    for (const [i, text] of bigSessionTurns(20_000, 7, { nonAscii: true }).entries()) {
-      const options = { body: Buffer.from(text), sessionId: 's', now: i * 1000 };
-      join.mockClear();
-      const a = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: cached,
-        pressureTokens: 150e3,
-      });
-      if (i > 0) expect(join).not.toHaveBeenCalled();
-      reasons.add(a.schedule ?? '');
-      const b = densifyRequest({
-        ...options,
-        api: 'anthropic',
-        store: uncached,
-        pressureTokens: 150e3,
-      });
-      expect(a.body.equals(b.body)).toBe(true);
-    }
-    join.mockRestore();
+    const results = densifyWithoutJoin(
+      bigSessionTurns(20_000, 7, { nonAscii: true }),
+      () => undefined,
+    );
     // Some request had new candidates (the schedule ran on the cache model), not only 'none'.
-    expect([...reasons].filter((reason) => reason !== 'none').length).toBeGreaterThan(0);
+    expect(
+      results.filter((result) => (result.schedule ?? 'none') !== 'none').length,
+    ).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Densifies `texts` in turn through a store with the read cache and one without: every resumed
+ * request (all after the first) is densified without joining its text and sends the same bytes
+ * as a full read; `check` sees each resumed pair.
+ */
+function densifyWithoutJoin(
+  texts: readonly string[],
+  check: (cached: ConversationStore, a: DensifyResult, b: DensifyResult) => void,
+  extra: Partial<DensifyOptions> = {},
+): DensifyResult[] {
+  const cached = new ConversationStore();
+  const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
+  const join = vi.spyOn(SegmentedText.prototype, 'toString');
+  const results: DensifyResult[] = [];
+  for (const [i, text] of texts.entries()) {
+    const options = {
+      body: Buffer.from(text),
+      sessionId: 's',
+      now: i * 1000,
+      api: 'anthropic' as const,
+      pressureTokens: 150e3,
+      ...extra,
+    };
+    join.mockClear();
+    const a = densifyRequest({ ...options, store: cached });
+    if (i > 0) expect(join).not.toHaveBeenCalled();
+    const b = densifyRequest({ ...options, store: uncached });
+    expect(a.body.equals(b.body)).toBe(true);
+    if (i > 0) check(cached, a, b);
+    results.push(a);
+  }
+  join.mockRestore();
+  return results;
+}
