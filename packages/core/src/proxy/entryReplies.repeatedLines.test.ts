@@ -208,4 +208,32 @@ describe('repeated-lines replies at entry in the proxy', () => {
     const byDefault = densifyRequest(densifyOptions(body, { store: new ConversationStore() }));
     expect(byDefault.body.toString()).toBe(body);
   });
+
+  it("#24.1 a result repeating its own call's parameter under a name the client did not send (NotebookEdit's new_source) goes out as it is", () => {
+    const source = Array.from(
+      { length: 20 },
+      (_, i) => `value_${i} = compute_the_value_of_cell_entry(${i}, scale=${i * 3})`,
+    ).join('\n');
+    const call: Json = {
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool_use',
+          id: 'n1',
+          name: 'NotebookEdit',
+          input: { notebook_path: '/w/a.ipynb', cell_id: 'c1', new_source: source },
+        },
+      ],
+    };
+    const result = `Updated cell c1 with ${source}`;
+    const answer: Json = {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'n1', content: result }],
+    };
+    const out = densify(
+      new ConversationStore(),
+      anthropicBody([user('edit the notebook'), call, answer]),
+    );
+    expect(sentResult(out.body.toString(), 'n1')).toBe(result);
+  });
 });

@@ -9,17 +9,15 @@ import {
   expandRepeatedLines,
   type RepeatedLinesRef,
 } from '../core/compression/density/entry/repeatedLinesText.js';
-import { parameterRecord } from '../core/compression/density/toolParameters.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
-import { callMessage, historyBefore, visibleResult, type RequestIndex } from './requestIndex.js';
+import { historyBefore, visibleResult, type RequestIndex } from './requestIndex.js';
 import type { ResultSite } from './wireHistory.js';
 
 /**
  * The messages holding what the markers of `cliText` (the reply to the result at `site`) name in
  * this request, when
  * expanding them against the request as sent gives back `text`, the result's own text; else
- * undefined. A marker may name an earlier result visible as sent, or a string parameter of the
- * result's own call.
+ * undefined. A marker may name an earlier result visible as sent, never a parameter.
  */
 export function namedLines(
   index: RequestIndex,
@@ -28,14 +26,10 @@ export function namedLines(
   const { site } = input;
   const messages = new Set<number>();
   const textOf = (ref: RepeatedLinesRef): string | undefined => {
-    if (ref.parameter !== undefined) {
-      const own = ref.callId === site.callId ? index.calls.get(ref.callId) : undefined;
-      const message = callMessage(index, ref.callId);
-      if (own?.length !== 1 || message === undefined) return undefined;
-      const value = parameterRecord(own[0]?.parameters)?.[ref.parameter];
-      messages.add(message);
-      return typeof value === 'string' ? value : undefined;
-    }
+    // The call the model sees holds the client's own parameters, which the canonical call renames
+    // or builds (NotebookEdit's `new_source` read as `new_string`, a patch's added lines without
+    // their `+`): a marker naming one could name text the model cannot see.
+    if (ref.parameter !== undefined) return undefined;
     const visible = visibleResult(index, ref.callId, site);
     if (visible === undefined) return undefined;
     messages.add(visible.site.messageIndex);

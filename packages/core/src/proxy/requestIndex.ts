@@ -148,11 +148,3 @@ export function callBefore(wire: WireHistory, site: ResultSite): ToolCallBlock |
   }
   return undefined;
 }
-
-/** The message holding the call with id `callId` (one call: checked by the caller). */
-export function callMessage(index: RequestIndex, callId: string): number | undefined {
-  const call = index.calls.get(callId)?.[0];
-  if (call === undefined) return undefined;
-  const message = index.wire.history.findIndex((entry) => entry.blocks.includes(call));
-  return message >= 0 ? message : undefined;
-}
