@@ -220,8 +220,8 @@ async function replyToCompaction(
     removedChars: 0,
     prefixStable: undefined,
     compaction: { kind: 'answered', cut: reply.messages },
-    // Not priced (no upstream call).
-    provider: 'anthropic',
+    // Not priced (no upstream call); the provider the request was meant for.
+    provider: api === 'anthropic' ? 'anthropic' : 'openai',
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
   finish(ctx, {

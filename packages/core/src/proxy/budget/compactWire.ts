@@ -19,7 +19,7 @@ import {
   type CompactionPlanInput,
 } from './planWireCompaction.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
-import { defaultWorkingBudget, MIN_DEFAULT_BUDGET } from './workingBudget.js';
+import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../segmentedText.js';
 
@@ -223,6 +223,18 @@ function turnChars(layout: CompactionLayout, items: readonly Span[]): number[] {
   });
 }
 
+/** Characters of the pinned items in each turn (as `turnChars` counts them): carried whole. */
+function pinnedChars(layout: CompactionLayout, items: readonly Span[]): number[] {
+  const chars = layout.turns.map(() => 0);
+  let turn = 0;
+  for (const item of layout.pinned) {
+    while (turn + 1 < layout.turns.length && (layout.turns[turn + 1]?.first ?? 0) <= item) turn++;
+    const span = items[item];
+    if (span !== undefined) chars[turn] = (chars[turn] ?? 0) + span.end - span.start + 1;
+  }
+  return chars;
+}
+
 /**
  * Characters of the items from `first` on, as `turnChars` counts them, the larger of as sent and
  * as the client sent them (the plan judges both: `fitsBudget`): read from those items only.
@@ -255,9 +267,9 @@ function fixedChars(input: LaidOut): number {
  */
 function planFor(
   input: LaidOut,
-  request: { previousCut: number; perChar: number },
+  request: { standingItem: number; perChar: number },
 ): { plan: CompactionPlan; summaryChars: number } {
-  const { previousCut } = request;
+  const { standingItem } = request;
   const { turns } = input.layout;
   const budgetTokens =
     input.budgetTokens ??
@@ -268,20 +280,23 @@ function planFor(
     });
   const summaryChars = summaryBudgetChars(budgetTokens);
   if (input.readOnly || turns.length === 0) {
-    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+    return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
   const fixed = fixedChars(input);
-  // A standing cut lies after the layout's first turn: the plan's estimate with it, from its items.
-  const kept = previousCut === 0 ? Infinity : fixed + summaryChars + tailChars(input, previousCut);
+  // A standing cut lies after the layout's first turn: the plan's estimate with it, from its items
+  // (its replacement as long as it is, when the pinned items it carries make it longer).
+  const standing = Math.max(summaryChars, input.state.compaction?.replacement.length ?? 0);
+  const kept = standingItem === 0 ? Infinity : fixed + standing + tailChars(input, standingItem);
   if (Math.ceil(kept * request.perChar) <= budgetTokens) {
-    return { plan: { kind: 'keep', cut: previousCut, reason: 'under-budget' }, summaryChars };
+    return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
   const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
-  const previousTurn = previousCut === 0 ? 0 : turns.findIndex((t) => t.first === previousCut);
+  const previousTurn = standingItem === 0 ? 0 : turns.findIndex((t) => t.first === standingItem);
   const planInput = {
     roles: turns.map((turn) => turn.role),
     messageChars: turnChars(input.layout, items),
     clientMessageChars: turnChars(input.layout, input.wire.messageSpans),
+    pinnedChars: pinnedChars(input.layout, input.wire.messageSpans),
     fixedChars: fixed,
     tokensPerChar: request.perChar,
     budgetTokens,
@@ -289,7 +304,6 @@ function planFor(
     summaryChars,
   };
   const plan = withinRisk(input.earlyRisk, planInput, planWireCompaction(planInput));
-
   const cut = plan.cut === 0 ? 0 : (turns[plan.cut]?.first ?? 0);
   return { plan: { ...plan, cut }, summaryChars };
 }
@@ -311,7 +325,7 @@ function withinRisk(
   const upFront =
     risk.writeMultiplier * (plan.estimatedTokens - fixed) - risk.readMultiplier * (sentNow - fixed);
   if (upFront <= risk.riskTokens()) return plan;
-  return { kind: 'keep', cut: input.previousCut, reason: 'under-budget' };
+  return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
 }
 
 /**
@@ -358,7 +372,13 @@ function spliceMessages(
  * the request again.
  */
 function clearlyUnder(input: CompactInput, chars: number, perChar: number): boolean {
-  const floor = input.budgetTokens ?? MIN_DEFAULT_BUDGET;
+  const floor =
+    input.budgetTokens ??
+    defaultWorkingBudget({
+      model: input.model,
+      longContext: input.longContext,
+      client: input.client,
+    });
   const larger = Math.max(chars, input.original.length);
   return input.state.compaction === undefined && larger * perChar <= floor;
 }
@@ -370,7 +390,7 @@ export function compactWire(request: CompactInput): CompactOutcome {
   const input: LaidOut = { ...request, layout: request.layout() };
   const previousCut = standingCut(input);
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
-  const { plan, summaryChars } = planFor(input, { previousCut, perChar });
+  const { plan, summaryChars } = planFor(input, { standingItem: previousCut, perChar });
   const built =
     plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
   const compaction = built ?? input.state.compaction;

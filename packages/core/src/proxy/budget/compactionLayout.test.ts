@@ -24,7 +24,7 @@ function responsesBody(rounds: number, lateAt: number): string {
   return JSON.stringify({ model: 'gpt-6.1-sol', stream: true, input, store: false });
 }
 
-function chatBody(rounds: number, lateAt: number): string {
+function chatBody(rounds: number, lateAt: number, lateText = 'Mode: read-only.'): string {
   const messages: Json[] = [
     { role: 'system', content: 'You are a coding agent.' },
     { role: 'user', content: 'Read every module.' },
@@ -40,7 +40,7 @@ function chatBody(rounds: number, lateAt: number): string {
       { role: 'assistant', content: null, tool_calls: [call] },
       { role: 'tool', tool_call_id: id, content: fileText(round, 4_000) },
     );
-    if (round === lateAt) messages.push({ role: 'system', content: 'Mode: read-only.' });
+    if (round === lateAt) messages.push({ role: 'system', content: lateText });
   }
   return JSON.stringify({ model: 'gpt-4o', messages, stream: true });
 }
@@ -114,5 +114,15 @@ describe('compaction layout: pinned items late in the history', () => {
     const { sent } = compactedOnce('openai-chat', chatBody(30, 20));
     expect(sent.filter((m) => m.content === 'Mode: read-only.')).toHaveLength(1);
     expect(sent[0]).toEqual({ role: 'system', content: 'You are a coding agent.' });
+  });
+
+  it('#24.1 a standing compaction carrying a large pinned item is judged at its real size: the next request over the budget compacts further', () => {
+    const lateText = `Project rules: ${'keep every public name stable; '.repeat(1_300)}`;
+    const proxy = budgetProxy({ api: 'openai-chat', budget: BUDGET });
+    const first = proxy.send(chatBody(30, 1, lateText));
+    expect(first.compaction?.kind).toBe('compacted');
+    const second = proxy.send(chatBody(40, 1, lateText));
+    expect(second.body.toString()).toContain('keep every public name stable');
+    expect(second.body.length / 4).toBeLessThanOrEqual(BUDGET);
   });
 });

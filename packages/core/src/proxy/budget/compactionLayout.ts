@@ -23,6 +23,8 @@ export interface CompactionLayout {
   readonly start: number;
   /** The turns from `start` on, in order; a cut lands on a turn's first item. */
   readonly turns: readonly CompactionTurn[];
+  /** Pinned items from `start` on (ascending): a compaction that covers one carries it whole. */
+  readonly pinned: readonly number[];
   /**
    * What replaces the items `[start, cut)` of `original` (JSON text of one or more wire items): the
    * pinned items among them, unchanged and in order, then the summary as one wire item of the
@@ -110,9 +112,12 @@ export function openaiLayout(
   const firstModel = classes.indexOf('model');
   const start = firstModel === -1 ? classes.length : firstModel;
   const summaryItem = chat ? chatSummary : responsesSummary;
+  const pinned: number[] = [];
+  for (let i = start; i < classes.length; i++) if (classes[i] === 'pinned') pinned.push(i);
   return {
     start,
     turns: turnsOf(classes, start),
+    pinned,
     replacement: (summary, { original, cut }) => {
       const kept = items.filter((_, i) => i >= start && i < cut && classes[i] === 'pinned');
       const raws = kept.map((item) => original.slice(item.start, item.end));
@@ -129,6 +134,7 @@ function anthropicLayout(wire: WireHistory): CompactionLayout {
       first,
       role: entry.speaker === 'ai' ? 'assistant' : 'user',
     })),
+    pinned: [],
     replacement: (summary) => anthropicSummary(summary),
   };
 }

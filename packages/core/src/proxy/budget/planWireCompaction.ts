@@ -26,9 +26,12 @@ export interface CompactionPlanInput {
   readonly summaryChars: number;
   /** Characters of each message as the client sent it, before density (absent: as sent). */
   readonly clientMessageChars?: readonly number[];
+  /** Characters of the pinned items in each message, which a summary covering it carries whole. */
+  readonly pinnedChars?: readonly number[];
 }
 
-export const PLAN_REASONS = ['under-budget', 'nothing-to-cut'] as const;
+/** Why the standing cut is kept: it fits, nothing can go, or an early compaction would risk too much. */
+export const PLAN_REASONS = ['under-budget', 'nothing-to-cut', 'over-risk'] as const;
 export type CompactionPlanReason = (typeof PLAN_REASONS)[number];
 
 export type CompactionPlan =
@@ -38,6 +41,7 @@ export type CompactionPlan =
 /** Estimated prompt tokens when the first `cut` messages are replaced by the summary. */
 export function estimateWithCut(input: CompactionPlanInput, cut: number): number {
   let chars = input.fixedChars + (cut > 0 ? input.summaryChars : 0);
+  for (let i = 0; i < cut; i++) chars += input.pinnedChars?.[i] ?? 0;
   for (let i = cut; i < input.messageChars.length; i++) chars += input.messageChars[i] ?? 0;
   return Math.ceil(chars * input.tokensPerChar);
 }
