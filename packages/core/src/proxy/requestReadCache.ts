@@ -3,17 +3,15 @@
  * earlier request of the same conversation. Clients resend the whole conversation each time: the
  * previous request's messages, byte for byte, then the new ones (the newest message's cache
  * breakpoint moves, so the previous newest message is read again). Per client session and wire
- * API the cache keeps the last few reads: their parse, their reader state, their body bytes and
- * the byte offset of each of their last messages with a running sha1 of the bytes before it. A
- * request whose bytes before such a message are the same bytes resumes there (a byte comparison:
- * exact, and an order of magnitude faster than hashing the prefix); anything else (another conversation, an edited or rewound history, a parse or read
- * that fails) is read in full. A resumed request's new bytes alone are decoded, parsed and read:
- * its text is the kept read's pieces before that message plus the new part (`SegmentedText`,
- * never joined on this path), and whether it asks for the 1-hour cache is scanned only in the new
- * text. The result always equals a full read of the request. Bounded by entry count and total
- * characters, least recently used first out.
- */
-import { isAscii } from 'node:buffer';
+ * API the cache keeps the last few reads: their parse, reader state, body bytes and the byte
+ * offset of each of their last messages. A request whose bytes before such a message are the same
+ * (a byte comparison) resumes there; anything else (another conversation, an edited or rewound
+ * history, a parse or read that fails) is read in full. A resumed request's new bytes alone are
+ * decoded, parsed and read: its text is the kept read's pieces plus the new part
+ * (`SegmentedText`, never joined here), and the 1-hour cache is looked for in the new text only.
+ * The result always equals a full read. Bounded by entries and characters, least recently used
+ * first out.
+ */ import { isAscii } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import { hasOneHourTtl, type OneHourTtlPrefix } from '../cache/cacheRules.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
@@ -192,7 +190,14 @@ export class RequestReadCache {
     const key = `${input.api}\u0000${request.sessionId ?? ''}`;
     const list = this.entries.get(key) ?? [];
     for (const [position, entry] of list.entries()) {
-      const outcome = this.resume(input, entry);
+      let outcome: ReturnType<typeof this.resume>;
+      try {
+        outcome = this.resume(input, entry);
+      } catch (error) {
+        // Resuming rewinds the entry's reader state in place: a failed read leaves it unusable.
+        list.splice(position, 1);
+        throw error;
+      }
       if (outcome === undefined) continue;
       list.splice(position, 1);
       return this.finish(key, list, outcome);
