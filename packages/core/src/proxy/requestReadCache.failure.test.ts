@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type * as anthropicHistory from './anthropicHistory.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { parseJsonSpans } from './jsonSpans.js';
 import { RequestReadCache } from './requestReadCache.js';
@@ -7,7 +8,7 @@ import { anthropicBody } from './test-utils/wireRequests.js';
 const reader = vi.hoisted(() => ({ fail: false }));
 
 vi.mock('./anthropicHistory.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./anthropicHistory.js')>();
+  const actual = await importOriginal<typeof anthropicHistory>();
   return {
     ...actual,
     readAnthropicRequest: (...args: Parameters<typeof actual.readAnthropicRequest>) => {
