@@ -4,15 +4,11 @@
  * reports a bad flag (its message and exit code 2, never a stack trace). One parser, so the benches
  * cannot disagree on what a flag accepts.
  */
-import { errorMessage } from '@dense/core';
+import { DenseError, errorMessage } from '@dense/core';
 
 /** A bad flag: the message says which bench, which flag and what it accepts. */
-export class BenchOptionError extends Error {
+export class BenchOptionError extends DenseError {
   readonly code = 'BENCH_OPTION_INVALID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BenchOptionError';
-  }
 }
 
 /** The exit code of a run stopped by a bad flag. */

@@ -5,6 +5,7 @@
  * Multipliers are relative to the provider's base input-token price, so a cost of 1.0 per token
  * is "what this token would cost with no caching at all".
  */
+import type { TextSlices } from '../utils/TextSlices.js';
 
 export const CACHE_PROVIDERS = ['anthropic', 'anthropic-1h', 'openai', 'gemini'] as const;
 export type CacheProviderName = (typeof CACHE_PROVIDERS)[number];
@@ -164,7 +165,7 @@ export interface OneHourTtlPrefix {
  */
 export function requestCacheProvider(
   wireApi: string,
-  body: string | { readonly length: number; slice(start: number, end: number): string },
+  body: TextSlices,
   known?: OneHourTtlPrefix,
 ): CacheProviderName {
   if (wireApi !== 'anthropic') return 'openai';

@@ -25,13 +25,13 @@ type Position = Pick<ResultSite, 'messageIndex' | 'blockIndex'>;
 
 export const positionOf = (site: Position): string => `${site.messageIndex}:${site.blockIndex}`;
 
-function parsePosition(position: string): Position {
+export function parsePosition(position: string): Position {
   const [messageIndex, blockIndex] = position.split(':').map(Number) as [number, number];
   return { messageIndex, blockIndex };
 }
 
 /** Whether `a` comes before `b` in the request (message, then block). */
-const before = (a: Position, b: Position): boolean =>
+export const before = (a: Position, b: Position): boolean =>
   a.messageIndex < b.messageIndex ||
   (a.messageIndex === b.messageIndex && a.blockIndex < b.blockIndex);
 

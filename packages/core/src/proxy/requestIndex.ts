@@ -9,7 +9,7 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../services/history/IContent.js';
-import { positionOf } from './entryReplyDecisions.js';
+import { before, parsePosition, positionOf } from './entryReplyDecisions.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** The request's calls and results by call id, and which results are replaced so far. */
@@ -73,36 +73,33 @@ export function namesOneCall(index: RequestIndex, callId: string): boolean {
 }
 
 /**
- * The site and text of the result of call `callId` when it is visible as sent before `before`:
+ * The site and text of the result of call `callId` when it is visible as sent before `at`:
  * the id names one client call read as one call, and one result, not failed and not replaced in
  * this request.
  */
 export function visibleResult(
   index: RequestIndex,
   callId: string,
-  before: ResultSite,
+  at: ResultSite,
 ): { readonly site: ResultSite; readonly text: string } | undefined {
   const sites = index.sitesByCall.get(callId);
   if (sites?.length !== 1 || !namesOneCall(index, callId)) return undefined;
   const site = sites[0] as ResultSite;
-  const earlier =
-    site.messageIndex < before.messageIndex ||
-    (site.messageIndex === before.messageIndex && site.blockIndex < before.blockIndex);
-  if (!earlier || index.replaced.has(positionOf(site))) return undefined;
+  if (!before(site, at) || index.replaced.has(positionOf(site))) return undefined;
   const block = responseAt(index.wire, site);
   if (block === undefined || block.error !== undefined || typeof block.result !== 'string')
     return undefined;
   return { site, text: block.result };
 }
 
-/** The site of the result of call `callId` when it is visible verbatim with `text` before `before`. */
+/** The site of the result of call `callId` when it is visible verbatim with `text` before `at`. */
 export function visibleReferent(
   index: RequestIndex,
   callId: string,
   text: string,
-  before: ResultSite,
+  at: ResultSite,
 ): ResultSite | undefined {
-  const visible = visibleResult(index, callId, before);
+  const visible = visibleResult(index, callId, at);
   return visible?.text === text ? visible.site : undefined;
 }
 
@@ -114,8 +111,8 @@ const replacedBlock = (block: ContentBlock): ContentBlock =>
 export function historyBefore(index: RequestIndex, site: ResultSite): IContent[] {
   const replacedIn = new Map<number, Set<number>>();
   for (const position of index.replaced) {
-    const [message, block] = position.split(':').map(Number) as [number, number];
-    replacedIn.set(message, (replacedIn.get(message) ?? new Set()).add(block));
+    const { messageIndex, blockIndex } = parsePosition(position);
+    replacedIn.set(messageIndex, (replacedIn.get(messageIndex) ?? new Set()).add(blockIndex));
   }
   const view = (entry: IContent, message: number, upTo: number): IContent => {
     const replaced = replacedIn.get(message);

@@ -5,12 +5,9 @@
  * of several MB per request); a slice inside one piece reads only that piece, so a reader of the
  * new part never touches the kept one. `toString()` joins the pieces, once.
  */
+import type { TextSlices } from '../utils/TextSlices.js';
 
-/** What reading a request's text needs: its length and slices of it (a string is one). */
-export interface TextSlices {
-  readonly length: number;
-  slice(start: number, end: number): string;
-}
+export type { TextSlices };
 
 /** The largest piece merging makes (two-byte: 1 MiB, a copy well under a millisecond). */
 export const MAX_MERGED_CHARS = 1 << 19;

@@ -1,0 +1,8 @@
+/**
+ * What reading a text needs: its length and slices of it. A string is one; so is a request text
+ * held as pieces (`proxy/segmentedText.ts`), which a slice reads without joining.
+ */
+export interface TextSlices {
+  readonly length: number;
+  slice(start: number, end: number): string;
+}
