@@ -30,11 +30,11 @@ describe('dense proxy (command)', () => {
     expect(parseProxyArgs({ 'answer-compaction': false }, {}).answerCompaction).toBe(false);
     expect(parseProxyArgs({}, {})).toMatchObject({
       entryReplies: true,
-      repeatedLinesReplies: false,
-    });
-    expect(parseProxyArgs({ 'entry-replies': false, 'repeated-lines': true }, {})).toMatchObject({
-      entryReplies: false,
       repeatedLinesReplies: true,
+    });
+    expect(parseProxyArgs({ 'entry-replies': false, 'repeated-lines': false }, {})).toMatchObject({
+      entryReplies: false,
+      repeatedLinesReplies: false,
     });
     const { io, out } = captureIO('/');
     expect(await proxyCommand.run({ 'working-budget': 'lots' }, io)).toBe(2);

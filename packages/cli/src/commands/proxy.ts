@@ -89,7 +89,7 @@ export function parseProxyArgs(
     workingBudget: workingBudget(args['working-budget'] ?? env.DENSE_WORKING_BUDGET),
     answerCompaction: args['answer-compaction'] !== false,
     entryReplies: args['entry-replies'] !== false,
-    repeatedLinesReplies: args['repeated-lines'] === true,
+    repeatedLinesReplies: args['repeated-lines'] !== false,
     ...(typeof args.record === 'string' ? { recordDir: args.record } : {}),
     color: env.NO_COLOR === undefined || env.NO_COLOR === '',
   };
@@ -186,7 +186,7 @@ export const proxyCommand: CliSubcommand = {
       .option('repeated-lines', {
         type: 'boolean',
         describe:
-          'Also send long runs of lines a new result repeats from an earlier one as markers naming it (default false)',
+          'Send long runs of lines a new result repeats from an earlier one as markers naming it (default true; --no-repeated-lines sends them as they are)',
       }),
   async run(args, io) {
     try {

@@ -30,7 +30,7 @@ export interface DensifyOptions {
   readonly entryReplies?: boolean;
   /**
    * Also repeated-lines replies at entry (`repeatedLinesEntryReply.ts`), while `entryReplies` is
-   * on; default off.
+   * on; default on.
    */
   readonly repeatedLinesReplies?: boolean;
 }

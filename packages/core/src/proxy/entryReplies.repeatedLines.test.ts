@@ -196,7 +196,7 @@ describe('repeated-lines replies at entry in the proxy', () => {
     expect(reply).not.toContain('same output');
   });
 
-  it('#24.1 repeated-lines replies are off by default, and entry replies off turns them off too', () => {
+  it('#24.1 repeated-lines replies are on by default, off with repeatedLinesReplies false, and entry replies off turns them off too', () => {
     const body = anthropicBody([
       user('fix'),
       ...run('t1', testRun([7])),
@@ -206,7 +206,9 @@ describe('repeated-lines replies at entry in the proxy', () => {
     const out = densify(new ConversationStore(), body, { entryReplies: false });
     expect(out.body.toString()).toBe(body);
     const byDefault = densifyRequest(densifyOptions(body, { store: new ConversationStore() }));
-    expect(byDefault.body.toString()).toBe(body);
+    expect(named(byDefault.body.toString())).toContain('t1');
+    const off = densify(new ConversationStore(), body, { repeatedLinesReplies: false });
+    expect(off.body.toString()).toBe(body);
   });
 
   it("#24.1 a result repeating its own call's parameter under a name the client did not send (NotebookEdit's new_source) goes out as it is", () => {

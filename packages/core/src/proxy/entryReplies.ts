@@ -317,7 +317,7 @@ export function repliesUnderBudget(input: {
   };
   /**
    * `readOnly`: decide nothing (token counting); `entryReplies: false`: only the budget runs;
-   * `repeatedLinesReplies`: also repeated-lines replies.
+   * `repeatedLinesReplies: false`: no repeated-lines replies.
    */
   readonly options: {
     readonly readOnly?: boolean;
@@ -337,7 +337,7 @@ export function repliesUnderBudget(input: {
           decisions,
           edited: pointers,
           readOnly,
-          repeatedLines: input.options.repeatedLinesReplies === true,
+          repeatedLines: input.options.repeatedLinesReplies !== false,
         });
   return settleReplies(replies, {
     budget: input.budget,

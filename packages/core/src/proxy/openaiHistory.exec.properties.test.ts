@@ -75,7 +75,12 @@ describe('densifyRequest on Codex exec calls (property)', () => {
     (ops) => {
       const text = body(ops);
       const result = densifyRequest(
-        densifyOptions(text, { api: 'openai-responses', sessionId: undefined }),
+        // Pointers only: a cat repeating an earlier one's lines would go out as a repeated-lines reply.
+        densifyOptions(text, {
+          api: 'openai-responses',
+          sessionId: undefined,
+          repeatedLinesReplies: false,
+        }),
       );
       const sent = JSON.parse(result.body.toString()) as { input: Json[] };
       const outputs = sent.input.filter((item) => item.type === 'custom_tool_call_output');

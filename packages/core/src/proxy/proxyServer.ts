@@ -53,7 +53,7 @@ export interface ProxyServerOptions {
   readonly answerCompaction?: boolean;
   /** Replies at entry for repeated new results (default true). */
   readonly entryReplies?: boolean;
-  /** Also repeated-lines replies at entry (default false). */
+  /** Also repeated-lines replies at entry (default true). */
   readonly repeatedLinesReplies?: boolean;
   /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
   readonly recordDir?: string;
@@ -159,7 +159,7 @@ async function densifyAndForward(
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
     readOnly: counting,
     entryReplies: ctx.options.entryReplies !== false,
-    repeatedLinesReplies: ctx.options.repeatedLinesReplies === true,
+    repeatedLinesReplies: ctx.options.repeatedLinesReplies !== false,
     ...(budget === 'off'
       ? {}
       : {
