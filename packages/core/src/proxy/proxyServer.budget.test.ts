@@ -109,6 +109,22 @@ describe('dense proxy: working budget and client compaction', () => {
     expect(upstream.seen[1]?.body.toString()).toContain('[Dense compacted the');
   });
 
+  it('#24.1 replies at entry are on by default; entryReplies false forwards a repeated output as it is', async () => {
+    const output = Array.from({ length: 40 }, (_, i) => `src/m${i}.ts:${i}: match ${i}`).join('\n');
+    const body = chatBody([
+      ...chatTurn('c1', 'search', { pattern: 'match' }, output),
+      ...chatTurn('c2', 'search', { pattern: 'match' }, output),
+    ]);
+    const path = '/v1/chat/completions';
+    const upstream = await stub((_, res) => res.end('{}'));
+    const on = await proxyTo(upstream.url);
+    await send(on.url, { path, body });
+    expect(upstream.seen[0]?.body.toString()).toContain('[same output as call c1');
+    const off = await proxyTo(upstream.url, { entryReplies: false });
+    await send(off.url, { path, body });
+    expect(upstream.seen[1]?.body.toString()).toBe(body);
+  });
+
   it("#24.1 workingBudget 'off' forwards a long request as it is", async () => {
     const upstream = await stub((_, res) => res.end('{}'));
     const proxy = await proxyTo(upstream.url, { workingBudget: 'off' });
