@@ -31,7 +31,7 @@ import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 import { settleUnderBudget } from './settleUnderBudget.js';
-import type { EarlyCompactionRisk } from './budget/compactWire.js';
+import type { EarlyCompactionRisk } from './budget/earlyCompactionRisk.js';
 import type { DensifyOptions, DensifyResult } from './DensifyResult.js';
 
 export type { CompactionNote, DensifyOptions, DensifyResult } from './DensifyResult.js';

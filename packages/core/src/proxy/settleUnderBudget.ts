@@ -6,10 +6,10 @@
 import {
   compactWire,
   type CompactOutcome,
-  type EarlyCompactionRisk,
   type EditSource,
   type TextEdit,
 } from './budget/compactWire.js';
+import type { EarlyCompactionRisk } from './budget/earlyCompactionRisk.js';
 import { compactionLayout } from './budget/compactionLayout.js';
 import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';

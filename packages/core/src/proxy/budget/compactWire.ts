@@ -12,12 +12,8 @@ import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
-import {
-  estimateWithCut,
-  planWireCompaction,
-  type CompactionPlan,
-  type CompactionPlanInput,
-} from './planWireCompaction.js';
+import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
+import { withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
@@ -114,19 +110,6 @@ export interface CompactInput {
   readonly client?: AgentClient | undefined;
   /** Only repeat the standing compaction (token counting). */
   readonly readOnly: boolean;
-}
-
-/**
- * The conversation's risk budget (base-input-token units: what density saved so far, plus the
- * scheduler's allowance) and the provider's cache prices: a compaction that is not needed yet is
- * made only when its up-front cost, the rewritten part written against the cached one read (what
- * lies before the compacted turns stays cached), is within the budget, as every other decision
- * that bets on later calls.
- */
-export interface EarlyCompactionRisk {
-  readonly riskTokens: () => number;
-  readonly readMultiplier: number;
-  readonly writeMultiplier: number;
 }
 
 /** The input with its layout read. */
@@ -306,26 +289,6 @@ function planFor(
   const plan = withinRisk(input.earlyRisk, planInput, planWireCompaction(planInput));
   const cut = plan.cut === 0 ? 0 : (turns[plan.cut]?.first ?? 0);
   return { plan: { ...plan, cut }, summaryChars };
-}
-
-/**
- * `plan`, unless it is an early compaction (the request as sent fits the budget at the standing
- * cut) whose up-front cost exceeds the risk budget: then the standing cut is kept.
- */
-function withinRisk(
-  risk: EarlyCompactionRisk | undefined,
-  input: CompactionPlanInput,
-  plan: CompactionPlan,
-): CompactionPlan {
-  if (risk === undefined || plan.kind !== 'compact') return plan;
-  const sentNow = estimateWithCut({ ...input, clientMessageChars: undefined }, input.previousCut);
-  if (sentNow > input.budgetTokens) return plan;
-  // What lies outside the compacted turns (system, tools, leading items) stays cached either way.
-  const fixed = Math.ceil(input.fixedChars * input.tokensPerChar);
-  const upFront =
-    risk.writeMultiplier * (plan.estimatedTokens - fixed) - risk.readMultiplier * (sentNow - fixed);
-  if (upFront <= risk.riskTokens()) return plan;
-  return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
 }
 
 /**

@@ -1,0 +1,44 @@
+/**
+ * What a compaction the request as sent does not need yet may risk: one made because the history
+ * as the client sent it passed the working budget while density keeps the request as sent under
+ * it. Such a compaction bets on the calls after it, so, as every such decision, it is made only
+ * within the conversation's risk budget.
+ */
+import {
+  estimateWithCut,
+  type CompactionPlan,
+  type CompactionPlanInput,
+} from './planWireCompaction.js';
+
+/**
+ * The conversation's risk budget (base-input-token units: what density saved so far, plus the
+ * scheduler's allowance) and the provider's cache prices: a compaction that is not needed yet is
+ * made only when its up-front cost, the rewritten part written against the cached one read (what
+ * lies before the compacted turns stays cached), is within the budget, as every other decision
+ * that bets on later calls.
+ */
+export interface EarlyCompactionRisk {
+  readonly riskTokens: () => number;
+  readonly readMultiplier: number;
+  readonly writeMultiplier: number;
+}
+
+/**
+ * `plan`, unless it is an early compaction (the request as sent fits the budget at the standing
+ * cut) whose up-front cost exceeds the risk budget: then the standing cut is kept.
+ */
+export function withinRisk(
+  risk: EarlyCompactionRisk | undefined,
+  input: CompactionPlanInput,
+  plan: CompactionPlan,
+): CompactionPlan {
+  if (risk === undefined || plan.kind !== 'compact') return plan;
+  const sentNow = estimateWithCut({ ...input, clientMessageChars: undefined }, input.previousCut);
+  if (sentNow > input.budgetTokens) return plan;
+  // What lies outside the compacted turns (system, tools, leading items) stays cached either way.
+  const fixed = Math.ceil(input.fixedChars * input.tokensPerChar);
+  const upFront =
+    risk.writeMultiplier * (plan.estimatedTokens - fixed) - risk.readMultiplier * (sentNow - fixed);
+  if (upFront <= risk.riskTokens()) return plan;
+  return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
+}
