@@ -3,18 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
+import { densifyOptions } from './test-utils/wireRequests.js';
 
 const TURNS = bigSessionTurns(12_000, 6);
 
 const send = (store: ConversationStore, text: string, now: number, pressureTokens: number) =>
-  densifyRequest({
-    api: 'anthropic',
-    body: Buffer.from(text),
-    sessionId: 's',
-    store,
-    now,
-    pressureTokens,
-  });
+  densifyRequest(densifyOptions(text, { sessionId: 's', store, now, pressureTokens }));
 
 const hashesOf = (store: ConversationStore) => store.all()[0]?.lastMessageHashes;
 

@@ -3,16 +3,10 @@ import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { proxyPointer } from './proxyPointer.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
+import { densifyOptions } from './test-utils/wireRequests.js';
 
 const send = (store: ConversationStore, text: string, now: number) =>
-  densifyRequest({
-    api: 'anthropic',
-    body: Buffer.from(text),
-    sessionId: 's',
-    store,
-    now,
-    pressureTokens: 150_000,
-  });
+  densifyRequest(densifyOptions(text, { sessionId: 's', store, now, pressureTokens: 150_000 }));
 
 describe('MessageFingerprints', () => {
   it('#24.4 a request that appends to the previous one hashes only the messages it re-reads', () => {

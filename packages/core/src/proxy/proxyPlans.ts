@@ -20,7 +20,7 @@ import {
   prunedSites,
   type PrunedPositions,
 } from './planProxyEdits.js';
-import type { ReadKey } from './requestReadCache.js';
+import { CHECKPOINTS, type ReadKey } from './requestReadCache.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** A call not answered yet, as the position pairing tracks it (`toolCallPairing.ts`). */
@@ -66,8 +66,6 @@ export interface ReusePlan {
   readonly reused: boolean;
 }
 
-/** The read cache resumes at one of a request's last three messages: the base goes there. */
-const BASE_BEHIND = 3;
 /** Pending calls tracked at most (a client always answers its calls; this is a bound). */
 const MAX_PENDING = 64;
 
@@ -148,7 +146,8 @@ function nextMemo(
   const length = history.length;
   // A request that took back messages keeps the known prefix's start: the pending calls before
   // it are known, the ones before an earlier start would take a scan from the first message.
-  const tailStart = Math.max(0, length - BASE_BEHIND, known?.memo.tailStart ?? 0);
+  // The read cache resumes at one of a request's last `CHECKPOINTS` messages: the base goes there.
+  const tailStart = Math.max(0, length - CHECKPOINTS, known?.memo.tailStart ?? 0);
   const from =
     known !== undefined && known.memo.tailStart <= tailStart ? Math.min(known.end, tailStart) : 0;
   const start =

@@ -123,7 +123,7 @@ interface Entry {
 }
 
 /** Messages from the end that get a checkpoint (the previous newest message and two before it). */
-const CHECKPOINTS = 3;
+export const CHECKPOINTS = 3;
 /** Reads kept per session key (side requests of one session have their own system prompt). */
 const PER_KEY = 4;
 

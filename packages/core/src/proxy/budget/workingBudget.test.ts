@@ -4,11 +4,13 @@ import {
   clientWindow,
   defaultWorkingBudget,
   MAX_WORKING_BUDGET,
-  MIN_DEFAULT_BUDGET,
 } from './workingBudget.js';
 
 /** Claude Code's measured threshold for a 200k window. */
 const CLAUDE_CODE_THRESHOLD = 167_000;
+
+/** The smallest default: an unknown model's (its 128,000-token window less 33,000 and a 25,000-token result). */
+const MIN_DEFAULT_BUDGET = 70_000;
 
 describe('the default working budget', () => {
   it("#24.1 stays below Claude Code's 167k threshold with room for a whole Read", () => {

@@ -44,9 +44,6 @@ export const CODEX_COMPACT_SHARE = 0.9;
  */
 export const QWEN_CODE_COMPACT_SHARE = 0.85;
 
-/** No default budget is smaller than this (the smallest known window's). */
-export const MIN_DEFAULT_BUDGET = 70_000;
-
 export interface WindowInput {
   readonly model: string | undefined;
   /** Whether the request opts into a 1M-token window (Anthropic's `context-1m` beta). */
