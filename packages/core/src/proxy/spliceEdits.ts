@@ -54,12 +54,11 @@ export interface Splice {
 
 export function spliceEdits(text: string, sites: readonly PointerSite[]): Splice {
   if (sites.length === 0) return { text, firstChange: -1, removedChars: 0 };
-  const ordered = [...sites].sort((a, b) => a.start - b.start);
+  const ordered = orderedSites(sites);
   const parts: string[] = [];
   let cursor = 0;
   let removed = 0;
   for (const site of ordered) {
-    if (site.start < cursor) continue;
     const value = pointerValue(site);
     parts.push(text.slice(cursor, site.start), value);
     removed += site.end - site.start - value.length;
