@@ -12,7 +12,11 @@ import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
-import { planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
+import {
+  EARLY_COMPACTION_SHARE,
+  planWireCompaction,
+  type CompactionPlan,
+} from './planWireCompaction.js';
 import { withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget } from './workingBudget.js';
@@ -270,7 +274,8 @@ function planFor(
   // (its replacement as long as it is, when the pinned items it carries make it longer).
   const standing = Math.max(summaryChars, input.state.compaction?.replacement.length ?? 0);
   const kept = standingItem === 0 ? Infinity : fixed + standing + tailChars(input, standingItem);
-  if (Math.ceil(kept * request.perChar) <= budgetTokens) {
+  const earlyBudgetTokens = Math.floor(budgetTokens * EARLY_COMPACTION_SHARE);
+  if (Math.ceil(kept * request.perChar) <= earlyBudgetTokens) {
     return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
   const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
@@ -283,6 +288,7 @@ function planFor(
     fixedChars: fixed,
     tokensPerChar: request.perChar,
     budgetTokens,
+    earlyBudgetTokens,
     previousCut: Math.max(0, previousTurn),
     summaryChars,
   };
@@ -343,7 +349,7 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
       client: input.client,
     });
   const larger = Math.max(chars, input.original.length);
-  return input.state.compaction === undefined && larger * perChar <= floor;
+  return input.state.compaction === undefined && larger * perChar <= floor * EARLY_COMPACTION_SHARE;
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */

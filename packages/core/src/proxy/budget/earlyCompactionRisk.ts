@@ -35,10 +35,25 @@ export function withinRisk(
   if (risk === undefined || plan.kind !== 'compact') return plan;
   const sentNow = estimateWithCut({ ...input, clientMessageChars: undefined }, input.previousCut);
   if (sentNow > input.budgetTokens) return plan;
-  // What lies outside the compacted turns (system, tools, leading items) stays cached either way.
+  // What lies outside the compacted turns (system, tools, leading items) stays cached either way;
+  // the newest turn (the last reply and what followed it) is written either way.
   const fixed = Math.ceil(input.fixedChars * input.tokensPerChar);
+  const newest = Math.ceil(newestTurnChars(input) * input.tokensPerChar);
   const upFront =
-    risk.writeMultiplier * (plan.estimatedTokens - fixed) - risk.readMultiplier * (sentNow - fixed);
+    risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
+    risk.readMultiplier * (sentNow - fixed - newest);
   if (upFront <= risk.riskTokens()) return plan;
   return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
+}
+
+/**
+ * Characters of the messages from the newest assistant message on, as sent: the previous call's
+ * reply and what the client appended since, which no cache holds yet.
+ */
+function newestTurnChars(input: CompactionPlanInput): number {
+  let chars = 0;
+  for (let i = Math.max(0, input.roles.lastIndexOf('assistant')); i < input.roles.length; i++) {
+    chars += input.messageChars[i] ?? 0;
+  }
+  return chars;
 }

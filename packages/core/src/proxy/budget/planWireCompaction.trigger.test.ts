@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
 import { densityCompactInput } from '../test-utils/densityCompactInput.js';
 import { compactWire } from './compactWire.js';
+import { withinRisk } from './earlyCompactionRisk.js';
 import {
+  EARLY_COMPACTION_SHARE,
   estimateWithCut,
   fitsBudget,
   planWireCompaction,
@@ -36,6 +38,26 @@ describe('planWireCompaction: the trigger', () => {
     expect(planWireCompaction(sentOnly)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
   });
 
+  it('#24.1 compacts once the client history passes the early budget, though it and the sent request fit the budget', () => {
+    const input: CompactionPlanInput = {
+      roles: roles(20),
+      messageChars: Array.from({ length: 20 }, () => 2_000),
+      // 18,000 tokens as the client sent it: under the budget, past 85% of it.
+      clientMessageChars: Array.from({ length: 20 }, () => 3_600),
+      fixedChars: 0,
+      tokensPerChar: 0.25,
+      budgetTokens: 20_000,
+      previousCut: 0,
+      summaryChars: 800,
+    };
+    expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
+    const early = { ...input, earlyBudgetTokens: 17_000 };
+    expect(planWireCompaction(early).kind).toBe('compact');
+    // The sent request is never held to the early budget.
+    const sentOnly = { ...early, clientMessageChars: undefined };
+    expect(planWireCompaction(sentOnly)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
+  });
+
   const conversation = fc
     .array(fc.tuple(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 0, max: 5_000 })), {
       minLength: 1,
@@ -48,20 +70,27 @@ describe('planWireCompaction: the trigger', () => {
       clientMessageChars: sizes.map(([sent, removed]) => sent + removed),
     }));
 
-  test.prop([conversation, fc.integer({ min: 500, max: 40_000 }), fc.integer({ min: 0, max: 60 })])(
-    '#24.1 kept under the budget only when both the sent and the client request fit it; the client sizes never delay a compaction',
-    (wire, budgetTokens, standing) => {
+  test.prop([
+    conversation,
+    fc.integer({ min: 500, max: 40_000 }),
+    fc.integer({ min: 0, max: 60 }),
+    fc.double({ min: 0.5, max: 1, noNaN: true }),
+  ])(
+    '#24.1 kept under the budget only when the sent request fits the budget and the client request the early budget; the client sizes never delay a compaction',
+    (wire, budgetTokens, standing, earlyShare) => {
       const lastAssistant = wire.roles.lastIndexOf('assistant');
       const previousCut =
         standing <= lastAssistant && wire.roles[standing] === 'assistant' ? standing : 0;
+      const earlyBudgetTokens = Math.floor(budgetTokens * earlyShare);
       const input = { ...wire, fixedChars: 2_000, tokensPerChar: 0.25, budgetTokens, previousCut };
-      const full = { ...input, summaryChars: 800 };
+      const full = { ...input, earlyBudgetTokens, summaryChars: 800 };
       const plan = planWireCompaction(full);
       if (plan.kind === 'keep' && plan.reason === 'under-budget') {
         expect(fitsBudget(full, previousCut)).toBe(true);
+        expect(estimateWithCut(full, previousCut)).toBeLessThanOrEqual(budgetTokens);
         expect(
           estimateWithCut({ ...full, messageChars: wire.clientMessageChars }, previousCut),
-        ).toBeLessThanOrEqual(budgetTokens);
+        ).toBeLessThanOrEqual(earlyBudgetTokens);
       }
       const sentOnly = planWireCompaction({ ...full, clientMessageChars: undefined });
       if (sentOnly.kind === 'compact') expect(plan).toEqual(sentOnly);
@@ -79,6 +108,21 @@ describe('compactWire: the trigger', () => {
     expect(body.length / 4).toBeGreaterThan(budgetTokens * 1.05);
     const result = compactWire({ ...input, budgetTokens });
     expect(result.kind).toBe('compacted');
+  });
+});
+
+describe('compactWire: the early budget', () => {
+  it('#24.1 a client request past the early share of the budget, under the budget itself, is compacted within the risk budget', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { input, sent } = densityCompactInput(body, 0);
+    // The client request at 95% of the budget, the sent one well under the early budget.
+    const budgetTokens = Math.ceil(body.length / 4 / 0.95);
+    expect(body.length / 4).toBeGreaterThan(budgetTokens * EARLY_COMPACTION_SHARE);
+    expect(sent.length / 4).toBeLessThan(budgetTokens * EARLY_COMPACTION_SHARE);
+    const ample = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 1e9 };
+    const none = { ...ample, riskTokens: () => 0 };
+    expect(compactWire({ ...input, budgetTokens, earlyRisk: none }).kind).toBe('none');
+    expect(compactWire({ ...input, budgetTokens, earlyRisk: ample }).kind).toBe('compacted');
   });
 });
 
@@ -120,5 +164,32 @@ describe('compactWire: what an early compaction may risk', () => {
     const budgetTokens = Math.floor((sent.length / 4) * 0.8);
     const none = { ...prices, riskTokens: () => 0 };
     expect(compactWire({ ...input, budgetTokens, earlyRisk: none }).kind).toBe('compacted');
+  });
+});
+
+describe('withinRisk: the up-front cost', () => {
+  it('#24.1 leaves out the newest turn, which the request writes with or without the compaction', () => {
+    // 10 turns of 4,000 tokens; the newest two (the last reply and its result) are new.
+    const input: CompactionPlanInput = {
+      roles: roles(10),
+      messageChars: Array.from({ length: 10 }, () => 16_000),
+      fixedChars: 0,
+      tokensPerChar: 0.25,
+      budgetTokens: 100_000,
+      previousCut: 0,
+      summaryChars: 4_000,
+    };
+    const plan = { kind: 'compact', cut: 9, estimatedTokens: 5_000 } as const;
+    // Compacted, the request writes 5,000 tokens (the summary and the newest 4,000) where the
+    // uncompacted one reads 36,000 and writes the same newest 4,000: 1.25 × 1,000 − 0.1 × 36,000.
+    const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
+    expect(withinRisk(risk, input, plan)).toEqual(plan);
+    // The summary of 12,000 tokens: 1.25 × 12,000 − 3,600 = 11,400 up front.
+    const larger = { ...plan, estimatedTokens: 16_000 };
+    expect(withinRisk({ ...risk, riskTokens: () => 11_399 }, input, larger)).toMatchObject({
+      kind: 'keep',
+      reason: 'over-risk',
+    });
+    expect(withinRisk({ ...risk, riskTokens: () => 11_400 }, input, larger)).toEqual(larger);
   });
 });

@@ -3,14 +3,20 @@
  * summary message replaces so the request fits the working budget. The cut always lands before an
  * assistant message (so a tool call never loses its result and roles keep alternating), never
  * past the newest assistant message (the newest turn and its tool result stay whole), and never
- * before an earlier compaction's cut (a second compaction extends the first). The budget is
- * checked on the request as sent and as the client sent it: once the client's history has passed
- * the budget the conversation is compacted, rather than held just under it by density's edits
- * while every call reads a history near the budget.
+ * before an earlier compaction's cut (a second compaction extends the first). The request as
+ * sent must fit the budget; the request as the client sent it, the early budget (a share of the
+ * budget): once the client's history has passed it the conversation is compacted (within the risk
+ * budget, `withinRisk`), rather than held near the budget by density's edits while every call
+ * reads a history that large.
  */
 
 /** A compaction aims this far below the budget, so the next ones are rare. */
 export const COMPACT_TO_SHARE = 0.3;
+/**
+ * Share of the budget past which the client's history is compacted early: only within the
+ * conversation's risk budget (`withinRisk`), since the request as sent still fits.
+ */
+export const EARLY_COMPACTION_SHARE = 0.85;
 
 export interface CompactionPlanInput {
   readonly roles: readonly string[];
@@ -20,6 +26,11 @@ export interface CompactionPlanInput {
   readonly fixedChars: number;
   readonly tokensPerChar: number;
   readonly budgetTokens: number;
+  /**
+   * The client's history past this many tokens is compacted early (default: the budget); the
+   * request as sent must always fit `budgetTokens`.
+   */
+  readonly earlyBudgetTokens?: number;
   /** The cut of the conversation's earlier compaction that still applies (0: none). */
   readonly previousCut: number;
   /** Characters reserved for the summary message. */
@@ -56,7 +67,8 @@ export function fitsBudget(input: CompactionPlanInput, cut: number): boolean {
     clientMessageChars === undefined
       ? 0
       : estimateWithCut({ ...input, messageChars: clientMessageChars }, cut);
-  return Math.max(estimateWithCut(input, cut), client) <= input.budgetTokens;
+  const early = input.earlyBudgetTokens ?? input.budgetTokens;
+  return estimateWithCut(input, cut) <= input.budgetTokens && client <= early;
 }
 
 export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
