@@ -3,8 +3,9 @@
  * `files[0]`, `files[1]`, … one per turn, then answer. It reports usage from the real size of each
  * prompt (characters / 4, all uncached), as a real API would, so Claude Code's own auto-compaction
  * fires when the prompt nears its threshold. It answers Claude Code's compaction request with a
- * short summary and counts it. The next step is the one after the highest step whose result the
- * request holds, so the script survives the client's own compaction. After the last Read, when
+ * short summary and counts it. The next step is the one after the highest step whose result this
+ * or an earlier request held (a model remembers what a summary tells it), so the script survives
+ * the client's compaction and Dense's, which may leave no step's result in the request. After the last Read, when
  * the request names a recall id for `files[0]` (Dense's summary of a compaction does), the model
  * runs `dense recall <id>` through Bash before it answers.
  */
@@ -63,16 +64,23 @@ function recallIdFor(raw: string, file: string): string | undefined {
   return line.exec(raw)?.[1];
 }
 
-function nextBlock(session: LongSession, body: Json, raw: string): Block {
-  const step = highestStepDone(body, STEP_ID) + 1;
+/** What the scripted model has seen done so far in its conversation. */
+interface ScriptState {
+  highestStep: number;
+  recalled: boolean;
+}
+
+function nextBlock(session: LongSession, state: ScriptState, body: Json, raw: string): Block {
+  state.highestStep = Math.max(state.highestStep, highestStepDone(body, STEP_ID));
+  const step = state.highestStep + 1;
   const file = session.files[step];
   if (file !== undefined) {
     return { type: 'tool_use', id: `${STEP_ID}${step}`, name: 'Read', input: { file_path: file } };
   }
-  const recalled = blocksOf(body).some(
+  state.recalled ||= blocksOf(body).some(
     (block) => block.type === 'tool_result' && block.tool_use_id === RECALL_ID,
   );
-  const id = recalled ? undefined : recallIdFor(raw, session.files[0] ?? '');
+  const id = state.recalled ? undefined : recallIdFor(raw, session.files[0] ?? '');
   if (id === undefined) return { type: 'text', text: session.answer };
   const input = { command: `dense recall ${id}`, description: 'Recall the first file' };
   return { type: 'tool_use', id: RECALL_ID, name: 'Bash', input };
@@ -81,6 +89,7 @@ function nextBlock(session: LongSession, body: Json, raw: string): Block {
 export async function startLongUpstream(session: LongSession): Promise<LongUpstream> {
   const main: MainRequest[] = [];
   const compactionRequests: string[] = [];
+  const state: ScriptState = { highestStep: -1, recalled: false };
   const server = await startLoopbackUpstream(({ url, raw }, response) => {
     const promptTokens = Math.ceil((raw.length / 4) * (session.usageScale ?? 1));
     if (url.startsWith('/v1/messages/count_tokens')) {
@@ -97,7 +106,7 @@ export async function startLongUpstream(session: LongSession): Promise<LongUpstr
       };
     } else if (offersRead(body)) {
       main.push({ raw, reportedTokens: promptTokens });
-      block = nextBlock(session, body, raw);
+      block = nextBlock(session, state, body, raw);
     }
     streamReply(response, body.model, block, uncachedUsage(promptTokens));
   });
