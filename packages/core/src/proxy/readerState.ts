@@ -53,3 +53,21 @@ export function startMessage(state: ReaderState, index: number): void {
   state.callIds.message = index;
   state.execCalls.message = index;
 }
+
+/** A string that does not point into the text it was sliced from. */
+const own = (value: string): string => Buffer.from(value, 'utf8').toString('utf8');
+
+/**
+ * Sites read from message `from` on point into their request's text: their strings are copied so
+ * a kept state does not keep that text.
+ */
+export function ownNewSites(state: ReaderState, from: number): void {
+  const { sites } = state;
+  for (let i = sites.length - 1; i >= 0; i--) {
+    const site = sites[i] as ResultSite;
+    if (site.messageIndex < from) break;
+    if (site.cacheControlRaw !== undefined) {
+      sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
+    }
+  }
+}
