@@ -18,6 +18,13 @@ export interface ReaderState {
   readonly callIds: JournaledMap<string, CanonicalRef[]>;
   /** Understood Codex `exec` calls by call id. */
   readonly execCalls: JournaledMap<string, ExecCallFacts>;
+  /** Each message's span in the request's text, for the messages read so far. */
+  readonly spans: MessageSpan[];
+}
+
+export interface MessageSpan {
+  readonly start: number;
+  readonly end: number;
 }
 
 export function freshReaderState(): ReaderState {
@@ -27,6 +34,7 @@ export function freshReaderState(): ReaderState {
     sites: [],
     callIds: new JournaledMap(),
     execCalls: new JournaledMap(),
+    spans: [],
   };
 }
 
@@ -45,7 +53,25 @@ export function rewindReaderState(state: ReaderState, from: number): ReaderState
     sites: state.sites.slice(0, sites),
     callIds: state.callIds,
     execCalls: state.execCalls,
+    spans: state.spans.slice(0, from),
   };
+}
+
+/**
+ * The span of every message of `items` once all are read: the spans kept for the messages before
+ * `from` (their bytes were verified, so their offsets are the same), new ones for the rest.
+ */
+export function messageSpans(
+  state: ReaderState,
+  items: readonly MessageSpan[],
+): readonly MessageSpan[] {
+  const { spans } = state;
+  if (spans.length > items.length) spans.length = items.length;
+  for (let index = spans.length; index < items.length; index++) {
+    const { start, end } = items[index] as MessageSpan;
+    spans.push({ start, end });
+  }
+  return spans;
 }
 
 /** Sets the message the lookup tables record changes under. */

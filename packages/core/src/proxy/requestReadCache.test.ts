@@ -40,6 +40,20 @@ describe('RequestReadCache', () => {
     expect(cache.lastPath).toBe('resumed');
   });
 
+  it('#24.4 a resumed read makes span objects only for the messages after its resume point', () => {
+    const cache = new RequestReadCache();
+    const [first, second] = bigSessionTurns(5_000, 2);
+    const before = read(cache, first as string);
+    const after = read(cache, second as string);
+    expect(cache.lastPath).toBe('resumed');
+    expect(after).toEqual(full(second as string));
+    if (before.kind !== 'history' || after.kind !== 'history') throw new Error('not read');
+    const spans = after.wire.messageSpans;
+    const kept = spans.filter((span, index) => span === before.wire.messageSpans[index]).length;
+    expect(kept).toBeGreaterThan(spans.length - 5);
+    expect(kept).toBeLessThan(spans.length);
+  });
+
   it('#24.4 a request that changed a message before the previous last three is read in full', () => {
     const cache = new RequestReadCache();
     read(cache, anthropicBody(claudeSession(3)));

@@ -246,7 +246,8 @@ export class RequestReadCache {
         entriesBefore,
         key: arrayKey(input.api),
         arrayStart: entry.array.start,
-        items: entry.array.items.slice(0, point.index),
+        items: entry.array.items,
+        count: point.index,
         at: point.offset,
       });
     } catch {
