@@ -8,7 +8,7 @@ import type { ContentBlock, IContent, Speaker } from '../services/history/IConte
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalIds } from './canonicalTools.js';
 import { member, nodeValue, stringMember, type JsonNode } from './jsonSpans.js';
-import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
+import { freshReaderState, startMessage, type ReaderState, messageSpans } from './readerState.js';
 import type { TextSlices } from './segmentedText.js';
 import { conversationIdentity, unsupported, type ReadOutcome } from './wireHistory.js';
 
@@ -179,7 +179,7 @@ export function readAnthropicRequest(
       history,
       sites: state.sites,
       messageCount: messages.items.length,
-      messageSpans: messages.items.map(({ start, end }) => ({ start, end })),
+      messageSpans: messageSpans(state, messages.items),
       identity,
     },
   };

@@ -298,8 +298,10 @@ function remember(
 ): boolean | undefined {
   const { text, wire, state, stale, sticky, decision, sites, removed } = input;
   const prefix = input.read.newestMessagePrefix;
-  const keys = new Map(stale.map(({ site, key }) => [site, key]));
-  for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
+  if (decision.apply.length > 0) {
+    const keys = new Map(stale.map(({ site, key }) => [site, key]));
+    for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
+  }
   const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
   state.lastSent = recordSentPointers(text, wire, {
     sites,

@@ -85,8 +85,12 @@ export interface ArrayResume {
   readonly entriesBefore: ReadonlyMap<string, JsonNode>;
   readonly key: string;
   readonly arrayStart: number;
-  /** The array's items before the resume point (at least one: the point follows a comma). */
+  /**
+   * The earlier array's items; its first `count` are the items before the resume point (at least
+   * one: the point follows a comma).
+   */
   readonly items: readonly JsonNode[];
+  readonly count: number;
   /** Offset of the next item's first character: where the text still to parse starts. */
   readonly at: number;
 }
@@ -99,7 +103,7 @@ export interface ArrayResume {
  */
 export function parseJsonSpansFrom(rest: string, resume: ArrayResume): JsonNode {
   const cursor = new Cursor(rest, true, resume.at);
-  const items = [...resume.items];
+  const items = resume.items.slice(0, resume.count);
   items.push(parseValue(cursor, 2));
   const array = finishArray(cursor, 1, resume.arrayStart, items);
   const entries = new Map(resume.entriesBefore);

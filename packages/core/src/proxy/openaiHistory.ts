@@ -12,7 +12,7 @@ import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
 import { canonicalCalls, canonicalExecCalls, canonicalIds } from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
-import { freshReaderState, startMessage, type ReaderState } from './readerState.js';
+import { freshReaderState, startMessage, type ReaderState, messageSpans } from './readerState.js';
 import type { TextSlices } from './segmentedText.js';
 import { readOutput } from '../transcripts/importers/codexRollout.js';
 import { execCallFailed, readExecOutput } from '../transcripts/readExecOutput.js';
@@ -237,7 +237,7 @@ export function readOpenAIRequest(
       history,
       sites: state.sites,
       messageCount: list.items.length,
-      messageSpans: list.items.map(({ start, end }) => ({ start, end })),
+      messageSpans: messageSpans(state, list.items),
       identity,
     },
   };

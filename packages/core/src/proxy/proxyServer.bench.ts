@@ -11,7 +11,9 @@
  * density step alone and the memory the proxy keeps per conversation (heap and the body bytes the
  * read cache holds). The 1M-token conversation runs twice: ASCII only, and with a few non-ASCII
  * characters in its first message and in its tool outputs (as real clients send: accents, box
- * drawing). Prints a table of p50/p99.
+ * drawing). Prints a table of p50/p99 (nearest rank: of 100 samples, p99 is the second slowest),
+ * then the collector's pauses during each conversation's run (all sides share this process) and
+ * how much of them fell inside each side's slowest 1 % of requests.
  * Run: npx vitest bench --run packages/core/src/proxy/proxyServer.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +21,12 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import {
+  constants as perfConstants,
+  performance,
+  PerformanceObserver,
+  type NodeGCPerformanceDetail,
+} from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, bench, describe } from 'vitest';
@@ -27,6 +34,7 @@ import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { startProxyServer } from './proxyServer.js';
 import { RecallArchive } from '../recall/RecallArchive.js';
+import { percentile } from '../replay/metrics/percentile.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
 
 const SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -48,6 +56,23 @@ const SAMPLES: Record<(typeof SIZES)[number], number> = {
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
+
+/** The collector's pauses in this process (all sides share it), to see which requests they hit. */
+interface Pause {
+  readonly start: number;
+  readonly end: number;
+  readonly major: boolean;
+}
+const pauses: Pause[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    // Node sets a gc entry's detail; the types leave it off PerformanceEntry.
+    const { kind } = (entry as unknown as { detail: NodeGCPerformanceDetail }).detail;
+    const major = kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR;
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration, major });
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 
 const upstream = createServer((request, response) => {
   request.resume();
@@ -99,10 +124,6 @@ async function post(base: string, payload: Buffer, session: string): Promise<voi
   await reply.arrayBuffer();
 }
 
-const percentile = (samples: readonly number[], q: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
 const label = ({ tokens, nonAscii }: Case): string =>
   `${tokens >= 1e6 ? `~${tokens / 1e6}M` : `~${tokens / 1000}k`}${nonAscii ? ', non-ASCII' : ''}`;
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
@@ -120,6 +141,43 @@ interface Row {
   readonly fullReadStep: readonly number[];
   readonly memoryMb: number;
   readonly withoutReadCacheMb: number;
+  readonly collector: string;
+}
+
+interface Timed {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Milliseconds of `pauses` inside `request`. */
+const pausedIn = (pauses: readonly Pause[], request: Timed): number =>
+  pauses.reduce(
+    (sum, pause) =>
+      sum + Math.max(0, Math.min(pause.end, request.end) - Math.max(pause.start, request.start)),
+    0,
+  );
+
+/**
+ * The collector's pauses during a conversation's run (mark-compacts and scavenges: count, longest)
+ * and, per side, how many of its slowest 1 % of requests a pause hit and for how long in all.
+ */
+function collectorDuring(
+  during: readonly Pause[],
+  sides: { readonly [side: string]: readonly Timed[] },
+): string {
+  const kind = (major: boolean) => {
+    const chosen = during.filter((pause) => pause.major === major);
+    const longest = Math.max(0, ...chosen.map(({ start, end }) => end - start));
+    return `${chosen.length} (longest ${ms(longest)})`;
+  };
+  const slowest = Object.values(sides).map((requests) => {
+    const count = Math.max(1, Math.ceil(requests.length / 100));
+    const worst = [...requests].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, count);
+    const paused = worst.map((request) => pausedIn(during, request));
+    const total = paused.reduce((sum, value) => sum + value, 0);
+    return `${paused.filter((value) => value > 0).length} of ${count}, ${ms(total)}`;
+  });
+  return `${kind(true)} | ${kind(false)} | ${slowest.join(' | ')}`;
 }
 const rows: Row[] = [];
 
@@ -173,26 +231,29 @@ async function measure(conversation: Case): Promise<void> {
   const pair = bigSessionTurns(tokens, 2, { nonAscii }).map((text) => Buffer.from(text));
   const session = `bench-${tokens}-${nonAscii ? 'u' : 'a'}`;
   const direct: number[] = [];
-  const forwarded: number[] = [];
-  const proxied: number[] = [];
-  const budgeted: number[] = [];
+  const sides = { forwarded: [] as Timed[], proxied: [] as Timed[], budgeted: [] as Timed[] };
+  const firstPause = pauses.length;
+  const timed = async (url: string, body: Buffer): Promise<Timed> => {
+    const start = performance.now();
+    await post(url, body, session);
+    return { start, end: performance.now() };
+  };
   for (let i = -4; i < SAMPLES[tokens]; i++) {
     const body = pair[i & 1] as Buffer;
-    let start = performance.now();
-    await post(upstreamUrl, body, session);
-    const straight = performance.now() - start;
-    start = performance.now();
-    await post(forwarderUrl, body, session);
-    if (i >= 0) forwarded.push(performance.now() - start);
-    start = performance.now();
-    await post(proxy.url, body, session);
-    const throughProxy = performance.now() - start;
-    start = performance.now();
-    await post(budgetProxy.url, body, session);
-    if (i >= 0) budgeted.push(performance.now() - start);
-    if (i >= 0) proxied.push(throughProxy);
-    if (i >= 0) direct.push(straight);
+    const straight = await timed(upstreamUrl, body);
+    const forwarded = await timed(forwarderUrl, body);
+    const proxied = await timed(proxy.url, body);
+    const budgeted = await timed(budgetProxy.url, body);
+    if (i < 0) continue;
+    direct.push(straight.end - straight.start);
+    sides.forwarded.push(forwarded);
+    sides.proxied.push(proxied);
+    sides.budgeted.push(budgeted);
   }
+  const collector = collectorDuring(pauses.slice(firstPause), sides);
+  const [forwarded, proxied, budgeted] = [sides.forwarded, sides.proxied, sides.budgeted].map(
+    (requests) => requests.map(({ start, end }) => end - start),
+  ) as [number[], number[], number[]];
   const step = densitySteps(pair, SAMPLES[tokens], new ConversationStore());
   const uncached = new ConversationStore({ reads: { maxEntries: 0 } });
   const fullReadStep = densitySteps(pair, SAMPLES[tokens] / 2, uncached);
@@ -208,14 +269,15 @@ async function measure(conversation: Case): Promise<void> {
     fullReadStep,
     memoryMb,
     withoutReadCacheMb,
+    collector,
   });
 }
 
 const pair = (samples: readonly number[]): string =>
-  `${ms(percentile(samples, 0.5))} / ${ms(percentile(samples, 0.99))}`;
+  `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`;
 /** `a` minus `b` at p50 and at p99. */
 const added = (a: readonly number[], b: readonly number[]): string =>
-  `${ms(percentile(a, 0.5) - percentile(b, 0.5))} / ${ms(percentile(a, 0.99) - percentile(b, 0.99))}`;
+  `${ms(percentile(a, 50) - percentile(b, 50))} / ${ms(percentile(a, 99) - percentile(b, 99))}`;
 
 function printTable(): void {
   const lines = [
@@ -232,13 +294,19 @@ function printTable(): void {
         `(${(row.memoryMb - row.withoutReadCacheMb).toFixed(1)} MB) |`,
     );
   }
-  process.stdout.write(`\n${lines.join('\n')}\n`);
+  const collector = [
+    '| conversation | mark-compacts | scavenges | pauses in the slowest 1 %: plain forwarding | Dense proxy | proxy, budget on |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${label(row.conversation)} | ${row.collector} |`),
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n\n${collector.join('\n')}\n`);
 }
 
 afterAll(async () => {
   printTable();
   await proxy.close();
   await budgetProxy.close();
+  gcObserver.disconnect();
   forwarder.close();
   upstream.close();
   rmSync(recallDir, { recursive: true, force: true });

@@ -18,6 +18,13 @@ export interface ReaderState {
   readonly callIds: JournaledMap<string, CanonicalRef[]>;
   /** Understood Codex `exec` calls by call id. */
   readonly execCalls: JournaledMap<string, ExecCallFacts>;
+  /** Each message's span in the request's text, for the messages read so far. */
+  readonly spans: MessageSpan[];
+}
+
+export interface MessageSpan {
+  readonly start: number;
+  readonly end: number;
 }
 
 export function freshReaderState(): ReaderState {
@@ -27,6 +34,7 @@ export function freshReaderState(): ReaderState {
     sites: [],
     callIds: new JournaledMap(),
     execCalls: new JournaledMap(),
+    spans: [],
   };
 }
 
@@ -45,11 +53,47 @@ export function rewindReaderState(state: ReaderState, from: number): ReaderState
     sites: state.sites.slice(0, sites),
     callIds: state.callIds,
     execCalls: state.execCalls,
+    spans: state.spans.slice(0, from),
   };
+}
+
+/**
+ * The span of every message of `items` once all are read: the spans kept for the messages before
+ * `from` (their bytes were verified, so their offsets are the same), new ones for the rest.
+ */
+export function messageSpans(
+  state: ReaderState,
+  items: readonly MessageSpan[],
+): readonly MessageSpan[] {
+  const { spans } = state;
+  if (spans.length > items.length) spans.length = items.length;
+  for (let index = spans.length; index < items.length; index++) {
+    const { start, end } = items[index] as MessageSpan;
+    spans.push({ start, end });
+  }
+  return spans;
 }
 
 /** Sets the message the lookup tables record changes under. */
 export function startMessage(state: ReaderState, index: number): void {
   state.callIds.message = index;
   state.execCalls.message = index;
+}
+
+/** A string that does not point into the text it was sliced from. */
+const own = (value: string): string => Buffer.from(value, 'utf8').toString('utf8');
+
+/**
+ * Sites read from message `from` on point into their request's text: their strings are copied so
+ * a kept state does not keep that text.
+ */
+export function ownNewSites(state: ReaderState, from: number): void {
+  const { sites } = state;
+  for (let i = sites.length - 1; i >= 0; i--) {
+    const site = sites[i] as ResultSite;
+    if (site.messageIndex < from) break;
+    if (site.cacheControlRaw !== undefined) {
+      sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
+    }
+  }
 }

@@ -22,6 +22,38 @@ describe('RequestReadCache', () => {
     }
   });
 
+  it('#24.4 a resumed read keeps only its new bytes, not the request body: the body may be reused after the read and the next request still resumes', () => {
+    const cache = new RequestReadCache();
+    const [first, second, third] = bigSessionTurns(5_000, 3).map((text) => Buffer.from(text));
+    cache.read({ api: 'anthropic', body: first as Buffer, sessionId: 's' });
+    const before = cache.size.bytes;
+    const resumed = cache.read({ api: 'anthropic', body: second as Buffer, sessionId: 's' });
+    expect(cache.lastPath).toBe('resumed');
+    expect(resumed.outcome).toEqual(full((second as Buffer).toString()));
+    // The first body, and a copy of what the second adds to it (merges aside).
+    expect(cache.size.bytes).toBeLessThan(before + (second as Buffer).length / 2);
+    (second as Buffer).fill(0x20);
+    const text = (third as Buffer).toString();
+    expect(cache.read({ api: 'anthropic', body: third as Buffer, sessionId: 's' }).outcome).toEqual(
+      full(text),
+    );
+    expect(cache.lastPath).toBe('resumed');
+  });
+
+  it('#24.4 a resumed read makes span objects only for the messages after its resume point', () => {
+    const cache = new RequestReadCache();
+    const [first, second] = bigSessionTurns(5_000, 2);
+    const before = read(cache, first as string);
+    const after = read(cache, second as string);
+    expect(cache.lastPath).toBe('resumed');
+    expect(after).toEqual(full(second as string));
+    if (before.kind !== 'history' || after.kind !== 'history') throw new Error('not read');
+    const spans = after.wire.messageSpans;
+    const kept = spans.filter((span, index) => span === before.wire.messageSpans[index]).length;
+    expect(kept).toBeGreaterThan(spans.length - 5);
+    expect(kept).toBeLessThan(spans.length);
+  });
+
   it('#24.4 a request that changed a message before the previous last three is read in full', () => {
     const cache = new RequestReadCache();
     read(cache, anthropicBody(claudeSession(3)));

@@ -7,8 +7,9 @@
  * offset of each of their last messages. A request whose bytes before such a message are the same
  * (a byte comparison) resumes there; anything else (another conversation, an edited or rewound
  * history, a parse or read that fails) is read in full. A resumed request's new bytes alone are
- * decoded, parsed and read: its text is the kept read's pieces plus the new part
- * (`SegmentedText`, never joined here), and the 1-hour cache is looked for in the new text only.
+ * decoded, parsed and read: its text and kept bytes are the kept read's pieces plus the new part
+ * (`SegmentedText`, never joined here; `SegmentedBytes`, the new bytes copied, so the request's
+ * buffer is not kept), and the 1-hour cache is looked for in the new text only.
  * The result always equals a full read. Bounded by entries and characters, least recently used
  * first out.
  */ import { isAscii } from 'node:buffer';
@@ -24,10 +25,16 @@ import {
   type JsonObjectNode,
 } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
-import { freshReaderState, rewindReaderState, type ReaderState } from './readerState.js';
+import {
+  freshReaderState,
+  ownNewSites,
+  rewindReaderState,
+  type ReaderState,
+} from './readerState.js';
+import { SegmentedBytes } from './segmentedBytes.js';
 import { SegmentedText, type TextSlices } from './segmentedText.js';
 import { byteAnchors, type ByteAnchors } from './byteAnchors.js';
-import type { ReadOutcome, ResultSite, WireApi } from './wireHistory.js';
+import type { ReadOutcome, WireApi } from './wireHistory.js';
 
 export type ReadRequestInput = {
   readonly api: WireApi;
@@ -112,8 +119,11 @@ interface Entry {
   readonly root: JsonObjectNode;
   readonly array: JsonArrayNode;
   readonly state: ReaderState;
-  /** The body read: later requests compare their prefix with it. */
-  readonly body: Buffer;
+  /**
+   * The body read, later requests compare their prefix with it: a resumed read's is the kept
+   * read's bytes before its checkpoint and a copy of its own new bytes, never its buffer.
+   */
+  readonly body: SegmentedBytes;
   /** Its text: a later request's text starts with its text before the checkpoint it resumes at. */
   readonly text: SegmentedText;
   /** In ascending offset order. */
@@ -133,7 +143,14 @@ interface BodyInput {
   /** Absent: decoded from `body`. */
   readonly text: string | undefined;
 }
-type TextInput = Omit<BodyInput, 'text'> & { readonly text: SegmentedText };
+type TextInput = Omit<BodyInput, 'text'> & {
+  readonly text: SegmentedText;
+  /**
+   * The body bytes to keep: `body` itself after a full read; after a resumed one, the kept read's
+   * bytes before the checkpoint and a copy of the rest, so the request's buffer is not kept.
+   */
+  readonly kept: SegmentedBytes;
+};
 
 const arrayKey = (api: WireApi): string => (api === 'openai-responses' ? 'input' : 'messages');
 
@@ -142,9 +159,6 @@ function readWith(api: WireApi, text: TextSlices, root: JsonNode, state: ReaderS
     ? readAnthropicRequest(text, root, state)
     : readOpenAIRequest(text, root, api, state);
 }
-
-/** A string that does not point into the text it was sliced from. */
-const own = (value: string): string => Buffer.from(value, 'utf8').toString('utf8');
 
 export class RequestReadCache {
   private readonly entries = new Map<string, Entry[]>();
@@ -159,8 +173,9 @@ export class RequestReadCache {
   }
 
   /**
-   * Reads kept, their characters, the body bytes held and the characters of ASCII texts (decoded
-   * as Latin-1: Node keeps a large one outside the JS heap, one byte a character), in all.
+   * Reads kept, their characters, the body bytes held (the memory their bodies are views of, each
+   * counted once) and the characters of ASCII texts (decoded as Latin-1: Node keeps a large one
+   * outside the JS heap, one byte a character), in all.
    */
   get size(): {
     readonly entries: number;
@@ -170,17 +185,16 @@ export class RequestReadCache {
   } {
     let entries = 0;
     let chars = 0;
-    let bytes = 0;
     let asciiChars = 0;
     for (const list of this.entries.values()) {
       entries += list.length;
       for (const entry of list) {
         chars += entry.chars;
-        bytes += entry.body.length;
         if (entry.body.length === entry.chars) asciiChars += entry.chars;
       }
     }
-    return { entries, chars, bytes, asciiChars };
+    const bodies = [...this.entries.values()].flat().map((entry) => entry.body);
+    return { entries, chars, bytes: SegmentedBytes.heldBytes(bodies), asciiChars };
   }
 
   /** Parses and reads the request. Throws JsonSpanError when the text is not JSON. */
@@ -208,7 +222,7 @@ export class RequestReadCache {
     const root = parseJsonSpans(whole);
     const state = freshReaderState();
     const outcome = readWith(input.api, text, root, state);
-    const full = { ...input, text };
+    const full = { ...input, text, kept: SegmentedBytes.of(input.body) };
     return this.finish(key, list, { text, root, outcome, kept: keep(full, root, state, []) });
   }
 
@@ -232,7 +246,8 @@ export class RequestReadCache {
         entriesBefore,
         key: arrayKey(input.api),
         arrayStart: entry.array.start,
-        items: entry.array.items.slice(0, point.index),
+        items: entry.array.items,
+        count: point.index,
         at: point.offset,
       });
     } catch {
@@ -241,9 +256,10 @@ export class RequestReadCache {
     this.lastPath = 'resumed';
     const state = rewindReaderState(entry.state, point.index);
     const outcome = readWith(input.api, text, root, state);
-    if (outcome.kind === 'history') ownSites(state.sites, point.index);
+    if (outcome.kind === 'history') ownNewSites(state, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
-    const kept = keep({ ...input, text }, root, state, [...earlier, point], {
+    const body = entry.body.withTail(point.bytes, input.body.subarray(point.bytes));
+    const kept = keep({ ...input, text, kept: body }, root, state, [...earlier, point], {
       anchors: entry.anchors,
       messages: point.index,
     });
@@ -334,8 +350,7 @@ function verifiedCheckpoint(input: BodyInput, entry: Entry): Checkpoint | undefi
     const point = entry.checkpoints[i] as Checkpoint;
     if (input.body.length <= point.bytes) continue;
     if (input.text !== undefined && input.text.length <= point.offset) continue;
-    const before = input.body.subarray(0, point.bytes);
-    if (before.equals(entry.body.subarray(0, point.bytes))) return point;
+    if (entry.body.startsLike(input.body, point.bytes)) return point;
   }
   return undefined;
 }
@@ -379,21 +394,10 @@ function keep(
     root,
     array,
     state,
-    body: input.body,
+    body: input.kept,
     text: input.text,
     checkpoints,
     anchors: ascii ? undefined : byteAnchors(input.text, items, inherited),
     chars: input.text.length,
   };
-}
-
-/** Sites read from this request point into its text: copy their strings so it can be freed. */
-function ownSites(sites: ResultSite[], from: number): void {
-  for (let i = sites.length - 1; i >= 0; i--) {
-    const site = sites[i] as ResultSite;
-    if (site.messageIndex < from) break;
-    if (site.cacheControlRaw !== undefined) {
-      sites[i] = { ...site, cacheControlRaw: own(site.cacheControlRaw) };
-    }
-  }
 }
