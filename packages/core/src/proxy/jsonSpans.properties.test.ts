@@ -47,7 +47,7 @@ describe('parseJsonSpans object members', () => {
     '#24.4 member() and keys/values give every member of random JSON, in text order',
     (value) => {
       const text = JSON.stringify(value, null, 1);
-      expectMembers(text, parseJsonSpans(text), value);
+      expectMembers(text, parseJsonSpans(text), JSON.parse(text));
     },
   );
 
@@ -55,7 +55,7 @@ describe('parseJsonSpans object members', () => {
     '#24.4 an object of many members (a set checks duplicates) reads back whole',
     (value) => {
       const text = JSON.stringify(value);
-      expectMembers(text, parseJsonSpans(text), value);
+      expectMembers(text, parseJsonSpans(text), JSON.parse(text));
     },
   );
 
