@@ -145,7 +145,8 @@ function readMessage(reader: Reader, message: JsonNode, index: number): IContent
       : blocks.some((block) => block.type === 'tool_response')
         ? 'tool'
         : 'human';
-  return { speaker, blocks };
+  // A copy of exact length: the history is kept with the read, and `push` leaves spare capacity.
+  return { speaker, blocks: blocks.slice() };
 }
 
 /**

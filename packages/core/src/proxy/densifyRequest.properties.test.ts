@@ -116,7 +116,7 @@ describe('densifyRequest pass-through exactness', () => {
 
 function everyNode(node: JsonNode, visit: (node: JsonNode) => void): void {
   visit(node);
-  if (node.kind === 'object') for (const child of node.entries.values()) everyNode(child, visit);
+  if (node.kind === 'object') for (const child of node.values) everyNode(child, visit);
   if (node.kind === 'array') for (const child of node.items) everyNode(child, visit);
 }
 

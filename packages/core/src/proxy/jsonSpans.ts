@@ -18,9 +18,16 @@ interface Span {
   readonly end: number;
 }
 
+/**
+ * An object's members as two parallel arrays, in text order: a conversation's tree has tens of
+ * thousands of small objects, and a `Map` each would be most of its memory. Objects of one parse
+ * with the same member names in the same order share one `keys` array.
+ */
 export interface JsonObjectNode extends Span {
   readonly kind: 'object';
-  readonly entries: ReadonlyMap<string, JsonNode>;
+  readonly keys: readonly string[];
+  /** `values[i]` is the value of member `keys[i]`. */
+  readonly values: readonly JsonNode[];
 }
 export interface JsonArrayNode extends Span {
   readonly kind: 'array';
@@ -40,6 +47,8 @@ const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 class Cursor {
   pos = 0;
+  /** One `keys` array per sequence of member names seen in this parse. */
+  readonly shapes = new KeyShapes();
   constructor(
     readonly text: string,
     /** Copy string values out of `text`, so a value kept longer does not keep the whole text. */
@@ -81,8 +90,10 @@ export function parseJsonSpans(text: string): JsonNode {
  */
 export interface ArrayResume {
   readonly rootStart: number;
-  /** Root members before `key`, in text order (all inside the known part). */
-  readonly entriesBefore: ReadonlyMap<string, JsonNode>;
+  /** The names of the root members before `key`, in text order (all inside the known part). */
+  readonly keysBefore: readonly string[];
+  /** Their values, `valuesBefore[i]` that of `keysBefore[i]`. */
+  readonly valuesBefore: readonly JsonNode[];
   readonly key: string;
   readonly arrayStart: number;
   /**
@@ -106,9 +117,11 @@ export function parseJsonSpansFrom(rest: string, resume: ArrayResume): JsonNode 
   const items = resume.items.slice(0, resume.count);
   items.push(parseValue(cursor, 2));
   const array = finishArray(cursor, 1, resume.arrayStart, items);
-  const entries = new Map(resume.entriesBefore);
-  entries.set(resume.key, array);
-  return finishText(cursor, finishObject(cursor, 0, resume.rootStart, entries));
+  const members: Members = {
+    keys: [...resume.keysBefore, resume.key],
+    values: [...resume.valuesBefore, array],
+  };
+  return finishText(cursor, finishObject(cursor, 0, resume.rootStart, members));
 }
 
 function finishText(cursor: Cursor, node: JsonNode): JsonNode {
@@ -128,20 +141,26 @@ function parseValue(cursor: Cursor, depth: number): JsonNode {
   return parseScalar(cursor);
 }
 
+/** An object's members while it is parsed. */
+interface Members {
+  readonly keys: string[];
+  readonly values: JsonNode[];
+}
+
 function parseObject(cursor: Cursor, depth: number): JsonObjectNode {
   const start = cursor.at();
   cursor.expect('{');
-  const entries = new Map<string, JsonNode>();
+  const members: Members = { keys: [], values: [] };
   cursor.skipWs();
   if (cursor.text[cursor.pos] === '}') {
     cursor.pos++;
-    return { kind: 'object', start, end: cursor.at(), entries };
+    return objectNode(cursor, start, members);
   }
-  parseEntry(cursor, depth, entries);
-  return finishObject(cursor, depth, start, entries);
+  parseEntry(cursor, depth, members);
+  return finishObject(cursor, depth, start, members);
 }
 
-function parseEntry(cursor: Cursor, depth: number, entries: Map<string, JsonNode>): void {
+function parseEntry(cursor: Cursor, depth: number, members: Members): void {
   cursor.skipWs();
   if (cursor.text[cursor.pos] !== '"') cursor.fail('expected a key');
   const key = parseString(cursor).value;
@@ -149,8 +168,16 @@ function parseEntry(cursor: Cursor, depth: number, entries: Map<string, JsonNode
   cursor.expect(':');
   cursor.skipWs();
   // A duplicate key makes "which value counts" ambiguous between parsers: refuse it.
-  if (entries.has(key)) cursor.fail(`duplicate key '${key}'`);
-  entries.set(key, parseValue(cursor, depth + 1));
+  if (hasKey(members.keys, key)) cursor.fail(`duplicate key '${key}'`);
+  members.keys.push(key);
+  members.values.push(parseValue(cursor, depth + 1));
+}
+
+/** Members past which a duplicate is looked for with a set, not by scanning. */
+const SCANNED_KEYS = 16;
+
+function hasKey(keys: readonly string[], key: string): boolean {
+  return keys.length <= SCANNED_KEYS ? keys.includes(key) : new Set(keys).has(key);
 }
 
 /** The rest of an object after one of its members. */
@@ -158,18 +185,51 @@ function finishObject(
   cursor: Cursor,
   depth: number,
   start: number,
-  entries: Map<string, JsonNode>,
+  members: Members,
 ): JsonObjectNode {
   for (;;) {
     cursor.skipWs();
     if (cursor.text[cursor.pos] === ',') {
       cursor.pos++;
-      parseEntry(cursor, depth, entries);
+      parseEntry(cursor, depth, members);
       continue;
     }
     cursor.expect('}');
-    return { kind: 'object', start, end: cursor.at(), entries };
+    return objectNode(cursor, start, members);
   }
+}
+
+function objectNode(cursor: Cursor, start: number, members: Members): JsonObjectNode {
+  const keys = cursor.shapes.keysFor(members.keys, cursor.ownStrings);
+  // A copy of exact length: an array grown by `push` keeps spare capacity.
+  return { kind: 'object', start, end: cursor.at(), keys, values: members.values.slice() };
+}
+
+/**
+ * The `keys` array objects with a given sequence of member names share, found by walking a trie
+ * of the sequences seen so far.
+ */
+class KeyShapes {
+  private readonly root: Shape = { next: undefined, keys: undefined };
+
+  keysFor(keys: readonly string[], own: boolean): readonly string[] {
+    let shape = this.root;
+    for (const key of keys) {
+      shape.next ??= new Map();
+      let next = shape.next.get(key);
+      if (next === undefined) {
+        next = { next: undefined, keys: undefined };
+        shape.next.set(key, next);
+      }
+      shape = next;
+    }
+    shape.keys ??= own ? keys.map(ownCopy) : keys.slice();
+    return shape.keys;
+  }
+}
+interface Shape {
+  next: Map<string, Shape> | undefined;
+  keys: readonly string[] | undefined;
 }
 
 function parseArray(cursor: Cursor, depth: number): JsonArrayNode {
@@ -201,7 +261,8 @@ function finishArray(
       continue;
     }
     cursor.expect(']');
-    return { kind: 'array', start, end: cursor.at(), items };
+    // A copy of exact length: an array grown by `push` keeps spare capacity.
+    return { kind: 'array', start, end: cursor.at(), items: items.slice() };
   }
 }
 
@@ -258,7 +319,9 @@ function parseScalar(cursor: Cursor): JsonScalarNode {
 
 /** The member `key` of an object node, if `node` is an object that has it. */
 export function member(node: JsonNode | undefined, key: string): JsonNode | undefined {
-  return node?.kind === 'object' ? node.entries.get(key) : undefined;
+  if (node?.kind !== 'object') return undefined;
+  const index = node.keys.indexOf(key);
+  return index < 0 ? undefined : node.values[index];
 }
 
 /** The string value of member `key`, if it is a string. */

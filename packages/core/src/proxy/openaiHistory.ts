@@ -159,7 +159,8 @@ function chatMessage(reader: Reader, message: JsonNode, index: number): IContent
     if (id === undefined || name === undefined) return 'tool call without id or name';
     blocks.push(...call(reader, id, name, parseArguments(stringMember(fn, 'arguments'))));
   }
-  return { speaker: role === 'assistant' ? 'ai' : 'human', blocks };
+  // A copy of exact length: the history is kept with the read, and `push` leaves spare capacity.
+  return { speaker: role === 'assistant' ? 'ai' : 'human', blocks: blocks.slice() };
 }
 
 function callParameters(item: JsonNode, type: string): unknown {

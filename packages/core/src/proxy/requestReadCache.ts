@@ -234,16 +234,13 @@ export class RequestReadCache {
     if (point === undefined) return undefined;
     const rest = input.text?.slice(point.offset) ?? decode(input.body.subarray(point.bytes));
     const text = entry.text.withTail(point.offset, rest);
-    const entriesBefore = new Map<string, JsonNode>();
-    for (const [name, node] of entry.root.entries) {
-      if (node === entry.array) break;
-      entriesBefore.set(name, node);
-    }
+    const before = entry.root.values.indexOf(entry.array);
     let root: JsonNode;
     try {
       root = parseJsonSpansFrom(rest, {
         rootStart: entry.root.start,
-        entriesBefore,
+        keysBefore: entry.root.keys.slice(0, before),
+        valuesBefore: entry.root.values.slice(0, before),
         key: arrayKey(input.api),
         arrayStart: entry.array.start,
         items: entry.array.items,

@@ -1,0 +1,104 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import {
+  member,
+  parseJsonSpans,
+  parseJsonSpansFrom,
+  type JsonNode,
+  type JsonObjectNode,
+} from './jsonSpans.js';
+import { SegmentedText } from './segmentedText.js';
+
+/** Every object node of the tree, depth first. */
+function objects(node: JsonNode, found: JsonObjectNode[] = []): JsonObjectNode[] {
+  if (node.kind === 'object') {
+    found.push(node);
+    for (const child of node.values) objects(child, found);
+  }
+  if (node.kind === 'array') for (const child of node.items) objects(child, found);
+  return found;
+}
+
+/** Checks that `node` and its members read back as `value` from `text`. */
+function expectMembers(text: string, node: JsonNode, value: unknown): void {
+  const slices = SegmentedText.of(text);
+  expect(JSON.parse(slices.slice(node.start, node.end))).toEqual(value);
+  if (node.kind === 'array') {
+    (value as unknown[]).forEach((item, i) => expectMembers(text, node.items[i] as JsonNode, item));
+  }
+  if (node.kind !== 'object') return;
+  const record = value as Record<string, unknown>;
+  expect(node.keys).toEqual(Object.keys(record));
+  expect(node.values).toHaveLength(node.keys.length);
+  for (const [key, inner] of Object.entries(record)) {
+    const found = member(node, key);
+    expect(found).toBeDefined();
+    expectMembers(text, found as JsonNode, inner);
+  }
+  expect(member(node, '\u0000absent')).toBeUndefined();
+}
+
+const OBJECT = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), {
+  maxKeys: 24,
+});
+
+describe('parseJsonSpans object members', () => {
+  test.prop([fc.jsonValue({ maxDepth: 4 })], { numRuns: 300 })(
+    '#24.4 member() and keys/values give every member of random JSON, in text order',
+    (value) => {
+      const text = JSON.stringify(value, null, 1);
+      expectMembers(text, parseJsonSpans(text), JSON.parse(text));
+    },
+  );
+
+  test.prop([OBJECT], { numRuns: 200 })(
+    '#24.4 an object of many members (a set checks duplicates) reads back whole',
+    (value) => {
+      const text = JSON.stringify(value);
+      expectMembers(text, parseJsonSpans(text), JSON.parse(text));
+    },
+  );
+
+  test.prop([fc.array(OBJECT, { minLength: 1, maxLength: 6 }), fc.nat()], { numRuns: 200 })(
+    '#24.4 a resumed parse gives the same members as a full one',
+    (messages, cut) => {
+      const whole = JSON.stringify({ model: 'm', messages, tail: 1 });
+      const earlier = parseJsonSpans(whole) as JsonObjectNode;
+      const array = member(earlier, 'messages');
+      if (array?.kind !== 'array') throw new Error('no array');
+      const count = 1 + (cut % array.items.length);
+      if (count >= array.items.length) return;
+      const at = (array.items[count] as JsonNode).start;
+      const resumed = parseJsonSpansFrom(whole.slice(at), {
+        rootStart: earlier.start,
+        keysBefore: ['model'],
+        valuesBefore: [member(earlier, 'model') as JsonNode],
+        key: 'messages',
+        arrayStart: array.start,
+        items: array.items,
+        count,
+        at,
+      });
+      expect(resumed).toEqual(parseJsonSpans(whole));
+    },
+  );
+
+  test('#24.4 objects with the same member names in the same order share one keys array', () => {
+    const text = JSON.stringify([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+      { text: 'c', type: 'text' },
+      { type: 'image' },
+    ]);
+    const [first, second, swapped, shorter] = objects(parseJsonSpans(text));
+    expect(first?.keys).toBe(second?.keys);
+    expect(swapped?.keys).toEqual(['text', 'type']);
+    expect(shorter?.keys).toEqual(['type']);
+  });
+
+  test('#24.4 a duplicate key is refused, in small and in large objects', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(() => parseJsonSpans('{"a":1,"a":2}')).toThrow(/duplicate key 'a'/);
+    expect(() => parseJsonSpans(`{${many},"k3":0}`)).toThrow(/duplicate key 'k3'/);
+  });
+});
