@@ -145,6 +145,8 @@ function parseValue(cursor: Cursor, depth: number): JsonNode {
 interface Members {
   readonly keys: string[];
   readonly values: JsonNode[];
+  /** The names so far, once there are more than `SCANNED_KEYS` of them. */
+  seen?: Set<string>;
 }
 
 function parseObject(cursor: Cursor, depth: number): JsonObjectNode {
@@ -168,16 +170,19 @@ function parseEntry(cursor: Cursor, depth: number, members: Members): void {
   cursor.expect(':');
   cursor.skipWs();
   // A duplicate key makes "which value counts" ambiguous between parsers: refuse it.
-  if (hasKey(members.keys, key)) cursor.fail(`duplicate key '${key}'`);
+  if (hasKey(members, key)) cursor.fail(`duplicate key '${key}'`);
   members.keys.push(key);
+  members.seen?.add(key);
   members.values.push(parseValue(cursor, depth + 1));
 }
 
-/** Members past which a duplicate is looked for with a set, not by scanning. */
+/** Members past which a duplicate is looked for in a set kept beside them, not by scanning. */
 const SCANNED_KEYS = 16;
 
-function hasKey(keys: readonly string[], key: string): boolean {
-  return keys.length <= SCANNED_KEYS ? keys.includes(key) : new Set(keys).has(key);
+function hasKey(members: Members, key: string): boolean {
+  if (members.keys.length <= SCANNED_KEYS) return members.keys.includes(key);
+  members.seen ??= new Set(members.keys);
+  return members.seen.has(key);
 }
 
 /** The rest of an object after one of its members. */
