@@ -13,9 +13,15 @@ const STEP = fc.record({
     PIECE,
     fc.nat(8).map((n) => 'é'.repeat(n)),
   ),
-  ranges: fc.array(fc.tuple(fc.double({ min: 0, max: 1 }), fc.double({ min: 0, max: 1 })), {
-    maxLength: 6,
-  }),
+  ranges: fc.array(
+    fc.tuple(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+    ),
+    {
+      maxLength: 6,
+    },
+  ),
 });
 
 describe('SegmentedText', () => {
