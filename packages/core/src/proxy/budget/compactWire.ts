@@ -12,11 +12,7 @@ import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
-import {
-  EARLY_COMPACTION_SHARE,
-  planWireCompaction,
-  type CompactionPlan,
-} from './planWireCompaction.js';
+import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
 import { withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget } from './workingBudget.js';
@@ -274,7 +270,7 @@ function planFor(
   // (its replacement as long as it is, when the pinned items it carries make it longer).
   const standing = Math.max(summaryChars, input.state.compaction?.replacement.length ?? 0);
   const kept = standingItem === 0 ? Infinity : fixed + standing + tailChars(input, standingItem);
-  const earlyBudgetTokens = Math.floor(budgetTokens * EARLY_COMPACTION_SHARE);
+  const earlyBudgetTokens = earlyBudgetOf(budgetTokens);
   if (Math.ceil(kept * request.perChar) <= earlyBudgetTokens) {
     return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
@@ -349,7 +345,7 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
       client: input.client,
     });
   const larger = Math.max(chars, input.original.length);
-  return input.state.compaction === undefined && larger * perChar <= floor * EARLY_COMPACTION_SHARE;
+  return input.state.compaction === undefined && larger * perChar <= earlyBudgetOf(floor);
 }
 
 /** Never changes the request when nothing needs to go; see the module header. */

@@ -58,6 +58,43 @@ describe('planWireCompaction: the trigger', () => {
     expect(planWireCompaction(sentOnly)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
   });
 
+  it('#24.1 an early compaction that cannot bring the client history under the early budget is not made (else every request would make it again)', () => {
+    // The fixed part (14,000 tokens) and the summary (2,800) leave no room under 17,000 for the
+    // newest turn (400): no cut serves the early budget.
+    const input: CompactionPlanInput = {
+      roles: roles(10),
+      messageChars: Array.from({ length: 10 }, () => 1_600),
+      clientMessageChars: Array.from({ length: 10 }, () => 1_600),
+      fixedChars: 56_000,
+      tokensPerChar: 0.25,
+      budgetTokens: 20_000,
+      earlyBudgetTokens: 17_000,
+      previousCut: 0,
+      summaryChars: 11_200,
+    };
+    expect(estimateWithCut(input, 0)).toBe(18_000);
+    expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'nothing-to-cut' });
+    // Once the request as sent needs it, it is made.
+    const over = { ...input, messageChars: Array.from({ length: 10 }, () => 2_600) };
+    expect(planWireCompaction(over).kind).toBe('compact');
+  });
+
+  it('#24.1 an early compaction that would make the sent request larger is not made', () => {
+    // Density keeps the sent request at 1,000 tokens; the summary alone would take 10,000.
+    const input: CompactionPlanInput = {
+      roles: roles(10),
+      messageChars: Array.from({ length: 10 }, () => 400),
+      clientMessageChars: Array.from({ length: 10 }, () => 8_000),
+      fixedChars: 0,
+      tokensPerChar: 0.25,
+      budgetTokens: 20_000,
+      earlyBudgetTokens: 17_000,
+      previousCut: 0,
+      summaryChars: 40_000,
+    };
+    expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'nothing-to-cut' });
+  });
+
   const conversation = fc
     .array(fc.tuple(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 0, max: 5_000 })), {
       minLength: 1,
@@ -92,8 +129,19 @@ describe('planWireCompaction: the trigger', () => {
           estimateWithCut({ ...full, messageChars: wire.clientMessageChars }, previousCut),
         ).toBeLessThanOrEqual(earlyBudgetTokens);
       }
+      // An early compaction (the sent request fits) leaves both under and the sent request smaller.
+      const sentNow = estimateWithCut(full, previousCut);
+      if (plan.kind === 'compact' && sentNow <= budgetTokens) {
+        expect(fitsBudget(full, plan.cut)).toBe(true);
+        expect(plan.estimatedTokens).toBeLessThan(sentNow);
+      }
       const sentOnly = planWireCompaction({ ...full, clientMessageChars: undefined });
-      if (sentOnly.kind === 'compact') expect(plan).toEqual(sentOnly);
+      // A compaction the sent request needs is made; it may cut further, so the client's
+      // history fits the early budget too and the next request does not compact again.
+      if (sentOnly.kind === 'compact') {
+        expect(plan.kind).toBe('compact');
+        expect(plan.cut).toBeGreaterThanOrEqual(sentOnly.cut);
+      }
     },
   );
 });

@@ -18,6 +18,11 @@ export const COMPACT_TO_SHARE = 0.3;
  */
 export const EARLY_COMPACTION_SHARE = 0.85;
 
+/** The early budget (tokens) for a working budget of `budgetTokens`. */
+export function earlyBudgetOf(budgetTokens: number): number {
+  return Math.floor(budgetTokens * EARLY_COMPACTION_SHARE);
+}
+
 export interface CompactionPlanInput {
   readonly roles: readonly string[];
   /** Characters of each message as it would be sent. */
@@ -82,8 +87,16 @@ export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
   for (let cut = Math.max(1, previousCut + 1); cut <= lastAssistant; cut++) {
     if (roles[cut] !== 'assistant') continue;
     chosen = cut;
-    if (estimateWithCut(input, cut) <= target) break;
+    if (estimateWithCut(input, cut) <= target && fitsBudget(input, cut)) break;
   }
   if (chosen === undefined) return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
-  return { kind: 'compact', cut: chosen, estimatedTokens: estimateWithCut(input, chosen) };
+  const estimatedTokens = estimateWithCut(input, chosen);
+  // A compaction only the client's history asks for (the request as sent fits) must serve it:
+  // leave that history under the early budget and the sent request smaller. Otherwise the next
+  // request would ask for it again, and each would rewrite the summary for nothing.
+  const sentNow = estimateWithCut(input, previousCut);
+  if (sentNow <= input.budgetTokens && (!fitsBudget(input, chosen) || estimatedTokens >= sentNow)) {
+    return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
+  }
+  return { kind: 'compact', cut: chosen, estimatedTokens };
 }
