@@ -96,6 +96,14 @@ describe('parseJsonSpans object members', () => {
     expect(shorter?.keys).toEqual(['type']);
   });
 
+  test('#24.4 a wide object keeps its own names: shapes are shared by small objects only', () => {
+    // A shape per member of one huge object would hold a trie node per member while parsing.
+    const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
+    const [first, second] = objects(parseJsonSpans(JSON.stringify([wide, wide])));
+    expect(first?.keys).toEqual(Object.keys(wide));
+    expect(first?.keys).not.toBe(second?.keys);
+  });
+
   test('#24.4 a duplicate key is refused, in small and in large objects', () => {
     const many = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(() => parseJsonSpans('{"a":1,"a":2}')).toThrow(/duplicate key 'a'/);

@@ -205,7 +205,12 @@ function finishObject(
 }
 
 function objectNode(cursor: Cursor, start: number, members: Members): JsonObjectNode {
-  const keys = cursor.shapes.keysFor(members.keys, cursor.ownStrings);
+  // Shapes are shared by small objects (messages, blocks); a wide one keeps its own names, so the
+  // trie never grows a node per member of one huge object.
+  const keys =
+    members.keys.length > SCANNED_KEYS
+      ? ownKeys(members.keys, cursor.ownStrings)
+      : cursor.shapes.keysFor(members.keys, cursor.ownStrings);
   // A copy of exact length: an array grown by `push` keeps spare capacity.
   return { kind: 'object', start, end: cursor.at(), keys, values: members.values.slice() };
 }
@@ -228,10 +233,15 @@ class KeyShapes {
       }
       shape = next;
     }
-    shape.keys ??= own ? keys.map(ownCopy) : keys.slice();
+    shape.keys ??= ownKeys(keys, own);
     return shape.keys;
   }
 }
+/** A kept copy of `keys` (each name copied out of the text when `own`). */
+function ownKeys(keys: readonly string[], own: boolean): readonly string[] {
+  return own ? keys.map(ownCopy) : keys.slice();
+}
+
 interface Shape {
   next: Map<string, Shape> | undefined;
   keys: readonly string[] | undefined;
