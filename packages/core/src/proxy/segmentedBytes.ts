@@ -6,8 +6,16 @@
  * with a mark-compact, which several MB of such garbage per request brings on every few requests).
  */
 
+import { keepThenAppend, type PieceKind, type Pieces } from './keptPieces.js';
+
 /** The largest piece merging makes (a copy well under a millisecond). */
 export const MAX_MERGED_BYTES = 1 << 20;
+
+const BYTES: PieceKind<Buffer> = {
+  length: (piece) => piece.length,
+  head: (piece, units) => piece.subarray(0, units),
+  join: (before, after) => Buffer.concat([before, after]),
+};
 
 export class SegmentedBytes {
   readonly length: number;
@@ -46,34 +54,16 @@ export class SegmentedBytes {
   }
 
   /**
-   * The first `bytes` bytes of this body followed by a copy of `tail`. The last two pieces are
-   * merged while the earlier is at most twice the later and the merged piece stays within
-   * `MAX_MERGED_BYTES`: a byte is copied O(log length) times over a conversation, never the whole
-   * body per request.
+   * The first `bytes` bytes of this body followed by a copy of `tail`, merged by
+   * `keepThenAppend`'s rule up to `MAX_MERGED_BYTES`.
    */
   withTail(bytes: number, tail: Buffer): SegmentedBytes {
-    const pieces: Buffer[] = [];
-    const starts: number[] = [];
-    for (let index = 0; index < this.pieces.length; index++) {
-      const start = this.starts[index] as number;
-      if (start >= bytes) break;
-      const piece = this.pieces[index] as Buffer;
-      pieces.push(start + piece.length <= bytes ? piece : piece.subarray(0, bytes - start));
-      starts.push(start);
-    }
-    if (tail.length > 0 || pieces.length === 0) {
-      pieces.push(Buffer.from(tail));
-      starts.push(Math.min(bytes, this.length));
-    }
-    while (pieces.length >= 2) {
-      const after = pieces.at(-1) as Buffer;
-      const before = pieces.at(-2) as Buffer;
-      if (before.length > 2 * after.length) break;
-      if (before.length + after.length > MAX_MERGED_BYTES) break;
-      pieces.splice(-2, 2, Buffer.concat([before, after]));
-      starts.pop();
-    }
-    return new SegmentedBytes(pieces, starts);
+    const kept = keepThenAppend(BYTES, this.kept(), bytes, Buffer.from(tail), MAX_MERGED_BYTES);
+    return new SegmentedBytes(kept.pieces, kept.starts);
+  }
+
+  private kept(): Pieces<Buffer> & { readonly length: number } {
+    return { pieces: this.pieces, starts: this.starts, length: this.length };
   }
 
   /** Whether the first `bytes` bytes of `body` are this body's first `bytes` bytes. */

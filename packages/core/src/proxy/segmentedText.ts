@@ -6,6 +6,7 @@
  * new part never touches the kept one. `toString()` joins the pieces, once.
  */
 import type { TextSlices } from '../utils/TextSlices.js';
+import { keepThenAppend, type PieceKind, type Pieces } from './keptPieces.js';
 
 export type { TextSlices };
 
@@ -22,6 +23,12 @@ export function maxPieceCount(length: number): number {
   if (length <= MAX_MERGED_CHARS) return halving;
   return Math.ceil((2 * length) / MAX_MERGED_CHARS + 1) * (halving + 1);
 }
+
+const TEXT: PieceKind<string> = {
+  length: (piece) => piece.length,
+  head: (piece, units) => piece.slice(0, units),
+  join: (before, after) => before + after,
+};
 
 export class SegmentedText implements TextSlices {
   readonly length: number;
@@ -49,36 +56,18 @@ export class SegmentedText implements TextSlices {
   }
 
   /**
-   * The first `chars` characters of this text followed by `tail`. The last two pieces are merged
-   * while the earlier is at most twice the later and the merged piece stays within
-   * `MAX_MERGED_CHARS`: a character is copied O(log length) times over a conversation (merges are
-   * lazy: V8 copies a merged piece when it is first sliced), never the whole text per request, and
-   * no request copies more than one merged piece's worth (a cascade of merges up to the whole text
-   * would cost one request a copy of several MB). Pieces held: at most `maxPieceCount(length)`.
+   * The first `chars` characters of this text followed by `tail`, merged by `keepThenAppend`'s
+   * rule up to `MAX_MERGED_CHARS` (merges are lazy: V8 copies a merged piece when it is first
+   * sliced; a cascade of merges up to the whole text would cost one request a copy of several MB).
+   * Pieces held: at most `maxPieceCount(length)`.
    */
   withTail(chars: number, tail: string): SegmentedText {
-    const pieces: string[] = [];
-    const starts: number[] = [];
-    for (let index = 0; index < this.pieces.length; index++) {
-      const start = this.starts[index] as number;
-      if (start >= chars) break;
-      const piece = this.pieces[index] as string;
-      pieces.push(start + piece.length <= chars ? piece : piece.slice(0, chars - start));
-      starts.push(start);
-    }
-    if (tail.length > 0 || pieces.length === 0) {
-      pieces.push(tail);
-      starts.push(Math.min(chars, this.length));
-    }
-    while (pieces.length >= 2) {
-      const after = pieces.at(-1) as string;
-      const before = pieces.at(-2) as string;
-      if (before.length > 2 * after.length) break;
-      if (before.length + after.length > MAX_MERGED_CHARS) break;
-      pieces.splice(-2, 2, before + after);
-      starts.pop();
-    }
-    return new SegmentedText(pieces, starts);
+    const kept = keepThenAppend(TEXT, this.kept(), chars, tail, MAX_MERGED_CHARS);
+    return new SegmentedText(kept.pieces, kept.starts);
+  }
+
+  private kept(): Pieces<string> & { readonly length: number } {
+    return { pieces: this.pieces, starts: this.starts, length: this.length };
   }
 
   slice(start: number, end: number = this.length): string {
