@@ -152,7 +152,7 @@ function decide(
 function earlyRiskOf(state: ConversationState, provider: CacheProviderName): EarlyCompactionRisk {
   const rules = cacheRulesFor(provider);
   return {
-    riskTokens: () => proxyRiskBudget(state, rules.provider),
+    riskTokens: () => proxyRiskBudget(state, rules.provider) + (state.budget.compactionNet ?? 0),
     readMultiplier: rules.readMultiplier,
     writeMultiplier: rules.writeMultiplier,
   };

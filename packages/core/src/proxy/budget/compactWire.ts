@@ -13,7 +13,7 @@ import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
-import { withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
+import { bookCompaction, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
@@ -39,6 +39,11 @@ export interface BudgetState {
   compaction: WireCompactionState | undefined;
   /** Reported prompt tokens per sent character on the previous reply (calibrates the estimate). */
   promptTokensPerChar: number | undefined;
+  /**
+   * What the conversation's compactions have saved so far less what its early ones cost up front
+   * (base-input-token units): added to the risk budget an early compaction may spend.
+   */
+  compactionNet?: number;
 }
 
 /** One replacement: `original[start, end)` became `length` characters. */
@@ -348,6 +353,23 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
   return input.state.compaction === undefined && larger * perChar <= earlyBudgetOf(floor);
 }
 
+/**
+ * Books the request into the conversation's compaction account (`bookCompaction`): a standing
+ * compaction repeated keeps `removedTokens` out of the prompt.
+ */
+function bookInto(
+  input: LaidOut,
+  plan: CompactionPlan,
+  request: { readonly kind: 'kept' | 'compacted'; readonly removedTokens: number },
+): void {
+  if (input.readOnly || input.earlyRisk === undefined) return;
+  const keptOutTokens = request.kind === 'kept' ? request.removedTokens : 0;
+  input.state.compactionNet = bookCompaction(input.earlyRisk, input.state.compactionNet, {
+    plan,
+    keptOutTokens,
+  });
+}
+
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
@@ -373,5 +395,6 @@ export function compactWire(request: CompactInput): CompactOutcome {
   const region = { first: compaction.start, cut: plan.cut };
   const spliced = spliceMessages(input, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
+  bookInto(input, plan, { kind, removedTokens: spliced.removedChars * perChar });
   return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
 }

@@ -42,7 +42,7 @@ export function withinRisk(
   const upFront =
     risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
     risk.readMultiplier * (sentNow - fixed - newest);
-  if (upFront <= risk.riskTokens()) return plan;
+  if (upFront <= risk.riskTokens()) return { ...plan, upFrontTokens: upFront };
   return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
 }
 
@@ -56,4 +56,19 @@ function newestTurnChars(input: CompactionPlanInput): number {
     chars += input.messageChars[i] ?? 0;
   }
   return chars;
+}
+
+/**
+ * The conversation's compaction account after one request (base-input-token units, added to the
+ * risk budget): an early compaction's up-front cost is spent from it, and each request a standing
+ * compaction keeps short adds what it saves, the tokens it leaves out read from the cache no more.
+ */
+export function bookCompaction(
+  risk: EarlyCompactionRisk,
+  net: number | undefined,
+  request: { readonly plan: CompactionPlan; readonly keptOutTokens: number },
+): number {
+  const { plan, keptOutTokens } = request;
+  const spent = plan.kind === 'compact' ? (plan.upFrontTokens ?? 0) : 0;
+  return (net ?? 0) + risk.readMultiplier * keptOutTokens - spent;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
 import { densityCompactInput } from '../test-utils/densityCompactInput.js';
 import { compactWire } from './compactWire.js';
-import { withinRisk } from './earlyCompactionRisk.js';
+import { bookCompaction, withinRisk } from './earlyCompactionRisk.js';
 import {
   EARLY_COMPACTION_SHARE,
   estimateWithCut,
@@ -231,13 +231,49 @@ describe('withinRisk: the up-front cost', () => {
     // Compacted, the request writes 5,000 tokens (the summary and the newest 4,000) where the
     // uncompacted one reads 36,000 and writes the same newest 4,000: 1.25 × 1,000 − 0.1 × 36,000.
     const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
-    expect(withinRisk(risk, input, plan)).toEqual(plan);
+    expect(withinRisk(risk, input, plan)).toEqual({ ...plan, upFrontTokens: 1_250 - 3_600 });
     // The summary of 12,000 tokens: 1.25 × 12,000 − 3,600 = 11,400 up front.
     const larger = { ...plan, estimatedTokens: 16_000 };
     expect(withinRisk({ ...risk, riskTokens: () => 11_399 }, input, larger)).toMatchObject({
       kind: 'keep',
       reason: 'over-risk',
     });
-    expect(withinRisk({ ...risk, riskTokens: () => 11_400 }, input, larger)).toEqual(larger);
+    expect(withinRisk({ ...risk, riskTokens: () => 11_400 }, input, larger)).toEqual({
+      ...larger,
+      upFrontTokens: 11_400,
+    });
+  });
+});
+
+describe('the compaction account', () => {
+  const prices = { readMultiplier: 0.1, writeMultiplier: 1.25 };
+  it('#24.1 an early compaction spends its up-front cost; a standing one adds what it keeps out, read no more', () => {
+    const risk = { ...prices, riskTokens: () => 0 };
+    const early = {
+      kind: 'compact',
+      cut: 3,
+      estimatedTokens: 5_000,
+      upFrontTokens: 1_200,
+    } as const;
+    expect(bookCompaction(risk, undefined, { plan: early, keptOutTokens: 0 })).toBe(-1_200);
+    const kept = { kind: 'keep', cut: 3, reason: 'under-budget' } as const;
+    expect(bookCompaction(risk, -1_200, { plan: kept, keptOutTokens: 30_000 })).toBe(1_800);
+    // A compaction the request as sent needs is not a bet: nothing spent.
+    const needed = { kind: 'compact', cut: 5, estimatedTokens: 5_000 } as const;
+    expect(bookCompaction(risk, 1_800, { plan: needed, keptOutTokens: 0 })).toBe(1_800);
+  });
+
+  it('#24.1 compactWire books an early compaction and then each request its standing compaction keeps short', () => {
+    const [body] = bigSessionTurns(40_000, 1) as [string];
+    const { input, sent } = densityCompactInput(body, 0);
+    const budgetTokens = Math.floor((sent.length + body.length) / 8);
+    const ample = { ...prices, riskTokens: () => 1e9 };
+    const first = compactWire({ ...input, budgetTokens, earlyRisk: ample });
+    expect(first.kind).toBe('compacted');
+    const spent = input.state.compactionNet ?? 0;
+    expect(spent).toBeLessThan(0);
+    const again = compactWire({ ...input, budgetTokens, earlyRisk: ample });
+    expect(again.kind).toBe('kept');
+    expect(input.state.compactionNet ?? 0).toBeGreaterThan(spent);
   });
 });

@@ -52,7 +52,13 @@ export type CompactionPlanReason = (typeof PLAN_REASONS)[number];
 
 export type CompactionPlan =
   | { readonly kind: 'keep'; readonly cut: number; readonly reason: CompactionPlanReason }
-  | { readonly kind: 'compact'; readonly cut: number; readonly estimatedTokens: number };
+  | {
+      readonly kind: 'compact';
+      readonly cut: number;
+      readonly estimatedTokens: number;
+      /** An early compaction's up-front cost (base-input-token units), spent from the risk budget. */
+      readonly upFrontTokens?: number;
+    };
 
 /** Estimated prompt tokens when the first `cut` messages are replaced by the summary. */
 export function estimateWithCut(input: CompactionPlanInput, cut: number): number {
