@@ -106,8 +106,8 @@ export interface CompactInput {
   /** Whether the request opts into a 1M-token window. */
   readonly longContext: boolean;
   /**
-   * What an early compaction may cost up front: one the request as sent does not need yet (density
-   * keeps it under the budget), made because the history as the client sent it passed the budget.
+   * What an early compaction may cost up front: one the request as sent does not need yet (it fits
+   * the budget), made because the history as the client sent it passed the early budget.
    * Absent: no limit.
    */
   readonly earlyRisk?: EarlyCompactionRisk;

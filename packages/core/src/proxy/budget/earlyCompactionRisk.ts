@@ -1,7 +1,7 @@
 /**
  * What a compaction the request as sent does not need yet may risk: one made because the history
- * as the client sent it passed the working budget while density keeps the request as sent under
- * it. Such a compaction bets on the calls after it, so, as every such decision, it is made only
+ * as the client sent it passed the early budget while the request as sent fits the working
+ * budget. Such a compaction bets on the calls after it, so, as every such decision, it is made only
  * within the conversation's risk budget.
  */
 import {

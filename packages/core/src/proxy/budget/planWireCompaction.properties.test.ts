@@ -7,6 +7,8 @@ const conversation = fc
   .map((chars) => ({
     roles: chars.map((_, i) => (i % 2 === 0 ? 'user' : 'assistant')),
     messageChars: chars,
+    // Some messages carry pinned items a summary covering them keeps whole.
+    pinnedChars: chars.map((c) => (c % 3 === 0 ? Math.floor(c / 2) : 0)),
   }));
 
 describe('planWireCompaction', () => {
@@ -16,7 +18,7 @@ describe('planWireCompaction', () => {
     fc.integer({ min: 500, max: 40_000 }),
     fc.integer({ min: 0, max: 60 }),
   ])(
-    '#24.1 cuts only before an assistant message, never past the newest one nor before the standing cut; keeps when under budget',
+    '#24.1 cuts only before an assistant message, never past the newest one nor before the standing cut; keeps when under budget; its estimate is estimateWithCut’s',
     (wire, fixedChars, budgetTokens, standing) => {
       const lastAssistant = wire.roles.lastIndexOf('assistant');
       const previousCut =

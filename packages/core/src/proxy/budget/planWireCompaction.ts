@@ -82,9 +82,42 @@ export function fitsBudget(input: CompactionPlanInput, cut: number): boolean {
   return estimateWithCut(input, cut) <= input.budgetTokens && client <= early;
 }
 
+/**
+ * `estimateWithCut` and `fitsBudget` for every cut of one input, each in constant time (sums of
+ * the messages after each cut and of the pinned items before it, taken once): the plan tries
+ * every cut, and summing the messages again per cut would make it quadratic in their number.
+ */
+function cutEstimates(input: CompactionPlanInput) {
+  const count = input.messageChars.length;
+  const suffix = (chars: readonly number[]): number[] => {
+    const after = new Array<number>(count + 1).fill(0);
+    for (let i = count - 1; i >= 0; i--) after[i] = (after[i + 1] as number) + (chars[i] ?? 0);
+    return after;
+  };
+  const sentAfter = suffix(input.messageChars);
+  const clientAfter =
+    input.clientMessageChars === undefined ? undefined : suffix(input.clientMessageChars);
+  const pinnedBefore = [0];
+  for (let i = 0; i < count; i++) {
+    pinnedBefore.push((pinnedBefore[i] as number) + (input.pinnedChars?.[i] ?? 0));
+  }
+  const tokens = (after: readonly number[], cut: number): number => {
+    const head = input.fixedChars + (cut > 0 ? input.summaryChars : 0) + (pinnedBefore[cut] ?? 0);
+    return Math.ceil((head + (after[cut] ?? 0)) * input.tokensPerChar);
+  };
+  const early = input.earlyBudgetTokens ?? input.budgetTokens;
+  return {
+    sent: (cut: number): number => tokens(sentAfter, cut),
+    fits: (cut: number): boolean =>
+      tokens(sentAfter, cut) <= input.budgetTokens &&
+      (clientAfter === undefined || tokens(clientAfter, cut) <= early),
+  };
+}
+
 export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
   const { previousCut, roles } = input;
-  if (fitsBudget(input, previousCut)) {
+  const estimate = cutEstimates(input);
+  if (estimate.fits(previousCut)) {
     return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
   }
   const lastAssistant = roles.lastIndexOf('assistant');
@@ -93,15 +126,15 @@ export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
   for (let cut = Math.max(1, previousCut + 1); cut <= lastAssistant; cut++) {
     if (roles[cut] !== 'assistant') continue;
     chosen = cut;
-    if (estimateWithCut(input, cut) <= target && fitsBudget(input, cut)) break;
+    if (estimate.sent(cut) <= target && estimate.fits(cut)) break;
   }
   if (chosen === undefined) return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
-  const estimatedTokens = estimateWithCut(input, chosen);
+  const estimatedTokens = estimate.sent(chosen);
   // A compaction only the client's history asks for (the request as sent fits) must serve it:
   // leave that history under the early budget and the sent request smaller. Otherwise the next
   // request would ask for it again, and each would rewrite the summary for nothing.
-  const sentNow = estimateWithCut(input, previousCut);
-  if (sentNow <= input.budgetTokens && (!fitsBudget(input, chosen) || estimatedTokens >= sentNow)) {
+  const sentNow = estimate.sent(previousCut);
+  if (sentNow <= input.budgetTokens && (!estimate.fits(chosen) || estimatedTokens >= sentNow)) {
     return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
   }
   return { kind: 'compact', cut: chosen, estimatedTokens };
