@@ -67,6 +67,14 @@ interface Conversation {
   readonly cleared: ReadonlySet<number>;
 }
 
+/** A step that appends `append` under enough pressure for every reply to pay. */
+const pressed = (append: Op[]): Step => ({
+  keep: undefined,
+  clear: undefined,
+  append,
+  pressureTokens: 1_000_000,
+});
+
 const PAD = 'x'.repeat(300);
 
 const changes = (op: Op): boolean => op.kind === 'write' || (op.kind === 'edit' && !op.fails);
@@ -365,27 +373,18 @@ describe('replies at entry follow what the request shows', () => {
   test('#24.1 the generator reaches replies (the property is not vacuous)', () => {
     const read = { kind: 'read', path: '/w/a.ts', reuse: false } as const;
     const grep = { kind: 'grep', path: '/w/a.ts', reuse: false } as const;
-    const step = (append: Op[]): Step => ({
-      keep: undefined,
-      clear: undefined,
-      append,
-      pressureTokens: 1_000_000,
-    });
     expect(
-      checkConversation('anthropic', [step([read, grep]), step([read]), step([grep])], undefined)
-        .replies,
+      checkConversation(
+        'anthropic',
+        [pressed([read, grep]), pressed([read]), pressed([grep])],
+        undefined,
+      ).replies,
     ).toBe(3);
   });
   test('#24.1 the generator reaches repeated-lines replies (the property covers them)', () => {
     const run = { kind: 'test', path: '/w/a.ts', reuse: false } as const;
     const write = { kind: 'write', path: '/w/a.ts', reuse: false } as const;
-    const step = (append: Op[]): Step => ({
-      keep: undefined,
-      clear: undefined,
-      append,
-      pressureTokens: 1_000_000,
-    });
-    const steps = [step([run]), step([write]), step([run]), step([write, run])];
+    const steps = [pressed([run]), pressed([write]), pressed([run]), pressed([write, run])];
     // The first reply, sent again in the last request, and the last run.
     expect(checkConversation('openai-chat', steps, undefined).lines).toBe(3);
   });

@@ -15,19 +15,34 @@ import {
 const roles = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'user' : 'assistant'));
 
+/**
+ * `count` alternating messages of `sent` characters each (`client` as the client sent them), at
+ * 4 characters a token, no standing cut.
+ */
+function uniform(
+  count: number,
+  chars: { readonly sent: number; readonly client: number },
+  rest: Pick<CompactionPlanInput, 'fixedChars' | 'budgetTokens' | 'summaryChars'> &
+    Partial<CompactionPlanInput>,
+): CompactionPlanInput {
+  return {
+    roles: roles(count),
+    messageChars: Array.from({ length: count }, () => chars.sent),
+    clientMessageChars: Array.from({ length: count }, () => chars.client),
+    tokensPerChar: 0.25,
+    previousCut: 0,
+    ...rest,
+  };
+}
+
 describe('planWireCompaction: the trigger', () => {
   it('#24.1 compacts once the client history passes the budget, though density keeps the sent request under it', () => {
-    const input: CompactionPlanInput = {
-      roles: roles(20),
-      // Density halved every message: the sent request (10,000 tokens) is under the budget.
-      messageChars: Array.from({ length: 20 }, () => 2_000),
-      clientMessageChars: Array.from({ length: 20 }, () => 4_000),
-      fixedChars: 0,
-      tokensPerChar: 0.25,
-      budgetTokens: 15_000,
-      previousCut: 0,
-      summaryChars: 800,
-    };
+    // Density halved every message: the sent request (10,000 tokens) is under the budget.
+    const input = uniform(
+      20,
+      { sent: 2_000, client: 4_000 },
+      { fixedChars: 0, budgetTokens: 15_000, summaryChars: 800 },
+    );
     expect(estimateWithCut(input, 0)).toBeLessThanOrEqual(input.budgetTokens);
     const plan = planWireCompaction(input);
     expect(plan.kind).toBe('compact');
@@ -39,17 +54,12 @@ describe('planWireCompaction: the trigger', () => {
   });
 
   it('#24.1 compacts once the client history passes the early budget, though it and the sent request fit the budget', () => {
-    const input: CompactionPlanInput = {
-      roles: roles(20),
-      messageChars: Array.from({ length: 20 }, () => 2_000),
-      // 18,000 tokens as the client sent it: under the budget, past 85% of it.
-      clientMessageChars: Array.from({ length: 20 }, () => 3_600),
-      fixedChars: 0,
-      tokensPerChar: 0.25,
-      budgetTokens: 20_000,
-      previousCut: 0,
-      summaryChars: 800,
-    };
+    // 18,000 tokens as the client sent it: under the budget, past 85% of it.
+    const input = uniform(
+      20,
+      { sent: 2_000, client: 3_600 },
+      { fixedChars: 0, budgetTokens: 20_000, summaryChars: 800 },
+    );
     expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'under-budget' });
     const early = { ...input, earlyBudgetTokens: 17_000 };
     expect(planWireCompaction(early).kind).toBe('compact');
@@ -61,17 +71,11 @@ describe('planWireCompaction: the trigger', () => {
   it('#24.1 an early compaction that cannot bring the client history under the early budget is not made (else every request would make it again)', () => {
     // The fixed part (14,000 tokens) and the summary (2,800) leave no room under 17,000 for the
     // newest turn (400): no cut serves the early budget.
-    const input: CompactionPlanInput = {
-      roles: roles(10),
-      messageChars: Array.from({ length: 10 }, () => 1_600),
-      clientMessageChars: Array.from({ length: 10 }, () => 1_600),
-      fixedChars: 56_000,
-      tokensPerChar: 0.25,
-      budgetTokens: 20_000,
-      earlyBudgetTokens: 17_000,
-      previousCut: 0,
-      summaryChars: 11_200,
-    };
+    const input = uniform(
+      10,
+      { sent: 1_600, client: 1_600 },
+      { fixedChars: 56_000, budgetTokens: 20_000, earlyBudgetTokens: 17_000, summaryChars: 11_200 },
+    );
     expect(estimateWithCut(input, 0)).toBe(18_000);
     expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'nothing-to-cut' });
     // Once the request as sent needs it, it is made.
@@ -81,17 +85,11 @@ describe('planWireCompaction: the trigger', () => {
 
   it('#24.1 an early compaction that would make the sent request larger is not made', () => {
     // Density keeps the sent request at 1,000 tokens; the summary alone would take 10,000.
-    const input: CompactionPlanInput = {
-      roles: roles(10),
-      messageChars: Array.from({ length: 10 }, () => 400),
-      clientMessageChars: Array.from({ length: 10 }, () => 8_000),
-      fixedChars: 0,
-      tokensPerChar: 0.25,
-      budgetTokens: 20_000,
-      earlyBudgetTokens: 17_000,
-      previousCut: 0,
-      summaryChars: 40_000,
-    };
+    const input = uniform(
+      10,
+      { sent: 400, client: 8_000 },
+      { fixedChars: 0, budgetTokens: 20_000, earlyBudgetTokens: 17_000, summaryChars: 40_000 },
+    );
     expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'nothing-to-cut' });
   });
 
