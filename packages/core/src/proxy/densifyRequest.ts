@@ -191,7 +191,10 @@ function densifyWire(
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, { text, wire, state, stale, sticky, decision, sites, removed, read });
+      : remember(options, {
+          ...{ text, wire, state, stale, sticky, decision, sites, removed, read },
+          replies: replies.sites,
+        });
   const chunks = compacted.kind === 'none' ? splice.chunks : [compacted.text];
   return sentAs(chunks, {
     ...(request.model === undefined ? {} : { model: request.model }),
@@ -214,6 +217,11 @@ function densifyWire(
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   });
+}
+
+/** Characters a pointer or reply takes out of the request. */
+function siteRemoval(site: PointerSite): number {
+  return site.end - site.start - pointerValue(site).length;
 }
 
 /** The splice of this request, from where the previous one's still holds. */
@@ -294,6 +302,8 @@ function remember(
     /** Characters the pointers take out. */
     readonly removed: number;
     readonly read: RequestRead;
+    /** The replies at entry written into this request. */
+    readonly replies: readonly PointerSite[];
   },
 ): boolean | undefined {
   const { text, wire, state, stale, sticky, decision, sites, removed } = input;
@@ -325,6 +335,7 @@ function remember(
     stickyRemovedTokens: charTokens(
       sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
     ),
+    keptOutTokens: charTokens(input.replies.reduce((sum, site) => sum + siteRemoval(site), 0)),
     batch: decision,
     promptTokens: charTokens(text.length - removed),
   });

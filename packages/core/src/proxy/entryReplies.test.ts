@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { proxyRiskBudget } from './proxyLedger.js';
 import { formatRequestLine } from './proxyReport.js';
 import { fileText, longSessionMessages } from './test-utils/longSession.js';
 import { proxyRequest } from './test-utils/proxyRecords.js';
@@ -100,6 +101,19 @@ describe('replies at entry in the proxy', () => {
     const cut = first.indexOf('],"system"');
     expect(sent.slice(0, cut)).toBe(first.slice(0, cut));
     expect(later.recalls).toHaveLength(0);
+  });
+
+  it('#24.1 what a reply keeps out counts as saved in the risk budget, as the CLI counts it', () => {
+    const riskAfter = (entryReplies: boolean) => {
+      const store = new ConversationStore();
+      const turns = [user('look'), ...grep('g1'), ...grep('g2')];
+      const first = densify(store, anthropicBody(turns), { entryReplies });
+      densify(store, anthropicBody([...turns, ...read('r1')]), { entryReplies, now: 60_000 });
+      return proxyRiskBudget(store.get(first.conversationId ?? '', 60_000), 'anthropic', 0);
+    };
+    // The second call reads the grep output (~1/4 token a character) no more, at 0.1 a token.
+    const saved = riskAfter(true) - riskAfter(false);
+    expect(saved).toBeGreaterThan((OUTPUT.length / 4) * 0.1 * 0.8);
   });
 
   it('#24.1 a result first seen with no earlier copy stays as it is, even when a copy appears before it later', () => {

@@ -23,6 +23,8 @@ interface LedgerState {
   readonly ledger: DensityCacheLedger;
   /** Tokens the pointers of the previous request removed. */
   removedTokens: number;
+  /** Tokens the replies at entry of the previous request kept out. */
+  keptOutTokens: number;
 }
 
 const LEDGERS = new WeakMap<ConversationState, LedgerState>();
@@ -30,7 +32,7 @@ const LEDGERS = new WeakMap<ConversationState, LedgerState>();
 function stateOf(conversation: ConversationState): LedgerState {
   let state = LEDGERS.get(conversation);
   if (state === undefined) {
-    state = { ledger: new DensityCacheLedger(), removedTokens: 0 };
+    state = { ledger: new DensityCacheLedger(), removedTokens: 0, keptOutTokens: 0 };
     LEDGERS.set(conversation, state);
   }
   return state;
@@ -49,6 +51,8 @@ export interface ProxyRequestRecord {
   readonly at: number;
   /** Tokens the pointers already sent remove from this request. */
   readonly stickyRemovedTokens: number;
+  /** Tokens the replies at entry keep out of this request (each result's original less its reply). */
+  readonly keptOutTokens: number;
   /** The new batch: what it removes and the cached tokens it loses (0, 0 when none). */
   readonly batch: { readonly removedTokens: number; readonly invalidatedTokens: number };
   /** Estimated tokens of the request as forwarded. */
@@ -61,12 +65,19 @@ export function recordProxyRequest(
   record: ProxyRequestRecord,
 ): void {
   const state = stateOf(conversation);
-  if (record.stickyRemovedTokens < state.removedTokens) state.ledger.compressed();
+  // Fewer pointers than before: the client compacted or rewound; the ledger forgets both removals.
+  const rewound = record.stickyRemovedTokens < state.removedTokens;
+  if (rewound) state.ledger.compressed();
   const { removedTokens, invalidatedTokens } = record.batch;
   if (removedTokens > 0) {
     const rewritten = Math.max(0, invalidatedTokens - removedTokens);
     state.ledger.edit(removedTokens, rewritten, rewritten);
   }
+  // Replies are priced as the CLI prices them (`keptOut`): content that never entered the cache.
+  const keptOut = record.keptOutTokens - (rewound ? 0 : state.keptOutTokens);
+  if (keptOut >= 0) state.ledger.keptOut(keptOut);
+  else state.ledger.restored(-keptOut);
   state.ledger.modelCall(record.at, record.promptTokens);
   state.removedTokens = record.stickyRemovedTokens + removedTokens;
+  state.keptOutTokens = record.keptOutTokens;
 }

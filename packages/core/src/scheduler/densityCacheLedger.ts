@@ -62,6 +62,11 @@ export class DensityCacheLedger {
     this.kept += Math.max(0, tokens);
   }
 
+  /** Content kept out at entry went back into the history (its reply was undone). */
+  restored(tokens: number): void {
+    this.kept = Math.max(0, this.kept - Math.max(0, tokens));
+  }
+
   /**
    * A density edit removed `removedTokens`; `suffixTokens` follow its first edited entry;
    * `explicitTokens` is what explicit caching loses (the whole prompt when the edit is further

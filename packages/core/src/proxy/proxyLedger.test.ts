@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConversationStore } from './conversationStore.js';
+import { proxyRiskBudget, recordProxyRequest, type ProxyRequestRecord } from './proxyLedger.js';
+
+const MIN = 60_000;
+const NO_BATCH = { removedTokens: 0, invalidatedTokens: 0 } as const;
+
+function conversation(id: string) {
+  return new ConversationStore({ now: () => 0 }).get(id, 0);
+}
+
+function call(at: number, keptOutTokens: number, stickyRemovedTokens = 0): ProxyRequestRecord {
+  return { at, stickyRemovedTokens, keptOutTokens, batch: NO_BATCH, promptTokens: 20_000 };
+}
+
+describe('proxy ledger', () => {
+  it('#24.1 what the replies at entry keep out is saved, as the CLI prices it: each later call reads it no more', () => {
+    const withReplies = conversation('replies');
+    const without = conversation('none');
+    // One reply kept 4,000 tokens out when it entered; three calls follow, a minute apart.
+    const kept = [0, 4_000, 4_000, 4_000];
+    kept.forEach((tokens, i) => {
+      recordProxyRequest(withReplies, call(i * MIN, tokens));
+      recordProxyRequest(without, call(i * MIN, 0));
+    });
+    const saved =
+      proxyRiskBudget(withReplies, 'anthropic', 0) - proxyRiskBudget(without, 'anthropic', 0);
+    expect(saved).toBeCloseTo(3 * 4_000 * 0.1, 6);
+  });
+
+  it('#24.1 a reply undone (its result back in the request) stops counting; one that stays counts once', () => {
+    const undone = conversation('undone');
+    const steady = conversation('steady');
+    [4_000, 4_000, 1_000, 1_000].forEach((tokens, i) => {
+      recordProxyRequest(undone, call(i * MIN, tokens));
+      recordProxyRequest(steady, call(i * MIN, 1_000));
+    });
+    // 4,000 kept out on two calls then 1,000 on two, against 1,000 on all four.
+    const difference =
+      proxyRiskBudget(undone, 'anthropic', 0) - proxyRiskBudget(steady, 'anthropic', 0);
+    expect(difference).toBeCloseTo(2 * 3_000 * 0.1, 6);
+  });
+
+  it('#24.1 after the client rewound (fewer pointers), the replies still in the request count again from there', () => {
+    const state = conversation('rewound');
+    recordProxyRequest(state, call(0, 2_000, 5_000));
+    const before = proxyRiskBudget(state, 'anthropic', 0);
+    recordProxyRequest(state, call(MIN, 2_000, 1_000));
+    recordProxyRequest(state, call(2 * MIN, 2_000, 1_000));
+    // The earlier removals are forgotten (as after a compression); the 2,000 tokens the replies
+    // still keep out count on each of the two calls.
+    expect(proxyRiskBudget(state, 'anthropic', 0) - before).toBeCloseTo(2 * 2_000 * 0.1, 6);
+  });
+});
