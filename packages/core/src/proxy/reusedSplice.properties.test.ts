@@ -120,4 +120,22 @@ describe('densifyRequest reuses the previous splice', () => {
     expect(second?.[0]).toBe(first?.[0]);
     expect(results[1]?.pointers).toBeGreaterThan(0);
   });
+
+  test('#24.4 the next request copies only the part after the last complete chunk: ~128 KiB of a 2.8 MB body, not up to a megabyte', () => {
+    const store = new ConversationStore();
+    const bodies = bigSessionTurns(600_000, 3, { nonAscii: true }).map((text) => Buffer.from(text));
+    const results = bodies.map((body, now) =>
+      densifyRequest({ api: 'anthropic', body, sessionId: 's', store, now, pressureTokens: 150e3 }),
+    );
+    for (const k of [1, 2]) {
+      const body = bodies[k] as Buffer;
+      const kept = new Set(results[k - 1]?.chunks);
+      // Bytes this request copied: chunks neither kept from the previous one nor views of its body.
+      const copied = (results[k]?.chunks ?? [])
+        .filter((chunk) => !kept.has(chunk) && chunk.buffer !== body.buffer)
+        .reduce((sum, chunk) => sum + chunk.length, 0);
+      expect(body.length).toBeGreaterThan(2_500_000);
+      expect(copied).toBeLessThan(160 * 1024);
+    }
+  });
 });

@@ -16,8 +16,12 @@ import {
   VIEW_BYTES,
 } from './spliceEdits.js';
 
-/** A run of small parts is joined into a chunk of its own once it reaches this many bytes. */
-export const JOIN_BYTES = 1024 * 1024;
+/**
+ * A run of small parts is joined into a chunk of its own once it reaches this many bytes. The next
+ * request resumes at the end of a complete chunk, so it copies (and, for non-ASCII text, measures
+ * in bytes) up to this much of the body again; a smaller run only means more chunks to write.
+ */
+export const JOIN_BYTES = 128 * 1024;
 
 /** A chunk as the memo keeps it: bytes it owns, or a range of the body (never the body itself). */
 type KeptChunk = Buffer | { readonly start: number; readonly end: number };
