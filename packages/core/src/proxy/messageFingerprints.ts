@@ -23,11 +23,17 @@ export interface PreviousFingerprints {
 
 const byStart = (a: PointerSite, b: PointerSite): number => a.start - b.start;
 
+/**
+ * Whether two sites write the same pointer. Most are the very same object (the read cache hands a
+ * request the previous one's sites), which is checked first: pointer and reply sites have several
+ * shapes, and reading their fields for each of ~1,200 sites per request cost ~0.4 ms at 1M.
+ */
 const sameSite = (a: PointerSite, b: PointerSite): boolean =>
-  a.start === b.start &&
-  a.end === b.end &&
-  a.recallId === b.recallId &&
-  a.cacheControlRaw === b.cacheControlRaw;
+  a === b ||
+  (a.start === b.start &&
+    a.end === b.end &&
+    a.recallId === b.recallId &&
+    a.cacheControlRaw === b.cacheControlRaw);
 
 /** The site at `index` of `sites` when it lies in a message before `limit`. */
 function siteBefore(
