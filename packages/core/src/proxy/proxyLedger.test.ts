@@ -13,32 +13,27 @@ function call(at: number, keptOutTokens: number, stickyRemovedTokens = 0): Proxy
   return { at, stickyRemovedTokens, keptOutTokens, batch: NO_BATCH, promptTokens: 20_000 };
 }
 
+/**
+ * What a conversation whose replies keep `kept[i]` tokens out of call i saved more than one whose
+ * replies keep `baseline[i]` out (risk budgets without the allowance), calls a minute apart.
+ */
+function savedOver(kept: readonly number[], baseline: readonly number[]): number {
+  const [one, other] = [conversation('kept'), conversation('baseline')];
+  kept.forEach((tokens, i) => recordProxyRequest(one, call(i * MIN, tokens)));
+  baseline.forEach((tokens, i) => recordProxyRequest(other, call(i * MIN, tokens)));
+  return proxyRiskBudget(one, 'anthropic', 0) - proxyRiskBudget(other, 'anthropic', 0);
+}
+
 describe('proxy ledger', () => {
   it('#24.1 what the replies at entry keep out is saved, as the CLI prices it: each later call reads it no more', () => {
-    const withReplies = conversation('replies');
-    const without = conversation('none');
-    // One reply kept 4,000 tokens out when it entered; three calls follow, a minute apart.
-    const kept = [0, 4_000, 4_000, 4_000];
-    kept.forEach((tokens, i) => {
-      recordProxyRequest(withReplies, call(i * MIN, tokens));
-      recordProxyRequest(without, call(i * MIN, 0));
-    });
-    const saved =
-      proxyRiskBudget(withReplies, 'anthropic', 0) - proxyRiskBudget(without, 'anthropic', 0);
-    expect(saved).toBeCloseTo(3 * 4_000 * 0.1, 6);
+    // One reply kept 4,000 tokens out when it entered; three calls follow.
+    expect(savedOver([0, 4_000, 4_000, 4_000], [0, 0, 0, 0])).toBeCloseTo(3 * 4_000 * 0.1, 6);
   });
 
   it('#24.1 a reply undone (its result back in the request) stops counting; one that stays counts once', () => {
-    const undone = conversation('undone');
-    const steady = conversation('steady');
-    [4_000, 4_000, 1_000, 1_000].forEach((tokens, i) => {
-      recordProxyRequest(undone, call(i * MIN, tokens));
-      recordProxyRequest(steady, call(i * MIN, 1_000));
-    });
     // 4,000 kept out on two calls then 1,000 on two, against 1,000 on all four.
-    const difference =
-      proxyRiskBudget(undone, 'anthropic', 0) - proxyRiskBudget(steady, 'anthropic', 0);
-    expect(difference).toBeCloseTo(2 * 3_000 * 0.1, 6);
+    const saved = savedOver([4_000, 4_000, 1_000, 1_000], [1_000, 1_000, 1_000, 1_000]);
+    expect(saved).toBeCloseTo(2 * 3_000 * 0.1, 6);
   });
 
   it('#24.1 after the client rewound (fewer pointers), the replies still in the request count again from there', () => {
