@@ -12,6 +12,7 @@ import {
   requestCacheProvider,
   type CacheProviderName,
 } from '../cache/cacheRules.js';
+import { isCacheCold } from '../cache/priceCall.js';
 import { errorMessage } from '../utils/errors.js';
 import { passThroughRequest } from './passThroughRequest.js';
 import {
@@ -149,12 +150,18 @@ function decide(
 }
 
 /** What a compaction not needed yet may risk in this conversation (`compactWire`). */
-function earlyRiskOf(state: ConversationState, provider: CacheProviderName): EarlyCompactionRisk {
+function earlyRiskOf(
+  state: ConversationState,
+  provider: CacheProviderName,
+  now: number,
+): EarlyCompactionRisk {
   const rules = cacheRulesFor(provider);
+  const gapMs = state.lastRequestAt === undefined ? undefined : now - state.lastRequestAt;
   return {
     riskTokens: () => proxyRiskBudget(state, rules.provider) + (state.budget.compactionNet ?? 0),
     readMultiplier: rules.readMultiplier,
     writeMultiplier: rules.writeMultiplier,
+    cold: isCacheCold(rules, gapMs),
   };
 }
 
@@ -182,7 +189,7 @@ function densifyWire(
     state,
     pointers,
     compactionReads: options.store.compactionReads,
-    earlyRisk: earlyRiskOf(state, provider),
+    earlyRisk: earlyRiskOf(state, provider, options.now),
   });
   // In text order once: the splice, the fingerprints and the next request read them so.
   const sites = [...pointers, ...replies.sites].sort((a, b) => a.start - b.start);

@@ -198,4 +198,17 @@ describe('working budget: wire compaction', () => {
       JSON.stringify(messagesOf(first.body)[0]),
     );
   });
+
+  it('#24.1 a history past the early budget is compacted at once when the cache went cold since the previous request, not while it is warm', () => {
+    // 16 rounds: ~18.7k tokens, past the early budget (85% of 20,000), under the budget.
+    const compactionAfter = (gapMs: number) => {
+      const { send } = setup();
+      send(longSessionBody(10, 4_000), { now: 0 });
+      return send(longSessionBody(16, 4_000), { now: gapMs }).compaction?.kind;
+    };
+    // Warm, the rewrite would cost more up front than this young conversation saved.
+    expect(compactionAfter(1_000)).toBeUndefined();
+    // Past the 5-minute TTL pass-through writes the whole prompt too.
+    expect(compactionAfter(6 * 60_000)).toBe('compacted');
+  });
 });

@@ -21,6 +21,12 @@ export interface EarlyCompactionRisk {
   readonly riskTokens: () => number;
   readonly readMultiplier: number;
   readonly writeMultiplier: number;
+  /**
+   * The provider's cache has expired since the previous request (the real time between them past
+   * its TTL): pass-through writes the whole prompt too, so a compaction that shortens it costs
+   * nothing up front, as a density batch on a cold cache.
+   */
+  readonly cold?: boolean;
 }
 
 /**
@@ -39,9 +45,12 @@ export function withinRisk(
   // the newest turn (the last reply and what followed it) is written either way.
   const fixed = Math.ceil(input.fixedChars * input.tokensPerChar);
   const newest = Math.ceil(newestTurnChars(input) * input.tokensPerChar);
+  // Cold, both sides write everything; the saving is not booked (the account errs low).
   const upFront =
-    risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
-    risk.readMultiplier * (sentNow - fixed - newest);
+    risk.cold === true
+      ? Math.max(0, risk.writeMultiplier * (plan.estimatedTokens - sentNow))
+      : risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
+        risk.readMultiplier * (sentNow - fixed - newest);
   if (upFront <= risk.riskTokens()) return { ...plan, upFrontTokens: upFront };
   return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
 }

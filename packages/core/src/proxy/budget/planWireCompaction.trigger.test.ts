@@ -214,17 +214,18 @@ describe('compactWire: what an early compaction may risk', () => {
 });
 
 describe('withinRisk: the up-front cost', () => {
+  // 10 turns of 4,000 tokens; the newest two (the last reply and its result) are new.
+  const input: CompactionPlanInput = {
+    roles: roles(10),
+    messageChars: Array.from({ length: 10 }, () => 16_000),
+    fixedChars: 0,
+    tokensPerChar: 0.25,
+    budgetTokens: 100_000,
+    previousCut: 0,
+    summaryChars: 4_000,
+  };
+
   it('#24.1 leaves out the newest turn, which the request writes with or without the compaction', () => {
-    // 10 turns of 4,000 tokens; the newest two (the last reply and its result) are new.
-    const input: CompactionPlanInput = {
-      roles: roles(10),
-      messageChars: Array.from({ length: 10 }, () => 16_000),
-      fixedChars: 0,
-      tokensPerChar: 0.25,
-      budgetTokens: 100_000,
-      previousCut: 0,
-      summaryChars: 4_000,
-    };
     const plan = { kind: 'compact', cut: 9, estimatedTokens: 5_000 } as const;
     // Compacted, the request writes 5,000 tokens (the summary and the newest 4,000) where the
     // uncompacted one reads 36,000 and writes the same newest 4,000: 1.25 × 1,000 − 0.1 × 36,000.
@@ -240,6 +241,13 @@ describe('withinRisk: the up-front cost', () => {
       ...larger,
       upFrontTokens: 11_400,
     });
+  });
+
+  it('#24.1 on a cold cache (past the TTL since the previous request) pass-through writes everything too: a shorter request costs nothing up front', () => {
+    const plan = { kind: 'compact', cut: 9, estimatedTokens: 16_000 } as const;
+    const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
+    expect(withinRisk(risk, input, plan)).toMatchObject({ kind: 'keep', reason: 'over-risk' });
+    expect(withinRisk({ ...risk, cold: true }, input, plan)).toEqual({ ...plan, upFrontTokens: 0 });
   });
 });
 
