@@ -3,6 +3,7 @@ import type { BilledRequest } from './cacheBillingMock.js';
 import type { SessionReplay } from './replayThroughProxy.js';
 import { sumGrounding } from '../../packages/core/src/replay/grounding/sumGrounding.js';
 import type { SideGroundingReport } from './SideGrounding.js';
+import { defaultWorkingBudget } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import {
   floorPercent,
   WINDOW_TARGET_PERCENT,
@@ -43,10 +44,13 @@ const row = (file: string, pass: number, proxy: number, peak: number): WindowRow
 });
 
 describe('bench:proxy window report', () => {
-  it("#24.5 the budget at a 1M window is the proxy's default for Claude Code, none for the Responses API", () => {
+  it("#24.5 the budget at a 1M window is the proxy's default for the client: Claude Code's and Codex's", () => {
     expect(windowBudget('anthropic', 'claude-sonnet-4-6', 1_000_000)).toBe(80_000);
     expect(windowBudget('anthropic', 'claude-opus-4-5', 1_000_000)).toBe(80_000);
-    expect(windowBudget('openai-responses', 'gpt-5', 1_000_000)).toBeUndefined();
+    expect(windowBudget('openai-responses', 'gpt-5', 1_000_000)).toBe(
+      defaultWorkingBudget({ model: 'gpt-5', longContext: false, client: 'codex' }),
+    );
+    expect(windowBudget('openai-responses', 'gpt-5.2-codex', 1_000_000)).toBe(80_000);
   });
 
   it('#24.5 the figures past the budget count only the sessions whose history grew past it, each against 85%', () => {

@@ -35,9 +35,10 @@ export interface WindowRow extends CostRow {
   /** Whether the pass-through history grew past the budget. */
   readonly pastBudget: boolean;
   /**
-   * The lowest % of pass-through the budget can reach: the share of pass-through cost billed
-   * before the first call whose prompt passed the budget (those calls are the same on both sides
-   * but for density); 100 when it never did.
+   * The lowest % of pass-through a compaction made once the prompt passes the budget can reach:
+   * the share of pass-through cost billed before the first call whose prompt passed it (those
+   * calls are the same on both sides but for density; an early compaction, made from 85% of the
+   * budget, can go below); 100 when it never did.
    */
   readonly floorPercent: number;
   /** Requests the working budget compacted upstream. */
@@ -50,12 +51,15 @@ export interface WindowRow extends CostRow {
 
 /**
  * The working budget `dense proxy` applies by default to this client at `window`: the one derived
- * for Anthropic Messages (the `context-1m` beta above 200k); none for the Responses API, which the
- * proxy does not compact.
+ * for the request's model and client (Claude Code's requests carry the `context-1m` beta above
+ * 200k; Codex's window is its model's, whatever the replayed window).
  */
-export function windowBudget(api: ClientApi, model: string, window: number): number | undefined {
-  if (api !== 'anthropic') return undefined;
-  return defaultWorkingBudget({ model, longContext: window > CLIENT_DEFAULT_WINDOW });
+export function windowBudget(api: ClientApi, model: string, window: number): number {
+  return defaultWorkingBudget({
+    model,
+    longContext: api === 'anthropic' && window > CLIENT_DEFAULT_WINDOW,
+    client: api === 'anthropic' ? 'claude-code' : 'codex',
+  });
 }
 
 /** % of the cost billed before the first bill whose prompt passed `budget`. */
@@ -83,7 +87,7 @@ export function windowRow(input: {
 }): WindowRow {
   const { replay, workingBudget } = input;
   const budget =
-    replay.api !== 'anthropic' || workingBudget === 'off'
+    workingBudget === 'off'
       ? undefined
       : (workingBudget ?? windowBudget(replay.api, replay.model, input.window));
   const passThroughPeak = peak(replay.bills.passThrough);
