@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
+import type { CompactOutcome } from './budget/compactWire.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
+import { settleReplies, type ReplySite } from './entryReplies.js';
+import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { proxyRiskBudget } from './proxyLedger.js';
 import { formatRequestLine } from './proxyReport.js';
 import { fileText, longSessionMessages } from './test-utils/longSession.js';
@@ -239,5 +242,48 @@ describe('replies at entry in the proxy', () => {
     );
     expect(line).toContain('(0 ptr, 2 reply, +0');
     expect(formatRequestLine(proxyRequest({ pointers: 1 }), false)).not.toContain('reply');
+  });
+
+  it('#24.1 a request the budget runs again for (a reply named a result its compaction took out) is booked once, by the run that compacted', () => {
+    // Replies in message 9 naming messages 1 and 8; each run's compaction stands for messages 0–4.
+    const reply = (position: string, referent: number): ReplySite => ({
+      callId: position,
+      messageIndex: 9,
+      blockIndex: 0,
+      start: referent * 10,
+      end: referent * 10 + 5,
+      recallId: 'r0000000000',
+      pointer: 'reply',
+      referentMessages: [referent],
+      position,
+    });
+    const run = (kind: 'kept' | 'compacted', booking: number): CompactOutcome => ({
+      kind,
+      text: '',
+      cut: 5,
+      removedChars: 0,
+      recalls: [],
+      booking,
+    });
+    const settle = (runs: CompactOutcome[]) =>
+      settleReplies(
+        { sites: [reply('a', 1), reply('b', 8)], recalls: [] },
+        {
+          budget: () => runs.shift() ?? run('kept', 0),
+          compactionStart: () => 0,
+          decisions: new EntryReplyDecisions(),
+          readOnly: true,
+        },
+      ).compacted;
+    // The first run compacts and takes out message 1; the second repeats that compaction.
+    expect(settle([run('compacted', -500), run('kept', 300)])).toMatchObject({
+      kind: 'compacted',
+      booking: -500,
+    });
+    // No run compacts: the last run's booking, once.
+    expect(settle([run('kept', 300), run('kept', 250)])).toMatchObject({
+      kind: 'kept',
+      booking: 250,
+    });
   });
 });

@@ -259,7 +259,8 @@ export function entryReplies(input: EntryRepliesInput): EntryReplies {
 /**
  * Runs the working budget (`budget`, given the replies to write) until no reply it keeps names a
  * result its compaction took out; those replies go out as the originals, and stay so unless
- * `readOnly`. Returns the replies kept and the budget's outcome (with the recalls of every run).
+ * `readOnly`. Returns the replies kept and the budget's outcome (with the recalls of every run, and
+ * the booking of the run that compacted, if one did: the request made that compaction).
  */
 export function settleReplies(
   replies: EntryReplies,
@@ -273,20 +274,20 @@ export function settleReplies(
 ): { readonly replies: EntryReplies; readonly compacted: CompactOutcome } {
   let kept = replies;
   const recalls: RecallEntry[] = [];
-  let compactedOnce = false;
+  let compacting: Exclude<CompactOutcome, { kind: 'none' }> | undefined;
   for (;;) {
     const outcome = input.budget(kept.sites);
     if (outcome.kind === 'none') return { replies: kept, compacted: outcome };
     recalls.push(...outcome.recalls);
-    compactedOnce ||= outcome.kind === 'compacted';
+    if (outcome.kind === 'compacted') compacting ??= outcome;
     const start = input.compactionStart() ?? 0;
     const end = start + outcome.cut;
     const cutAway = (site: ReplySite) =>
       site.messageIndex >= end && site.referentMessages.some((m) => m >= start && m < end);
     const gone = kept.sites.filter(cutAway);
     if (gone.length === 0) {
-      const kind = compactedOnce ? 'compacted' : outcome.kind;
-      return { replies: kept, compacted: { ...outcome, kind, recalls } };
+      const { kind, booking } = compacting ?? outcome;
+      return { replies: kept, compacted: { ...outcome, kind, recalls, booking } };
     }
     if (!input.readOnly)
       for (const site of gone) {

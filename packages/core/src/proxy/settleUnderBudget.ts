@@ -39,7 +39,10 @@ export interface BudgetStepOptions {
   readonly repeatedLinesReplies?: boolean;
 }
 
-/** The replies at entry for the request's new results, with the working budget applied. */
+/**
+ * The replies at entry for the request's new results, with the working budget applied; the
+ * request's entry in the compaction account booked once, however many times the budget ran.
+ */
 export function settleUnderBudget(
   options: BudgetStepOptions,
   input: {
@@ -56,7 +59,7 @@ export function settleUnderBudget(
   },
 ): ReturnType<typeof repliesUnderBudget> {
   const { wire, read, state, pointers } = input;
-  return repliesUnderBudget({
+  const settled = repliesUnderBudget({
     wire,
     pointers,
     state,
@@ -73,6 +76,10 @@ export function settleUnderBudget(
         earlyRisk: input.earlyRisk,
       }),
   });
+  if (options.readOnly !== true && settled.compacted.kind !== 'none') {
+    state.budget.compactionNet = (state.budget.compactionNet ?? 0) + settled.compacted.booking;
+  }
+  return settled;
 }
 
 function applyBudget(

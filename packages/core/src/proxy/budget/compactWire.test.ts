@@ -211,4 +211,18 @@ describe('working budget: wire compaction', () => {
     // Past the 5-minute TTL pass-through writes the whole prompt too.
     expect(compactionAfter(6 * 60_000)).toBe('compacted');
   });
+
+  it('#24.1 each request a standing compaction keeps short is booked once into the compaction account: what it leaves out, read no more', () => {
+    const { send, store } = setup();
+    const first = send(longSessionBody(30, 4_000));
+    expect(first.compaction?.kind).toBe('compacted');
+    const account = () => store.get(first.conversationId ?? '', 0).budget.compactionNet ?? 0;
+    // Needed (the request as sent was over the budget), so not a bet: nothing spent.
+    expect(account()).toBe(0);
+    const again = send(longSessionBody(31, 4_000));
+    expect(again.compaction?.kind).toBe('kept');
+    expect(again.pointers + (again.replies ?? 0)).toBe(0);
+    // 0.1 (cache read) × the tokens left out (0.25 a character until the upstream reports usage).
+    expect(account()).toBeCloseTo(0.1 * 0.25 * again.removedChars, 6);
+  });
 });

@@ -13,7 +13,7 @@ import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
-import { bookCompaction, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
+import { compactionBooking, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
@@ -130,6 +130,11 @@ export type CompactOutcome =
       readonly removedChars: number;
       /** The originals a new summary names (empty when the standing one is repeated). */
       readonly recalls: readonly RecallEntry[];
+      /**
+       * What the request adds to the conversation's compaction account (`compactionBooking`; 0
+       * when read-only): the caller books it, once per request.
+       */
+      readonly booking: number;
     };
 
 function withoutCacheControl(value: unknown): unknown {
@@ -353,23 +358,6 @@ function clearlyUnder(input: CompactInput, chars: number, perChar: number): bool
   return input.state.compaction === undefined && larger * perChar <= earlyBudgetOf(floor);
 }
 
-/**
- * Books the request into the conversation's compaction account (`bookCompaction`): a standing
- * compaction repeated keeps `removedTokens` out of the prompt.
- */
-function bookInto(
-  input: LaidOut,
-  plan: CompactionPlan,
-  request: { readonly kind: 'kept' | 'compacted'; readonly removedTokens: number },
-): void {
-  if (input.readOnly || input.earlyRisk === undefined) return;
-  const keptOutTokens = request.kind === 'kept' ? request.removedTokens : 0;
-  input.state.compactionNet = bookCompaction(input.earlyRisk, input.state.compactionNet, {
-    plan,
-    keptOutTokens,
-  });
-}
-
 /** Never changes the request when nothing needs to go; see the module header. */
 export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
@@ -395,6 +383,14 @@ export function compactWire(request: CompactInput): CompactOutcome {
   const region = { first: compaction.start, cut: plan.cut };
   const spliced = spliceMessages(input, region, compaction.replacement);
   const kind = built === undefined ? 'kept' : 'compacted';
-  bookInto(input, plan, { kind, removedTokens: spliced.removedChars * perChar });
-  return { kind, cut: plan.cut - compaction.start, ...spliced, recalls: built?.recalls ?? [] };
+  // A standing compaction repeated keeps what it replaces out of the prompt.
+  const keptOutTokens = kind === 'kept' ? spliced.removedChars * perChar : 0;
+  const booking = input.readOnly ? 0 : compactionBooking(input.earlyRisk, { plan, keptOutTokens });
+  return {
+    kind,
+    cut: plan.cut - compaction.start,
+    ...spliced,
+    recalls: built?.recalls ?? [],
+    booking,
+  };
 }

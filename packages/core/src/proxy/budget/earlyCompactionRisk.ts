@@ -68,16 +68,17 @@ function newestTurnChars(input: CompactionPlanInput): number {
 }
 
 /**
- * The conversation's compaction account after one request (base-input-token units, added to the
- * risk budget): an early compaction's up-front cost is spent from it, and each request a standing
- * compaction keeps short adds what it saves, the tokens it leaves out read from the cache no more.
+ * What one request adds to the conversation's compaction account (base-input-token units; the
+ * account is added to the risk budget): an early compaction's up-front cost is spent from it, and
+ * each request a standing compaction keeps short adds what it saves, the tokens it leaves out read
+ * from the cache no more. Booked once per request, whatever the number of budget runs.
  */
-export function bookCompaction(
-  risk: EarlyCompactionRisk,
-  net: number | undefined,
+export function compactionBooking(
+  risk: EarlyCompactionRisk | undefined,
   request: { readonly plan: CompactionPlan; readonly keptOutTokens: number },
 ): number {
+  if (risk === undefined) return 0;
   const { plan, keptOutTokens } = request;
   const spent = plan.kind === 'compact' ? (plan.upFrontTokens ?? 0) : 0;
-  return (net ?? 0) + risk.readMultiplier * keptOutTokens - spent;
+  return risk.readMultiplier * keptOutTokens - spent;
 }
