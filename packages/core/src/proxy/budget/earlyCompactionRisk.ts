@@ -51,7 +51,8 @@ export function withinRisk(
       ? Math.max(0, risk.writeMultiplier * (plan.estimatedTokens - sentNow))
       : risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
         risk.readMultiplier * (sentNow - fixed - newest);
-  if (upFront <= risk.riskTokens()) return { ...plan, upFrontTokens: upFront };
+  // A compaction that costs nothing up front risks nothing, even when density has lost so far.
+  if (upFront <= 0 || upFront <= risk.riskTokens()) return { ...plan, upFrontTokens: upFront };
   return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
 }
 

@@ -248,6 +248,9 @@ describe('withinRisk: the up-front cost', () => {
     const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
     expect(withinRisk(risk, input, plan)).toMatchObject({ kind: 'keep', reason: 'over-risk' });
     expect(withinRisk({ ...risk, cold: true }, input, plan)).toEqual({ ...plan, upFrontTokens: 0 });
+    // Free even when density's edits have cost more than they saved so far.
+    const behind = { ...risk, cold: true, riskTokens: () => -500 };
+    expect(withinRisk(behind, input, plan)).toEqual({ ...plan, upFrontTokens: 0 });
   });
 });
 
