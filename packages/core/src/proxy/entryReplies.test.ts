@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConversationStore } from './conversationStore.js';
 import type { CompactOutcome } from './budget/compactWire.js';
 import { densifyRequest, type DensifyOptions } from './densifyRequest.js';
-import { settleReplies, type ReplySite } from './entryReplies.js';
+import { entryReplies, settleReplies, type ReplySite } from './entryReplies.js';
 import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { proxyRiskBudget } from './proxyLedger.js';
 import { formatRequestLine } from './proxyReport.js';
@@ -285,5 +285,25 @@ describe('replies at entry in the proxy', () => {
       kind: 'kept',
       booking: 250,
     });
+  });
+
+  it('#24.4 a reply that stands is the same site object on the next request (the splice resumes past the sites it saw by identity)', () => {
+    const store = new ConversationStore();
+    const decisions = new EntryReplyDecisions();
+    const sitesOf = (messages: Json[]) => {
+      const body = Buffer.from(anthropicBody(messages));
+      const read = store.reads.read({ api: 'anthropic', body, sessionId: 's' });
+      if (read.outcome.kind !== 'history') throw new Error('no history read');
+      const { wire } = read.outcome;
+      return entryReplies({ wire, decisions, edited: [], readOnly: false }).sites;
+    };
+    const turns = [user('look'), ...grep('g1'), ...grep('g2')];
+    expect(sitesOf(turns)[0]?.callId).toBe('g2');
+    // The next request reads the previous newest message again (its breakpoint moves); from the
+    // one after, the reply's message is a verified one.
+    const [second] = sitesOf([...turns, ...read('r1')]);
+    const [third] = sitesOf([...turns, ...read('r1'), ...read('r2', '/w/b.ts')]);
+    expect(second?.callId).toBe('g2');
+    expect(third).toBe(second);
   });
 });

@@ -163,19 +163,41 @@ function hasEarlierCopy(wire: WireHistory, site: ResultSite, text: string): bool
   return false;
 }
 
+/**
+ * Reply sites by result site: the read cache hands a request the previous request's site objects
+ * for the messages whose bytes it verified, so a reply that stands is the very same object on every
+ * request (the splice and the fingerprints resume past the sites they saw, compared by identity).
+ */
+const REPLY_SITES = new WeakMap<ResultSite, ReplySite>();
+
+const sameNumbers = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((value, i) => value === b[i]);
+
 function replySite(
   site: ResultSite,
   decision: EntryReplyDecision,
   reply: { readonly text: string; readonly referentMessages: readonly number[] },
 ): ReplySite {
-  return {
+  // The splice caches values by this key: a reply must not share it with a stale-read pointer.
+  const recallId = `${decision.recallId}>${decision.reply?.referent ?? ''}`;
+  const known = REPLY_SITES.get(site);
+  if (
+    known !== undefined &&
+    known.recallId === recallId &&
+    known.pointer === reply.text &&
+    sameNumbers(known.referentMessages, reply.referentMessages)
+  ) {
+    return known;
+  }
+  const written: ReplySite = {
     ...site,
-    // The splice caches values by this key: a reply must not share it with a stale-read pointer.
-    recallId: `${decision.recallId}>${decision.reply?.referent ?? ''}`,
+    recallId,
     pointer: reply.text,
     referentMessages: reply.referentMessages,
     position: positionOf(site),
   };
+  REPLY_SITES.set(site, written);
+  return written;
 }
 
 /** The decision for `site`: the one made when it was first seen, or one made now (a new result). */

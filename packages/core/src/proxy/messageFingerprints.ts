@@ -25,8 +25,9 @@ const byStart = (a: PointerSite, b: PointerSite): number => a.start - b.start;
 
 /**
  * Whether two sites write the same pointer. Most are the very same object (the read cache hands a
- * request the previous one's sites), which is checked first: pointer and reply sites have several
- * shapes, and reading their fields for each of ~1,200 sites per request cost ~0.4 ms at 1M.
+ * request the previous one's result sites, and pointers and replies are kept per result site),
+ * which is checked first: the sites have several shapes, and reading their fields for each of
+ * ~1,200 sites per request cost ~0.4 ms at 1M.
  */
 const sameSite = (a: PointerSite, b: PointerSite): boolean =>
   a === b ||
