@@ -25,8 +25,9 @@ function savedOver(kept: readonly number[], baseline: readonly number[]): number
 }
 
 describe('proxy ledger', () => {
-  it('#24.1 what the replies at entry keep out is saved, as the CLI prices it: each later call reads it no more', () => {
-    // One reply kept 4,000 tokens out when it entered; three calls follow.
+  it('#24.1 what the replies at entry keep out is saved, as the CLI prices it: each call from the one it entered with reads it no more', () => {
+    // One reply keeps 4,000 tokens out of the second call and of the two after it (priced as
+    // reads, though pass-through would have written them on the first: the estimate errs low).
     expect(savedOver([0, 4_000, 4_000, 4_000], [0, 0, 0, 0])).toBeCloseTo(3 * 4_000 * 0.1, 6);
   });
 

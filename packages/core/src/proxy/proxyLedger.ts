@@ -1,8 +1,9 @@
 /**
- * The scheduler's ledger for one proxied conversation: what density's pointers saved so far
- * against the same requests passed through, priced call by call (`DensityCacheLedger`), which
- * makes the conversation's risk budget. When fewer pointers apply than before (the client
- * compacted or rewound its history), the earlier removals are forgotten, as after a compression.
+ * The scheduler's ledger for one proxied conversation: what density's pointers and its replies at
+ * entry saved so far against the same requests passed through, priced call by call
+ * (`DensityCacheLedger`), which makes the conversation's risk budget. When fewer pointers apply
+ * than before (the client compacted or rewound its history), the earlier removals are forgotten,
+ * as after a compression; the replies still in the request count from there.
  */
 import { COMPRESSION_SETTINGS } from '../settings/compressionSettings.js';
 import type { CacheProviderName } from '../cache/index.js';
