@@ -181,14 +181,11 @@ function replySite(
   // The splice caches values by this key: a reply must not share it with a stale-read pointer.
   const recallId = `${decision.recallId}>${decision.reply?.referent ?? ''}`;
   const known = REPLY_SITES.get(site);
-  if (
-    known !== undefined &&
-    known.recallId === recallId &&
+  const same =
+    known?.recallId === recallId &&
     known.pointer === reply.text &&
-    sameNumbers(known.referentMessages, reply.referentMessages)
-  ) {
-    return known;
-  }
+    sameNumbers(known.referentMessages, reply.referentMessages);
+  if (same) return known;
   const written: ReplySite = {
     ...site,
     recallId,
