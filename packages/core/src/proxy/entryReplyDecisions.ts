@@ -23,7 +23,17 @@ export interface EntryReplyDecision {
 /** Where a result sits in the request. */
 type Position = Pick<ResultSite, 'messageIndex' | 'blockIndex'>;
 
-export const positionOf = (site: Position): string => `${site.messageIndex}:${site.blockIndex}`;
+const POSITIONS = new WeakMap<Position, string>();
+
+/** `message:block`, kept per site object (a request's sites are mostly the previous one's). */
+export function positionOf(site: Position): string {
+  let position = POSITIONS.get(site);
+  if (position === undefined) {
+    position = `${site.messageIndex}:${site.blockIndex}`;
+    POSITIONS.set(site, position);
+  }
+  return position;
+}
 
 export function parsePosition(position: string): Position {
   const [messageIndex, blockIndex] = position.split(':').map(Number) as [number, number];
