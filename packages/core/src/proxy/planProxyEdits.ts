@@ -44,12 +44,12 @@ export function prunedPositions(
 }
 
 /**
- * The sites of `wire` at `pruned` positions that the proxy can replace (text content, longer than
- * the pointer). In request order.
+ * The sites of `sites` (a request's, in request order) at `pruned` positions that the proxy can
+ * replace (text content, longer than the pointer). In request order.
  */
-export function prunedSites(wire: WireHistory, pruned: PrunedPositions): ResultSite[] {
+export function prunedSites(sites: readonly ResultSite[], pruned: PrunedPositions): ResultSite[] {
   if (pruned.size === 0) return [];
-  return wire.sites.filter(
+  return sites.filter(
     (site) =>
       pruned.get(site.messageIndex)?.has(site.blockIndex) === true &&
       site.end - site.start > PROXY_POINTER_CHARS + 2,
@@ -65,5 +65,5 @@ export function planProxyEdits(
   wire: WireHistory,
   config: DensityConfig = PROXY_DENSITY_CONFIG,
 ): ResultSite[] {
-  return prunedSites(wire, prunedPositions(wire.history, config));
+  return prunedSites(wire.sites, prunedPositions(wire.history, config));
 }

@@ -88,6 +88,31 @@ describe('ProxyPlans', () => {
     send(JSON.stringify(edited));
     expect(store.plans.counts).toEqual({ reused: 3, optimized: 2 });
   });
+  it("#24.4 the sites reused from the previous request are this request's own site objects", () => {
+    // A stale read, then neutral requests: the decisions are reused from the previous request.
+    const messages = [GO, ...READ, EDIT, answer('e', 'done'), ...BASH];
+    const reads = new RequestReadCache();
+    const plans = new ProxyPlans();
+    const readOf = (cache: RequestReadCache, text: string) => {
+      const read = cache.read({ api: 'anthropic', text, sessionId: 's' });
+      if (read.outcome.kind !== 'history') throw new Error('not read');
+      return { read, wire: read.outcome.wire };
+    };
+    const first = readOf(reads, anthropicBody(messages));
+    expect(plans.plan(first.wire, first.read)).toHaveLength(1);
+    // The next request as the read cache reads it: the stale read's site is handed over.
+    const text = anthropicBody([...messages, ...BASH]);
+    const next = readOf(reads, text);
+    const [reused] = plans.plan(next.wire, next.read);
+    expect(reused).toBe(next.wire.sites[0]);
+    expect(reused).toBe(first.wire.sites[0]);
+    // The same request read afresh elsewhere but said to resume from the first: other objects,
+    // so the previous answer is not taken for them.
+    const elsewhere = readOf(new RequestReadCache(), text);
+    const resumed = { ...elsewhere.read, resumedFrom: next.read.resumedFrom };
+    const [own] = plans.plan(elsewhere.wire, resumed);
+    expect(own).toBe(elsewhere.wire.sites[0]);
+  });
 });
 
 function sentOptions(body: string) {

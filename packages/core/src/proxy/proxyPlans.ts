@@ -46,6 +46,9 @@ export interface PlanMemo {
   readonly pending: readonly (readonly PendingCall[])[];
   /** Index `j - tailStart`: whether the first `j` messages have the decisions `pruned`. */
   readonly decided: readonly boolean[];
+  /** The request's result sites, and those of them at `pruned` positions (`prunedSites`). */
+  readonly wireSites: readonly ResultSite[];
+  readonly sites: readonly ResultSite[];
 }
 
 export interface ReusePlanInput {
@@ -79,18 +82,63 @@ export function planProxyEditsReusing(input: ReusePlanInput): ReusePlan {
   const config = input.config ?? PROXY_DENSITY_CONFIG;
   const history = wire.history;
   if (config.passes.dedup || config.passes.recency) {
-    const sites = prunedSites(wire, prunedPositions(history, config));
+    const sites = prunedSites(wire.sites, prunedPositions(history, config));
     return { sites, memo: undefined, reused: false };
   }
   const options = { shellFileOps: config.shellFileOps === true };
   const known = previous === undefined ? undefined : knownPrefix(history, previous, input.verified);
   const reusedFrom = known === undefined ? undefined : neutralBase(history, known, options);
   const pruned = reusedFrom?.pruned ?? prunedPositions(history, config);
+  const sites =
+    previous === undefined
+      ? prunedSites(wire.sites, pruned)
+      : sitesReusing(wire.sites, pruned, { memo: previous, verified: input.verified });
+  const memo = nextMemo(history, pruned, known, options);
   return {
-    sites: prunedSites(wire, pruned),
-    memo: nextMemo(history, pruned, known, options),
+    sites,
+    memo: memo === undefined ? undefined : { ...memo, wireSites: wire.sites, sites },
     reused: reusedFrom !== undefined,
   };
+}
+
+/** Whether the first `count` items of `a` and `b` are the same objects. */
+function samePrefix<T>(a: readonly T[], b: readonly T[], count: number): boolean {
+  for (let index = 0; index < count; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/** Index of the first of `sites` (in request order) in message `message` or later. */
+function firstFrom(sites: readonly ResultSite[], message: number): number {
+  let low = 0;
+  let high = sites.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sites[middle] as ResultSite).messageIndex < message) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * `prunedSites(sites, pruned)`, taking the previous request's answer for the messages before
+ * `verified` when it was decided as `pruned` too (the same decisions object) and those messages'
+ * sites are its very objects (the read cache hands them over): only the new sites are filtered.
+ */
+function sitesReusing(
+  sites: readonly ResultSite[],
+  pruned: PrunedPositions,
+  previous: { readonly memo: PlanMemo; readonly verified: number },
+): ResultSite[] {
+  const { memo, verified } = previous;
+  const cut = firstFrom(sites, verified);
+  const same =
+    memo.pruned === pruned &&
+    cut <= memo.wireSites.length &&
+    (memo.wireSites[cut]?.messageIndex ?? Infinity) >= verified &&
+    samePrefix(sites, memo.wireSites, cut);
+  if (!same) return prunedSites(sites, pruned);
+  const kept = memo.sites.slice(0, firstFrom(memo.sites, verified));
+  return kept.concat(prunedSites(sites.slice(cut), pruned));
 }
 
 /** The part of `memo` that holds for `history`: its entries up to `end` are the memo's. */
@@ -142,7 +190,7 @@ function nextMemo(
   pruned: PrunedPositions,
   known: KnownPrefix | undefined,
   options: EffectOptions,
-): PlanMemo | undefined {
+): Omit<PlanMemo, 'wireSites' | 'sites'> | undefined {
   const length = history.length;
   // A request that took back messages keeps the known prefix's start: the pending calls before
   // it are known, the ones before an earlier start would take a scan from the first message.
