@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { IContent } from '../services/history/IContent.js';
 import type { PointerSite } from './proxyPointer.js';
+import { inOrder } from './spliceEdits.js';
 import type { TextSlices } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 
@@ -22,6 +23,10 @@ export interface PreviousFingerprints {
 }
 
 const byStart = (a: PointerSite, b: PointerSite): number => a.start - b.start;
+
+/** `sites` by start: themselves when they already are (the density step passes them so). */
+const inTextOrder = (sites: readonly PointerSite[]): readonly PointerSite[] =>
+  inOrder(sites) ? sites : [...sites].sort(byStart);
 
 /**
  * Whether two sites write the same pointer. Most are the very same object (the read cache hands a
@@ -93,7 +98,7 @@ export class MessageFingerprints {
     sites: readonly PointerSite[],
     previous?: PreviousFingerprints,
   ): string[] {
-    const ordered = [...sites].sort(byStart);
+    const ordered = inTextOrder(sites);
     const same = Math.min(previous?.sameMessages ?? 0, previous?.fingerprints.length ?? 0);
     const changed =
       previous === undefined ? new Set<number>() : changedMessages(previous.sites, ordered, same);

@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
 import { reusedSplice } from './reusedSplice.js';
-import { spliceEdits, VIEW_BYTES } from './spliceEdits.js';
+import { orderedSites, spliceEdits, VIEW_BYTES } from './spliceEdits.js';
 import type { ByteAnchors } from './byteAnchors.js';
 
 /** The body's splice from scratch (no previous request to resume from). */
@@ -98,6 +98,23 @@ describe('splicing the body bytes', () => {
       expect(Buffer.concat(splice(body, text, sites, { chars, bytes }).chunks)).toEqual(
         Buffer.concat(splice(body, text, sites).chunks),
       );
+    },
+  );
+
+  test.prop([TEXT.chain((text) => fc.array(site(text)))], { numRuns: 200 })(
+    '#24.4 orderedSites: in text order without overlaps, the sites themselves when they already are',
+    (sites) => {
+      const ordered = orderedSites(sites);
+      const sorted = [...sites].sort((a, b) => a.start - b.start);
+      let cursor = 0;
+      const expected = sorted.filter((item) => {
+        if (item.start < cursor) return false;
+        cursor = item.end;
+        return true;
+      });
+      expect(ordered).toEqual(expected);
+      // Already in order: no copy, so the next request's splice and fingerprints see the same array.
+      expect(orderedSites(ordered)).toBe(ordered);
     },
   );
 });

@@ -68,8 +68,12 @@ export function spliceEdits(text: string, sites: readonly PointerSite[]): Splice
   return { text: parts.join(''), firstChange: ordered[0]?.start ?? -1, removedChars: removed };
 }
 
-/** Sites in text order, without any that overlaps an earlier one (the splice skips those). */
-export function orderedSites(sites: readonly PointerSite[]): PointerSite[] {
+/**
+ * Sites in text order, without any that overlaps an earlier one (the splice skips those): `sites`
+ * itself when it already is (the density step passes them so).
+ */
+export function orderedSites(sites: readonly PointerSite[]): readonly PointerSite[] {
+  if (inOrder(sites)) return sites;
   const ordered = [...sites].sort((a, b) => a.start - b.start);
   let cursor = 0;
   return ordered.filter((site) => {
@@ -77,6 +81,18 @@ export function orderedSites(sites: readonly PointerSite[]): PointerSite[] {
     cursor = site.end;
     return true;
   });
+}
+
+/** Whether each site starts at or after the end of the one before it. */
+export function inOrder(
+  sites: readonly { readonly start: number; readonly end: number }[],
+): boolean {
+  let cursor = 0;
+  for (const site of sites) {
+    if (site.start < cursor) return false;
+    cursor = site.end;
+  }
+  return true;
 }
 
 /** Index of the last anchor at or before `offset` (-1: none). */
