@@ -26,7 +26,7 @@ import type { SegmentedText, TextSlices } from './segmentedText.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
-import { pointerValue } from './spliceEdits.js';
+import { mergedByStart, pointerValue } from './spliceEdits.js';
 import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
@@ -192,7 +192,7 @@ function densifyWire(
     earlyRisk: earlyRiskOf(state, provider, options.now),
   });
   // In text order once: the splice, the fingerprints and the next request read them so.
-  const sites = [...pointers, ...replies.sites].sort((a, b) => a.start - b.start);
+  const sites = mergedByStart<PointerSite>([pointers, replies.sites]);
   const splice = spliceOf(options, { text, read, state, sites });
   const removed = splice.removedChars;
   const stable =
@@ -285,8 +285,12 @@ function staleSites(
   state: ConversationState,
 ) {
   const stale = store.plans.plan(wire, read).map((site) => ({ site, key: siteKey(wire, site) }));
-  const sticky = stale.filter(({ key }) => state.applied.has(key));
-  const candidates = stale.filter(({ key }) => !state.applied.has(key)).map(({ site }) => site);
+  const sticky: typeof stale = [];
+  const candidates: ResultSite[] = [];
+  for (const entry of stale) {
+    if (state.applied.has(entry.key)) sticky.push(entry);
+    else candidates.push(entry.site);
+  }
   return { stale, sticky, candidates };
 }
 

@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { proxyPointer, type PointerSite } from './proxyPointer.js';
 import { reusedSplice } from './reusedSplice.js';
-import { orderedSites, spliceEdits, VIEW_BYTES } from './spliceEdits.js';
+import { mergedByStart, orderedSites, spliceEdits, VIEW_BYTES } from './spliceEdits.js';
 import type { ByteAnchors } from './byteAnchors.js';
 
 /** The body's splice from scratch (no previous request to resume from). */
@@ -117,4 +117,22 @@ describe('splicing the body bytes', () => {
       expect(orderedSites(ordered)).toBe(ordered);
     },
   );
+
+  test.prop(
+    [
+      fc.array(
+        fc.array(fc.record({ start: fc.nat(50), id: fc.nat() })).chain((run) =>
+          fc.constantFrom(
+            run,
+            [...run].sort((a, b) => a.start - b.start),
+          ),
+        ),
+        { maxLength: 4 },
+      ),
+    ],
+    { numRuns: 300 },
+  )('#24.4 mergedByStart orders as a stable sort of the runs one after another', (runs) => {
+    const expected = runs.flat().sort((a, b) => a.start - b.start);
+    expect(mergedByStart(runs)).toEqual(expected);
+  });
 });

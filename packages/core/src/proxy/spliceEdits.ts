@@ -83,6 +83,45 @@ export function orderedSites(sites: readonly PointerSite[]): readonly PointerSit
   });
 }
 
+/** Whether each site starts at or after the start of the one before it. */
+function byStartAlready(sites: readonly { readonly start: number }[]): boolean {
+  for (let i = 1; i < sites.length; i++)
+    if ((sites[i] as { start: number }).start < (sites[i - 1] as { start: number }).start)
+      return false;
+  return true;
+}
+
+/**
+ * The sites of `runs` by start, as a stable sort of them all would order them: merged in one pass
+ * when each run already is by start (the density step's pointers and replies are), else sorted.
+ */
+export function mergedByStart<T extends { readonly start: number }>(
+  runs: readonly (readonly T[])[],
+): T[] {
+  if (!runs.every(byStartAlready)) return runs.flat().sort((a, b) => a.start - b.start);
+  let merged: T[] = [];
+  for (const run of runs) {
+    if (run.length === 0) continue;
+    const next: T[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < merged.length || j < run.length) {
+      const left = merged[i];
+      const right = run[j];
+      // Ties keep the earlier run's site first, as a stable sort of the concatenation does.
+      if (right === undefined || (left !== undefined && left.start <= right.start)) {
+        next.push(left as T);
+        i++;
+      } else {
+        next.push(right);
+        j++;
+      }
+    }
+    merged = next;
+  }
+  return merged;
+}
+
 /** Whether each site starts at or after the end of the one before it. */
 export function inOrder(
   sites: readonly { readonly start: number; readonly end: number }[],
