@@ -113,6 +113,26 @@ describe('ProxyPlans', () => {
     const [own] = plans.plan(elsewhere.wire, resumed);
     expect(own).toBe(elsewhere.wire.sites[0]);
   });
+
+  it('#24.4 a site of the previous request that this one lacks is never taken from it', () => {
+    const READ_B: Json[] = [call('rb', 'Read', { file_path: '/w/b.ts' }), answer('rb', FILE_TEXT)];
+    const EDIT_B = call('eb', 'Edit', { file_path: '/w/b.ts', old_string: 'a', new_string: 'b' });
+    const messages = [GO, ...READ_B, EDIT_B, answer('eb', 'ok')];
+    const plans = new ProxyPlans();
+    const read = new RequestReadCache().read({
+      api: 'anthropic',
+      text: anthropicBody(messages),
+      sessionId: 's',
+    });
+    if (read.outcome.kind !== 'history') throw new Error('not read');
+    const { wire } = read.outcome;
+    expect(plans.plan(wire, read).map((site) => site.callId)).toEqual(['rb']);
+    // The same messages without the stale read's site, said to resume from that read with the
+    // messages before the write's answer verified: the stale site is no site of this request.
+    const lacking = { ...wire, sites: wire.sites.filter((site) => site.callId !== 'rb') };
+    const resumed = { resumedFrom: { key: read.key ?? {}, messages: messages.length - 1 } };
+    expect(plans.plan(lacking, resumed)).toEqual([]);
+  });
 });
 
 function sentOptions(body: string) {
