@@ -180,9 +180,8 @@ function densifyWire(
   const { stale, sticky, candidates } = staleSites(options.store, wire, read, state);
   const provider = requestCacheProvider(options.api, text, read.oneHourTtlPrefix);
   const decision = decide(options, text, wire, { state, candidates, provider });
-  const pointers = [...sticky.map(({ site }) => site), ...decision.apply].map((site) =>
-    pointerSite(wire, site),
-  );
+  const runs = pointerRuns(wire, sticky, decision.apply);
+  const pointers = runs.flat();
   const { compacted, replies } = settleUnderBudget(options, {
     ...request,
     text,
@@ -192,7 +191,7 @@ function densifyWire(
     earlyRisk: earlyRiskOf(state, provider, options.now),
   });
   // In text order once: the splice, the fingerprints and the next request read them so.
-  const sites = mergedByStart<PointerSite>([pointers, replies.sites]);
+  const sites = mergedByStart<PointerSite>([...runs, replies.sites]);
   const splice = spliceOf(options, { text, read, state, sites });
   const removed = splice.removedChars;
   const stable =
@@ -224,6 +223,18 @@ function densifyWire(
       ? {}
       : { compaction: { kind: compacted.kind, cut: compacted.cut } }),
   });
+}
+
+/** The request's pointers as runs in request order: those already sent, then the new batch. */
+function pointerRuns(
+  wire: WireHistory,
+  sticky: readonly { readonly site: ResultSite }[],
+  apply: readonly ResultSite[],
+): readonly (readonly PointerSite[])[] {
+  return [
+    sticky.map(({ site }) => pointerSite(wire, site)),
+    apply.map((site) => pointerSite(wire, site)),
+  ];
 }
 
 /** Characters a pointer or reply takes out of the request. */

@@ -93,7 +93,8 @@ function byStartAlready(sites: readonly { readonly start: number }[]): boolean {
 
 /**
  * The sites of `runs` by start, as a stable sort of them all would order them: merged in one pass
- * when each run already is by start (the density step's pointers and replies are), else sorted.
+ * when each run already is by start (the density step's pointers already sent, its new batch and
+ * its replies each are, in request order), else sorted.
  */
 export function mergedByStart<T extends { readonly start: number }>(
   runs: readonly (readonly T[])[],
