@@ -26,7 +26,7 @@ import type { SegmentedText, TextSlices } from './segmentedText.js';
 import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
-import { mergedByStart, pointerValue } from './spliceEdits.js';
+import { charsTakenOut, mergedByStart, pointerValue } from './spliceEdits.js';
 import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';
@@ -237,11 +237,6 @@ function pointerRuns(
   ];
 }
 
-/** Characters a pointer or reply takes out of the request. */
-function siteRemoval(site: PointerSite): number {
-  return site.end - site.start - pointerValue(site).length;
-}
-
 /** The splice of this request, from where the previous one's still holds. */
 function spliceOf(
   options: DensifyOptions,
@@ -357,7 +352,7 @@ function remember(
     stickyRemovedTokens: charTokens(
       sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
     ),
-    keptOutTokens: charTokens(input.replies.reduce((sum, site) => sum + siteRemoval(site), 0)),
+    keptOutTokens: charTokens(input.replies.reduce((sum, site) => sum + charsTakenOut(site), 0)),
     batch: decision,
     promptTokens: charTokens(text.length - removed),
   });

@@ -39,7 +39,7 @@ import {
   visibleReferent,
   type RequestIndex,
 } from './requestIndex.js';
-import { pointerValue } from './spliceEdits.js';
+import { charsTakenOut } from './spliceEdits.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** A reply written into the request, with where the results (or call) it names sit. */
@@ -238,7 +238,7 @@ function writtenReply(
   const referentMessages = visibleNamed(index, site, { reply: decision.reply, text });
   if (referentMessages === undefined) return undefined;
   const written = replySite(site, decision, { text: decision.reply.text, referentMessages });
-  return pointerValue(written).length < site.end - site.start ? written : undefined;
+  return charsTakenOut(written) > 0 ? written : undefined;
 }
 
 /**

@@ -10,9 +10,9 @@ import type { ByteAnchors } from './byteAnchors.js';
 import type { TextSlices } from './segmentedText.js';
 import {
   anchorBefore,
+  charsTakenOut,
   orderedSites,
   pointerBytes,
-  pointerValue,
   VIEW_BYTES,
 } from './spliceEdits.js';
 
@@ -180,7 +180,7 @@ export function reusedSplice(
     cursor.bytes = bytesTo(site.end);
     cursor.chars = site.end;
     writer.push(pointerBytes(site));
-    removed += site.end - site.start - pointerValue(site).length;
+    removed += charsTakenOut(site);
     if (writer.runBytes >= joinBytes) {
       writer.flush();
       mark(index + 1);

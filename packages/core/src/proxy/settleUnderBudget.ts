@@ -18,7 +18,7 @@ import { repliesUnderBudget } from './entryReplies.js';
 import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
 import type { TextSlices } from './segmentedText.js';
-import { orderedSites, pointerValue } from './spliceEdits.js';
+import { charsTakenOut, orderedSites, pointerValue } from './spliceEdits.js';
 import type { WireApi, WireHistory } from './wireHistory.js';
 
 export interface WorkingBudgetOptions {
@@ -127,7 +127,7 @@ function editSource(text: TextSlices, sites: readonly PointerSite[]) {
   let first = Infinity;
   let last = -Infinity;
   for (const site of sites) {
-    removed += site.end - site.start - pointerValue(site).length;
+    removed += charsTakenOut(site);
     first = Math.min(first, site.start);
     last = Math.max(last, site.end);
   }

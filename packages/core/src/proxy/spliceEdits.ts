@@ -23,6 +23,11 @@ export function pointerValue(site: PointerSite): string {
     : `[{"type":"text","text":${text},"cache_control":${site.cacheControlRaw}}]`;
 }
 
+/** Characters the pointer or reply at `site` takes out of the request. */
+export function charsTakenOut(site: PointerSite): number {
+  return site.end - site.start - pointerValue(site).length;
+}
+
 /** Pointer values' bytes, by value (the values are cached strings: their hashes are too). */
 const POINTER_BYTES = new Map<string, Buffer>();
 
@@ -61,7 +66,7 @@ export function spliceEdits(text: string, sites: readonly PointerSite[]): Splice
   for (const site of ordered) {
     const value = pointerValue(site);
     parts.push(text.slice(cursor, site.start), value);
-    removed += site.end - site.start - value.length;
+    removed += charsTakenOut(site);
     cursor = site.end;
   }
   parts.push(text.slice(cursor));
