@@ -4,11 +4,7 @@
  * budget. Such a compaction bets on the calls after it, so, as every such decision, it is made only
  * within the conversation's risk budget.
  */
-import {
-  estimateWithCut,
-  type CompactionPlan,
-  type CompactionPlanInput,
-} from './planWireCompaction.js';
+import type { CompactionPlan, CompactionPlanInput } from './planWireCompaction.js';
 
 /**
  * The conversation's risk budget (base-input-token units: what density saved so far, plus the
@@ -39,7 +35,7 @@ export function withinRisk(
   plan: CompactionPlan,
 ): CompactionPlan {
   if (risk === undefined || plan.kind !== 'compact') return plan;
-  const sentNow = estimateWithCut({ ...input, clientMessageChars: undefined }, input.previousCut);
+  const sentNow = plan.sentTokens;
   if (sentNow > input.budgetTokens) return plan;
   // What lies outside the compacted turns (system, tools, leading items) stays cached either way;
   // the newest turn (the last reply and what followed it) is written either way.

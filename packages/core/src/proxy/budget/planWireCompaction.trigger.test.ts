@@ -129,6 +129,7 @@ describe('planWireCompaction: the trigger', () => {
       }
       // An early compaction (the sent request fits) leaves both under and the sent request smaller.
       const sentNow = estimateWithCut(full, previousCut);
+      if (plan.kind === 'compact') expect(plan.sentTokens).toBe(sentNow);
       if (plan.kind === 'compact' && sentNow <= budgetTokens) {
         expect(fitsBudget(full, plan.cut)).toBe(true);
         expect(plan.estimatedTokens).toBeLessThan(sentNow);
@@ -226,7 +227,8 @@ describe('withinRisk: the up-front cost', () => {
   };
 
   it('#24.1 leaves out the newest turn, which the request writes with or without the compaction', () => {
-    const plan = { kind: 'compact', cut: 9, estimatedTokens: 5_000 } as const;
+    // As sent now: the 10 turns, 40,000 tokens.
+    const plan = { kind: 'compact', cut: 9, estimatedTokens: 5_000, sentTokens: 40_000 } as const;
     // Compacted, the request writes 5,000 tokens (the summary and the newest 4,000) where the
     // uncompacted one reads 36,000 and writes the same newest 4,000: 1.25 × 1,000 − 0.1 × 36,000.
     const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
@@ -244,7 +246,7 @@ describe('withinRisk: the up-front cost', () => {
   });
 
   it('#24.1 on a cold cache (past the TTL since the previous request) pass-through writes everything too: a shorter request costs nothing up front', () => {
-    const plan = { kind: 'compact', cut: 9, estimatedTokens: 16_000 } as const;
+    const plan = { kind: 'compact', cut: 9, estimatedTokens: 16_000, sentTokens: 40_000 } as const;
     const risk = { readMultiplier: 0.1, writeMultiplier: 1.25, riskTokens: () => 0 };
     expect(withinRisk(risk, input, plan)).toMatchObject({ kind: 'keep', reason: 'over-risk' });
     expect(withinRisk({ ...risk, cold: true }, input, plan)).toEqual({ ...plan, upFrontTokens: 0 });
@@ -262,13 +264,14 @@ describe('the compaction account', () => {
       kind: 'compact',
       cut: 3,
       estimatedTokens: 5_000,
+      sentTokens: 20_000,
       upFrontTokens: 1_200,
     } as const;
     expect(compactionBooking(risk, { plan: early, keptOutTokens: 0 })).toBe(-1_200);
     const kept = { kind: 'keep', cut: 3, reason: 'under-budget' } as const;
     expect(compactionBooking(risk, { plan: kept, keptOutTokens: 30_000 })).toBe(3_000);
     // A compaction the request as sent needs is not a bet: nothing spent.
-    const needed = { kind: 'compact', cut: 5, estimatedTokens: 5_000 } as const;
+    const needed = { kind: 'compact', cut: 5, estimatedTokens: 5_000, sentTokens: 90_000 } as const;
     expect(compactionBooking(risk, { plan: needed, keptOutTokens: 0 })).toBe(0);
   });
 

@@ -56,6 +56,8 @@ export type CompactionPlan =
       readonly kind: 'compact';
       readonly cut: number;
       readonly estimatedTokens: number;
+      /** Estimated tokens of the request as sent at the standing cut, without this compaction. */
+      readonly sentTokens: number;
       /** An early compaction's up-front cost (base-input-token units), spent from the risk budget. */
       readonly upFrontTokens?: number;
     };
@@ -137,5 +139,5 @@ export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
   if (sentNow <= input.budgetTokens && (!estimate.fits(chosen) || estimatedTokens >= sentNow)) {
     return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
   }
-  return { kind: 'compact', cut: chosen, estimatedTokens };
+  return { kind: 'compact', cut: chosen, estimatedTokens, sentTokens: sentNow };
 }
