@@ -139,7 +139,7 @@ function decide(
     messageCount: wire.messageCount,
     totalChars: text.length,
     cache: wireCache(wireShape(text, wire)),
-    gapMs: state.lastRequestAt === undefined ? undefined : options.now - state.lastRequestAt,
+    gapMs: gapSincePrevious(state, options.now),
     hasPrevious: state.lastRequestAt !== undefined,
     rules,
     pressureTokens: options.pressureTokens,
@@ -149,6 +149,11 @@ function decide(
   });
 }
 
+/** Real time since the conversation's previous request (undefined on its first). */
+function gapSincePrevious(state: ConversationState, now: number): number | undefined {
+  return state.lastRequestAt === undefined ? undefined : now - state.lastRequestAt;
+}
+
 /** What a compaction not needed yet may risk in this conversation (`compactWire`). */
 function earlyRiskOf(
   state: ConversationState,
@@ -156,12 +161,11 @@ function earlyRiskOf(
   now: number,
 ): EarlyCompactionRisk {
   const rules = cacheRulesFor(provider);
-  const gapMs = state.lastRequestAt === undefined ? undefined : now - state.lastRequestAt;
   return {
     riskTokens: () => proxyRiskBudget(state, rules.provider) + (state.budget.compactionNet ?? 0),
     readMultiplier: rules.readMultiplier,
     writeMultiplier: rules.writeMultiplier,
-    cold: isCacheCold(rules, gapMs),
+    cold: isCacheCold(rules, gapSincePrevious(state, now)),
   };
 }
 
