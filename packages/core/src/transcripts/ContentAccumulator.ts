@@ -149,6 +149,11 @@ export class ContentAccumulator {
     return this.matcher.has(callId);
   }
 
+  /** Whether a call with this (recorded) id was seen and no result has answered it yet. */
+  awaitsAnswer(callId: string): boolean {
+    return this.matcher.awaitsAnswer(callId);
+  }
+
   /** The canonical name of the latest call recorded with this id. */
   callName(callId: string): string | undefined {
     const id = this.matcher.latestCall(callId);

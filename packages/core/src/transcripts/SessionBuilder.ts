@@ -9,6 +9,7 @@ import type {
   ImportedSession,
   RecordedCalls,
   RecordLocation,
+  SessionRole,
   SkippedRecord,
   TranscriptFormat,
 } from './types.js';
@@ -31,6 +32,8 @@ export class SessionBuilder {
   sessionId: string | undefined;
   workspaceRoot: string | undefined;
   model: string | undefined;
+  /** What the file is to its client (set by importers that can tell). */
+  role: SessionRole = 'session';
 
   constructor(
     private readonly source: ImportSource,
@@ -94,6 +97,7 @@ export class SessionBuilder {
       file: this.source.file,
       format: this.format,
       sessionIndex: this.sessionIndex,
+      ...(this.role === 'session' ? {} : { role: this.role }),
       ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
       ...(this.workspaceRoot === undefined ? {} : { workspaceRoot: this.workspaceRoot }),
       ...(this.model === undefined ? {} : { model: this.model }),

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkImport } from './checkImport.js';
 import { importTranscriptSessions } from './importTranscript.js';
 import { toolLinkProblems } from './toolLinkProblems.js';
-import type { ImportedSession } from './types.js';
+import type { ImportedSession, SessionRole } from './types.js';
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
 const MANIFEST = path.join(CORPUS, 'manifest.jsonl');
@@ -176,7 +176,69 @@ const EXPECTED_CALLS: Readonly<Record<string, readonly [number, number]>> = {
   'mini-swe-agent2-deepseek/deepseek_chat_test_1-100__django__django-11848.traj.json': [90, 90],
   'mini-swe-agent2-deepseek/deepseek_reasoner_dev__pvlib__pvlib-python-1072.traj.json': [15, 15],
   'mini-swe-agent2-deepseek/deepseek_reasoner_dev__sqlfluff__sqlfluff-2419.traj.json': [55, 55],
+  'claude-code-native-2026/Eduardodmb__ClaudeHome__73558073-081c-444b-95d7-35fc3edb6bb3.jsonl': [
+    230, 253,
+  ],
+  'claude-code-native-2026/Eduardodmb__ClaudeHome__88ea4c87-1f4e-4765-b448-f79f0049550c.jsonl': [
+    220, 241,
+  ],
+  'claude-code-native-2026/Eduardodmb__ClaudeHome__2558ae24-e069-42bd-b71c-d77f4ad91ef0.jsonl': [
+    142, 131,
+  ],
+  'claude-code-native-2026/SWORDIntel__claude-backups__0c45b0a6-b564-4223-9f39-bc05598a4122.jsonl':
+    [395, 369],
+  'claude-code-native-2026/SWORDIntel__claude-backups__5f2d5220-e018-4795-8fcb-23e42b068058.jsonl':
+    [231, 220],
+  'claude-code-native-2026/bradymholt__dotfiles__354b2588-2a5c-43d7-b678-e95a4a87bd2a.jsonl': [
+    182, 172,
+  ],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367-c548-4d6d-b80c-ec1d30cc5bb2.jsonl': [
+    148, 174,
+  ],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a2afd0e9b37afd332.jsonl':
+    [6, 9],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a36e61659bb4f5fe2.jsonl':
+    [3, 11],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a3b22d150328a4cd4.jsonl':
+    [7, 15],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a3ba574fbdcfb88e5.jsonl':
+    [9, 18],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a3ec9576eab48b7b8.jsonl':
+    [21, 28],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a562625e12c50ac40.jsonl':
+    [16, 30],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a5e24b3a1c80c347c.jsonl':
+    [24, 26],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-a6e70b749f8db1422.jsonl':
+    [2, 2],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-aab1ee12eb6105c96.jsonl':
+    [12, 11],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-ab50560fb43cbd6b1.jsonl':
+    [9, 24],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-abcae34a8bd7fa7b3.jsonl':
+    [2, 2],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-af6eb23014f581196.jsonl':
+    [8, 11],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-acompact-645cb129a2c883cb.jsonl':
+    [15, 28],
+  'claude-code-native-2026/adrianstanca1__vps-config__6ec78367/subagents/agent-acompact-daddd852fc06500e.jsonl':
+    [147, 170],
+  'codex-cli-rollouts-2026/AaronBakerDev__knearme-platform__rollout-2025-12-30T22-49-12-019b7286-24c7-7011-a4e8-65fdd4e19ee0.jsonl':
+    [335, 321],
+  'codex-cli-rollouts-2026/AaronBakerDev__knearme-platform__rollout-2026-01-05T15-09-41-019b8fc7-9aac-78c3-b313-7e96cffd9cc8.jsonl':
+    [202, 189],
+  'codex-cli-rollouts-2026/Kooksun__Lotto645__rollout-2025-11-07T09-37-47-019a5bbf-7e53-78a2-aef2-baed586b0f37.jsonl':
+    [138, 136],
+  'gemini-cli-chatrecordings-2026/mischa-thisness__M-Gemini__session-2026-01-11T00-25-17b4d5e9.json':
+    [219, 181],
 };
+
+/** What a file is to its client, from where the client keeps it (see `SessionRole`). */
+function expectedRole(file: string): SessionRole {
+  if (/\/subagents\/agent-acompact-[^/]*\.jsonl$/.test(file)) return 'compaction-call';
+  if (/(?:\/|__)subagents(?:\/|__)agent-[^/]*\.jsonl$/.test(file)) return 'subagent';
+  return 'session';
+}
 
 /** Each manifest file's sessions, or the error importing it threw. */
 const imported = new Map<string, ImportedSession[] | Error>();
@@ -239,6 +301,25 @@ describe.skipIf(!present)(
             Math.abs(imported - held) <= Math.max(1, held * 0.1);
           expect(close(stats.aiEntries, recorded?.modelCalls ?? 0)).toBe(true);
           expect(close(stats.toolCalls, recorded?.toolCalls ?? 0)).toBe(true);
+        }
+      },
+    );
+
+    it.each(entries.map((entry) => entry.file))(
+      '#32.1 classifies %s (session, subagent or the client compaction call) and imports no history twice',
+      (file) => {
+        const sessions = imported.get(file);
+        if (sessions instanceof Error) throw sessions;
+        for (const session of sessions ?? []) {
+          expect(session.role ?? 'session').toBe(expectedRole(file));
+          const replyIds = session.contents
+            .filter((entry) => entry.speaker === 'ai' && typeof entry.metadata?.id === 'string')
+            .map((entry) => String(entry.metadata?.id));
+          if (session.format === 'claude-code') {
+            expect(new Set(replyIds).size, 'one AI entry per provider reply').toBe(replyIds.length);
+          }
+          const errors = session.skipped.filter((s) => s.reason.includes('unknown tool_use id'));
+          expect(errors, 'no result turned into an error or dropped').toEqual([]);
         }
       },
     );

@@ -1,7 +1,9 @@
 /**
- * Recognises a transcript's format from its content, not its file name: the first JSONL line's
- * shape, or a whole JSON document's keys (or its first element's, for arrays), or the markdown export's section headers. `sniffTranscript`
- * also hands back what it had to parse, so a JSON document is read only once.
+ * Recognises a transcript's format from its content, not its file name: the shape of the first
+ * JSONL line that names a format (leading metadata lines a client writes first, such as Claude
+ * Code's `permission-mode`, are read past), or a whole JSON document's keys (or its first
+ * element's, for arrays), or the markdown export's section headers. `sniffTranscript` also hands
+ * back what it had to parse, so a JSON document is read only once.
  */
 import { open, readFile } from 'node:fs/promises';
 import { TranscriptError } from './TranscriptError.js';
@@ -9,9 +11,12 @@ import { looksLikeGeminiMarkdown } from './importers/geminiMarkdown.js';
 import { jsonErrorOffset } from './jsonErrorOffset.js';
 import { readFileLines, shortMessage } from './lineSource.js';
 import { isParams } from './toolAliases.js';
+import { CLAUDE_CODE_METADATA_TYPES } from './importers/claudeCodeRecordTypes.js';
 import type { TranscriptFormat } from './types.js';
 
 const HEAD_BYTES = 64 * 1024;
+/** Lines of a JSONL file read to find one that names its format. */
+const SNIFF_LINES = 32;
 const CLAUDE_TYPES = new Set([
   'user',
   'assistant',
@@ -20,6 +25,7 @@ const CLAUDE_TYPES = new Set([
   'progress',
   'queue-operation',
   'system',
+  ...CLAUDE_CODE_METADATA_TYPES,
 ]);
 const CODEX_TYPES = new Set([
   'session_meta',
@@ -107,9 +113,42 @@ async function readHead(file: string): Promise<string> {
   }
 }
 
-async function firstLine(file: string): Promise<string> {
-  for await (const line of readFileLines(file)) if (line.trim() !== '') return line;
-  return '';
+/** The first non-blank lines of a file (up to `count`), streamed so a huge line is read once. */
+async function firstLines(file: string, count: number): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of readFileLines(file)) {
+    if (line.trim() !== '') lines.push(line);
+    if (lines.length >= count) break;
+  }
+  return lines;
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonDocument(text: string): boolean {
+  return parseLine(text) !== undefined;
+}
+
+/**
+ * The format the first lines name, read in order: a line of no known shape (a client's metadata
+ * line, a header of a newer version) is passed over, up to `SNIFF_LINES` lines.
+ */
+function classifyLines(lines: readonly string[]): {
+  readonly format?: TranscriptFormat;
+  readonly first?: unknown;
+} {
+  for (const line of lines) {
+    const value = parseLine(line);
+    const format = value === undefined ? undefined : classifyJsonValue(value);
+    if (format !== undefined) return { format, first: value };
+  }
+  return {};
 }
 
 /** Parses a whole JSON document; a syntax error names the file and line. */
@@ -149,21 +188,18 @@ export async function startsWithJsonArray(file: string): Promise<boolean> {
 export async function sniffTranscript(file: string): Promise<Sniffed> {
   const head = (await readHead(file)).replace(/^\uFEFF/, '');
   const start = head.trimStart()[0];
+  let jsonLines = false;
   if (start === '{') {
-    const line = head.includes('\n') ? head.slice(0, head.indexOf('\n')) : await firstLine(file);
-    let first: unknown;
-    try {
-      first = JSON.parse(line);
-    } catch {
-      first = undefined;
-    }
-    const format = first === undefined ? undefined : classifyJsonValue(first);
+    const lines = await firstLines(file, SNIFF_LINES);
+    const { format, first } = classifyLines(lines);
     if (format !== undefined) return { format, document: first };
-    // Valid JSON Lines of a format we do not know: say that, not "not valid JSON".
-    if (first !== undefined && line.trim() !== head.trim()) throw unknownFormat(file);
+    jsonLines = lines.length > 1 && isParams(parseLine(lines[0] ?? ''));
   }
   if (start === '{' || start === '[') {
-    const document = parseJsonDocument(await readFile(file, 'utf8'), file);
+    const text = await readFile(file, 'utf8');
+    // Valid JSON Lines of a format we do not know: say that, not "not valid JSON".
+    if (jsonLines && !isJsonDocument(text)) throw unknownFormat(file);
+    const document = parseJsonDocument(text, file);
     const format = classifyJsonValue(document);
     if (format === undefined) throw unknownFormat(file);
     return { format, document };

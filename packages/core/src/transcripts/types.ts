@@ -71,6 +71,15 @@ export interface RecordedCalls {
   readonly toolCalls: number;
 }
 
+/**
+ * What a session file is to its client: a `session` the user ran, a `subagent` the agent
+ * started (its own model calls, billed too), or a `compaction-call` — the client's own
+ * summarization request written out as a file (Claude Code's `subagents/agent-acompact-*.jsonl`:
+ * the parent's conversation sent once more to be summarized). The parent already records that
+ * compaction's summary as its boundary, so a replay never runs a compaction call as a session.
+ */
+export type SessionRole = 'session' | 'subagent' | 'compaction-call';
+
 /** One recorded session in our canonical model. */
 export interface ImportedSession {
   /** The file it came from, as given to the importer. */
@@ -78,10 +87,14 @@ export interface ImportedSession {
   readonly format: TranscriptFormat;
   /** 0 for single-session files; the session's position in multi-session files. */
   readonly sessionIndex: number;
+  /** What the file is to its client; absent means `session`. */
+  readonly role?: SessionRole;
   readonly sessionId?: string;
   /** The recorded working directory, when the format records it (relative paths resolve against it). */
   readonly workspaceRoot?: string;
   readonly model?: string;
+  /** The model's context window as the transcript records it (tokens). */
+  readonly recordedContextWindow?: number;
   readonly contents: readonly IContent[];
   /** Malformed or unusable records, with where they were and why they were skipped. */
   readonly skipped: readonly SkippedRecord[];

@@ -77,6 +77,11 @@ export class ToolCallMatcher<T> {
     return call ?? this.latest.get(id);
   }
 
+  /** Whether a call with this id is registered and not yet answered. */
+  awaitsAnswer(id: string): boolean {
+    return this.pending.has(id);
+  }
+
   /** Whether any call with this id was registered. */
   has(id: string): boolean {
     return this.latest.has(id);

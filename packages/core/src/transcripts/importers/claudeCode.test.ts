@@ -84,7 +84,7 @@ describe('importClaudeCode', () => {
       'summary line': 1,
       'file-history-snapshot line': 1,
       'progress line': 1,
-      'system line': 1,
+      'system compact_boundary line': 1,
       'sidechain (subagent) message inside a main session': 1,
     });
     expect(session).toMatchObject({

@@ -1,12 +1,16 @@
 /**
  * Claude Code session records → IContent[], from the session JSONL or from the same records as one
  * JSON array (`logs/chat.json`). Assistant records sharing `message.id` are one reply and become
- * one AI entry; `tool_result` blocks in user records become tool entries (`is_error` → error);
- * thinking blocks are kept by default, since Claude Code sends them back and they fill the context;
- * summaries, snapshots, progress and other non-message records are ignored with counted reasons.
- * A file with any main-chain (`isSidechain: false`) message is a main session and its sidechain
- * messages (subagents, the `Warmup` exchange Claude Code 2.x records first) are ignored; a file of
- * sidechain messages only is a subagent transcript and imported as one.
+ * one AI entry; `tool_result` blocks in user records become tool entries (`is_error` → error),
+ * matched to their call by id whatever the order they were written in (2.1.x sometimes writes a
+ * result before the line holding its call); `attachment` records become the context they send
+ * (claudeCodeAttachment.ts); thinking blocks are kept by default, since Claude Code sends them
+ * back and they fill the context; titles, snapshots, progress and other bookkeeping lines are
+ * ignored with counted reasons (claudeCodeRecordTypes.ts), and so is history a resumed session
+ * copied (findResumedCopies.ts). A file with any main-chain (`isSidechain: false`) message is a
+ * main session and its sidechain messages (subagents, the `Warmup` exchange Claude Code 2.x
+ * records first) are ignored; a file of sidechain messages only is a subagent transcript, or the
+ * client's own compaction call when its agent id says `acompact-`.
  */
 import {
   textBlock,
@@ -20,16 +24,20 @@ import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { isParams, mapToolCall } from '../toolAliases.js';
 import { recordedTime } from '../jsonValues.js';
 import type { ImportedSession, RecordLocation } from '../types.js';
+import { attachmentContent } from './claudeCodeAttachment.js';
+import { CLAUDE_CODE_MESSAGE_TYPES, ignoredLineReason } from './claudeCodeRecordTypes.js';
+import { findResumedCopies } from './findResumedCopies.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
-const NON_MESSAGE_TYPES = new Set([
-  'summary',
-  'file-history-snapshot',
-  'progress',
-  'queue-operation',
-  'system',
-]);
+/** Reason a tool result is skipped when no line of the session holds its call. */
+export const UNKNOWN_CALL_REASON = 'tool_result for unknown tool_use id';
+/** Counted reason for history a resumed session wrote again. */
+export const RESUMED_COPY_REASON = 'history copied by a resumed session';
+/** Counted reason for a second answer to a call already answered (a resumed copy). */
+const ANSWERED_TWICE_REASON = 'tool_result answering a call a second time';
+/** Agent id prefix of the client's own compaction call (`subagents/agent-acompact-*.jsonl`). */
+const COMPACTION_AGENT = 'acompact-';
 
 function blocksOf(content: unknown): readonly unknown[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -131,13 +139,91 @@ function imageBlock(block: Json): MediaBlock | undefined {
   return { type: 'media', mimeType, data: source.data, encoding: 'base64' };
 }
 
-function onToolResult(block: Json, at: RecordLocation, builder: SessionBuilder): void {
-  const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
-  const text = toolResultText(block.content);
-  const recorded = builder.content.toolResponse(
-    block.is_error === true ? { callId, result: '', error: text } : { callId, result: text },
-  );
-  if (!recorded) builder.skip(at, `tool_result for unknown tool_use id '${callId}'`);
+/** A tool result waiting for its call, with the attachments written after it. */
+interface PendingResult {
+  readonly at: RecordLocation;
+  readonly block: Json;
+  readonly attachments: Json[];
+}
+
+/**
+ * One chain's (main or side) builder, with the tool results written before their calls: a result
+ * waits until the line holding its call arrives and is placed right after it, together with the
+ * attachments the client wrote after that result (their `parentUuid` names it).
+ */
+class Chain {
+  readonly builder: SessionBuilder;
+  messages = 0;
+  /** Recorded time of the chain's last message record. */
+  lastTime: number | undefined;
+  private readonly pending = new Map<string, PendingResult>();
+  /** uuid of a waiting result's record (or of an attachment after it) → the call id it waits on. */
+  private readonly waitingUuids = new Map<string, string>();
+
+  constructor(source: ImportSource) {
+    this.builder = new SessionBuilder(source, 'claude-code');
+    this.builder.countRecorded();
+  }
+
+  toolResult(block: Json, at: RecordLocation, record: Json): void {
+    const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+    const { content } = this.builder;
+    if (content.hasCall(callId) && !content.awaitsAnswer(callId)) {
+      this.builder.ignore(ANSWERED_TWICE_REASON);
+      return;
+    }
+    if (this.answer(block)) return;
+    this.pending.set(callId, { at, block, attachments: [] });
+    if (typeof record.uuid === 'string') this.waitingUuids.set(record.uuid, callId);
+  }
+
+  /** Whether an attachment follows a waiting result (and is kept to go after it). */
+  holdsAttachment(record: Json): boolean {
+    const callId =
+      typeof record.parentUuid === 'string' ? this.waitingUuids.get(record.parentUuid) : undefined;
+    const waiting = callId === undefined ? undefined : this.pending.get(callId);
+    if (callId === undefined || waiting === undefined) return false;
+    waiting.attachments.push(record);
+    if (typeof record.uuid === 'string') this.waitingUuids.set(record.uuid, callId);
+    return true;
+  }
+
+  /** After an assistant line: the results that waited for the calls it holds. */
+  callsArrived(callIds: readonly string[]): void {
+    for (const callId of callIds) {
+      const waiting = this.pending.get(callId);
+      if (waiting === undefined || !this.answer(waiting.block)) continue;
+      this.pending.delete(callId);
+      for (const attachment of waiting.attachments) onAttachment(attachment, this.builder);
+    }
+  }
+
+  private answer(block: Json): boolean {
+    const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+    const text = toolResultText(block.content);
+    return this.builder.content.toolResponse(
+      block.is_error === true ? { callId, result: '', error: text } : { callId, result: text },
+    );
+  }
+
+  build(): ImportedSession {
+    for (const [callId, waiting] of this.pending) {
+      this.builder.skip(waiting.at, `${UNKNOWN_CALL_REASON} '${callId}'`);
+      for (const attachment of waiting.attachments) onAttachment(attachment, this.builder);
+    }
+    this.pending.clear();
+    return this.builder.build();
+  }
+}
+
+function onAttachment(record: Json, builder: SessionBuilder): void {
+  const content = attachmentContent(record);
+  if (content.kind === 'ignored') {
+    builder.ignore(content.reason);
+    return;
+  }
+  if (content.kind === 'prompt') builder.content.human([...content.blocks]);
+  else builder.content.human([...content.blocks], { attachment: content.type });
 }
 
 /** A user-line block that the human sees as part of their message, if it is one. */
@@ -163,12 +249,8 @@ function summaryMetadata(record: Json, previousTime: number | undefined): Conten
   };
 }
 
-function onUser(
-  record: Json,
-  at: RecordLocation,
-  builder: SessionBuilder,
-  previousTime: number | undefined,
-): void {
+function onUser(record: Json, at: RecordLocation, chain: Chain): void {
+  const { builder } = chain;
   const message = isParams(record.message) ? record.message : undefined;
   if (
     message === undefined ||
@@ -180,7 +262,7 @@ function onUser(
   const human: ContentBlock[] = [];
   for (const block of blocksOf(message.content)) {
     if (!isParams(block)) continue;
-    if (block.type === 'tool_result') onToolResult(block, at, builder);
+    if (block.type === 'tool_result') chain.toolResult(block, at, record);
     else {
       const shown = humanBlock(block, builder);
       if (shown) human.push(shown);
@@ -189,7 +271,7 @@ function onUser(
   if (human.length > 0) {
     builder.content.human(
       human,
-      record.isCompactSummary === true ? summaryMetadata(record, previousTime) : undefined,
+      record.isCompactSummary === true ? summaryMetadata(record, chain.lastTime) : undefined,
     );
   }
 }
@@ -201,54 +283,76 @@ type ClaudeRecord =
 
 /** The main chain and the sidechain of one file, each into its own builder. */
 class ChainSplitter {
-  private readonly main: SessionBuilder;
-  private readonly side: SessionBuilder;
-  private mainMessages = 0;
-  private sideMessages = 0;
-  /** Recorded time of each chain's last message record. */
-  private readonly lastTime: { main?: number; side?: number } = {};
+  private readonly main: Chain;
+  private readonly side: Chain;
+  private compactionAgent = false;
 
   constructor(given: ImportSource) {
     const source = { ...given, includeThinking: given.includeThinking ?? true };
-    this.main = new SessionBuilder(source, 'claude-code');
-    this.side = new SessionBuilder(source, 'claude-code');
-    this.main.countRecorded();
-    this.side.countRecorded();
+    this.main = new Chain(source);
+    this.side = new Chain(source);
   }
 
-  add(record: ClaudeRecord): void {
+  private forBoth(action: (builder: SessionBuilder) => void): void {
+    for (const chain of [this.main, this.side]) action(chain.builder);
+  }
+
+  add(record: ClaudeRecord, copied = false): void {
     if (record.kind === 'invalid') {
-      for (const builder of [this.main, this.side]) builder.skip(record.at, record.reason);
+      this.forBoth((builder) => builder.skip(record.at, record.reason));
       return;
     }
     const { value, at } = record;
-    const type = value.type;
-    if (type !== 'user' && type !== 'assistant') {
-      const reason = NON_MESSAGE_TYPES.has(String(type))
-        ? `${String(type)} line`
-        : 'unknown line type';
-      for (const builder of [this.main, this.side]) builder.ignore(reason);
+    const type = String(value.type);
+    if (!CLAUDE_CODE_MESSAGE_TYPES.has(type)) {
+      this.forBoth((builder) => builder.ignore(ignoredLineReason(value.type, value.subtype)));
       return;
     }
     const sidechain = value.isSidechain === true;
-    if (sidechain) this.sideMessages += 1;
-    else this.mainMessages += 1;
-    const builder = sidechain ? this.side : this.main;
-    builder.noteFacts({ sessionId: value.sessionId, workspaceRoot: value.cwd });
-    const chain = sidechain ? 'side' : 'main';
-    if (type === 'assistant') onAssistant(value, at, builder);
-    else onUser(value, at, builder, this.lastTime[chain]);
-    this.lastTime[chain] = recordedTime(value.timestamp) ?? this.lastTime[chain];
+    const chain = sidechain ? this.side : this.main;
+    if (copied) {
+      chain.builder.ignore(`${RESUMED_COPY_REASON} (${type} line)`);
+      return;
+    }
+    chain.messages += 1;
+    if (
+      sidechain &&
+      typeof value.agentId === 'string' &&
+      value.agentId.startsWith(COMPACTION_AGENT)
+    ) {
+      this.compactionAgent = true;
+    }
+    chain.builder.noteFacts({ sessionId: value.sessionId, workspaceRoot: value.cwd });
+    if (type === 'assistant') {
+      onAssistant(value, at, chain.builder);
+      chain.callsArrived(toolUseIds(value));
+    } else if (type === 'user') onUser(value, at, chain);
+    else if (!chain.holdsAttachment(value)) onAttachment(value, chain.builder);
+    chain.lastTime = recordedTime(value.timestamp) ?? chain.lastTime;
   }
 
-  /** The main session when the file has one, else the subagent session. */
+  /** The main session when the file has one, else the subagent (or compaction call) session. */
   build(): ImportedSession {
-    if (this.mainMessages === 0) return this.side.build();
-    if (this.sideMessages > 0) {
-      this.main.ignore('sidechain (subagent) message inside a main session', this.sideMessages);
+    if (this.main.messages === 0) {
+      this.side.builder.role = this.compactionAgent ? 'compaction-call' : 'subagent';
+      return this.side.build();
+    }
+    if (this.side.messages > 0) {
+      this.main.builder.ignore(
+        'sidechain (subagent) message inside a main session',
+        this.side.messages,
+      );
     }
     return this.main.build();
   }
+}
+
+function toolUseIds(record: Json): readonly string[] {
+  const message = isParams(record.message) ? record.message : {};
+  return blocksOf(message.content)
+    .filter(isParams)
+    .filter((block) => block.type === 'tool_use' && typeof block.id === 'string')
+    .map((block) => String(block.id));
 }
 
 function fromLine(parsed: ParsedLine): ClaudeRecord {
@@ -257,14 +361,28 @@ function fromLine(parsed: ParsedLine): ClaudeRecord {
     : { kind: 'object', at: { line: parsed.line }, value: parsed.value };
 }
 
+/** Imports a file's records in order, leaving out the history a resumed session copied. */
+function importRecords(records: readonly ClaudeRecord[], source: ImportSource): ImportedSession {
+  const objects = records.filter(
+    (record): record is Extract<ClaudeRecord, { kind: 'object' }> => record.kind === 'object',
+  );
+  const copies = findResumedCopies(objects.map((record) => record.value));
+  const copied = new Set([...copies].map((index) => objects[index]));
+  const splitter = new ChainSplitter(source);
+  for (const record of records) {
+    splitter.add(record, record.kind === 'object' && copied.has(record));
+  }
+  return splitter.build();
+}
+
 /** Imports one Claude Code session JSONL (a main session or a subagent `agent-*.jsonl`). */
 export async function importClaudeCode(
   lines: LineSource,
   source: ImportSource,
 ): Promise<ImportedSession> {
-  const splitter = new ChainSplitter(source);
-  for await (const parsed of jsonObjectLines(lines)) splitter.add(fromLine(parsed));
-  return splitter.build();
+  const records: ClaudeRecord[] = [];
+  for await (const parsed of jsonObjectLines(lines)) records.push(fromLine(parsed));
+  return importRecords(records, source);
 }
 
 /** Imports one Claude Code session held as one JSON array of its records (`logs/chat.json`). */
@@ -272,14 +390,13 @@ export function importClaudeCodeRecords(
   records: readonly unknown[],
   source: ImportSource,
 ): ImportedSession {
-  const splitter = new ChainSplitter(source);
-  records.forEach((value, i) => {
-    const at = { path: `$[${i}]` };
-    splitter.add(
-      isParams(value)
+  return importRecords(
+    records.map((value, i): ClaudeRecord => {
+      const at = { path: `$[${i}]` };
+      return isParams(value)
         ? { kind: 'object', at, value }
-        : { kind: 'invalid', at, reason: 'expected a JSON object' },
-    );
-  });
-  return splitter.build();
+        : { kind: 'invalid', at, reason: 'expected a JSON object' };
+    }),
+    source,
+  );
 }
