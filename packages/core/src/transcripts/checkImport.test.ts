@@ -42,3 +42,35 @@ describe('checkImport', () => {
     expect(describeImportCheck({ kind: 'ok' })).toBeUndefined();
   });
 });
+
+describe('checkImport: nothing silently dropped', () => {
+  const ok = session(3, 1, { modelCalls: 3, toolCalls: 1 });
+  const reply = (id: string) => ({ speaker: 'ai' as const, blocks: [], metadata: { id } });
+
+  it('#32.3 flags a file whose records are mostly of an unknown type', () => {
+    const check = checkImport({ ...ok, ignored: { 'unknown line type': 40, 'summary line': 2 } });
+    expect(check).toMatchObject({ kind: 'unknown-records', count: 40 });
+    expect(describeImportCheck(check)).toMatch(/40 of \d+ records/);
+    expect(checkImport({ ...ok, ignored: { 'unknown line type': 1, 'summary line': 60 } })).toEqual(
+      { kind: 'ok' },
+    );
+  });
+
+  it('#32.3 flags tool results that answer no call', () => {
+    const skipped = [{ line: 4, reason: "tool_result for unknown tool_use id 't9'" }];
+    expect(checkImport({ ...ok, skipped })).toEqual({ kind: 'results-without-calls', count: 1 });
+    const codex = [{ line: 9, reason: "output for unknown call_id 'c1'" }];
+    expect(checkImport({ ...ok, skipped: codex }).kind).toBe('results-without-calls');
+    expect(checkImport({ ...ok, skipped: [{ line: 2, reason: 'invalid JSON (x)' }] })).toEqual({
+      kind: 'ok',
+    });
+  });
+
+  it('#32.3 flags a reply imported twice (copied history)', () => {
+    const contents = [reply('m1'), reply('m2'), reply('m1')];
+    const check = checkImport({ ...ok, contents });
+    expect(check).toEqual({ kind: 'duplicate-history', count: 1 });
+    expect(describeImportCheck(check)).toMatch(/more than once/);
+    expect(checkImport({ ...ok, contents: [reply('m1'), reply('m2')] })).toEqual({ kind: 'ok' });
+  });
+});
