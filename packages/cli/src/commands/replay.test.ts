@@ -63,11 +63,11 @@ describe('dense replay', () => {
     expect(parsed.totals).toMatchObject({ sessions: 1, modelCalls: 5 });
   });
 
-  it('a directory: a row per session and a total; files that are no transcript are skipped on stderr', async () => {
+  it('a directory: a row per session and a total; files that are no transcript are named on stderr and fail the run (#32.3)', async () => {
     await writeFile(path.join(dir, 'notes.txt'), 'just some notes\n');
     await writeFile(path.join(dir, 'again.jsonl'), recording());
     const { code, stdout, stderr } = await run('replay', dir, '--strategy', 'none');
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stderr).toMatch(/^dense replay: skipped .*notes\.txt: /m);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^session\s+format\s+calls\s+input/);

@@ -304,36 +304,62 @@ async function writeReport(
   io.stderr.write(`dense replay: report written to ${file}\n`);
 }
 
+/** What a run left out of a directory: one stderr line per entry, and how many count as failures. */
+class LeftOut {
+  readonly lines: string[] = [];
+  /** Entries not replayed: files that failed to import, links not followed. */
+  failures = 0;
+  /** Of those, the entries the listing left out (not among the files tried). */
+  unlisted = 0;
+
+  /**
+   * `import`: a listed file that failed to import; `listing`: an entry the listing left out;
+   * `duplicate`: a second path to a listed file (its sessions are replayed once: no failure).
+   */
+  add(file: string, reason: string, cause: 'import' | 'listing' | 'duplicate'): void {
+    this.lines.push(`dense replay: skipped ${file}: ${reason}`);
+    if (cause === 'duplicate') return;
+    this.failures += 1;
+    if (cause === 'listing') this.unlisted += 1;
+  }
+}
+
 /**
- * Runs the command; resolves to the exit code. Problems are one line on stderr: a file that cannot
- * be imported is skipped, a session whose import looks incomplete (`checkImport`) is warned about
- * and marked; the exit code is `failed` when no file imported completely.
+ * Runs the command; resolves to the exit code. Problems are one line on stderr: in a directory, a
+ * file that cannot be imported (or a link that is not followed, see `listTranscriptFiles`) is
+ * skipped and named with the reason, and the run exits `failed` after reporting the rest; a session
+ * whose import looks incomplete (`checkImport`) is warned about and marked; the exit code is also
+ * `failed` when no file imported completely.
  */
 export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<number> {
-  const files = await listTranscriptFiles(options.target);
+  const leftOut = new LeftOut();
+  const files = await listTranscriptFiles(options.target, {
+    onSkipped: (entry) =>
+      leftOut.add(entry.path, entry.reason, entry.kind === 'duplicate' ? 'duplicate' : 'listing'),
+  });
   const directory = !(files.length === 1 && files[0] === options.target);
   const progress = progressBar(io, files.length, directory);
   const tokenCounter = memoTokenCounter();
   const policies = policiesFor(options);
   const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
-  const skipped: string[] = [];
+  const warnings: string[] = [];
   let completeFiles = 0;
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
       const replayed = await replayFile(file, options, policies, tokenCounter, (line) =>
-        skipped.push(line),
+        warnings.push(line),
       );
       for (const [id, list] of replayed.runs) runs.get(id)?.push(...list);
       if (replayed.complete) completeFiles += 1;
     } catch (error) {
       if (!(error instanceof DenseError) || !directory) throw error;
-      skipped.push(`dense replay: skipped ${file}: ${error.message.split('\n')[0] ?? ''}`);
+      leftOut.add(file, error.message.split('\n')[0] ?? '', 'import');
     }
   }
   progress.update(files.length, '');
   progress.done();
-  for (const line of skipped) io.stderr.write(`${line}\n`);
+  for (const line of [...warnings, ...leftOut.lines]) io.stderr.write(`${line}\n`);
   const reports = (runs.get(options.policy.id) ?? []).map((run) => run.report);
   if (reports.length === 0) {
     io.stderr.write(`dense replay: no session in ${options.target} could be replayed.\n`);
@@ -341,6 +367,12 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   }
   writeResults(io, options, reports, baselinesOf(runs));
   if (options.report !== undefined) await writeReport(io, options, policies, runs);
+  if (leftOut.failures > 0) {
+    io.stderr.write(
+      `dense replay: ${leftOut.failures} of ${files.length + leftOut.unlisted} files in ${options.target} were not replayed (named above); the figures cover the rest.\n`,
+    );
+    return EXIT.failed;
+  }
   return exitAfterImports(io, options.target, completeFiles);
 }
 
@@ -367,6 +399,12 @@ export const replayCommand: CliSubcommand = {
         type: 'string',
         default: 'high-density',
         describe: `Context policy: ${REPLAY_POLICY_IDS.join(' | ')}`,
+      })
+      .option('set', {
+        type: 'string',
+        requiresArg: true,
+        describe:
+          "key=value: a setting on top of the policy's (as /set), e.g. compression.density.recencyRetention=5; repeatable",
       })
       .option('context-limit', {
         type: 'number',
