@@ -23,14 +23,20 @@ export { pairToolCallsByPosition } from './services/history/toolCallPairing.js';
 
 // Compression strategies and the high-density passes.
 export {
+  type CompressionContext,
   type CompressionNoopReason,
+  type CompressionResult,
+  type CompressionStrategy,
   type CompressionStrategyName,
   type DensityConfig,
+  type DensityResult,
   findFileInclusions,
   formatFileInclusion,
   formatFileInclusions,
+  getCompressionStrategy,
   HighDensityStrategy,
   INCLUSION_CLOSE,
+  parseCompressionStrategyName,
 } from './core/compression/index.js';
 export { densityPassSwitches, type DensityPassSwitches } from './core/compression/densityPass.js';
 
@@ -52,6 +58,22 @@ export {
 } from './settings/parseSettingValue.js';
 export { type SettingSource, SettingsService } from './settings/SettingsService.js';
 export { renderSettingsReference } from './settings/settingsReference.js';
+
+// The runtime context: live settings, the spec's accessors over them, the session's facts.
+export {
+  type AgentRuntimeContext,
+  type AgentRuntimeState,
+  type EphemeralAccessors,
+  type RuntimeConfig,
+  type RuntimeContextReader,
+} from './runtime/AgentRuntimeContext.js';
+export {
+  type AgentRuntimeContextOptions,
+  createAgentRuntimeContext,
+  FALLBACK_CONTEXT_LIMIT,
+} from './runtime/createAgentRuntimeContext.js';
+export { COMPUTED_ACCESSOR_KEYS, EPHEMERAL_ACCESSOR_KEYS } from './runtime/ephemeralAccessors.js';
+export { runtimeContextSnapshot } from './runtime/runtimeContextSnapshot.js';
 
 // Saved provider profiles.
 export { type Profile, ProfileError, ProfileManager } from './profiles/ProfileManager.js';

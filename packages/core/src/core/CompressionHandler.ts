@@ -28,6 +28,7 @@ import {
   compressionSettingsFrom,
   type CompressionSettings,
 } from './compression/CompressionSettings.js';
+import { runtimeContextSnapshot } from '../runtime/runtimeContextSnapshot.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit } from './escalateAtHardLimit.js';
 import { toolOutputCapTokens } from './capToolOutput.js';
@@ -251,9 +252,13 @@ export class CompressionHandler {
     const state = this.options.runtimeState();
     const todos = this.options.activeTodos?.() ?? [];
     const transcriptPath = runtime.config.getTranscriptPath();
+    const runtimeContext = runtimeContextSnapshot(runtime, {
+      compressionThreshold: this.compressionThreshold(),
+    });
     return {
       history: history.getCurated(),
-      settings: this.compressionSettings(),
+      runtimeContext,
+      settings: compressionSettingsFrom(runtimeContext.settings, runtimeContext.contextLimit()),
       workspaceRoot: runtime.config.getWorkspaceRoot(),
       runtimeState: state,
       estimateTokens: (contents) => history.estimateTokensForContents(contents),

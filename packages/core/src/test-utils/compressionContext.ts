@@ -7,6 +7,7 @@ import type { IProvider } from '../providers/IProvider.js';
 import type { PromptResolver } from '../prompt-config/PromptResolver.js';
 import { compressionSettingsFrom } from '../core/compression/CompressionSettings.js';
 import { createAgentRuntimeContext } from '../runtime/createAgentRuntimeContext.js';
+import { runtimeContextSnapshot } from '../runtime/runtimeContextSnapshot.js';
 import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { SettingsService } from '../settings/SettingsService.js';
 import type { Todo } from '../tools/todo-schemas.js';
@@ -57,9 +58,11 @@ export async function makeCompressionContext(
   const provider = options.provider ?? new ScriptedProvider();
   const estimateTokens = (contents: readonly IContent[]) =>
     history.estimateTokensForContents(contents);
+  const runtimeContext = runtimeContextSnapshot(runtime);
   return {
     history: options.history,
-    settings: compressionSettingsFrom(runtime.settings, runtime.contextLimit()),
+    runtimeContext,
+    settings: compressionSettingsFrom(runtimeContext.settings, runtimeContext.contextLimit()),
     workspaceRoot: runtime.config.getWorkspaceRoot(),
     runtimeState: { sessionId: 'test-session', provider: provider.name, model: provider.model },
     estimateTokens,

@@ -13,7 +13,7 @@ import type {
 import type { EntryContext } from './density/entry/entryReplies.js';
 import type { IProvider } from '../../providers/IProvider.js';
 import type { PromptContext, PromptResolver } from '../../prompt-config/PromptResolver.js';
-import type { AgentRuntimeState } from '../../runtime/AgentRuntimeContext.js';
+import type { AgentRuntimeState, RuntimeContextReader } from '../../runtime/AgentRuntimeContext.js';
 import type { CompressionSettings } from './CompressionSettings.js';
 import type { Todo } from '../../tools/todo-schemas.js';
 
@@ -74,6 +74,12 @@ export interface DensityResult {
 export interface CompressionContext {
   /** The curated history (empty AI entries dropped). */
   readonly history: readonly IContent[];
+  /**
+   * The runtime as it was when this compression started (`runtimeContextSnapshot`): the spec's
+   * `runtimeContext.ephemerals.preserveThreshold()`, `compressionThreshold()`, `contextLimit()`, …
+   * read the same snapshot as `settings`, so the two never disagree.
+   */
+  readonly runtimeContext: RuntimeContextReader;
   /** The settings strategies read, as they were when this compression started. */
   readonly settings: CompressionSettings;
   /** Relative paths in tool parameters resolve against this directory. */
