@@ -10,6 +10,10 @@
  * compactions dropped, each side's client compacts only past that window's threshold, the proxy
  * keeps its default working budget for it; adds the per-session window table),
  * --working-budget <tokens|off> (the proxy's budget instead of its default).
+ *
+ * Each session's client window and threshold come from its transcript (recordedClientWindow.ts);
+ * the client's own compaction calls (`agent-acompact-*` files) are skipped and counted; with no
+ * session to replay it fails (exit 1) instead of reporting figures over nothing.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +31,7 @@ import { parseProxyBenchOptions, type ProxyBenchOptions } from './proxy-bench/be
 import { DEFAULT_PREFIX } from './proxy-bench/clientPrefix.js';
 import { clientApiOf } from './proxy-bench/clientRequests.js';
 import {
+  clientWindowsLine,
   markdownTable,
   overall,
   sessionRow,
@@ -41,6 +46,7 @@ import {
 } from './proxy-bench/windowReport.js';
 import { groundingTable } from './proxy-bench/groundingReport.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
+import { benchSessions, compactionCallsNote, requireSessions } from './benchSessions.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLIENT_SOURCES = /claude-code|codex/;
@@ -56,6 +62,8 @@ function count(text: string): number {
 interface Replayed {
   readonly rows: SessionRow[];
   readonly windowRows: WindowRow[];
+  /** Compaction-call sessions left out. */
+  readonly compactionCalls: number;
 }
 
 /** What every session of one run is replayed with. */
@@ -69,13 +77,14 @@ async function replayFile(
   const { window, workingBudget } = settings;
   const rows: SessionRow[] = [];
   const windowRows: WindowRow[] = [];
-  let sessions;
+  let imported;
   try {
-    sessions = await importTranscriptSessions(file.file);
+    imported = await importTranscriptSessions(file.file);
   } catch (error) {
     failures.push(`${path.basename(file.file)}: ${errorMessage(error).split('. ')[0] ?? ''}`);
-    return { rows, windowRows };
+    return { rows, windowRows, compactionCalls: 0 };
   }
+  const { sessions, compactionCalls } = benchSessions(imported);
   for (const [index, session] of sessions.entries()) {
     const api = clientApiOf(session);
     if (api === undefined) continue;
@@ -96,7 +105,7 @@ async function replayFile(
       );
     process.stderr.write(`bench:proxy ${name}: ${rows.at(-1)?.percent.toFixed(1)}%\n`);
   }
-  return { rows, windowRows };
+  return { rows, windowRows, compactionCalls };
 }
 
 function machine(): string {
@@ -123,13 +132,56 @@ async function replayAll(
   return {
     rows: results.flatMap((result) => result.rows).sort(byFile),
     windowRows: results.flatMap((result) => result.windowRows).sort(byFile),
+    compactionCalls: results.reduce((sum, result) => sum + result.compactionCalls, 0),
     failures,
   };
 }
 
+/** Prints the tables and figures of a run; writes the JSON to `out` when given. */
+async function report(
+  replayed: Replayed & { readonly failures: readonly string[] },
+  options: ProxyBenchOptions,
+  started: number,
+): Promise<void> {
+  const { rows, windowRows, compactionCalls, failures } = replayed;
+  const { out, window } = options;
+  const windowTotal = window === undefined ? undefined : windowOverall(window, windowRows);
+  const total = overall(rows);
+  const meta = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machine(),
+    wallMs: Math.round(performance.now() - started),
+    tokens: 'o200k (gpt-tokenizer), block payload text',
+    prefix: DEFAULT_PREFIX,
+    window: window ?? 'recorded',
+    skippedCompactionCalls: compactionCalls,
+    workingBudget: options.workingBudget ?? 'default',
+  };
+  console.log(markdownTable(rows, total));
+  console.log(
+    `\noverall ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
+      `${total.compacted.percent.toFixed(1)}% on the ${total.compacted.sessions} session(s) the client compacted; ` +
+      `${total.overLimit} session(s) over 100.5%; added latency p50 ${total.addedLatencyP50Ms.toFixed(1)} ms, ` +
+      `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
+  );
+  console.log(`\n${groundingTable(rows, total.grounding)}`);
+  if (windowTotal !== undefined) console.log(`\n${windowTable(windowRows, windowTotal)}`);
+  console.log(`\n${clientWindowsLine(rows)}`);
+  const skipped = compactionCallsNote('bench:proxy', compactionCalls);
+  if (skipped !== '') console.log(skipped);
+  for (const failure of failures) console.log(`not replayed: ${failure}`);
+  if (out === undefined) return;
+  const windowJson =
+    windowTotal === undefined ? {} : { window: { overall: windowTotal, rows: windowRows } };
+  await writeFileAtomic(
+    path.resolve(out),
+    JSON.stringify({ meta, overall: total, rows, ...windowJson, failures }, null, 2),
+  );
+}
+
 async function main(): Promise<number> {
   const options = parseProxyBenchOptions(process.argv.slice(2));
-  const { only, out, window } = options;
+  const { only } = options;
   const corpus = path.resolve(
     options.corpus ?? process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
   );
@@ -145,46 +197,18 @@ async function main(): Promise<number> {
       (only === undefined || f.source.includes(only) || f.file.includes(only)),
   );
   const started = performance.now();
-  const { rows, windowRows, failures } = await replayAll(files, options);
-  const windowTotal = window === undefined ? undefined : windowOverall(window, windowRows);
-  const total = overall(rows);
-  const meta = {
-    date: new Date().toISOString().slice(0, 10),
-    machine: machine(),
-    wallMs: Math.round(performance.now() - started),
-    tokens: 'o200k (gpt-tokenizer), block payload text',
-    prefix: DEFAULT_PREFIX,
-    window: window ?? 'recorded',
-    workingBudget: options.workingBudget ?? 'default',
-  };
-  console.log(markdownTable(rows, total));
-  console.log(
-    `\noverall ${total.percent.toFixed(1)}% of pass-through over ${total.sessions} sessions; ` +
-      `${total.compacted.percent.toFixed(1)}% on the ${total.compacted.sessions} session(s) the client compacted; ` +
-      `${total.overLimit} session(s) over 100.5%; added latency p50 ${total.addedLatencyP50Ms.toFixed(1)} ms, ` +
-      `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
-  );
-  console.log(`\n${groundingTable(rows, total.grounding)}`);
-  if (windowTotal !== undefined) console.log(`\n${windowTable(windowRows, windowTotal)}`);
-  for (const failure of failures) console.log(`not replayed: ${failure}`);
-  if (out !== undefined) {
-    await writeFileAtomic(
-      path.resolve(out),
-      JSON.stringify(
-        {
-          meta,
-          overall: total,
-          rows,
-          ...(windowTotal === undefined
-            ? {}
-            : { window: { overall: windowTotal, rows: windowRows } }),
-          failures,
-        },
-        null,
-        2,
-      ),
-    );
-  }
+  const replayed = await replayAll(files, options);
+  const { rows, failures, compactionCalls } = replayed;
+  if (rows.length === 0) for (const failure of failures) console.error(`not replayed: ${failure}`);
+  requireSessions(rows.length, {
+    bench: 'bench:proxy',
+    corpus,
+    files: files.length,
+    failed: failures.length,
+    compactionCalls,
+    ...(only === undefined ? {} : { only }),
+  });
+  await report(replayed, options, started);
   return 0;
 }
 

@@ -9,6 +9,7 @@ import {
   CODEX_COMPACT_SHARE,
   clientCompactionThreshold,
 } from '../../packages/core/src/proxy/budget/workingBudget.js';
+import { recordedCompactionWallMs } from '../../packages/core/src/replay/recordedCompactions.js';
 import type { ClientApi } from './clientRequests.js';
 
 /**
@@ -76,14 +77,26 @@ export function syntheticSummary(chars: number): IContent {
   };
 }
 
-/** The recorded wait before the summary at `index` (ms), else `CLIENT_COMPACTION_WAIT_MS`. */
+/**
+ * How long the client waited for the recorded compaction whose summary is at `index` (ms): from
+ * the request that triggered it to the summary. That request is the one the client was about to
+ * send after the entry before the boundary, a tool result or the user's prompt (Claude Code
+ * records its time as `compactionStartedAt`, else that entry's own time is used). Not measured
+ * when the entry before the boundary is a model reply: the turn had ended and the user's idle
+ * time and `/compact` lie in between unrecorded; then, and when no time is recorded,
+ * `CLIENT_COMPACTION_WAIT_MS`.
+ */
 export function recordedWaitMs(contents: readonly IContent[], index: number): number {
-  const at = contents[index]?.metadata?.timestamp;
-  let before: number | undefined;
-  for (let i = index - 1; i >= 0 && before === undefined; i--) {
-    before = contents[i]?.metadata?.timestamp;
+  const summary = contents[index];
+  const trigger = contents[index - 1];
+  if (summary === undefined || trigger === undefined || trigger.speaker === 'ai') {
+    return CLIENT_COMPACTION_WAIT_MS;
   }
-  return typeof at === 'number' && typeof before === 'number' && at > before
-    ? at - before
+  const wall = recordedCompactionWallMs(summary);
+  if (wall !== undefined) return wall;
+  const at = summary.metadata?.timestamp;
+  const sent = trigger.metadata?.timestamp;
+  return typeof at === 'number' && typeof sent === 'number' && at >= sent
+    ? at - sent
     : CLIENT_COMPACTION_WAIT_MS;
 }

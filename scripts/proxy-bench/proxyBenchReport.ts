@@ -6,6 +6,7 @@
  */
 import { groundingOverall, type GroundingOverall, type GroundingSides } from './groundingReport.js';
 import type { SessionReplay, SideCompactions } from './replayThroughProxy.js';
+import type { WindowSource } from './recordedClientWindow.js';
 
 /** What every bench row says of a session: which one, and what each side paid. */
 export interface CostRow {
@@ -20,6 +21,11 @@ export interface CostRow {
 }
 
 export interface SessionRow extends CostRow {
+  /** The client's window (tokens) and where the bench read it (recordedClientWindow.ts). */
+  readonly window: number;
+  readonly windowSource: WindowSource;
+  /** The reported context from which the client compacts by itself. */
+  readonly threshold: number;
   /** Client compactions on each side (recorded boundaries compacted at + synthetic ones). */
   readonly passThroughCompactions: number;
   readonly proxyCompactions: number;
@@ -87,6 +93,9 @@ function baseRow(file: string, source: string, replay: SessionReplay): Omit<Sess
     source,
     model: replay.model,
     calls: replay.calls,
+    window: replay.client.window,
+    windowSource: replay.client.source,
+    threshold: replay.client.threshold,
     passThroughCost: passThrough.cost,
     proxyCost: proxy.cost,
     percent: passThrough.cost > 0 ? (100 * proxy.cost) / passThrough.cost : 100,
@@ -201,4 +210,28 @@ export function markdownTable(rows: readonly SessionRow[], total: Overall): stri
       `\nover ${SESSION_LIMIT_PERCENT}%: ${row.file} (${row.percent.toFixed(1)}%): ${row.why ?? ''}`,
     );
   return lines.join('\n');
+}
+
+const WINDOW_SOURCE_NAMES: Readonly<Record<WindowSource, string>> = {
+  'codex-recorded-window': "Codex's recorded model_context_window",
+  'claude-1m-model': 'a [1m] model id',
+  'recorded-usage': 'reported usage past 200k',
+  'model-default': 'the model name (nothing recorded)',
+  'bench-window': '--window',
+};
+
+const tokens = (value: number): string =>
+  value >= 1_000_000 ? `${value / 1_000_000}M` : `${Math.round(value / 1000)}k`;
+
+/** Which client windows and thresholds the sessions ran with, and where each was read from. */
+export function clientWindowsLine(rows: readonly SessionRow[]): string {
+  const groups = new Map<string, number>();
+  for (const row of rows) {
+    const key =
+      `${tokens(row.window)} window, threshold ${row.threshold.toLocaleString('en-US')}, from ` +
+      WINDOW_SOURCE_NAMES[row.windowSource];
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const parts = [...groups].map(([key, count]) => `${count} × ${key}`);
+  return `client windows: ${parts.join('; ')}`;
 }

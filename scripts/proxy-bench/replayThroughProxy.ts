@@ -9,7 +9,9 @@
  * history from that summary and the newest call), and at a recorded compaction (pass-through
  * always; the proxy side when it was asked below the trigger or its own context passed the
  * threshold). The proxy side's compaction requests go through the proxy, which answers them
- * itself (no bill, its measured ms as the wait).
+ * itself (no bill, its measured ms as the wait). The client's window and threshold are the ones
+ * its transcript records (`recordedClientWindow.ts`); Claude Code's requests carry the
+ * `context-1m` beta when that window is past 200k.
  *
  * With a set client `window` (`--window`) the recording's compactions are dropped: every request is
  * rebuilt from the whole history before it (a recorded summary and the boundary it marks are
@@ -32,7 +34,6 @@ import {
   type CacheBillingMock,
 } from './cacheBillingMock.js';
 import {
-  clientThreshold,
   compactsAtBoundary,
   recordedWaitMs,
   summaryChars,
@@ -52,6 +53,13 @@ import type { CountTokens } from '../../packages/core/src/test-utils/promptBlock
 import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
 import { BenchRecallArchive } from './BenchRecallArchive.js';
 import { SideGrounding, type SideGroundingReport } from './SideGrounding.js';
+import {
+  benchWindow,
+  recordedClientWindow,
+  wireModel,
+  type ClientWindow,
+  type WindowedSession,
+} from './recordedClientWindow.js';
 
 /** A side's client compactions. */
 export interface SideCompactions {
@@ -68,6 +76,8 @@ export interface SideCompactions {
 export interface SessionReplay {
   readonly api: ClientApi;
   readonly model: string;
+  /** The client's window and threshold, from the transcript or `--window` (recordedClientWindow.ts). */
+  readonly client: ClientWindow;
   /** Model calls replayed (compaction requests not included). */
   readonly calls: number;
   readonly passThrough: SideReport;
@@ -92,8 +102,11 @@ export interface SessionReplay {
   };
 }
 
-/** What the replay reads of a session: its entries and recorded model. */
-export type ReplaySession = Pick<ImportedSession, 'contents' | 'model'>;
+/**
+ * What the replay reads of a session: its entries, recorded model and, where the transcript
+ * records it, the client's window (`recordedContextWindow`).
+ */
+export type ReplaySession = Pick<ImportedSession, 'contents' | 'model'> & WindowedSession;
 
 export interface ReplayInput {
   readonly session: ReplaySession;
@@ -127,10 +140,24 @@ const PATHS: Readonly<Record<ClientApi, string>> = {
   'openai-responses': '/v1/responses',
 };
 
+/** The model the bench's client names: the recorded one, else a default for its API. */
+function sessionModel(input: ReplayInput): string {
+  return input.session.model ?? (input.api === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-5');
+}
+
+/** The client's window: `--window` when set, else what the transcript records. */
+export function replayWindow(input: ReplayInput): ClientWindow {
+  return input.window === undefined
+    ? recordedClientWindow(input.session, input.api, sessionModel(input))
+    : benchWindow(input.api, input.window);
+}
+
 /** The headers the client sends: the 1M beta when its window is past Claude Code's default. */
-export function clientHeaders(input: ReplayInput): Record<string, string> {
-  const longContext =
-    input.api === 'anthropic' && input.window !== undefined && input.window > CLIENT_DEFAULT_WINDOW;
+export function clientHeaders(
+  input: ReplayInput,
+  client: ClientWindow = replayWindow(input),
+): Record<string, string> {
+  const longContext = input.api === 'anthropic' && client.window > CLIENT_DEFAULT_WINDOW;
   return {
     'x-claude-code-session-id': input.sessionId,
     'anthropic-version': '2023-06-01',
@@ -138,13 +165,13 @@ export function clientHeaders(input: ReplayInput): Record<string, string> {
   };
 }
 
-async function timedSend(side: Side, input: ReplayInput, body: string) {
+async function timedSend(side: Side, run: Run, body: string) {
   const started = performance.now();
   const billed = side.mock.bills.length;
   const reply = await send(side.url, {
-    path: PATHS[input.api],
+    path: PATHS[run.input.api],
     body,
-    headers: clientHeaders(input),
+    headers: run.headers,
   });
   if (reply.status !== 200 || reply.error !== undefined) {
     throw new Error(`replay request failed: HTTP ${reply.status} ${reply.error ?? ''}`);
@@ -156,6 +183,7 @@ async function timedSend(side: Side, input: ReplayInput, body: string) {
 interface Run {
   readonly input: ReplayInput;
   readonly options: RequestOptions;
+  readonly headers: Readonly<Record<string, string>>;
   readonly proxy: ProxyServer;
   readonly through: Side;
   readonly records: ProxyRequestRecord[];
@@ -167,7 +195,7 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const { contents } = run.input.session;
   const history = historyBefore(contents, index, side.compacted, side.synthetic);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
-  const ms = await timedSend(side, run.input, JSON.stringify(clientRequest(history, run.options)));
+  const ms = await timedSend(side, run, JSON.stringify(clientRequest(history, run.options)));
   side.grounding.onCall(side.mock.lastBody, index);
   if (side === run.through)
     run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
@@ -190,7 +218,7 @@ async function compact(
   const body = JSON.stringify(clientRequest(history, { ...run.options, compaction: true }));
   side.mock.answerNext(recordedReply(step.summary, run.input.api));
   side.compactionRequests.push(side.mock.bills.length);
-  const ms = await timedSend(side, run.input, body);
+  const ms = await timedSend(side, run, body);
   let answered = false;
   if (side === run.through) {
     const record = await lastRecord(run.proxy.stats, run.records.length + 1);
@@ -287,21 +315,23 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
   });
   const pass = newSide(passMock, passMock.url, new SideGrounding(session.contents, api));
   const through = newSide(proxyMock, proxy.url, new SideGrounding(session.contents, api, archive));
-  const model = session.model ?? (api === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-5');
+  const model = wireModel(sessionModel(input));
+  const client = replayWindow(input);
   const run: Run = {
     input,
     options: { api, model, prefix: input.prefix },
+    headers: clientHeaders(input, client),
     proxy,
     through,
     records: [],
     clock,
   };
   try {
-    const threshold = clientThreshold(api, model, input.window);
-    const addedLatencyMs = await replayEvents(run, pass, threshold);
+    const addedLatencyMs = await replayEvents(run, pass, client.threshold);
     return {
       api,
       model,
+      client,
       calls: addedLatencyMs.length,
       passThrough: sideReport(passMock.bills, pass.compactionRequests, api),
       proxy: sideReport(proxyMock.bills, through.compactionRequests, api),

@@ -92,6 +92,7 @@ describe('bench:proxy window report', () => {
     const replay = {
       api: 'anthropic',
       model: 'claude-sonnet-4-6',
+      client: { window: 1_000_000, threshold: 967_000, source: 'bench-window' },
       calls: 2,
       passThrough: sides,
       proxy: sides,
