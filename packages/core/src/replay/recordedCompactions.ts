@@ -3,7 +3,9 @@
  * importers for Claude Code's compact summaries, Codex `compacted` items and gemini-cli's
  * compression notes) after the session had other content. The `recorded` policy resets the
  * history to such a summary; every other policy keeps it as the message the agent answered next
- * (docs/replay.md). Pure.
+ * (docs/replay.md). A summary may also restate messages kept from before the boundary (Codex's
+ * replacement history: the user messages, then the encrypted summary); `metadata.
+ * keptMessageBlocks` names those blocks, so the compaction's own output is the rest. Pure.
  */
 import type { IContent } from '../services/history/IContent.js';
 
@@ -21,6 +23,26 @@ export function countRecordedCompactions(contents: readonly IContent[]): number 
 /** A summary entry the agent wrote itself (whether it ends earlier content is the caller's to know). */
 export function isRecordedSummary(entry: IContent): boolean {
   return entry.metadata?.isSummary === true;
+}
+
+/** The indices of a summary's blocks that restate messages kept from before the boundary. */
+function keptMessageBlocks(summary: IContent): ReadonlySet<number> {
+  const kept = summary.metadata?.keptMessageBlocks;
+  return new Set(
+    Array.isArray(kept) ? kept.filter((index): index is number => Number.isInteger(index)) : [],
+  );
+}
+
+/**
+ * The text the recorded compaction wrote (what its summarization call output): the summary's text
+ * blocks, less those restating kept messages, joined by newlines.
+ */
+export function recordedSummaryOutputText(summary: IContent): string {
+  const kept = keptMessageBlocks(summary);
+  return summary.blocks
+    .filter((block, index) => block.type === 'text' && !kept.has(index))
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('\n');
 }
 
 /**

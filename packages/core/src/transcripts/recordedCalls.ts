@@ -87,8 +87,9 @@ export function countOpenHandsCalls(events: readonly unknown[]): RecordedCalls {
 /**
  * Codex rollout lines, one at a time (protocol items, under `response_item` or bare). A reply is a
  * run of the model's items (reasoning, assistant messages, calls) that no call output or user
- * message interrupts; its tool calls are its items whose type ends in `_call`. The display log is
- * not counted.
+ * message interrupts; its tool calls are its items whose type ends in `_call`. A `compacted` line
+ * ends a reply too; the items of its replacement history restate earlier ones and are not counted.
+ * The display log is not counted.
  */
 export class CodexCallCounter {
   private readonly tally = new CallTally();
@@ -105,6 +106,11 @@ export class CodexCallCounter {
     } else if (type.endsWith('_call_output') || (type === 'message' && item.role === 'user')) {
       this.inReply = false;
     }
+  }
+
+  /** Whether the last line read was part of a reply that no output or user message has ended. */
+  get replying(): boolean {
+    return this.inReply;
   }
 
   get calls(): RecordedCalls {

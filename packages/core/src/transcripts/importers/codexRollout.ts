@@ -3,6 +3,9 @@
  * older rollouts); the display log (`event_msg`) mirrors it and is ignored. Shell calls become
  * `run_shell_command` with the command as one string; `apply_patch` becomes one write call per
  * file it touches; outputs carry an error when the exit code is non-zero or the call was rejected.
+ * A `compacted` line is a compaction boundary: a summary entry holding the history Codex went on
+ * with (codexRolloutCompaction.ts). Each AI entry carries the usage its call recorded, and the
+ * session the window the rollout records (codexRolloutUsage.ts).
  */
 import { textBlock, toolCallBlock, type ContentBlock } from '../../services/history/IContent.js';
 import { extractPatch, parseApplyPatch, type FilePatch } from '../applyPatch.js';
@@ -12,6 +15,8 @@ import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { joinedText, num, obj, recordedTime, str, type Json } from '../jsonValues.js';
 import { DELETE_FILE_TOOL, isParams, mapToolCall, type CanonicalCall } from '../toolAliases.js';
 import type { ImportedSession } from '../types.js';
+import { readCompaction } from './codexRolloutCompaction.js';
+import { CodexUsageTracker } from './codexRolloutUsage.js';
 
 const SHELL_NAMES = new Set(['shell', 'shell_command', 'exec_command', 'container.exec']);
 const ITEM_TYPES = new Set([
@@ -79,21 +84,29 @@ function patchCall(file: FilePatch): CanonicalCall {
 
 class CodexSession {
   readonly builder: SessionBuilder;
+  readonly usage = new CodexUsageTracker();
   /** Recorded call id → the ids of the calls it became (several for a multi-file patch). */
   private readonly expanded = new Map<string, string[]>();
   private turn = 0;
   /** The recorded time of the line being read (set on every line that has one). */
   time: number | undefined;
+  /**
+   * The recorded time of the last protocol item when it was a call output: the turn was running,
+   * so a compaction right after it started then (Codex compacts before its next model call).
+   */
+  private outputTime: number | undefined;
 
   constructor(source: ImportSource) {
     this.builder = new SessionBuilder(source, 'codex');
   }
 
   private ai(blocks: ContentBlock[]): void {
+    const size = this.builder.content.size;
     this.builder.content.ai(blocks, {
       groupKey: `turn-${this.turn}`,
       ...(this.time === undefined ? {} : { metadata: { timestamp: this.time } }),
     });
+    if (this.builder.content.size > size) this.usage.replyEntryAt(size);
   }
 
   /** One AI call, or one per file for a patch; unparseable patches stay one call. */
@@ -170,7 +183,28 @@ class CodexSession {
     this.ai([{ type: 'thinking', thought: joinedText(item.summary, '\n') }]);
   }
 
+  /**
+   * A compaction boundary: the summary entry holds what Codex went on with. Its wait is known
+   * when a call output came just before (`compactionStartedAt`); at the start of a turn the
+   * rollout does not record when the user asked.
+   */
+  compacted(payload: Json): void {
+    const { blocks, keptMessageBlocks, ignored } = readCompaction(payload);
+    for (const reason of ignored) this.builder.ignore(reason);
+    this.usage.compacted();
+    this.builder.content.human(blocks, {
+      isSummary: true,
+      ...(keptMessageBlocks.length === 0 ? {} : { keptMessageBlocks }),
+      ...(this.time === undefined ? {} : { timestamp: this.time }),
+      ...(this.outputTime === undefined ? {} : { compactionStartedAt: this.outputTime }),
+    });
+    this.turn += 1;
+  }
+
   item(item: Json, line: number): void {
+    if (item.type !== 'ghost_snapshot') {
+      this.outputTime = String(item.type).endsWith('_call_output') ? this.time : undefined;
+    }
     switch (item.type) {
       case 'message':
         return this.message(item);
@@ -243,8 +277,9 @@ function onRecord(session: CodexSession, record: Json, line: number): void {
     case 'response_item':
       return session.item(payload, line);
     case 'compacted':
-      return builder.content.human(str(payload.message) ?? '', { isSummary: true });
+      return session.compacted(payload);
     case 'event_msg':
+      if (payload.type === 'token_count') session.usage.tokenCount(payload);
       return builder.ignore('event_msg line (display log)');
     default:
       if (ITEM_TYPES.has(type)) return session.item(record, line);
@@ -266,10 +301,29 @@ export async function importCodexRollout(
   for await (const parsed of jsonObjectLines(lines)) {
     if (parsed.kind === 'invalid') session.builder.skip({ line: parsed.line }, parsed.reason);
     else {
+      const replying = counter.replying;
       counter.add(parsed.value);
+      if (!replying && counter.replying) session.usage.replyStarted();
+      if (replying && !counter.replying) session.usage.replyEnded();
       onRecord(session, parsed.value, parsed.line);
     }
   }
   session.builder.addRecorded(counter.calls);
-  return session.builder.build();
+  return withUsage(session.builder.build(), session.usage);
+}
+
+/** The built session with each call's recorded usage on its AI entry, and the recorded window. */
+function withUsage(built: ImportedSession, usage: CodexUsageTracker): ImportedSession {
+  const contents = built.contents.map((entry, index) => {
+    const recorded = usage.usage.get(index);
+    return recorded === undefined || entry.speaker !== 'ai'
+      ? entry
+      : { ...entry, metadata: { ...entry.metadata, usage: recorded } };
+  });
+  const window = usage.contextWindow;
+  return {
+    ...built,
+    contents,
+    ...(window === undefined ? {} : { recordedContextWindow: window }),
+  };
 }
