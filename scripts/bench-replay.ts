@@ -5,9 +5,12 @@
  *
  * Flags: --corpus <dir> (default ../shared/corpus, or DENSE_CORPUS), --workers <n>, --only <text>
  * (sources or files containing it), --json <file> (raw runs), --no-docs (print, write nothing),
- * --policies <id,id> (only these policies), --set key=value (a setting for every run, repeatable;
+ * --policies <id,id> (only these policies: the report shows only them, a target needing another is
+ * "not run", and the docs are not written), --set key=value (a setting for every run, repeatable;
  * values parsed as JSON when they are, else strings), --limits <n,n> (replay at these context limits,
  * e.g. 16k,32k,64k,128k,200k, and print the window grid instead of writing the docs).
+ * Client compaction calls (`agent-acompact-*` files) are skipped and counted; a run with no session
+ * fails (exit 1).
  */
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,7 +27,8 @@ import type {
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
-import { parseBenchArgs } from './replay/benchArgs.js';
+import { parseBenchArgs, type BenchArgs } from './replay/benchArgs.js';
+import { compactionCallsNote, requireSessions } from './benchSessions.js';
 import { runBench } from './benchFlags.js';
 import { gridMarkdown } from './replay/benchGrid.js';
 
@@ -35,16 +39,25 @@ interface Failure {
   readonly error: string;
 }
 
+interface WorkersResult {
+  readonly runs: BenchRun[];
+  readonly crossChecks: SessionCrossCheck[];
+  readonly failures: Failure[];
+  /** Client compaction-call sessions the workers left out. */
+  readonly compactionCalls: number;
+}
+
 /** Runs the files over `workers` child processes, largest first; resolves with every run. */
 function runWorkers(
   files: readonly CorpusFile[],
-  workers: number,
-  limits: readonly number[] | undefined,
-): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[]; failures: Failure[] }> {
+  args: Pick<BenchArgs, 'workers' | 'limits' | 'policies'>,
+): Promise<WorkersResult> {
+  const { workers, limits, policies } = args;
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   const runs: BenchRun[] = [];
   const crossChecks: SessionCrossCheck[] = [];
   const failures: Failure[] = [];
+  let compactionCalls = 0;
   let finished = 0;
   const workerPath = path.join(REPO_ROOT, 'scripts/replay/benchWorker.ts');
   const env = {
@@ -52,10 +65,11 @@ function runWorkers(
     TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'scripts/tsconfig.json'),
     ...benchEnv(process.argv.slice(2)),
     ...(limits === undefined ? {} : { DENSE_BENCH_LIMITS: limits.join(',') }),
+    ...(policies === undefined ? {} : { DENSE_BENCH_POLICIES: policies.join(',') }),
   };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
-    if (alive === 0) resolve({ runs, crossChecks, failures });
+    if (alive === 0) resolve({ runs, crossChecks, failures, compactionCalls });
     for (let i = 0; i < Math.min(workers, queue.length); i++) {
       const child = fork(workerPath, [], { execArgv: process.execArgv, env });
       const next = () => {
@@ -70,6 +84,7 @@ function runWorkers(
         if (message.kind === 'result') {
           runs.push(...message.runs);
           crossChecks.push(...message.crossChecks);
+          compactionCalls += message.compactionCalls;
         }
         if (message.kind === 'failed') failures.push({ file: message.file, error: message.error });
         if (message.kind !== 'ready') {
@@ -83,7 +98,7 @@ function runWorkers(
         alive--;
         if (alive === 0) {
           process.stderr.write('\n');
-          resolve({ runs, crossChecks, failures });
+          resolve({ runs, crossChecks, failures, compactionCalls });
         }
       });
     }
@@ -97,11 +112,9 @@ async function formatMarkdown(text: string, file: string): Promise<string> {
   return prettier.format(text, { ...options, filepath: file });
 }
 
-/** `--policies` and `--set` for the workers. */
+/** `--set` for the workers. */
 function benchEnv(argv: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
-  const policies = argv.indexOf('--policies');
-  if (policies !== -1) env.DENSE_BENCH_POLICIES = argv[policies + 1] ?? '';
   const settings: Record<string, unknown> = {};
   argv.forEach((arg, i) => {
     const pair = arg === '--set' ? argv[i + 1] : undefined;
@@ -140,6 +153,24 @@ function warnIncompleteImports(runs: readonly BenchRun[], files: number, failed:
   );
 }
 
+/** What the import found (failures, incomplete sessions, skipped compaction calls); throws on none. */
+function reportImports(result: WorkersResult, files: number, args: BenchArgs): void {
+  const { runs, failures, compactionCalls } = result;
+  for (const failure of failures)
+    console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
+  warnIncompleteImports(runs, files, failures.length);
+  const skipped = compactionCallsNote('bench:replay', compactionCalls);
+  if (skipped !== '') console.error(skipped);
+  requireSessions(runs.length, {
+    bench: 'bench:replay',
+    corpus: args.corpus,
+    files,
+    failed: failures.length,
+    compactionCalls,
+    ...(args.only === undefined ? {} : { only: args.only }),
+  });
+}
+
 async function main(): Promise<number> {
   const args = parseBenchArgs(process.argv.slice(2), {
     corpus: process.env.DENSE_CORPUS ?? path.join(REPO_ROOT, '../shared/corpus'),
@@ -155,11 +186,10 @@ async function main(): Promise<number> {
     (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
   );
   const start = performance.now();
-  const { runs, crossChecks, failures } = await runWorkers(files, args.workers, args.limits);
+  const result = await runWorkers(files, args);
+  const { runs, crossChecks, failures, compactionCalls } = result;
   const wallMs = performance.now() - start;
-  for (const failure of failures)
-    console.error(`bench:replay: ${failure.file} failed:\n${failure.error}`);
-  warnIncompleteImports(runs, files.length, failures.length);
+  reportImports(result, files.length, args);
   if (args.json !== undefined) {
     await writeFileAtomic(args.json, JSON.stringify({ runs, crossChecks, failures }));
     console.error(`bench:replay: wrote ${runs.length} runs to ${args.json}`);
@@ -171,6 +201,7 @@ async function main(): Promise<number> {
     workers: args.workers,
     files: files.length,
     failures: failures.map((f) => f.file),
+    compactionCalls,
   };
   if (args.limits !== undefined) {
     console.log(gridMarkdown(runs, args.limits));

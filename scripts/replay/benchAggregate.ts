@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import {
   getReplayPolicy,
+  REPLAY_POLICY_IDS,
   totalReplayReports,
   type ReplayPolicyId,
   type ReplayTotals,
@@ -40,6 +41,27 @@ export function groupFor(
       samples,
     ),
   };
+}
+
+/** The policies `runs` holds, in `REPLAY_POLICY_IDS` order: every one unless `--policies` chose. */
+export function ranPolicies(runs: readonly BenchRun[]): ReplayPolicyId[] {
+  const ran = new Set(runs.map((run) => run.policy));
+  return REPLAY_POLICY_IDS.filter((policy) => ran.has(policy));
+}
+
+/**
+ * The verdict of a figure that needs policies the run left out (`--policies`): `**not run**` and
+ * which; undefined when every one of them ran.
+ */
+export function notRun(
+  runs: readonly BenchRun[],
+  needed: readonly ReplayPolicyId[],
+): string | undefined {
+  const ran = new Set(runs.map((run) => run.policy));
+  const missing = needed.filter((policy) => !ran.has(policy));
+  return missing.length === 0
+    ? undefined
+    : `**not run** (needs ${missing.map((policy) => `\`${policy}\``).join(', ')})`;
 }
 
 /** `part / whole` in percent with one decimal, `–` when `whole` is 0. */

@@ -4,13 +4,12 @@
  * disagree about a recorded call. Pure.
  */
 import {
-  REPLAY_POLICY_IDS,
   type ReplayPolicyId,
   type ReplayTotals,
   CLAUDE_CODE_USAGE_MODEL,
   type UsageComparison,
 } from '@dense/core';
-import { groupFor, int, pct, sessionKey, sessionName } from './benchAggregate.js';
+import { groupFor, int, pct, ranPolicies, sessionKey, sessionName } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun, type SessionCrossCheck } from './benchTypes.js';
 import { row, percent } from './markdownTable.js';
 
@@ -61,7 +60,8 @@ function perSessionTable(compacted: readonly BenchRun[]): string[] {
       groupFor(compacted, policy, limit, (run) => sessionKey(run) === key).totals;
     const none = of('none');
     const recorded = of('recorded');
-    for (const policy of COMPACTED_POLICIES) {
+    const ran = new Set(ranPolicies(compacted));
+    for (const policy of COMPACTED_POLICIES.filter((p) => ran.has(p))) {
       const t = of(policy);
       lines.push(
         row([
@@ -97,7 +97,7 @@ function totalsOverCompacted(compacted: readonly BenchRun[]): string[] {
     row(['policy', ...BENCH_LIMITS.flatMap((l) => perLimit.map((n) => `${l / 1000}k: ${n}`))]),
     row(['---', ...BENCH_LIMITS.flatMap(() => perLimit.map(() => '---:'))]),
   ];
-  for (const policy of REPLAY_POLICY_IDS) {
+  for (const policy of ranPolicies(compacted)) {
     const cells = BENCH_LIMITS.flatMap((limit) => {
       const t = groupFor(compacted, policy, limit).totals;
       const none = groupFor(compacted, 'none', limit).totals;

@@ -5,6 +5,7 @@
  * receive them instead.
  */
 import path from 'node:path';
+import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
 import { BenchOptionError, flagValue, parseTokenList, parseWorkers } from '../benchFlags.js';
 
 export interface BenchArgs {
@@ -20,9 +21,30 @@ export interface BenchArgs {
    * limits.
    */
   readonly limits?: readonly number[];
+  /**
+   * `--policies a,b`: run only these policies. The report then shows only them, and the docs'
+   * sections, laid out for every policy, are not written.
+   */
+  readonly policies?: readonly ReplayPolicyId[];
 }
 
-type ValueFlag = '--corpus' | '--only' | '--json' | '--limits';
+type ValueFlag = '--corpus' | '--only' | '--json' | '--limits' | '--policies';
+
+const isPolicy = (id: string): id is ReplayPolicyId =>
+  (REPLAY_POLICY_IDS as readonly string[]).includes(id);
+
+/** `high-density,none` → the policies, each once, in `REPLAY_POLICY_IDS` order. */
+function parsePolicies(value: string): ReplayPolicyId[] {
+  const ids = value.split(',').map((id) => id.trim());
+  const unknown = ids.filter((id) => !isPolicy(id));
+  if (unknown.length > 0 || ids.length === 0) {
+    throw new BenchOptionError(
+      `bench:replay: --policies takes policy ids separated by commas, of ${REPLAY_POLICY_IDS.join(', ')} ` +
+        `(got "${value}")`,
+    );
+  }
+  return REPLAY_POLICY_IDS.filter((id) => ids.includes(id));
+}
 
 /** `16000,32k,1m` → [16000, 32000, 1000000], sorted, each once. */
 function parseLimits(value: string): number[] {
@@ -43,12 +65,14 @@ export function parseBenchArgs(
   const only = value('--only');
   const json = value('--json');
   const limits = value('--limits');
+  const policies = value('--policies');
   return {
     corpus: path.resolve(value('--corpus') ?? defaults.corpus),
     workers: parseWorkers('bench:replay', argv, defaults.workers),
     ...(only === undefined ? {} : { only }),
     ...(json === undefined ? {} : { json: path.resolve(json) }),
-    docs: !argv.includes('--no-docs') && limits === undefined,
+    docs: !argv.includes('--no-docs') && limits === undefined && policies === undefined,
     ...(limits === undefined ? {} : { limits: parseLimits(limits) }),
+    ...(policies === undefined ? {} : { policies: parsePolicies(policies) }),
   };
 }

@@ -3,8 +3,17 @@
  * priced, per provider (`cachePrefix`), against `none` on the same sessions, with the recorded gaps
  * between calls and with every gap assumed warm; per source, worst sessions first. Pure.
  */
-import { REPLAY_POLICY_IDS, type ReplayPolicyId, type ReplaySessionReport } from '@dense/core';
-import { groupFor, int, isLimitless, pct, sessionKey, sessionName } from './benchAggregate.js';
+import type { ReplayPolicyId, ReplaySessionReport } from '@dense/core';
+import {
+  groupFor,
+  int,
+  isLimitless,
+  notRun,
+  pct,
+  ranPolicies,
+  sessionKey,
+  sessionName,
+} from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
 import { row, percent } from './markdownTable.js';
 
@@ -88,11 +97,16 @@ function lowestAt32k(runs: readonly BenchRun[]): string {
   const cost = (policy: ReplayPolicyId, pricing: Pricing) =>
     groupFor(runs, policy, limit).totals.cacheCost[pricing].weightedTokens;
   const none = cost('none', 'anthropic');
-  const lossless = REPLAY_POLICY_IDS.filter(
+  const title =
+    '- 32k, lowest cache-weighted cost among policies losing no live content to density:';
+  if (!ranPolicies(runs).some((p) => !isLimitless(p) && p !== POLICY)) {
+    return `${title} **not run** (needs a policy other than \`${POLICY}\` with a context limit).`;
+  }
+  const lossless = ranPolicies(runs).filter(
     (p) => !isLimitless(p) && groupFor(runs, p, limit).totals.liveLostTokensBy.density === 0,
   );
   if (!lossless.includes(POLICY)) {
-    return '- 32k, lowest cache-weighted cost among policies losing no live content to density: **missed** — high-density itself loses live content to density.';
+    return `${title} **missed** — high-density itself loses live content to density.`;
   }
   const ranked = [...lossless].sort((a, b) => cost(a, 'anthropic') - cost(b, 'anthropic'));
   const best = ranked[0] ?? POLICY;
@@ -162,6 +176,9 @@ function sourceTable(list: readonly Pair[]): string[] {
 }
 
 export function cacheTargetsSection(runs: readonly BenchRun[]): string {
+  const skipped = notRun(runs, [POLICY, 'none']);
+  if (skipped !== undefined)
+    return `### Replay: cache-stable density\n\n- Every target: ${skipped}.\n`;
   const list = pairs(runs, 128_000);
   if (list.length === 0) return '';
   const none = list.map((p) => p.none.report);

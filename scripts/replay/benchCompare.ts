@@ -3,7 +3,15 @@
  * and one line per peer policy saying where high-density beats or trails it. Pure.
  */
 import type { ReplayPolicyId, ReplayTotals } from '@dense/core';
-import { allStale, exposureTotal, groupFor, pct, rewritesPer100 } from './benchAggregate.js';
+import {
+  allStale,
+  exposureTotal,
+  groupFor,
+  notRun,
+  pct,
+  ranPolicies,
+  rewritesPer100,
+} from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 
 interface PriorRow {
@@ -120,18 +128,13 @@ function compare(label: string, us: number, them: number, unit = '%'): string {
     : `${label} **we trail** (${us.toFixed(1)}${unit} vs ${them.toFixed(1)}${unit}, ${diff} points)`;
 }
 
-export function compareWithPriorArt(runs: readonly BenchRun[]): string {
-  const [wide] = BENCH_LIMITS;
-  const table = [
-    '| policy (prior-art §D) | §D input % none | ours 128k | §D stale reclaimed | ours | §D live lost | ours (% of file content) | §D rewrites / 100 calls | ours | §D cache % none | ours |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...PRIOR_ART.map((prior) => {
-      const o = ours(runs, prior.policy, wide);
-      return `| ${prior.label} (\`${prior.policy}\`) | ${prior.input} | ${o.input.toFixed(1)}% | ${prior.stale} | ${o.stale} | ${prior.live} | ${o.liveText} | ${prior.rewrites} | ${o.rewrites} | ${prior.cache} | ${o.cache.toFixed(1)}% |`;
-    }),
-  ];
-  const peers = PRIOR_ART.filter((p) => !p.policy.startsWith('high-density'));
-  const bullets = BENCH_LIMITS.flatMap((limit) => {
+/** One line per limit and peer policy: where high-density beats or trails it. */
+function peerBullets(runs: readonly BenchRun[], priors: readonly PriorRow[]): string[] {
+  const skipped = notRun(runs, ['high-density', 'none']);
+  if (skipped !== undefined) return [`- ${skipped}.`];
+  const peers = priors.filter((p) => !p.policy.startsWith('high-density'));
+  if (peers.length === 0) return ['- **not run** (needs a peer policy).'];
+  return BENCH_LIMITS.flatMap((limit) => {
     const hd = ours(runs, 'high-density', limit);
     return peers.map((peer) => {
       const them = ours(runs, peer.policy, limit);
@@ -143,6 +146,21 @@ export function compareWithPriorArt(runs: readonly BenchRun[]): string {
       );
     });
   });
+}
+
+export function compareWithPriorArt(runs: readonly BenchRun[]): string {
+  const [wide] = BENCH_LIMITS;
+  const ran = new Set(ranPolicies(runs));
+  const priors = PRIOR_ART.filter((prior) => ran.has(prior.policy));
+  const table = [
+    '| policy (prior-art §D) | §D input % none | ours 128k | §D stale reclaimed | ours | §D live lost | ours (% of file content) | §D rewrites / 100 calls | ours | §D cache % none | ours |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...priors.map((prior) => {
+      const o = ours(runs, prior.policy, wide);
+      return `| ${prior.label} (\`${prior.policy}\`) | ${prior.input} | ${o.input.toFixed(1)}% | ${prior.stale} | ${o.stale} | ${prior.live} | ${o.liveText} | ${prior.rewrites} | ${o.rewrites} | ${prior.cache} | ${o.cache.toFixed(1)}% |`;
+    }),
+  ];
+  const bullets = peerBullets(runs, priors);
   return [
     '### Replay against prior-art §D',
     '',

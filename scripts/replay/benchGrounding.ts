@@ -4,8 +4,8 @@
  * policy still showed, how many it left recallable or hid, and the tool calls that re-fetched
  * content across a compaction. Pure.
  */
-import { groundingRate, REPLAY_POLICY_IDS } from '@dense/core';
-import { groupFor, int, pct } from './benchAggregate.js';
+import { groundingRate } from '@dense/core';
+import { groupFor, int, pct, ranPolicies } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 import { row } from './markdownTable.js';
 
@@ -22,7 +22,7 @@ function groundingTable(runs: readonly BenchRun[], limit: number): string {
     ]),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
-  for (const policy of REPLAY_POLICY_IDS) {
+  for (const policy of ranPolicies(runs)) {
     const { grounding, workRedone } = groupFor(runs, policy, limit).totals;
     if (grounding === undefined || workRedone === undefined) continue;
     const rate = groundingRate(grounding);

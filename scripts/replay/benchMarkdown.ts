@@ -9,6 +9,7 @@ import {
   groupFor,
   int,
   pct,
+  ranPolicies,
   rewritesPer100,
   stalePct,
   type Group,
@@ -32,6 +33,8 @@ export interface BenchMeta {
   readonly workers: number;
   readonly files: number;
   readonly failures: readonly string[];
+  /** Client compaction-call sessions left out (`agent-acompact-*`: part of their parent session). */
+  readonly compactionCalls?: number;
 }
 
 /** `document` with its replay sections replaced (or appended when it has none yet). */
@@ -69,7 +72,7 @@ function totalsTable(runs: readonly BenchRun[], limit: number): string {
     'overflow calls',
   ]);
   const lines = [header, row(Array.from({ length: 18 }, (_, i) => (i === 0 ? '---' : '---:')))];
-  for (const policy of REPLAY_POLICY_IDS) {
+  for (const policy of ranPolicies(runs)) {
     const t = groupFor(runs, policy, limit).totals;
     const exposures = exposureTotal(t);
     lines.push(
@@ -116,7 +119,7 @@ function sourceTable(runs: readonly BenchRun[], source: string): string {
     ...BENCH_LIMITS.flatMap((limit) => perLimit.map((name) => `${limitName(limit)}: ${name}`)),
   ]);
   const lines = [header, row(['---', ...BENCH_LIMITS.flatMap(() => perLimit.map(() => '---:'))])];
-  for (const policy of REPLAY_POLICY_IDS) {
+  for (const policy of ranPolicies(runs)) {
     lines.push(
       row([
         `\`${policy}\``,
@@ -136,7 +139,7 @@ function sourceTable(runs: readonly BenchRun[], source: string): string {
 }
 
 function overheadTable(runs: readonly BenchRun[]): string {
-  const policies = REPLAY_POLICY_IDS.filter((p) => p.startsWith('high-density'));
+  const policies = ranPolicies(runs).filter((p) => p.startsWith('high-density'));
   const samples = (policy: string, optimizeOnly: boolean): OverheadSample[] =>
     runs
       .filter((run) => run.policy === policy)
@@ -168,6 +171,15 @@ function overheadTable(runs: readonly BenchRun[]): string {
   return lines.join('\n');
 }
 
+/** How many policies ran, naming them when `--policies` left some out. */
+function policiesRun(runs: readonly BenchRun[]): string {
+  const ran = ranPolicies(runs);
+  const total = REPLAY_POLICY_IDS.length;
+  return ran.length === total
+    ? `${total} policies`
+    : `${ran.length} of ${total} policies (\`--policies ${ran.join(',')}\`)`;
+}
+
 function header(runs: readonly BenchRun[], meta: BenchMeta): string {
   const none = groupFor(runs, 'none', BENCH_LIMITS[0]).totals;
   const cpuSeconds = runs.reduce((sum, run) => sum + run.wallMs, 0) / 1000;
@@ -177,9 +189,12 @@ function header(runs: readonly BenchRun[], meta: BenchMeta): string {
     '',
     `\`npm run bench:replay\` (scripts/bench-replay.ts) — ${meta.date}, ${meta.machine}.`,
     `${meta.files} corpus files, ${none.sessions} sessions, ${int(none.modelCalls)} model calls and ` +
-      `${int(none.toolCalls)} tool calls each replayed under ${REPLAY_POLICY_IDS.length} policies ` +
+      `${int(none.toolCalls)} tool calls each replayed under ${policiesRun(runs)} ` +
       `(${runs.length} replays) in **${(meta.wallMs / 1000).toFixed(1)} s** wall time on ` +
-      `${meta.workers} worker processes (${cpuSeconds.toFixed(1)} s summed over replays). Failed files: ${failed}.`,
+      `${meta.workers} worker processes (${cpuSeconds.toFixed(1)} s summed over replays). Failed files: ${failed}.` +
+      ((meta.compactionCalls ?? 0) > 0
+        ? ` Skipped ${meta.compactionCalls} client compaction call(s): the conversation a client sent to be summarized, part of its parent session.`
+        : ''),
     '',
     'Each session goes turn by turn through a real `AgentSession` (pre-send step, density, compression); ' +
       'the model serves the recorded AI entries, the tools the recorded responses. Tokens are o200k. ' +

@@ -1,15 +1,17 @@
 /**
  * The replay's three targets for high-density's defaults, checked on the bench's runs and
  * reported honestly: which sessions miss a target, and why (which exposures, what became of them).
- * Pure.
+ * A target whose policies the run left out (`--policies`) is "not run", never "missed". Pure.
  */
-import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
+import type { ReplayPolicyId } from '@dense/core';
 import {
   groupFor,
   hasDedicatedTools,
   int,
+  notRun,
   pct,
   isLimitless,
+  ranPolicies,
   sessionKey,
   sessionName,
 } from './benchAggregate.js';
@@ -31,6 +33,8 @@ function byFile(items: readonly { filePath: string; tokens: number }[]): string 
 
 function liveLossTarget(runs: readonly BenchRun[]): string[] {
   const lines = ['- **`liveLostTokens = 0` with defaults (losses caused by density).**'];
+  const skipped = notRun(runs, ['high-density']);
+  if (skipped !== undefined) return [...lines, `  - ${skipped}.`];
   for (const limit of BENCH_LIMITS) {
     const hd = defaults(runs, limit);
     const failing = hd.filter((run) => run.report.liveLostTokensBy.density > 0);
@@ -68,6 +72,8 @@ function staleReadTarget(runs: readonly BenchRun[]): string[] {
     `- **Stale reads reclaimed ≥ ${TARGET_RATIO} on sessions with dedicated read/write tools** ` +
       '(every format but mini-swe-agent, sessions with stale reads only).',
   ];
+  const skipped = notRun(runs, ['high-density']);
+  if (skipped !== undefined) return [...lines, `  - ${skipped}.`];
   for (const limit of BENCH_LIMITS) {
     const eligible = defaults(runs, limit).filter(
       (run) => hasDedicatedTools(run) && run.report.staleTokens.reads > 0,
@@ -94,7 +100,10 @@ function staleReadTarget(runs: readonly BenchRun[]): string[] {
 
 function inputTarget(runs: readonly BenchRun[]): string[] {
   const lines = ['- **Cumulative input below every baseline that also loses no live content.**'];
-  const baselines = REPLAY_POLICY_IDS.filter((p) => !p.startsWith('high-density'));
+  const baselines = ranPolicies(runs).filter((p) => !p.startsWith('high-density'));
+  const skipped = notRun(runs, ['high-density']);
+  if (skipped !== undefined) return [...lines, `  - ${skipped}.`];
+  if (baselines.length === 0) return [...lines, '  - **not run** (needs a baseline policy).'];
   for (const limit of BENCH_LIMITS) {
     const hd = groupFor(runs, 'high-density', limit).totals;
     const lossless = baselines.filter((p) => groupFor(runs, p, limit).totals.liveLostTokens === 0);

@@ -67,6 +67,8 @@ export type WorkerMessage =
       readonly file: string;
       readonly runs: readonly BenchRun[];
       readonly crossChecks: readonly SessionCrossCheck[];
+      /** Client compaction-call sessions of the file, left out (benchSessions.ts). */
+      readonly compactionCalls: number;
     }
   | { readonly kind: 'failed'; readonly file: string; readonly error: string };
 

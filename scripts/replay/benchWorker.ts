@@ -30,6 +30,7 @@ import {
   type SessionCrossCheck,
   type WorkerMessage,
 } from './benchTypes.js';
+import { benchSessions } from '../benchSessions.js';
 
 const tokenCounter = memoTokenCounter();
 
@@ -119,10 +120,10 @@ function usageOf(
 
 async function runJob(
   job: BenchJob,
-): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[] }> {
+): Promise<{ runs: BenchRun[]; crossChecks: SessionCrossCheck[]; compactionCalls: number }> {
   const runs: BenchRun[] = [];
   const crossChecks: SessionCrossCheck[] = [];
-  const sessions = await importTranscriptSessions(job.file);
+  const { sessions, compactionCalls } = benchSessions(await importTranscriptSessions(job.file));
   for (const [index, session] of sessions.entries()) {
     const prepared = await prepareReplay(session, { tokenCounter });
     const compactions = countRecordedCompactions(prepared.plan.contents);
@@ -140,7 +141,7 @@ async function runJob(
       }
     }
   }
-  return { runs, crossChecks };
+  return { runs, crossChecks, compactionCalls };
 }
 
 process.on('message', (message: MainMessage) => {
@@ -148,7 +149,8 @@ process.on('message', (message: MainMessage) => {
     process.exit(0);
   }
   runJob(message).then(
-    ({ runs, crossChecks }) => send({ kind: 'result', file: message.file, runs, crossChecks }),
+    ({ runs, crossChecks, compactionCalls }) =>
+      send({ kind: 'result', file: message.file, runs, crossChecks, compactionCalls }),
     (error: unknown) =>
       send({
         kind: 'failed',
