@@ -23,6 +23,8 @@ import { median, percentile } from './metrics/percentile.js';
 import { ExposureTracker, type ExposureTotals } from './oracle/ExposureTracker.js';
 import { GroundingOracle } from './grounding/GroundingOracle.js';
 import { planGrounding } from './grounding/planGrounding.js';
+import { IntentOracle } from './intent/IntentOracle.js';
+import { planIntent } from './intent/planIntent.js';
 import { workRedoneCounterFor, type WorkRedoneCounter } from './grounding/WorkRedoneCounter.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
@@ -93,6 +95,7 @@ export class ReplayRecorder implements StrategyObserver {
   private currentTurn = 0;
   private readonly survival: ArtifactSurvival;
   private readonly grounding: GroundingOracle;
+  private readonly intent: IntentOracle;
   private readonly workRedone: WorkRedoneCounter;
 
   private readonly history: HistoryService;
@@ -113,6 +116,7 @@ export class ReplayRecorder implements StrategyObserver {
     });
     this.survival = new ArtifactSurvival(prepared.workspaceRoot);
     this.grounding = new GroundingOracle(planGrounding(prepared.plan.contents), recallIdOfResponse);
+    this.intent = new IntentOracle(planIntent(prepared.plan.contents));
     this.workRedone = workRedoneCounterFor(prepared.plan.contents);
   }
 
@@ -138,6 +142,7 @@ export class ReplayRecorder implements StrategyObserver {
     // The entries whose thinking the model drops, found once for the price and the signatures.
     this.keptSignatureChars.push(signatureCharsBesides(request.contents, droppedTokens));
     this.grounding.onModelCall(request.contents, call.position);
+    this.intent.onModelCall(request.contents, call.position);
     this.workRedone.onModelCall(request.contents, call.position);
     this.tracker.advance(call.position);
   }
@@ -270,6 +275,7 @@ export class ReplayRecorder implements StrategyObserver {
       timedModelCalls: calls.timedCalls,
       densityOverheadMs: { median: median(ms), p99: percentile(ms, 99), samples: ms.length },
       grounding: this.grounding.totals(),
+      intent: this.intent.totals(),
       workRedone: this.workRedone.totals(),
       summarization: calls.summarization,
       timeBlocked: {

@@ -12,6 +12,7 @@ import type { SummarizationTotals } from './metrics/CallMetrics.js';
 import type { ReplayPolicyId } from './replayPolicies.js';
 import type { GroundingTotals } from './grounding/GroundingOracle.js';
 import { sumGrounding } from './grounding/sumGrounding.js';
+import { sumIntent, type IntentCounts } from './intent/IntentOracle.js';
 import { sumWorkRedone, type WorkRedoneCounts } from './grounding/WorkRedoneCounter.js';
 
 export interface OverheadSummary {
@@ -115,6 +116,11 @@ export interface ReplaySessionReport {
    * policy sent to each call: visible, recallable by a named recall id, or hidden.
    */
   readonly grounding?: GroundingTotals;
+  /**
+   * Whether the model still had the user's words: at each call, every earlier message the user
+   * typed judged verbatim, cut (a long paste's head and tail) or lost in what the policy sent.
+   */
+  readonly intent?: IntentCounts;
   /** Tool calls re-fetching content across a compaction, and whether the policy still had it. */
   readonly workRedone?: WorkRedoneCounts;
   /**
@@ -238,6 +244,7 @@ export function totalReplayReports(
       samples: sumBy(reports, (r) => r.densityOverheadMs.samples),
     },
     grounding: sumGrounding(reports.map((r) => r.grounding)),
+    intent: sumIntent(reports.map((r) => r.intent)),
     workRedone: sumWorkRedone(reports.map((r) => r.workRedone)),
     ...compactionTotals(reports),
   };

@@ -23,7 +23,11 @@ import { policyStrategy, type ReplayPolicy } from './replayPolicies.js';
 import type { ReplaySessionReport } from './replayReport.js';
 import { ReplayToolExecutor } from './ReplayToolExecutor.js';
 import { checkImport, describeImportCheck } from '../transcripts/checkImport.js';
-import { isRecordedSummary, recordedCompactionWallMs } from './recordedCompactions.js';
+import {
+  isRecordedSummary,
+  recordedCompactionWallMs,
+  recordedSummaryOutputText,
+} from './recordedCompactions.js';
 import { planReattachments } from './planReattachments.js';
 
 /** How outputs label the summaries of the `recorded` policy. */
@@ -263,8 +267,8 @@ class SessionReplayer {
     if (this.options.policy.followsRecordedCompactions !== true) return;
     if (!isRecordedSummary(entry) || this.session.history.length === 0) return;
     const counter = this.options.tokenCounter ?? o200kTokenCounter;
-    const text = entry.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-    const outputTokens = await counter.countText(text);
+    // The summarizer wrote only the summary, not the user messages a Codex boundary restates.
+    const outputTokens = await counter.countText(recordedSummaryOutputText(entry));
     await this.recorder.recordedCompaction(entry, outputTokens, recordedCompactionWallMs(entry));
     this.session.history.clear();
     const restored = this.reattachments.get(entry);

@@ -53,6 +53,15 @@ describe('#12 independent oracle', () => {
     expect(offending).toEqual([]);
   });
 
+  it('#33.5 no module under replay/intent/ imports from core/compression/ or shell/', () => {
+    const intent = modulesIn(path.resolve(ORACLE_DIR, '../intent'));
+    expect(intent.length).toBeGreaterThanOrEqual(2);
+    const offending = intent.flatMap((file) =>
+      forbiddenImports(file).map((specifier) => `${path.basename(file)} → ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   it('#12 the scan sees every form of import', () => {
     const source = [
       "import { a } from '../../core/compression/densityVocabulary.js';",

@@ -1,0 +1,135 @@
+/**
+ * Whether the model still knows what it was asked: at each model call of a replay, every message
+ * the user typed before it (`planIntent`) is judged against what the policy sent to that call —
+ * visible verbatim (each of its lines, in one entry), visible only as the head and tail of a long
+ * paste (cut), or lost. A summary that paraphrases the user is lost by this measure on purpose:
+ * the user's words are the task. Knows nothing of the strategies' code; reads only what was sent.
+ */
+import type { IContent } from '../../services/history/IContent.js';
+import { shownText } from '../grounding/groundingText.js';
+import type { UserMessage } from './planIntent.js';
+
+export interface IntentCounts {
+  /** Model calls judged (calls with at least one earlier user message). */
+  readonly calls: number;
+  /** Calls where every earlier user message was visible verbatim (cuts counted as visible). */
+  readonly callsWithAll: number;
+  /** Judgements: each earlier user message once per model call. */
+  readonly messages: number;
+  readonly verbatim: number;
+  /** Long pastes shown as head and tail only. */
+  readonly cut: number;
+  readonly lost: number;
+}
+
+export const ZERO_INTENT: IntentCounts = {
+  calls: 0,
+  callsWithAll: 0,
+  messages: 0,
+  verbatim: 0,
+  cut: 0,
+  lost: 0,
+};
+
+/** Past this many characters a message may be shown as head and tail (a pasted log). */
+export const LONG_PASTE_CHARS = 8_000;
+const HEAD_TAIL_CHARS = 1_000;
+
+type Verdict = 'verbatim' | 'cut' | 'lost';
+
+/** The text to search for: each line trimmed (clients re-indent), blank lines left out. */
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** A one-line message must occur whole; a longer one line by line, in order (clients re-indent). */
+function holds(haystack: string, text: string): boolean {
+  const parts = lines(text);
+  if (parts.length <= 1) return haystack.includes(text.trim());
+  let from = 0;
+  for (const line of parts) {
+    const at = haystack.indexOf(line, from);
+    if (at < 0) return false;
+    from = at + line.length;
+  }
+  return true;
+}
+
+/** Where a message was last seen and how: an entry keeps showing it while it is sent. */
+interface Sighting {
+  readonly entry: IContent;
+  readonly verdict: Exclude<Verdict, 'lost'>;
+}
+
+export class IntentOracle {
+  private counts: IntentCounts = ZERO_INTENT;
+  private readonly seen = new Map<UserMessage, Sighting>();
+
+  constructor(private readonly messages: readonly UserMessage[]) {}
+
+  onModelCall(sent: readonly IContent[], position: number): void {
+    const earlier = this.messages.filter((message) => message.position < position);
+    if (earlier.length === 0) return;
+    const present = new Set(sent);
+    const verdicts = earlier.map((message) => this.judge(message, sent, present));
+    const c = this.counts;
+    const count = (kind: Verdict): number => verdicts.filter((v) => v === kind).length;
+    this.counts = {
+      calls: c.calls + 1,
+      callsWithAll: c.callsWithAll + (verdicts.includes('lost') ? 0 : 1),
+      messages: c.messages + verdicts.length,
+      verbatim: c.verbatim + count('verbatim'),
+      cut: c.cut + count('cut'),
+      lost: c.lost + count('lost'),
+    };
+  }
+
+  totals(): IntentCounts {
+    return this.counts;
+  }
+
+  private judge(message: UserMessage, sent: readonly IContent[], present: Set<IContent>): Verdict {
+    const last = this.seen.get(message);
+    if (last !== undefined && present.has(last.entry)) return last.verdict;
+    const sighting = sightingOf(message.text, sent);
+    if (sighting === undefined) this.seen.delete(message);
+    else this.seen.set(message, sighting);
+    return sighting?.verdict ?? 'lost';
+  }
+}
+
+/** The newest entry that shows `text` whole, else (a long paste) its head and tail. */
+function sightingOf(text: string, sent: readonly IContent[]): Sighting | undefined {
+  const long = text.length > LONG_PASTE_CHARS;
+  const head = text.slice(0, HEAD_TAIL_CHARS);
+  const tail = text.slice(-HEAD_TAIL_CHARS);
+  let cut: IContent | undefined;
+  for (let i = sent.length - 1; i >= 0; i--) {
+    const entry = sent[i] as IContent;
+    const shown = shownText(entry);
+    if (holds(shown, text)) return { entry, verdict: 'verbatim' };
+    if (long && cut === undefined && holds(shown, head) && holds(shown, tail)) cut = entry;
+  }
+  return cut === undefined ? undefined : { entry: cut, verdict: 'cut' };
+}
+
+/** Counts of several runs added up. */
+export function sumIntent(all: readonly (IntentCounts | undefined)[]): IntentCounts {
+  return all.reduce<IntentCounts>(
+    (sum, one) =>
+      one === undefined
+        ? sum
+        : {
+            calls: sum.calls + one.calls,
+            callsWithAll: sum.callsWithAll + one.callsWithAll,
+            messages: sum.messages + one.messages,
+            verbatim: sum.verbatim + one.verbatim,
+            cut: sum.cut + one.cut,
+            lost: sum.lost + one.lost,
+          },
+    ZERO_INTENT,
+  );
+}
