@@ -243,9 +243,18 @@ export function totalReplayReports(
       p99: percentile(samples, 99),
       samples: sumBy(reports, (r) => r.densityOverheadMs.samples),
     },
+    ...fidelityTotals(reports),
+    ...compactionTotals(reports),
+  };
+}
+
+/** What the model still had, summed: grounding, the user's words, work redone. */
+function fidelityTotals(
+  reports: readonly ReplaySessionReport[],
+): Pick<ReplayTotals, 'grounding' | 'intent' | 'workRedone'> {
+  return {
     grounding: sumGrounding(reports.map((r) => r.grounding)),
     intent: sumIntent(reports.map((r) => r.intent)),
     workRedone: sumWorkRedone(reports.map((r) => r.workRedone)),
-    ...compactionTotals(reports),
   };
 }
