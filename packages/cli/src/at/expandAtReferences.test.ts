@@ -144,7 +144,9 @@ describe('@ inclusions and high-density dedup', () => {
   });
 
   const config = (): DensityConfig => ({
-    passes: { readWrite: true, dedup: true, recency: false },
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot: root,
   });

@@ -208,7 +208,9 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     });
     await handler.ensureDensityOptimized();
     expect(seen).toEqual({
-      passes: { readWrite: true, dedup: false, recency: true },
+      readWritePruning: true,
+      fileDedupe: false,
+      recencyPruning: true,
       recencyRetention: 5,
       shellFileOps: true,
       pointerStyle: 'recall',

@@ -11,7 +11,9 @@ import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** READ→WRITE pruning (shell reads and writes too); no recency, no inclusion rewrites. */
 export const PROXY_DENSITY_CONFIG: DensityConfig = {
-  passes: { readWrite: true, dedup: false, recency: false },
+  readWritePruning: true,
+  fileDedupe: false,
+  recencyPruning: false,
   recencyRetention: 3,
   workspaceRoot: '/',
   shellFileOps: true,

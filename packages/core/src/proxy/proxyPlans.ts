@@ -81,7 +81,7 @@ export function planProxyEditsReusing(input: ReusePlanInput): ReusePlan {
   const { wire, previous } = input;
   const config = input.config ?? PROXY_DENSITY_CONFIG;
   const history = wire.history;
-  if (config.passes.dedup || config.passes.recency) {
+  if (config.fileDedupe || config.recencyPruning) {
     const sites = prunedSites(wire.sites, prunedPositions(history, config));
     return { sites, memo: undefined, reused: false };
   }

@@ -81,7 +81,9 @@ describe('replay support', () => {
       () => (clock += 5),
     );
     const config = {
-      passes: { readWrite: true, dedup: true, recency: false },
+      readWritePruning: true,
+      fileDedupe: true,
+      recencyPruning: false,
       recencyRetention: 3,
       workspaceRoot: '/w',
     };

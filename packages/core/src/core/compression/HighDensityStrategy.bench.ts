@@ -15,7 +15,9 @@ import type { IContent } from '../../services/history/IContent.js';
 const SIZES = [1_000, 10_000, 50_000] as const;
 const strategy = new HighDensityStrategy();
 const config: DensityConfig = {
-  passes: { readWrite: true, dedup: true, recency: false },
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: false,
   recencyRetention: 3,
   workspaceRoot: '/workspace',
 };
@@ -53,7 +55,7 @@ for (const n of SIZES) {
 function reportCacheImpact(): void {
   const session = syntheticHistory(2_000, 7);
   for (const recency of [false, true]) {
-    const stats = simulateSession(session, { ...config, passes: { ...config.passes, recency } });
+    const stats = simulateSession(session, { ...config, recencyPruning: recency });
     const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
     console.log(
       `[cache impact, 2000-entry synthetic session, recency ${recency ? 'on' : 'off'}] ` +
@@ -134,7 +136,7 @@ describe('optimize() — steady state (earlier turns already pruned)', () => {
 describe('optimize() — all passes on, recency retention 3', () => {
   for (const n of SIZES) {
     bench(`${n} entries`, () => {
-      strategy.optimize(history(n), { ...config, passes: { ...config.passes, recency: true } });
+      strategy.optimize(history(n), { ...config, recencyPruning: true });
     });
   }
 });

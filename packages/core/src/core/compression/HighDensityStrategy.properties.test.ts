@@ -133,7 +133,9 @@ describe('optimize() properties', () => {
     fc.assert(
       fc.property(historyArb, (history) => {
         const config = {
-          passes: { readWrite: true, dedup: false, recency: false },
+          readWritePruning: true,
+          fileDedupe: false,
+          recencyPruning: false,
           recencyRetention: 3,
           workspaceRoot: TEST_ROOT,
         };
@@ -210,7 +212,7 @@ describe('optimize() properties', () => {
         const before = latest(history);
         const kept = latest(after);
         for (const [key, { text, index }] of before) {
-          if (config.passes.readWrite && mayBeWrittenAfter(history, index, config)) continue;
+          if (config.readWritePruning && mayBeWrittenAfter(history, index, config)) continue;
           expect(kept.get(key)?.text).toBe(text);
         }
       }),
@@ -221,10 +223,10 @@ describe('optimize() properties', () => {
   it('REQ-HD-007.1 recency keeps at least the retention of results per tool', () => {
     fc.assert(
       fc.property(historyArb, densityConfigArb, (history, config) => {
-        const withRecency = { ...config, passes: { ...config.passes, recency: true } };
+        const withRecency = { ...config, recencyPruning: true };
         const before = run(history, {
           ...config,
-          passes: { ...config.passes, recency: false },
+          recencyPruning: false,
         }).after;
         const { after } = run(history, withRecency);
         expect(after.length).toBe(before.length);
@@ -272,9 +274,9 @@ describe('optimize() properties', () => {
         const pointed = (h: readonly IContent[]) =>
           responses(h).filter((r) => r.block.result === PRUNED_POINTER).length;
         expect(recency).toBe(pointed(after) - pointed(history));
-        if (!config.passes.readWrite) expect(readWrite).toBe(0);
-        if (!config.passes.dedup && !config.passes.readWrite) expect(dedup).toBe(0);
-        if (!config.passes.recency) expect(recency).toBe(0);
+        if (!config.readWritePruning) expect(readWrite).toBe(0);
+        if (!config.fileDedupe && !config.readWritePruning) expect(dedup).toBe(0);
+        if (!config.recencyPruning) expect(recency).toBe(0);
       }),
       RUNS,
     );
@@ -287,7 +289,7 @@ describe('optimize() properties', () => {
         for (const index of result.removals) expect(history[index]?.speaker).not.toBe('human');
         for (const [index, entry] of result.replacements) {
           if (entry.speaker !== 'human') continue;
-          expect(config.passes.dedup || config.passes.readWrite).toBe(true);
+          expect(config.fileDedupe || config.readWritePruning).toBe(true);
           expect(allText([entry]).length).toBeLessThan(
             allText([history[index] as IContent]).length,
           );

@@ -16,7 +16,9 @@ import { applyDensityResultToArray } from './density/optimize/applyDensityResult
 import { deepFreeze } from './density/test-utils/deepFreeze.js';
 
 const ALL_ON: DensityConfig = {
-  passes: { readWrite: true, dedup: true, recency: true },
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: true,
   recencyRetention: 1,
   workspaceRoot: '/workspace',
 };
@@ -81,7 +83,9 @@ describe('HighDensityStrategy', () => {
     ];
     const result = new HighDensityStrategy().optimize(history, {
       ...ALL_ON,
-      passes: { readWrite: false, dedup: false, recency: false },
+      readWritePruning: false,
+      fileDedupe: false,
+      recencyPruning: false,
     });
     expect(result.removals).toEqual([]);
     expect(result.replacements.size).toBe(0);
@@ -101,7 +105,9 @@ describe('HighDensityStrategy', () => {
     ];
     const result = new HighDensityStrategy().optimize(history, {
       ...ALL_ON,
-      passes: { readWrite: false, dedup: true, recency: false },
+      readWritePruning: false,
+      fileDedupe: true,
+      recencyPruning: false,
     });
     expect(result.metadata).toEqual({
       readWrite: 0,
@@ -133,7 +139,7 @@ describe('HighDensityStrategy', () => {
       ai('Looks right.'),
     ];
     const strategy = new HighDensityStrategy();
-    const config = { ...ALL_ON, passes: { ...ALL_ON.passes, recency: false } };
+    const config = { ...ALL_ON, recencyPruning: false };
     const result = strategy.optimize(deepFreeze(history), config);
     expect(result.metadata).toEqual({
       readWrite: 2,

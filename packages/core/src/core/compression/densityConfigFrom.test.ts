@@ -5,7 +5,9 @@ import { SettingsService } from '../../settings/SettingsService.js';
 describe('densityConfigFrom', () => {
   it("#23.5 unset settings give the registry defaults, pointer style 'recall' included", () => {
     expect(densityConfigFrom(new SettingsService(), '/ws')).toEqual({
-      passes: { readWrite: true, dedup: true, recency: false },
+      readWritePruning: true,
+      fileDedupe: true,
+      recencyPruning: false,
       recencyRetention: 3,
       shellFileOps: true,
       pointerStyle: 'recall',
@@ -22,7 +24,7 @@ describe('densityConfigFrom', () => {
       },
     });
     const config = densityConfigFrom(settings, '/ws');
-    expect(config.passes.recency).toBe(true);
+    expect(config.recencyPruning).toBe(true);
     expect(config.recencyRetention).toBe(5);
     expect(config.pointerStyle).toBe('spec');
   });

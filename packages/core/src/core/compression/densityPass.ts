@@ -1,8 +1,8 @@
 /**
  * The density passes by one name each: `readWrite` (stale reads pruned once the file is written),
  * `dedup` (stale `@` inclusions cut), `recency` (old tool results replaced by a pointer). Switches,
- * counts and tokens per pass are all `Record<DensityPass, …>`, and the mapping from the persisted
- * setting keys to the passes is written here only.
+ * counts and tokens per pass are all `Record<DensityPass, …>`, and the mappings from the persisted
+ * setting keys and from the spec's `DensityConfig` fields to the passes are written here only.
  */
 import type { SettingsReader } from '../../settings/SettingsReader.js';
 
@@ -27,6 +27,36 @@ export const DENSITY_PASS_SETTING = {
   dedup: 'compression.density.fileDedupe',
   recency: 'compression.density.recencyPruning',
 } as const satisfies Record<DensityPass, string>;
+
+/** The spec's `DensityConfig` field (REQ-HD-001.9) that switches each pass. */
+export const DENSITY_PASS_CONFIG_FIELD = {
+  readWrite: 'readWritePruning',
+  dedup: 'fileDedupe',
+  recency: 'recencyPruning',
+} as const satisfies Record<DensityPass, string>;
+
+/** The pass switches of a `DensityConfig`, by their spec names. */
+export type DensityPassFlags = {
+  readonly [P in DensityPass as (typeof DENSITY_PASS_CONFIG_FIELD)[P]]: boolean;
+};
+
+/** Which passes a config switches on. */
+export function passSwitchesOf(config: DensityPassFlags): DensityPassSwitches {
+  return {
+    readWrite: config[DENSITY_PASS_CONFIG_FIELD.readWrite],
+    dedup: config[DENSITY_PASS_CONFIG_FIELD.dedup],
+    recency: config[DENSITY_PASS_CONFIG_FIELD.recency],
+  };
+}
+
+/** The config fields that switch exactly `switches` on. */
+export function passFlagsOf(switches: DensityPassSwitches): DensityPassFlags {
+  return {
+    [DENSITY_PASS_CONFIG_FIELD.readWrite]: switches.readWrite,
+    [DENSITY_PASS_CONFIG_FIELD.dedup]: switches.dedup,
+    [DENSITY_PASS_CONFIG_FIELD.recency]: switches.recency,
+  };
+}
 
 /** The passes switched on by the session's settings. */
 export function densityPassSwitches(settings: SettingsReader): DensityPassSwitches {

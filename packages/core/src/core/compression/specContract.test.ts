@@ -9,9 +9,17 @@ import { SettingsService } from '../../settings/SettingsService.js';
 import { getSettingDefault, type EphemeralSettings } from '../../settings/settingsRegistry.js';
 import { HistoryService } from '../../services/history/HistoryService.js';
 import type { IContent } from '../../services/history/IContent.js';
-import { human } from '../../test-utils/historyBuilders.js';
+import { human, readFile, replaceInFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { testCompressionHandler } from '../../test-utils/testCompressionHandler.js';
-import type { CompressionContext, CompressionResult, CompressionStrategy } from './types.js';
+import { getCompressionStrategy } from './compressionStrategyFactory.js';
+import { formatFileInclusion, PRUNED_POINTER } from './HighDensityStrategy.js';
+import type {
+  CompressionContext,
+  CompressionResult,
+  CompressionStrategy,
+  DensityConfig,
+  DensityResult,
+} from './types.js';
 
 /** What a strategy written from pseudocode 000 read through `context.runtimeContext.ephemerals`. */
 interface SpecReads {
@@ -200,5 +208,73 @@ describe('one snapshot per compression (#32.5)', () => {
     });
     await handler.performCompression('p1');
     expect(seen).toEqual([0.4, 0.4, 10_000, 10_000]);
+  });
+});
+
+describe('optimize(history, config: DensityConfig) with the spec fields (#32.5)', () => {
+  const optimize = (history: readonly IContent[], config: DensityConfig): DensityResult => {
+    const strategy = getCompressionStrategy('high-density');
+    if (!strategy.optimize) throw new Error('high-density has no optimize()');
+    return strategy.optimize(history, config);
+  };
+  const spec: DensityConfig = {
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: false,
+    recencyRetention: 3,
+    workspaceRoot: '/ws',
+  };
+  const file = (label: string) => `${label}\n${'a line of the file\n'.repeat(20)}`;
+  const readThenWrite = [
+    human('fix src/a.ts'),
+    ...readFile('r1', 'src/a.ts', file('v1')),
+    ...replaceInFile('w1', '/ws/src/a.ts'),
+  ];
+
+  it('#32.5 REQ-HD-001.9 REQ-HD-005.1 readWritePruning on removes a read a later write superseded', () => {
+    const result = optimize(readThenWrite, spec);
+    expect(result.removals).toEqual([1, 2]);
+    expect(result.metadata.readWrite).toBe(1);
+  });
+
+  it('#32.5 REQ-HD-005.10 readWritePruning off leaves it', () => {
+    const result = optimize(readThenWrite, { ...spec, readWritePruning: false });
+    expect(result.removals).toEqual([]);
+    expect(result.replacements.size).toBe(0);
+  });
+
+  it('#32.5 REQ-HD-006 fileDedupe on cuts the earlier inclusion of a file included again; off keeps it', () => {
+    const history = [
+      human(`see\n${formatFileInclusion('src/b.ts', file('b1'))}`),
+      human(`again\n${formatFileInclusion('src/b.ts', file('b2'))}`),
+    ];
+    expect([...optimize(history, spec).replacements.keys()]).toEqual([0]);
+    expect(optimize(history, { ...spec, fileDedupe: false }).replacements.size).toBe(0);
+  });
+
+  it('#32.5 REQ-HD-007 recencyPruning keeps recencyRetention results per tool, the spec pointer in the rest', () => {
+    const history = [1, 2, 3].flatMap((n) =>
+      toolRoundTrip(`s${n}`, 'run_shell_command', { command: 'ls' }, file(`ls ${n}`)),
+    );
+    expect(optimize(history, spec).replacements.size).toBe(0);
+    const result = optimize(history, { ...spec, recencyPruning: true, recencyRetention: 1 });
+    expect([...result.replacements.keys()]).toEqual([1, 3]);
+    const pruned = result.replacements.get(1)?.blocks[0];
+    expect(pruned?.type === 'tool_response' ? pruned.result : undefined).toBe(PRUNED_POINTER);
+  });
+
+  it('#32.5 the orchestrator builds the spec config from the ephemerals and the workspace root', async () => {
+    const { handler, runtime } = await compressWith(
+      { 'compression.density.recencyPruning': true },
+      ten,
+    );
+    const { ephemerals } = runtime;
+    expect(handler.densityConfig()).toMatchObject({
+      readWritePruning: ephemerals.densityReadWritePruning(),
+      fileDedupe: ephemerals.densityFileDedupe(),
+      recencyPruning: true,
+      recencyRetention: ephemerals.densityRecencyRetention(),
+      workspaceRoot: runtime.config.getWorkspaceRoot(),
+    } satisfies DensityConfig);
   });
 });

@@ -19,11 +19,7 @@ import type { Todo } from '../../tools/todo-schemas.js';
 
 export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
 import type { CompressionStrategyName } from './compressionStrategyName.js';
-import {
-  ZERO_DENSITY_PASS_COUNTS,
-  type DensityPassCounts,
-  type DensityPassSwitches,
-} from './densityPass.js';
+import { ZERO_DENSITY_PASS_COUNTS, type DensityPassCounts } from './densityPass.js';
 
 /**
  * When a strategy works. `threshold`: only `compress()` once the context passes the threshold.
@@ -34,10 +30,18 @@ export type StrategyTrigger =
   | { readonly mode: 'threshold'; readonly defaultThreshold: number }
   | { readonly mode: 'continuous'; readonly defaultThreshold: number };
 
-/** The density passes' switches, built by the orchestrator from the runtime settings. */
+/**
+ * What `optimize()` does: the spec's config (REQ-HD-001.9), built by the orchestrator from the
+ * settings (`densityConfigFrom`), plus two switches beyond the spec, off when absent. Each pass's
+ * switch is one field here; `passSwitchesOf` reads them as `Record<DensityPass, boolean>`.
+ */
 export interface DensityConfig {
-  /** Which passes run (`densityPassSwitches` maps the settings to them). */
-  readonly passes: DensityPassSwitches;
+  /** READ→WRITE: a read of a file that a later successful write changed is pruned. */
+  readonly readWritePruning: boolean;
+  /** `@` inclusion dedup: an earlier inclusion of a file included again is cut. */
+  readonly fileDedupe: boolean;
+  /** Recency: tool results beyond the newest `recencyRetention` per tool are replaced. */
+  readonly recencyPruning: boolean;
   /** Results kept per tool name by recency pruning; values below 1 mean 1. */
   readonly recencyRetention: number;
   /** Relative paths in tool parameters resolve against this directory. */

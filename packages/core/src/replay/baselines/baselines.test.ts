@@ -150,7 +150,9 @@ describe('peer baselines', () => {
       ...toolRoundTrip('s2', 'run_shell_command', { command: "sed -i 's/a/b/' a.py" }, ''),
     ];
     const config = {
-      passes: { readWrite: true, dedup: true, recency: false },
+      readWritePruning: true,
+      fileDedupe: true,
+      recencyPruning: false,
       recencyRetention: 3,
       workspaceRoot: '/w',
     };

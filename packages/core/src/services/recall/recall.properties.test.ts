@@ -76,7 +76,9 @@ function originalsOf(history: readonly IContent[]): Set<string> {
 
 function prunedView(history: readonly IContent[]): IContent[] {
   const config = {
-    passes: { readWrite: true, dedup: true, recency: true },
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: true,
     recencyRetention: 1,
     workspaceRoot: '/ws',
     pointerStyle: 'recall' as const,

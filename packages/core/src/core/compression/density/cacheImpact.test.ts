@@ -14,7 +14,9 @@ import {
 import { simulateSession } from './test-utils/simulateSession.js';
 
 const config: DensityConfig = {
-  passes: { readWrite: true, dedup: true, recency: false },
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: false,
   recencyRetention: 3,
   workspaceRoot: TEST_ROOT,
 };

@@ -112,7 +112,9 @@ describe('duplicate @ file inclusion dedup', () => {
       human(formatFileInclusion('a.ts', body('2'))),
     ];
     const off = optimizeDensity(history, {
-      passes: { readWrite: true, dedup: false, recency: false },
+      readWritePruning: true,
+      fileDedupe: false,
+      recencyPruning: false,
       recencyRetention: 3,
       workspaceRoot: ROOT,
     });
@@ -215,7 +217,9 @@ describe('duplicate @ file inclusion dedup', () => {
       human(formatFileInclusion('src/a.ts', body('2'))),
     ];
     const once = optimizeDensity(history, {
-      passes: { readWrite: false, dedup: true, recency: false },
+      readWritePruning: false,
+      fileDedupe: true,
+      recencyPruning: false,
       recencyRetention: 3,
       workspaceRoot: ROOT,
     });
@@ -253,7 +257,9 @@ describe('duplicate @ file inclusion dedup', () => {
 
 describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
   const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
-    passes: { readWrite: true, dedup: true, recency: false },
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot: ROOT,
     ...overrides,
@@ -284,13 +290,13 @@ describe('@ inclusions made stale by a later write (beyond REQ-HD-006)', () => {
     expect(
       optimizeDensity(
         history,
-        config({ passes: { readWrite: false, dedup: true, recency: false } }),
+        config({ readWritePruning: false, fileDedupe: true, recencyPruning: false }),
       ).metadata.dedup,
     ).toBe(0);
     expect(
       optimizeDensity(
         history,
-        config({ passes: { readWrite: true, dedup: false, recency: false } }),
+        config({ readWritePruning: true, fileDedupe: false, recencyPruning: false }),
       ).metadata.dedup,
     ).toBe(1);
   });

@@ -18,7 +18,9 @@ import { deepFreeze } from '../test-utils/deepFreeze.js';
 
 const ROOT = '/workspace';
 const CONFIG: DensityConfig = {
-  passes: { readWrite: true, dedup: true, recency: false },
+  readWritePruning: true,
+  fileDedupe: true,
+  recencyPruning: false,
   recencyRetention: 1,
   workspaceRoot: ROOT,
 };

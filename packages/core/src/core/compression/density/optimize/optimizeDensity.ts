@@ -6,6 +6,7 @@
  */
 import type { IContent } from '../../../../services/history/IContent.js';
 import type { DensityConfig, DensityResult, DensityResultMetadata } from '../../types.js';
+import { passSwitchesOf } from '../../densityPass.js';
 import { DensityDraft, type DensityPassResult } from './densityEdits.js';
 import type { HistorySlots } from '../toolCallIndex.js';
 import { deduplicateFileInclusions } from './inclusionDedup.js';
@@ -34,7 +35,7 @@ export function optimizeDensity(
     shellFileOps: config.shellFileOps === true,
     ...(config.pointerStyle === undefined ? {} : { pointerStyle: config.pointerStyle }),
   };
-  const { passes } = config;
+  const passes = passSwitchesOf(config);
   if (passes.readWrite) {
     counts.readWrite = run((slots) => pruneReadWritePairs(slots, readWriteOptions));
   }

@@ -12,7 +12,9 @@ import { optimizeDensity } from './optimizeDensity.js';
 describe('READ→WRITE with shellFileOps', () => {
   const ROOT = '/workspace';
   const config = (shellFileOps: boolean | undefined): DensityConfig => ({
-    passes: { readWrite: true, dedup: false, recency: false },
+    readWritePruning: true,
+    fileDedupe: false,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot: ROOT,
     ...(shellFileOps === undefined ? {} : { shellFileOps }),
@@ -107,7 +109,9 @@ describe('READ→WRITE with shellFileOps', () => {
     ];
     const withRecency = {
       ...config(true),
-      passes: { readWrite: true, dedup: false, recency: true },
+      readWritePruning: true,
+      fileDedupe: false,
+      recencyPruning: true,
       recencyRetention: 1,
     };
     const once = optimizeDensity(history, withRecency);
@@ -139,7 +143,9 @@ describe('READ→WRITE with shellFileOps', () => {
 
 describe('deletions', () => {
   const config: DensityConfig = {
-    passes: { readWrite: true, dedup: false, recency: false },
+    readWritePruning: true,
+    fileDedupe: false,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot: '/workspace',
   };

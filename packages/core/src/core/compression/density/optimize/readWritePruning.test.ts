@@ -27,7 +27,9 @@ const responseIds = (history: readonly IContent[]): string[] =>
 
 function pruned(history: readonly IContent[]): IContent[] {
   const result = optimizeDensity(deepFreeze(history), {
-    passes: { readWrite: true, dedup: false, recency: false },
+    readWritePruning: true,
+    fileDedupe: false,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot: ROOT,
   });

@@ -23,7 +23,9 @@ const responses = (history: readonly IContent[]): ToolResponseBlock[] =>
     e.blocks.filter((b): b is ToolResponseBlock => b.type === 'tool_response'),
   );
 const config = (overrides: Partial<DensityConfig> = {}): DensityConfig => ({
-  passes: { readWrite: false, dedup: false, recency: true },
+  readWritePruning: false,
+  fileDedupe: false,
+  recencyPruning: true,
   recencyRetention: 3,
   workspaceRoot: '/workspace',
   ...overrides,
@@ -138,7 +140,12 @@ describe('tool result recency pruning', () => {
     const history = ['s1', 's2', 's3', 's4', 's5'].flatMap(shell);
     const result = optimizeDensity(
       history,
-      config({ passes: { readWrite: false, dedup: false, recency: false }, recencyRetention: 1 }),
+      config({
+        readWritePruning: false,
+        fileDedupe: false,
+        recencyPruning: false,
+        recencyRetention: 1,
+      }),
     );
     expect(result.replacements.size).toBe(0);
     expect(result.metadata.recency).toBe(0);
@@ -170,7 +177,12 @@ describe('tool result recency pruning', () => {
     ];
     const result = optimizeDensity(
       history,
-      config({ passes: { readWrite: true, dedup: false, recency: true }, recencyRetention: 1 }),
+      config({
+        readWritePruning: true,
+        fileDedupe: false,
+        recencyPruning: true,
+        recencyRetention: 1,
+      }),
     );
     expect([...result.removals]).toEqual([0, 1]);
     for (const index of result.removals) expect(result.replacements.has(index)).toBe(false);
@@ -201,7 +213,12 @@ describe('tool result recency pruning', () => {
     ];
     const result = optimizeDensity(
       history,
-      config({ passes: { readWrite: true, dedup: false, recency: true }, recencyRetention: 1 }),
+      config({
+        readWritePruning: true,
+        fileDedupe: false,
+        recencyPruning: true,
+        recencyRetention: 1,
+      }),
     );
     expect(result.metadata).toEqual({
       readWrite: 1,

@@ -270,7 +270,9 @@ export const historyArb: fc.Arbitrary<IContent[]> = fc
   .map(buildHistory);
 
 export const densityConfigArb: fc.Arbitrary<DensityConfig> = fc.record({
-  passes: fc.record({ readWrite: fc.boolean(), dedup: fc.boolean(), recency: fc.boolean() }),
+  readWritePruning: fc.boolean(),
+  fileDedupe: fc.boolean(),
+  recencyPruning: fc.boolean(),
   recencyRetention: fc.integer({ min: -2, max: 4 }),
   workspaceRoot: fc.constant(TEST_ROOT),
   shellFileOps: fc.boolean(),

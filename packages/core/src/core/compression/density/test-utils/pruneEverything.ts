@@ -12,7 +12,9 @@ const strategy = new HighDensityStrategy();
 
 export function pruneEverything(history: readonly IContent[], workspaceRoot = '/ws'): IContent[] {
   const config: DensityConfig = {
-    passes: { readWrite: true, dedup: true, recency: false },
+    readWritePruning: true,
+    fileDedupe: true,
+    recencyPruning: false,
     recencyRetention: 3,
     workspaceRoot,
     shellFileOps: true,
