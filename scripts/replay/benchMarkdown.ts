@@ -21,6 +21,7 @@ import { targetsSection } from './benchTargets.js';
 import { cacheTargetsSection } from './benchCacheTargets.js';
 import { losslessTable } from './benchLossless.js';
 import { groundingSection } from './benchGrounding.js';
+import { intentSection } from './benchIntent.js';
 import { row } from './markdownTable.js';
 
 export const REPLAY_START = '<!-- replay-bench:start -->';
@@ -253,6 +254,7 @@ export function replayMarkdown(
     selfCompactedSection(allRuns),
     '',
     groundingSection(allRuns),
+    intentSection(allRuns),
     crossCheckSection(crossChecks),
     '',
     '### Replay: context per model call',

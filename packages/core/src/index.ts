@@ -189,6 +189,7 @@ export {
   crossCheckOracle,
   getReplayPolicy,
   groundingRate,
+  type IntentCounts,
   isRecordedSummary,
   listTranscriptFiles,
   memoTokenCounter,

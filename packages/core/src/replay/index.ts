@@ -10,6 +10,8 @@ export * from './OfflineSummaryProvider.js';
 export * from './memoTokenCounter.js';
 export * from './listTranscriptFiles.js';
 export * from './overheadBuckets.js';
+export { IntentOracle, sumIntent, ZERO_INTENT, type IntentCounts } from './intent/IntentOracle.js';
+export { planIntent, type UserMessage } from './intent/planIntent.js';
 export {
   EXPOSURE_CATEGORIES,
   buildExposureLedger,
