@@ -12,7 +12,7 @@ import {
 import type { Todo } from '../../../tools/todo-schemas.js';
 import type { CompressionResult } from '../types.js';
 import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtifacts.js';
-import { historyText } from './namedInHistory.js';
+import { historyView } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
@@ -55,9 +55,10 @@ export class ArtifactTrailKeeper {
       input.contextLimit < MIN_TRAIL_CONTEXT
         ? 0
         : Math.floor(input.contextLimit * TRAIL_SHARE * CHARS_PER_TOKEN);
-    // What the kept history already names needs no line in the trail: the budget goes to the rest.
-    const visible = historyText(input.after.filter((e) => !isTrailEntry(e)));
-    const text = renderArtifactTrail(this.artifacts, input.todos, budget, visible);
+    // What the kept history already shows needs no line or recall id in the trail: the budget
+    // goes to the rest.
+    const view = historyView(input.after.filter((e) => !isTrailEntry(e)));
+    const text = renderArtifactTrail(this.artifacts, input.todos, budget, view);
     return text === ''
       ? input.after.filter((e) => !isTrailEntry(e))
       : insertTrail(input.after, text);

@@ -1,26 +1,33 @@
 /**
  * The artifact trail: what the session touched, collected deterministically from the
  * history — never asked of an LLM — so it survives every compression: files read, created,
- * changed or deleted (with the last successful edit and the recall id of the latest read), shell
- * commands with their exit status, error lines of failed calls, and numbers the user gave. Pure.
+ * changed or deleted (with the last successful edit and the recall ids of the reads since), shell
+ * commands with their exit status and the recall ids of their outputs, the other tools' outputs
+ * by recall id, error lines of failed calls, and numbers the user gave. Every output with text
+ * gets its recall id here whatever its length, so whichever a compression drops stays
+ * recallable. Pure.
  */
 import type {
   IContent,
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../../services/history/IContent.js';
-import { fileEffectOf, responseFailed } from '../density/callFileEffect.js';
+import { fileEffectOf, responseFailed, type FileEffect } from '../density/callFileEffect.js';
 import { clip } from '../density/compress/summaryText.js';
 import { displayPath, stringParameter } from '../density/toolParameters.js';
 import { isShellTool, resultText, shellExitCode } from '../density/toolResultText.js';
-import { isDeleteTool } from '../densityVocabulary.js';
-import { isPrunedPointer, recallIdOfInclusion, recallIdOfResponse } from '../recallPointers.js';
+import { isDeleteTool, isWriteTool, RECALL_TOOL } from '../densityVocabulary.js';
+import {
+  isPrunedPointer,
+  originalResponseText,
+  recallIdOfInclusion,
+  recallIdOfResponse,
+} from '../recallPointers.js';
 import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
+import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
 
 export const COMMAND_MAX_CHARS = 100;
-/** Shell outputs longer than this get their recall id in the trail. */
-const RECALLABLE_OUTPUT_CHARS = 400;
 const ERROR_LINE_MAX = 160;
 const ERRORS_KEPT = 8;
 const NUMBERS_KEPT = 24;
@@ -36,11 +43,24 @@ export interface FileArtifact {
   recallIds: string[];
 }
 
+/** A shell command, or another tool's call on one subject, and what its runs returned. */
+export interface OutputArtifact {
+  /** The last run's outcome: `exit N`, `failed` or `ok`. */
+  status: string;
+  /** Recall ids of the runs' outputs, newest last (a run with no output text has none). */
+  recallIds: string[];
+}
+
 export interface Artifacts {
   /** By display path, in order of first touch. */
   readonly files: Map<string, FileArtifact>;
-  /** By command (clipped), in order of last run: the last exit status. */
-  readonly commands: Map<string, string>;
+  /** By command (clipped), in order of last run. */
+  readonly commands: Map<string, OutputArtifact>;
+  /**
+   * Outputs of the calls that are neither shell commands nor file reads or writes (searches,
+   * listings, fetches, …), by tool and subject (clipped), in order of last run.
+   */
+  readonly results: Map<string, OutputArtifact>;
   /** Error lines of failed calls, newest last. */
   readonly errors: string[];
   /** Numbers from the user's own messages, in order of first mention. */
@@ -48,7 +68,13 @@ export interface Artifacts {
 }
 
 export function emptyArtifacts(): Artifacts {
-  return { files: new Map(), commands: new Map(), errors: [], numbers: new Set() };
+  return {
+    files: new Map(),
+    commands: new Map(),
+    results: new Map(),
+    errors: [],
+    numbers: new Set(),
+  };
 }
 
 /** Entries Dense adds itself (summaries, the trail) say nothing new about the session. */
@@ -85,22 +111,99 @@ function collectResponse(
   workspaceRoot: string,
   into: Artifacts,
 ): void {
-  if (call === undefined || isPrunedPointer(response.result) || isSummaryLine(response.result)) {
+  if (call === undefined) return;
+  if (isPrunedPointer(response.result) || isSummaryLine(response.result)) {
+    collectStandIn(response.result, call, workspaceRoot, into);
     return;
   }
   const failed = responseFailed(response);
-  if (isShellTool(call.name)) collectCommand(response, call, failed, into);
   if (failed) addErrors(response, into.errors);
+  if (isShellTool(call.name)) collectCommand(response, call, failed, into);
   const effect = fileEffectOf(call, { shellFileOps: true });
+  if (isOtherResult(call, effect)) collectResult(response, call, { failed, workspaceRoot }, into);
   if (effect === undefined) return;
   for (const target of effect.reads) {
     const file = fileOf(into, displayPath(target, workspaceRoot));
     file.read = true;
-    if (!failed) addRecallId(file, recallIdOfResponse(response));
+    if (!failed) addRecallId(file.recallIds, recallIdOfResponse(response));
   }
   if (failed) return;
   for (const target of effect.writes) {
     recordWrite(fileOf(into, displayPath(target, workspaceRoot)), call);
+  }
+}
+
+const POINTER_ID = /recall id (r[0-9a-f]{10})/;
+
+/**
+ * A pointer or summary line standing in for a result: the recall id it names goes where the
+ * output's would have (the line may be dropped next; a result density pruned before any
+ * compression was never seen whole). The other facts were collected from the original, if at all.
+ */
+function collectStandIn(
+  pointer: unknown,
+  call: ToolCallBlock,
+  workspaceRoot: string,
+  into: Artifacts,
+): void {
+  const id = typeof pointer === 'string' ? POINTER_ID.exec(pointer)?.[1] : undefined;
+  if (id === undefined) return;
+  const effect = fileEffectOf(call, { shellFileOps: true });
+  const command = isShellTool(call.name) ? stringParameter(call.parameters, 'command') : undefined;
+  if (command !== undefined)
+    addRecallId(outputOf(into.commands, commandKey(command)).recallIds, id, RECALL_IDS_PER_OUTPUT);
+  else if (isOtherResult(call, effect)) {
+    addRecallId(
+      outputOf(into.results, resultKey(call, workspaceRoot)).recallIds,
+      id,
+      RECALL_IDS_PER_OUTPUT,
+    );
+  }
+  for (const target of effect?.reads ?? []) {
+    const file = fileOf(into, displayPath(target, workspaceRoot));
+    file.read = true;
+    addRecallId(file.recallIds, id);
+  }
+}
+
+/** The artifact at `key`, created (with no status yet) where missing; the order is kept. */
+function outputOf(map: Map<string, OutputArtifact>, key: string): OutputArtifact {
+  let artifact = map.get(key);
+  if (artifact === undefined) {
+    artifact = { status: '', recallIds: [] };
+    map.set(key, artifact);
+  }
+  return artifact;
+}
+
+/** How another tool's call is shown: the tool and its key parameter, clipped. */
+function resultKey(call: ToolCallBlock, workspaceRoot: string): string {
+  const subject = summarySubject(toolKindOf(call.name, call.parameters), call, workspaceRoot);
+  return commandKey(subject === undefined ? call.name : `${call.name} ${subject}`);
+}
+
+/**
+ * A call whose output only `results` can name: no shell command, no file read or change. A
+ * `recall` output is a copy of an original that keeps its own id.
+ */
+function isOtherResult(call: ToolCallBlock, effect: FileEffect | undefined): boolean {
+  if (isShellTool(call.name) || call.name === RECALL_TOOL) return false;
+  if (isWriteTool(call.name) || isDeleteTool(call.name)) return false;
+  return effect === undefined || effect.reads.length + effect.writes.length === 0;
+}
+
+/** The artifact at `key`, moved last (the order is that of the last run). */
+function touchOutput(map: Map<string, OutputArtifact>, key: string): OutputArtifact {
+  const artifact = outputOf(map, key);
+  map.delete(key);
+  map.set(key, artifact);
+  return artifact;
+}
+
+/** Whatever its length: an output a compression drops is recallable only by its id. */
+function addOutputId(artifact: OutputArtifact, response: ToolResponseBlock): void {
+  if (originalResponseText(response) !== '') {
+    addRecallId(artifact.recallIds, recallIdOfResponse(response), RECALL_IDS_PER_OUTPUT);
   }
 }
 
@@ -112,15 +215,21 @@ function collectCommand(
 ): void {
   const command = stringParameter(call.parameters, 'command');
   if (command === undefined) return;
-  const key = commandKey(command);
-  const text = resultText(response.result);
-  const exit = shellExitCode(text);
-  const status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
-  // A long output (a file printed, a test log) is worth getting back exactly.
-  const recall =
-    text.length > RECALLABLE_OUTPUT_CHARS ? `; recall id ${recallIdOfResponse(response)}` : '';
-  into.commands.delete(key);
-  into.commands.set(key, `${status}${recall}`);
+  const exit = shellExitCode(resultText(response.result));
+  const artifact = touchOutput(into.commands, commandKey(command));
+  artifact.status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
+  addOutputId(artifact, response);
+}
+
+function collectResult(
+  response: ToolResponseBlock,
+  call: ToolCallBlock,
+  how: { readonly failed: boolean; readonly workspaceRoot: string },
+  into: Artifacts,
+): void {
+  const artifact = touchOutput(into.results, resultKey(call, how.workspaceRoot));
+  artifact.status = how.failed ? 'failed' : 'ok';
+  addOutputId(artifact, response);
 }
 
 /** How a command is shown (and matched by the replay's survival metric). */
@@ -138,16 +247,20 @@ function recordWrite(file: FileArtifact, call: ToolCallBlock): void {
   file.recallIds = [];
 }
 
-/** Copies of one file kept by id; a file re-read in parts keeps the last few. */
-const RECALL_IDS_PER_FILE = 6;
+/**
+ * Outputs kept by id per command or result: a command run again keeps its last few runs (an
+ * older output is superseded by a newer run of the same command).
+ */
+export const RECALL_IDS_PER_OUTPUT = 6;
 
-function addRecallId(file: FileArtifact, id: string): void {
-  if (file.recallIds.includes(id)) return;
-  file.recallIds.push(id);
-  if (file.recallIds.length > RECALL_IDS_PER_FILE) file.recallIds.shift();
+/** A file keeps the id of every read since its last write: each window of it is live content. */
+function addRecallId(ids: string[], id: string, keep = Number.POSITIVE_INFINITY): void {
+  if (ids.includes(id)) return;
+  ids.push(id);
+  if (ids.length > keep) ids.shift();
 }
 
-/** A `compress()` one-liner standing in for a result: its facts were collected before. */
+/** A `compress()` one-liner standing in for a result. */
 function isSummaryLine(result: unknown): boolean {
   return isCompactSummary(result) && typeof result === 'string' && result.includes(' — ');
 }
@@ -195,7 +308,7 @@ function collectInclusions(entry: IContent, workspaceRoot: string, into: Artifac
     for (const span of spans) {
       const file = fileOf(into, displayPath(span.filePath, workspaceRoot));
       file.read = true;
-      addRecallId(file, recallIdOfInclusion(block.text.slice(span.start, span.end)));
+      addRecallId(file.recallIds, recallIdOfInclusion(block.text.slice(span.start, span.end)));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyArtifacts } from './collectArtifacts.js';
+import { emptyArtifacts, type Artifacts } from './collectArtifacts.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
 import { TRAIL_SHARE } from './ArtifactTrailKeeper.js';
 
@@ -19,16 +19,19 @@ function artifacts() {
     deleted: false,
     recallIds: ['r0123456789'],
   });
-  a.commands.set('npm test', 'exit 1');
-  a.commands.set('npm run build', 'exit 0; recall id r9876543210');
-  a.commands.set('git status', 'exit 0');
+  a.commands.set('npm test', { status: 'exit 1', recallIds: [] });
+  a.commands.set('npm run build', { status: 'exit 0', recallIds: ['r9876543210'] });
+  a.commands.set('git status', { status: 'exit 0', recallIds: [] });
   return a;
 }
 
 describe('renderArtifactTrail', () => {
   it('#11.3 leaves out what the kept history already names, unless its line carries a recall id', () => {
     const visible = 'ran `npm test` on src/seen.ts, then npm run build on src/old.ts';
-    const text = renderArtifactTrail(artifacts(), [], 10_000, visible);
+    const text = renderArtifactTrail(artifacts(), [], 10_000, {
+      text: visible,
+      recallIds: new Set(),
+    });
     expect(text).not.toContain('src/seen.ts');
     expect(text).not.toContain('`npm test`');
     expect(text).toContain('src/old.ts: read; recall id r0123456789');
@@ -59,10 +62,57 @@ describe('renderArtifactTrail', () => {
         recallIds: [`r${String(i).padStart(10, '0')}`],
       });
     for (let i = 0; i < 220; i++)
-      a.commands.set(`cd ~/project && npm run test -- --grep case${i} 2>&1 | tail -5`, 'ok');
+      a.commands.set(`cd ~/project && npm run test -- --grep case${i} 2>&1 | tail -5`, {
+        status: 'ok',
+        recallIds: [],
+      });
     const text = renderArtifactTrail(a, [], Math.floor(32_000 * TRAIL_SHARE * 4));
     expect(text).not.toContain('omitted');
     expect(text).toContain('case0 ');
     expect(text).toContain('module0/index.ts');
+  });
+
+  it('#32.6 a command or other output names its recall id only while the kept history does not show it', () => {
+    const a: Artifacts = emptyArtifacts();
+    a.commands.set('cat src/a.ts | grep foo', { status: 'exit 0', recallIds: ['r1111111111'] });
+    a.commands.set('ls', { status: 'ok', recallIds: ['r2222222222'] });
+    a.results.set('grep_search "bar"', { status: 'ok', recallIds: ['r3333333333'] });
+    a.results.set('web_fetch https://example.test', { status: 'ok', recallIds: ['r4444444444'] });
+    // `ls` and the fetch are still shown whole (their ids in view), and named: no line.
+    const view = {
+      text: 'ran ls, then web_fetch https://example.test',
+      recallIds: new Set(['r2222222222', 'r4444444444']),
+    };
+    const text = renderArtifactTrail(a, [], 10_000, view);
+    expect(text).toContain('- `cat src/a.ts | grep foo` → exit 0; recall id r1111111111');
+    expect(text).toContain(
+      'Other tool outputs:\n- `grep_search "bar"` → ok; recall id r3333333333',
+    );
+    expect(text).not.toContain('`ls`');
+    expect(text).not.toContain('example.test');
+  });
+
+  it('#32.6 an output known only by a pointer (no status) is listed by its id', () => {
+    const a: Artifacts = emptyArtifacts();
+    a.commands.set('pytest -x', { status: '', recallIds: ['r5555555555'] });
+    expect(renderArtifactTrail(a, [], 10_000)).toContain('- `pytest -x` → recall id r5555555555');
+  });
+
+  it('#32.6 commands over the budget: the omitted ones keep their recall ids in one older-outputs line', () => {
+    const a: Artifacts = emptyArtifacts();
+    const id = (i: number) => `r${String(i).padStart(10, '0')}`;
+    for (let i = 0; i < 60; i++)
+      a.commands.set(`cd ~/project && npm run test -- --grep case${i} 2>&1 | tail -5`, {
+        status: 'exit 0',
+        recallIds: [id(i)],
+      });
+    const text = renderArtifactTrail(a, [], 3_000);
+    expect(text.length).toBeLessThanOrEqual(3_000);
+    const omitted = Number(/\((\d+) older omitted\)/.exec(text)?.[1]);
+    expect(omitted).toBeGreaterThan(0);
+    expect(text).toContain(`- older outputs: recall id ${id(0)}; recall id ${id(1)}; `);
+    for (let i = 0; i < 60; i++) expect(text).toContain(`recall id ${id(i)}`);
+    expect(text).toContain('case59 ');
+    expect(text).not.toContain('case0 ');
   });
 });
