@@ -40,7 +40,7 @@ describe('nodeShellRunner', () => {
     expect(result.kind).toBe('timeout');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await expect(readFile(path.join(dir, 'child'), 'utf8')).rejects.toThrow();
-  });
+  }, 10_000);
 
   it('stops on abort and says so', async () => {
     const controller = new AbortController();
