@@ -10,6 +10,7 @@ import type {
   CompressionHandler,
   DensityAppliedEvent,
 } from '../core/CompressionHandler.js';
+import { recallIdsNamedIn } from '../core/compression/recallPointers.js';
 import type { CompressionNoopReason, CompressionStrategyName } from '../core/compression/types.js';
 import type { DensityCacheTotals } from '../scheduler/densityCacheLedger.js';
 import type { DensityLedgerView } from '../scheduler/DensityScheduler.js';
@@ -196,8 +197,6 @@ export interface RecallableTotals {
   readonly entries: number;
 }
 
-const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
-
 /** The recall ids each entry of `history` names (pointers, summaries, the artifact trail). */
 function recallIdsNamedBy(entry: IContent): string[] {
   const ids: string[] = [];
@@ -208,8 +207,7 @@ function recallIdsNamedBy(entry: IContent): string[] {
         : block.type === 'tool_response' && typeof block.result === 'string'
           ? block.result
           : '';
-    if (!text.includes('recall id')) continue;
-    for (const match of text.matchAll(RECALL_ID_MENTION)) ids.push(match[1] as string);
+    ids.push(...recallIdsNamedIn(text));
   }
   return ids;
 }

@@ -8,6 +8,8 @@ import {
   isRecencyPointer,
   prunedPointer,
   recallIdOfResponse,
+  recallIdsNamedIn,
+  recallSuffix,
 } from './recallPointers.js';
 
 const block: ToolResponseBlock = {
@@ -87,5 +89,14 @@ describe('recall pointers (issue #11.1)', () => {
     expect(line.length).toBeLessThanOrEqual(200);
     expect(line.endsWith(`; recall id ${id}]`)).toBe(true);
     expect(isCompactSummary(line)).toBe(true);
+  });
+
+  it('#32.6 reads back every recall id a pointer, summary line or trail names, in order', () => {
+    const first = recallIdOfResponse(block);
+    const second = recallIdOfResponse({ ...block, result: 'other output' });
+    const trail = `- npm test: exit 1; recall id ${first}\n- ls${recallSuffix(second)}`;
+    expect(recallIdsNamedIn(trail)).toEqual([first, second]);
+    expect(recallIdsNamedIn(prunedPointer(block, 'stale', 'recall'))).toEqual([first]);
+    expect(recallIdsNamedIn('no ids here: recall id rXYZ')).toEqual([]);
   });
 });

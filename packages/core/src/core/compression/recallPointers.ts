@@ -107,3 +107,11 @@ export function isRecencyPointer(result: unknown): boolean {
 export function recallSuffix(id: string): string {
   return `; recall id ${id}`;
 }
+
+const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
+
+/** The recall ids a text names (`recall id r…`: pointers, summary lines, the artifact trail). */
+export function recallIdsNamedIn(text: string): string[] {
+  if (!text.includes('recall id')) return [];
+  return [...text.matchAll(RECALL_ID_MENTION)].map((match) => match[1] as string);
+}

@@ -22,6 +22,7 @@ import {
   originalResponseText,
   recallIdOfInclusion,
   recallIdOfResponse,
+  recallIdsNamedIn,
 } from '../recallPointers.js';
 import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
@@ -133,8 +134,6 @@ function collectResponse(
   }
 }
 
-const POINTER_ID = /recall id (r[0-9a-f]{10})/;
-
 /**
  * A pointer or summary line standing in for a result: the recall id it names goes where the
  * output's would have (the line may be dropped next; a result density pruned before any
@@ -146,7 +145,7 @@ function collectStandIn(
   workspaceRoot: string,
   into: Artifacts,
 ): void {
-  const id = typeof pointer === 'string' ? POINTER_ID.exec(pointer)?.[1] : undefined;
+  const id = typeof pointer === 'string' ? recallIdsNamedIn(pointer)[0] : undefined;
   if (id === undefined) return;
   const effect = fileEffectOf(call, { shellFileOps: true });
   const command = isShellTool(call.name) ? stringParameter(call.parameters, 'command') : undefined;

@@ -7,7 +7,7 @@
 import type { IContent, ToolResponseBlock } from '../../../services/history/IContent.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { resultText } from '../density/toolResultText.js';
-import { isPrunedPointer, recallIdOfResponse } from '../recallPointers.js';
+import { isPrunedPointer, recallIdOfResponse, recallIdsNamedIn } from '../recallPointers.js';
 
 /** The text a history shows: its text blocks, tool-call parameters (as JSON) and results. */
 export function historyText(history: readonly IContent[]): string {
@@ -45,8 +45,6 @@ export interface HistoryView {
 
 export const EMPTY_VIEW: HistoryView = { text: '', recallIds: new Set() };
 
-const RECALL_ID_MENTION = /recall id (r[0-9a-f]{10})/g;
-
 /** Whether `block` shows its tool's output as it was (not a pointer, a summary or a reply). */
 function showsOutputWhole(block: ToolResponseBlock): boolean {
   return (
@@ -66,6 +64,6 @@ export function historyView(history: readonly IContent[]): HistoryView {
       }
     }
   }
-  for (const match of text.matchAll(RECALL_ID_MENTION)) recallIds.add(match[1] as string);
+  for (const id of recallIdsNamedIn(text)) recallIds.add(id);
   return { text, recallIds };
 }
