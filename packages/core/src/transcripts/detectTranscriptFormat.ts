@@ -131,10 +131,6 @@ function parseLine(line: string): unknown {
   }
 }
 
-function isJsonDocument(text: string): boolean {
-  return parseLine(text) !== undefined;
-}
-
 /**
  * The format the first lines name, read in order: a line of no known shape (a client's metadata
  * line, a header of a newer version) is passed over, up to `SNIFF_LINES` lines.
@@ -188,18 +184,16 @@ export async function startsWithJsonArray(file: string): Promise<boolean> {
 export async function sniffTranscript(file: string): Promise<Sniffed> {
   const head = (await readHead(file)).replace(/^\uFEFF/, '');
   const start = head.trimStart()[0];
-  let jsonLines = false;
   if (start === '{') {
     const lines = await firstLines(file, SNIFF_LINES);
     const { format, first } = classifyLines(lines);
     if (format !== undefined) return { format, document: first };
-    jsonLines = lines.length > 1 && isParams(parseLine(lines[0] ?? ''));
+    // A whole object on the first line and more after it is JSON Lines, never one document: of a
+    // format we do not know, so say that, not "not valid JSON".
+    if (lines.length > 1 && isParams(parseLine(lines[0] ?? ''))) throw unknownFormat(file);
   }
   if (start === '{' || start === '[') {
-    const text = await readFile(file, 'utf8');
-    // Valid JSON Lines of a format we do not know: say that, not "not valid JSON".
-    if (jsonLines && !isJsonDocument(text)) throw unknownFormat(file);
-    const document = parseJsonDocument(text, file);
+    const document = parseJsonDocument(await readFile(file, 'utf8'), file);
     const format = classifyJsonValue(document);
     if (format === undefined) throw unknownFormat(file);
     return { format, document };

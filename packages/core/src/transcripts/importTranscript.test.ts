@@ -81,6 +81,22 @@ describe('detectTranscriptFormat', () => {
     });
   });
 
+  it('#32.1 reads a pretty-printed document whose inner lines are whole objects as one document', async () => {
+    const recording = {
+      sessionId: 's',
+      projectHash: 'h',
+      startTime: '2030-01-01T00:00:00Z',
+      messages: [{ id: '1', type: 'user', content: 'hi' }],
+    };
+    const text = JSON.stringify(recording, null, 2).replace(
+      /\{\n\s+"id": "1",\n\s+"type": "user",\n\s+"content": "hi"\n\s+\}/,
+      '{"id":"1","type":"user","content":"hi"}',
+    );
+    expect(text.split('\n')).toContain('    {"id":"1","type":"user","content":"hi"}');
+    const file = await write('pretty.json', text);
+    await expect(detectTranscriptFormat(file)).resolves.toBe('gemini-cli-recording');
+  });
+
   it('names the line of a JSON syntax error', async () => {
     const file = await write('broken.json', '{\n  "messages": [\n    oops\n  ]\n}\n');
     const error = await detectTranscriptFormat(file).catch((e: unknown) => e);
