@@ -22,6 +22,9 @@ export interface ImportSource {
   readonly includeThinking?: boolean;
 }
 
+/** How `ignored` names records of a type the importer does not know (`ignoreUnknown`). */
+export const UNKNOWN_RECORD_PREFIX = 'unknown ';
+
 export class SessionBuilder {
   readonly content: ContentAccumulator;
   private readonly skipped: SkippedRecord[] = [];
@@ -46,6 +49,16 @@ export class SessionBuilder {
   /** A malformed or unusable record, left out. */
   skip(location: RecordLocation, reason: string): void {
     this.skipped.push({ ...location, reason });
+  }
+
+  /** A tool result (or observation) that answers no call of the session, left out. */
+  skipOrphanResult(location: RecordLocation, reason: string): void {
+    this.skipped.push({ ...location, reason, kind: 'orphan-result' });
+  }
+
+  /** A record of a type the importer does not know, counted as `unknown <what>`. */
+  ignoreUnknown(what: string): void {
+    this.ignore(`${UNKNOWN_RECORD_PREFIX}${what}`);
   }
 
   /** A record that is not conversation (progress, snapshot, system prompt…), counted by reason. */

@@ -6,6 +6,7 @@
  * likely read wrongly, and a replay of it would report savings on a conversation that is not
  * there. Each is said loudly, never dropped silently. Pure.
  */
+import { UNKNOWN_RECORD_PREFIX } from './SessionBuilder.js';
 import type { ImportedSession, RecordedCalls } from './types.js';
 
 /** Below this share of the calls the file holds, an import is reported as incomplete. */
@@ -21,11 +22,6 @@ export const IMPORT_PROBLEMS = [
   'duplicate-history',
 ] as const;
 export type ImportProblem = (typeof IMPORT_PROBLEMS)[number];
-
-/** How an importer names a result it found no call for (each format says it its own way). */
-const ORPHAN_RESULT = / for unknown (?:tool_use id|call_id|tool_call_id|tool call)\b/;
-/** How importers count records of a type they do not know (`ImportedSession.ignored`). */
-const UNKNOWN_RECORD = /^unknown\b/;
 
 export type ImportCheck =
   | { readonly kind: 'ok' }
@@ -71,7 +67,7 @@ function callsCheck(session: CheckedSession): ImportCheck {
 function unknownRecords(session: CheckedSession): ImportCheck {
   const ignored = Object.entries(session.ignored ?? {});
   const unknown = ignored
-    .filter(([reason]) => UNKNOWN_RECORD.test(reason))
+    .filter(([reason]) => reason.startsWith(UNKNOWN_RECORD_PREFIX))
     .reduce((sum, [, n]) => sum + n, 0);
   const all =
     ignored.reduce((sum, [, n]) => sum + n, 0) +
@@ -83,7 +79,7 @@ function unknownRecords(session: CheckedSession): ImportCheck {
 }
 
 function orphanResults(session: CheckedSession): ImportCheck {
-  const count = (session.skipped ?? []).filter((s) => ORPHAN_RESULT.test(s.reason)).length;
+  const count = (session.skipped ?? []).filter((s) => s.kind === 'orphan-result').length;
   return count > 0 ? { kind: 'results-without-calls', count } : { kind: 'ok' };
 }
 

@@ -38,7 +38,11 @@ export type RecordLocation =
   | { readonly path: string; readonly line?: undefined };
 
 /** A record that was malformed or unusable and left out of `contents`. */
-export type SkippedRecord = RecordLocation & { readonly reason: string };
+export type SkippedRecord = RecordLocation & {
+  readonly reason: string;
+  /** `orphan-result`: a tool result no call of the session answers (`checkImport` reports it). */
+  readonly kind?: 'orphan-result';
+};
 
 /** Counts that describe an imported session (computed from `contents`, see sessionStats.ts). */
 export interface SessionStats {

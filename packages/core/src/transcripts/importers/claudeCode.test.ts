@@ -78,7 +78,11 @@ describe('importClaudeCode', () => {
     const session = await importClaudeCode(readFileLines(FIXTURE), { file: FIXTURE });
     expect(session.skipped).toEqual([
       { line: 15, reason: expect.stringMatching(/^invalid JSON/) as unknown },
-      { line: 16, reason: "tool_result for unknown tool_use id 'toolu_missing'" },
+      {
+        line: 16,
+        reason: "tool_result for unknown tool_use id 'toolu_missing'",
+        kind: 'orphan-result',
+      },
     ]);
     expect(session.ignored).toEqual({
       'summary line': 1,

@@ -24,25 +24,17 @@ import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
 import { isParams, mapToolCall } from '../toolAliases.js';
 import { recordedTime } from '../jsonValues.js';
 import type { ImportedSession, RecordLocation } from '../types.js';
-import { attachmentContent } from './claudeCodeAttachment.js';
+import { blocksOf, recordBlocks, toolUseIds } from './claudeCodeBlocks.js';
+import { ClaudeChain } from './ClaudeChain.js';
 import { CLAUDE_CODE_MESSAGE_TYPES, ignoredLineReason } from './claudeCodeRecordTypes.js';
 import { findResumedCopies } from './findResumedCopies.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
-/** Reason a tool result is skipped when no line of the session holds its call. */
-export const UNKNOWN_CALL_REASON = 'tool_result for unknown tool_use id';
 /** Counted reason for history a resumed session wrote again. */
 export const RESUMED_COPY_REASON = 'history copied by a resumed session';
-/** Counted reason for a second answer to a call already answered (a resumed copy). */
-const ANSWERED_TWICE_REASON = 'tool_result answering a call a second time';
 /** Agent id prefix of the client's own compaction call (`subagents/agent-acompact-*.jsonl`). */
 const COMPACTION_AGENT = 'acompact-';
-
-function blocksOf(content: unknown): readonly unknown[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content : [];
-}
 
 function assistantBlock(block: unknown, builder: SessionBuilder): ContentBlock | undefined {
   if (!isParams(block)) return undefined;
@@ -106,10 +98,7 @@ function onAssistant(record: Json, at: RecordLocation, builder: SessionBuilder):
   }
   const groupKey = typeof message.id === 'string' ? message.id : undefined;
   builder.recordModelCall(groupKey);
-  builder.recordToolCalls(
-    blocksOf(message.content).filter((block) => isParams(block) && block.type === 'tool_use')
-      .length,
-  );
+  builder.recordToolCalls(recordBlocks(record).filter((block) => block.type === 'tool_use').length);
   builder.noteFacts({ model: message.model });
   const blocks = blocksOf(message.content)
     .map((block) => assistantBlock(block, builder))
@@ -120,110 +109,11 @@ function onAssistant(record: Json, at: RecordLocation, builder: SessionBuilder):
   });
 }
 
-/** Text of a tool_result's content: a string, or text blocks (images become a placeholder). */
-function toolResultText(content: unknown): string {
-  return blocksOf(content)
-    .map((block) => {
-      if (!isParams(block)) return '';
-      if (block.type === 'text' && typeof block.text === 'string') return block.text;
-      if (block.type === 'image') return '[image]';
-      return '';
-    })
-    .join('\n');
-}
-
 function imageBlock(block: Json): MediaBlock | undefined {
   const source = isParams(block.source) ? block.source : undefined;
   if (source?.type !== 'base64' || typeof source.data !== 'string') return undefined;
   const mimeType = typeof source.media_type === 'string' ? source.media_type : 'image/png';
   return { type: 'media', mimeType, data: source.data, encoding: 'base64' };
-}
-
-/** A tool result waiting for its call, with the attachments written after it. */
-interface PendingResult {
-  readonly at: RecordLocation;
-  readonly block: Json;
-  readonly attachments: Json[];
-}
-
-/**
- * One chain's (main or side) builder, with the tool results written before their calls: a result
- * waits until the line holding its call arrives and is placed right after it, together with the
- * attachments the client wrote after that result (their `parentUuid` names it).
- */
-class Chain {
-  readonly builder: SessionBuilder;
-  messages = 0;
-  /** Recorded time of the chain's last message record. */
-  lastTime: number | undefined;
-  private readonly pending = new Map<string, PendingResult>();
-  /** uuid of a waiting result's record (or of an attachment after it) → the call id it waits on. */
-  private readonly waitingUuids = new Map<string, string>();
-
-  constructor(source: ImportSource) {
-    this.builder = new SessionBuilder(source, 'claude-code');
-    this.builder.countRecorded();
-  }
-
-  toolResult(block: Json, at: RecordLocation, record: Json): void {
-    const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
-    const { content } = this.builder;
-    if (content.hasCall(callId) && !content.awaitsAnswer(callId)) {
-      this.builder.ignore(ANSWERED_TWICE_REASON);
-      return;
-    }
-    if (this.answer(block)) return;
-    this.pending.set(callId, { at, block, attachments: [] });
-    if (typeof record.uuid === 'string') this.waitingUuids.set(record.uuid, callId);
-  }
-
-  /** Whether an attachment follows a waiting result (and is kept to go after it). */
-  holdsAttachment(record: Json): boolean {
-    const callId =
-      typeof record.parentUuid === 'string' ? this.waitingUuids.get(record.parentUuid) : undefined;
-    const waiting = callId === undefined ? undefined : this.pending.get(callId);
-    if (callId === undefined || waiting === undefined) return false;
-    waiting.attachments.push(record);
-    if (typeof record.uuid === 'string') this.waitingUuids.set(record.uuid, callId);
-    return true;
-  }
-
-  /** After an assistant line: the results that waited for the calls it holds. */
-  callsArrived(callIds: readonly string[]): void {
-    for (const callId of callIds) {
-      const waiting = this.pending.get(callId);
-      if (waiting === undefined || !this.answer(waiting.block)) continue;
-      this.pending.delete(callId);
-      for (const attachment of waiting.attachments) onAttachment(attachment, this.builder);
-    }
-  }
-
-  private answer(block: Json): boolean {
-    const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
-    const text = toolResultText(block.content);
-    return this.builder.content.toolResponse(
-      block.is_error === true ? { callId, result: '', error: text } : { callId, result: text },
-    );
-  }
-
-  build(): ImportedSession {
-    for (const [callId, waiting] of this.pending) {
-      this.builder.skip(waiting.at, `${UNKNOWN_CALL_REASON} '${callId}'`);
-      for (const attachment of waiting.attachments) onAttachment(attachment, this.builder);
-    }
-    this.pending.clear();
-    return this.builder.build();
-  }
-}
-
-function onAttachment(record: Json, builder: SessionBuilder): void {
-  const content = attachmentContent(record);
-  if (content.kind === 'ignored') {
-    builder.ignore(content.reason);
-    return;
-  }
-  if (content.kind === 'prompt') builder.content.human([...content.blocks]);
-  else builder.content.human([...content.blocks], { attachment: content.type });
 }
 
 /** A user-line block that the human sees as part of their message, if it is one. */
@@ -249,7 +139,7 @@ function summaryMetadata(record: Json, previousTime: number | undefined): Conten
   };
 }
 
-function onUser(record: Json, at: RecordLocation, chain: Chain): void {
+function onUser(record: Json, at: RecordLocation, chain: ClaudeChain): void {
   const { builder } = chain;
   const message = isParams(record.message) ? record.message : undefined;
   if (
@@ -283,14 +173,14 @@ type ClaudeRecord =
 
 /** The main chain and the sidechain of one file, each into its own builder. */
 class ChainSplitter {
-  private readonly main: Chain;
-  private readonly side: Chain;
+  private readonly main: ClaudeChain;
+  private readonly side: ClaudeChain;
   private compactionAgent = false;
 
   constructor(given: ImportSource) {
     const source = { ...given, includeThinking: given.includeThinking ?? true };
-    this.main = new Chain(source);
-    this.side = new Chain(source);
+    this.main = new ClaudeChain(source);
+    this.side = new ClaudeChain(source);
   }
 
   private forBoth(action: (builder: SessionBuilder) => void): void {
@@ -305,7 +195,10 @@ class ChainSplitter {
     const { value, at } = record;
     const type = String(value.type);
     if (!CLAUDE_CODE_MESSAGE_TYPES.has(type)) {
-      this.forBoth((builder) => builder.ignore(ignoredLineReason(value.type, value.subtype)));
+      const reason = ignoredLineReason(value.type, value.subtype);
+      this.forBoth((builder) =>
+        reason === undefined ? builder.ignoreUnknown('line type') : builder.ignore(reason),
+      );
       return;
     }
     const sidechain = value.isSidechain === true;
@@ -327,7 +220,7 @@ class ChainSplitter {
       onAssistant(value, at, chain.builder);
       chain.callsArrived(toolUseIds(value));
     } else if (type === 'user') onUser(value, at, chain);
-    else if (!chain.holdsAttachment(value)) onAttachment(value, chain.builder);
+    else if (!chain.holdsAttachment(value)) chain.attachment(value);
     chain.lastTime = recordedTime(value.timestamp) ?? chain.lastTime;
   }
 
@@ -345,14 +238,6 @@ class ChainSplitter {
     }
     return this.main.build();
   }
-}
-
-function toolUseIds(record: Json): readonly string[] {
-  const message = isParams(record.message) ? record.message : {};
-  return blocksOf(message.content)
-    .filter(isParams)
-    .filter((block) => block.type === 'tool_use' && typeof block.id === 'string')
-    .map((block) => String(block.id));
 }
 
 function fromLine(parsed: ParsedLine): ClaudeRecord {

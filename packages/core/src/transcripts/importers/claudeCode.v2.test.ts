@@ -114,6 +114,15 @@ describe('Claude Code 2.1.x files', () => {
     });
   });
 
+  it('#32.3 a result whose call never comes is skipped as an orphan, and checkImport says so', async () => {
+    const session = await importClaudeCode(
+      lines([user('go'), result('t404', 'out'), reply('m1', [{ type: 'text', text: 'ok' }])]),
+      { file: 'x.jsonl' },
+    );
+    expect(session.skipped).toMatchObject([{ kind: 'orphan-result' }]);
+    expect(checkImport(session)).toEqual({ kind: 'results-without-calls', count: 1 });
+  });
+
   it('#32.1 keeps the attachments written after an early result after it, in one reply', async () => {
     const early = result('t1', 'out');
     const session = await importClaudeCode(

@@ -33,12 +33,12 @@ export const CLAUDE_CODE_METADATA_TYPES: readonly string[] = [
 
 const METADATA: ReadonlySet<string> = new Set(CLAUDE_CODE_METADATA_TYPES);
 
-/** Reason an unknown line type is counted under in `ImportedSession.ignored`. */
-export const UNKNOWN_LINE_TYPE = 'unknown line type';
-
-/** The reason a non-message line is counted under (a system line by its subtype). */
-export function ignoredLineReason(type: unknown, subtype: unknown): string {
-  if (typeof type !== 'string' || !METADATA.has(type)) return UNKNOWN_LINE_TYPE;
+/**
+ * The reason a known non-message line is counted under (a system line by its subtype);
+ * `undefined` for a line type not known here.
+ */
+export function ignoredLineReason(type: unknown, subtype: unknown): string | undefined {
+  if (typeof type !== 'string' || !METADATA.has(type)) return undefined;
   return type === 'system' && typeof subtype === 'string'
     ? `system ${subtype} line`
     : `${type} line`;

@@ -70,7 +70,7 @@ describe('importCodexRollout', () => {
       'developer message': 1,
     });
     expect(session.skipped).toEqual([
-      { line: 17, reason: "output for unknown call_id 'call_unknown'" },
+      { line: 17, reason: "output for unknown call_id 'call_unknown'", kind: 'orphan-result' },
       { line: 18, reason: expect.stringMatching(/^invalid JSON/) as unknown },
     ]);
   });

@@ -158,7 +158,7 @@ class CodexSession {
     const callId = typeof item.call_id === 'string' ? item.call_id : '';
     const ids = this.expanded.get(callId);
     if (ids === undefined) {
-      this.builder.skip({ line }, `output for unknown call_id '${callId}'`);
+      this.builder.skipOrphanResult({ line }, `output for unknown call_id '${callId}'`);
       return;
     }
     const { text, failed } = readOutput(item.output, this.builder.content.callName(ids[0] ?? ''));
@@ -287,7 +287,7 @@ function onRecord(session: CodexSession, record: Json, line: number): void {
         builder.noteFacts({ sessionId: record.id });
         return builder.ignore('session header line');
       }
-      return builder.ignore('unknown line type');
+      return builder.ignoreUnknown('line type');
   }
 }
 

@@ -11,33 +11,9 @@
  * Tool results that answer a call a second time are left to the importer (it sees the answers).
  * Pure: returns the positions (in the given order) of the copies.
  */
-import { isParams } from '../toolAliases.js';
+import { messageId, textsOf, toolUseIds } from './claudeCodeBlocks.js';
 
 type Json = Readonly<Record<string, unknown>>;
-
-function blocks(record: Json): readonly Json[] {
-  const message = isParams(record.message) ? record.message : {};
-  const content = message.content;
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content.filter(isParams) : [];
-}
-
-function humanTexts(record: Json): readonly string[] {
-  return blocks(record)
-    .filter((block) => block.type === 'text' && typeof block.text === 'string')
-    .map((block) => String(block.text));
-}
-
-function toolUseIds(record: Json): readonly string[] {
-  return blocks(record)
-    .filter((block) => block.type === 'tool_use' && typeof block.id === 'string')
-    .map((block) => String(block.id));
-}
-
-function messageId(record: Json): string | undefined {
-  const message = isParams(record.message) ? record.message : {};
-  return typeof message.id === 'string' ? message.id : undefined;
-}
 
 function stamp(record: Json): string | undefined {
   return typeof record.timestamp === 'string' ? record.timestamp : undefined;
@@ -55,7 +31,7 @@ function assistantCopies(records: readonly Json[]): {
   const open = new Set<string>();
   const toolIds = new Set<string>();
   records.forEach((record, index) => {
-    if (record.type === 'user' && humanTexts(record).length > 0) {
+    if (record.type === 'user' && textsOf(record).length > 0) {
       for (const id of open) closed.add(id);
       open.clear();
       return;
@@ -86,7 +62,7 @@ export function findResumedCopies(records: readonly Json[]): ReadonlySet<number>
     const at = stamp(record);
     const copyTime = at !== undefined && stamps.has(at);
     if (record.type === 'user') {
-      const said = humanTexts(record);
+      const said = textsOf(record);
       if (copyTime && said.length > 0 && said.every((t) => texts.has(t))) copies.add(index);
       else for (const t of said) texts.add(t);
     } else if (record.type === 'attachment') {

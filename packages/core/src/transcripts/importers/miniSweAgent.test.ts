@@ -117,7 +117,11 @@ describe('importMiniSweAgent: 2.x native tool calls', () => {
       { file: 't.json' },
     );
     expect(session.skipped).toEqual([
-      { path: '$.messages[0]', reason: "tool message for unknown tool_call_id 'nope'" },
+      {
+        path: '$.messages[0]',
+        reason: "tool message for unknown tool_call_id 'nope'",
+        kind: 'orphan-result',
+      },
     ]);
   });
 });

@@ -145,7 +145,8 @@ class MiniReader {
     const recorded = this.builder.content.toolResponse(
       failed ? { callId, result: '', error: text } : { callId, result: text },
     );
-    if (!recorded) this.builder.skip({ path }, `tool message for unknown tool_call_id '${callId}'`);
+    if (!recorded)
+      this.builder.skipOrphanResult({ path }, `tool message for unknown tool_call_id '${callId}'`);
   }
 
   /** A 1.x user message: the pending call's observation, or a human message. */

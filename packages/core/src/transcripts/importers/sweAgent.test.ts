@@ -110,7 +110,11 @@ describe('importSweAgent (1.x function calling)', () => {
     );
     expect(session.stats.failedWrites).toBe(1);
     expect(session.skipped).toEqual([
-      { path: '$.history[11]', reason: "observation for unknown tool call 'call_nope'" },
+      {
+        path: '$.history[11]',
+        reason: "observation for unknown tool call 'call_nope'",
+        kind: 'orphan-result',
+      },
     ]);
   });
 });

@@ -182,7 +182,7 @@ class SweSession {
     if (functionCalling) {
       for (const id of ids) {
         if (!this.respond(id, text))
-          this.builder.skip({ path }, `observation for unknown tool call '${id}'`);
+          this.builder.skipOrphanResult({ path }, `observation for unknown tool call '${id}'`);
       }
     } else if (this.pending) this.flush(text);
     else this.builder.content.human(text);
