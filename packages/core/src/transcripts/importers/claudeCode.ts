@@ -20,7 +20,7 @@ import {
   type MediaBlock,
 } from '../../services/history/IContent.js';
 import { jsonObjectLines, type LineSource, type ParsedLine } from '../lineSource.js';
-import { SessionBuilder, type ImportSource } from '../SessionBuilder.js';
+import type { SessionBuilder, ImportSource } from '../SessionBuilder.js';
 import { isParams, mapToolCall } from '../toolAliases.js';
 import { recordedTime } from '../jsonValues.js';
 import type { ImportedSession, RecordLocation } from '../types.js';
