@@ -1,47 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { zeroCacheCosts, type ReplayPolicyId, type ReplaySessionReport } from '@dense/core';
+import type { ReplayPolicyId, ReplaySessionReport } from '@dense/core';
 import { selfCompactedSection } from './benchApart.js';
 import type { BenchRun } from './benchTypes.js';
-
-const ZERO_CATEGORIES = { reads: 0, inclusions: 0, shellReads: 0 };
-
-/** A synthetic session report: zero everywhere but what a test sets. */
-function report(fields: Partial<ReplaySessionReport>): ReplaySessionReport {
-  return {
-    file: 'synthetic/a.jsonl',
-    format: 'dense-session',
-    sessionIndex: 0,
-    strategy: 'none',
-    contextLimit: null,
-    summarizer: null,
-    turns: 0,
-    modelCalls: 0,
-    toolCalls: 0,
-    syntheticResponses: 0,
-    overflowCalls: 0,
-    cumulativeInputTokens: 0,
-    peakContextTokens: 0,
-    finalContextTokens: 0,
-    compressions: 0,
-    firstCompressionTurn: null,
-    densityRemovedTokens: { readWrite: 0, dedup: 0, recency: 0 },
-    exposureTokens: ZERO_CATEGORIES,
-    staleTokens: ZERO_CATEGORIES,
-    staleReclaimedTokens: ZERO_CATEGORIES,
-    liveLostTokens: 0,
-    liveLostTokensBy: { density: 0, compression: 0 },
-    duplicateReclaimedTokens: 0,
-    historyRewrites: 0,
-    historyRewriteDepth: { meanEntries: 0, meanTokens: 0 },
-    cacheWeightedInputTokens: 0,
-    cacheCost: zeroCacheCosts(),
-    cacheCostAssumedWarm: zeroCacheCosts(),
-    timedModelCalls: 0,
-    densityOverheadMs: { median: 0, p99: 0, samples: 0 },
-    ...fields,
-  };
-}
+import { syntheticRun } from './test-utils/benchRun.js';
 
 function grounding(visible: number, hidden: number): ReplaySessionReport['grounding'] {
   const zero = { specifics: 0, visible: 0, recallable: 0, hidden: 0 };
@@ -63,19 +25,8 @@ function run(
   recordedCompactions = 1,
   extra: Partial<BenchRun> = {},
 ): BenchRun {
-  return {
-    source: 'synthetic',
-    policy,
-    limit,
-    report: report({ strategy: policy, contextLimit: limit, ...fields }),
-    series: [],
-    overhead: [],
-    liveLosses: [],
-    staleReadsLeft: [],
-    wallMs: 0,
-    recordedCompactions,
-    ...extra,
-  };
+  const base = syntheticRun(policy, limit, { format: 'dense-session', ...fields });
+  return { ...base, recordedCompactions, ...extra };
 }
 
 /** The docs' name of a session: its source and the first six hex digits of sha256(file name). */

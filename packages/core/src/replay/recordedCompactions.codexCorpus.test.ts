@@ -5,32 +5,18 @@
  * that call (the fixed prompt, which the replay does not hold, measured on the session's first
  * call). Skipped, with a name that says so, when the folder is absent (as on CI).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS, corpusEntries, corpusPresent as present } from '../test-utils/sharedCorpus.js';
 import { importTranscriptSessions } from '../transcripts/importTranscript.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy } from './replayPolicies.js';
 import { replaySession, type ReplayRun } from './replaySession.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
-const MANIFEST = path.join(CORPUS, 'manifest.jsonl');
-const present = existsSync(MANIFEST);
-
-interface ManifestEntry {
-  readonly file: string;
-  readonly format: string;
-}
-
-const codexFiles: string[] = present
-  ? readFileSync(MANIFEST, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as ManifestEntry)
-      .filter((entry) => /codex/i.test(entry.format))
-      .map((entry) => entry.file)
-  : [];
+const codexFiles = corpusEntries
+  .filter((entry) => /codex/i.test(entry.format))
+  .map((entry) => entry.file);
 
 /** `compacted` lines, counted as plainly as `jq 'select(.type=="compacted")'` would. */
 function compactedLines(file: string): number {

@@ -4,30 +4,17 @@
  * table below, so an importer that silently reads less fails here. Skipped, with a name that says
  * so, when the folder is absent (as on CI, whose checkout has no `../shared`).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  CORPUS,
+  corpusEntries as entries,
+  corpusPresent as present,
+} from '../test-utils/sharedCorpus.js';
 import { checkImport } from './checkImport.js';
 import { importTranscriptSessions } from './importTranscript.js';
 import { toolLinkProblems } from './toolLinkProblems.js';
 import type { ImportedSession, SessionRole } from './types.js';
-
-const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
-const MANIFEST = path.join(CORPUS, 'manifest.jsonl');
-const present = existsSync(MANIFEST);
-
-interface ManifestEntry {
-  readonly source: string;
-  readonly file: string;
-}
-
-const entries: ManifestEntry[] = present
-  ? readFileSync(MANIFEST, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as ManifestEntry)
-  : [];
 
 /**
  * Per corpus file (path under `raw/`), summed over its sessions: [model calls (AI entries), tool
@@ -243,6 +230,13 @@ function expectedRole(file: string): SessionRole {
 /** Each manifest file's sessions, or the error importing it threw. */
 const imported = new Map<string, ImportedSession[] | Error>();
 
+/** A file's imported sessions; the error its import threw fails the test that asks. */
+function sessionsOf(file: string): readonly ImportedSession[] | undefined {
+  const sessions = imported.get(file);
+  if (sessions instanceof Error) throw sessions;
+  return sessions;
+}
+
 describe.skipIf(!present)(
   present ? `corpus: every session in ${CORPUS}` : `corpus: skipped, ${CORPUS} not found`,
   () => {
@@ -258,8 +252,7 @@ describe.skipIf(!present)(
     it.each(entries.map((entry) => entry.file))(
       'imports %s without error, skips nothing and links every call',
       (file) => {
-        const sessions = imported.get(file);
-        if (sessions instanceof Error) throw sessions;
+        const sessions = sessionsOf(file);
         expect(sessions?.length).toBeGreaterThan(0);
         for (const session of sessions ?? []) {
           expect(session.skipped).toEqual([]);
@@ -276,8 +269,7 @@ describe.skipIf(!present)(
     it.each(entries.map((entry) => entry.file))(
       '#22.17 imports every model call and tool call of %s (expected counts per file)',
       (file) => {
-        const sessions = imported.get(file);
-        if (sessions instanceof Error) throw sessions;
+        const sessions = sessionsOf(file);
         const counted = [
           (sessions ?? []).reduce((sum, session) => sum + session.stats.aiEntries, 0),
           (sessions ?? []).reduce((sum, session) => sum + session.stats.toolCalls, 0),
@@ -292,8 +284,7 @@ describe.skipIf(!present)(
     it.each(entries.map((entry) => entry.file))(
       '#22.17 counts the calls %s holds, apart from the mapping, close to what is imported',
       (file) => {
-        const sessions = imported.get(file);
-        if (sessions instanceof Error) throw sessions;
+        const sessions = sessionsOf(file);
         for (const session of sessions ?? []) {
           const { recorded, stats } = session;
           expect(recorded, 'every importer counts what its file holds').toBeDefined();
@@ -308,8 +299,7 @@ describe.skipIf(!present)(
     it.each(entries.map((entry) => entry.file))(
       '#32.1 classifies %s (session, subagent or the client compaction call) and imports no history twice',
       (file) => {
-        const sessions = imported.get(file);
-        if (sessions instanceof Error) throw sessions;
+        const sessions = sessionsOf(file);
         for (const session of sessions ?? []) {
           expect(session.role ?? 'session').toBe(expectedRole(file));
           const replyIds = session.contents
