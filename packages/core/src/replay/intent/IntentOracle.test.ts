@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { textBlock, type IContent } from '../../services/history/IContent.js';
 import { recordingPosition } from '../oracle/exposureLedger.js';
-import { IntentOracle, LONG_PASTE_CHARS } from './IntentOracle.js';
+import { IntentOracle, LONG_PASTE_CHARS, sumIntent, ZERO_INTENT } from './IntentOracle.js';
 import { planIntent } from './planIntent.js';
 
 const human = (text: string, metadata?: IContent['metadata']): IContent => ({
@@ -94,4 +94,19 @@ describe('IntentOracle', () => {
       expect(dropOne.totals().lost).toBe(1);
     },
   );
+});
+
+describe('sumIntent', () => {
+  it('#33.5 adds every count of the runs it is given and skips runs without one', () => {
+    const one = { calls: 2, callsWithAll: 1, messages: 5, verbatim: 3, cut: 1, lost: 1 };
+    expect(sumIntent([one, undefined, one])).toEqual({
+      calls: 4,
+      callsWithAll: 2,
+      messages: 10,
+      verbatim: 6,
+      cut: 2,
+      lost: 2,
+    });
+    expect(sumIntent([])).toEqual(ZERO_INTENT);
+  });
 });

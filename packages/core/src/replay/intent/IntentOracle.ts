@@ -116,20 +116,11 @@ function sightingOf(text: string, sent: readonly IContent[]): Sighting | undefin
   return cut === undefined ? undefined : { entry: cut, verdict: 'cut' };
 }
 
+const INTENT_KEYS = Object.keys(ZERO_INTENT) as (keyof IntentCounts)[];
+
 /** Counts of several runs added up. */
 export function sumIntent(all: readonly (IntentCounts | undefined)[]): IntentCounts {
-  return all.reduce<IntentCounts>(
-    (sum, one) =>
-      one === undefined
-        ? sum
-        : {
-            calls: sum.calls + one.calls,
-            callsWithAll: sum.callsWithAll + one.callsWithAll,
-            messages: sum.messages + one.messages,
-            verbatim: sum.verbatim + one.verbatim,
-            cut: sum.cut + one.cut,
-            lost: sum.lost + one.lost,
-          },
-    ZERO_INTENT,
-  );
+  const sum = { ...ZERO_INTENT };
+  for (const one of all) if (one !== undefined) for (const key of INTENT_KEYS) sum[key] += one[key];
+  return sum;
 }
