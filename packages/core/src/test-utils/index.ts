@@ -5,3 +5,4 @@ export * from './compressionContext.js';
 export * from './mockServer/index.js';
 export * from './promptCache.js';
 export * from './promptBlocks.js';
+export * from './replaySessionReport.js';
