@@ -1,7 +1,7 @@
 /**
  * Text a coding-agent client puts into a user turn that the user did not type: Claude Code's
- * `<system-reminder>` blocks, IDE selections and opened files, slash-command echoes and hook
- * output; Codex's `<environment_context>` and `<user_instructions>`. Recognised by the element
+ * `<system-reminder>` blocks, IDE selections and opened files, slash-command echoes, hook output
+ * and background-task notifications; Codex's `<environment_context>` and `<user_instructions>`. Recognised by the element
  * names the clients wrap it in, so what is left is what the user said. Pure.
  */
 
@@ -17,6 +17,7 @@ export const CLIENT_CONTEXT_ELEMENTS: readonly string[] = [
   'local-command-stderr',
   'local-command-caveat',
   'user-prompt-submit-hook',
+  'task-notification',
   'environment_context',
   'user_instructions',
   'total_tokens',
@@ -27,9 +28,12 @@ const ELEMENT = new RegExp(
   'g',
 );
 
-/** `text` without the client-context elements it holds, trimmed. */
+/**
+ * `text` without the client-context elements it holds, trimmed. An element inside a line leaves a
+ * line break, not a join: the user's words on either side stay as the user wrote them.
+ */
 export function withoutClientContext(text: string): string {
-  return text.includes('<') ? text.replace(ELEMENT, '').trim() : text.trim();
+  return text.includes('<') ? text.replace(ELEMENT, '\n').trim() : text.trim();
 }
 
 /** Whether `text` is client context only (nothing the user typed is left). */
