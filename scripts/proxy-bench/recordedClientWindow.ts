@@ -7,8 +7,7 @@
 import type { IContent } from '@dense/core';
 import {
   CLIENT_DEFAULT_WINDOW,
-  CLIENT_RESERVE_TOKENS,
-  CODEX_COMPACT_SHARE,
+  clientThresholdFor,
   clientWindow,
 } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import type { ClientApi } from './clientRequests.js';
@@ -64,8 +63,11 @@ export function wireModel(model: string): string {
   return model.replace(/\[1m\]$/i, '');
 }
 
-const reserveBelow = (window: number): number => window - CLIENT_RESERVE_TOKENS;
-const codexThreshold = (window: number): number => Math.floor(window * CODEX_COMPACT_SHARE);
+/** The client a bench API stands for (the proxy bench replays Claude Code and Codex). */
+const clientOfApi = (api: ClientApi): 'claude-code' | 'codex' =>
+  api === 'anthropic' ? 'claude-code' : 'codex';
+const thresholdFor = (api: ClientApi, window: number): number =>
+  clientThresholdFor(clientOfApi(api), window);
 
 function namesLongContextModel(session: WindowedSession): boolean {
   if (session.model !== undefined && LONG_CONTEXT_MODEL.test(session.model)) return true;
@@ -92,17 +94,16 @@ function largestReported(contents: readonly IContent[]): number {
 
 /** The client's window for a bare model name, as `dense proxy` derives it. */
 function modelDefault(api: ClientApi, model: string): ClientWindow {
-  const client = api === 'anthropic' ? 'claude-code' : 'codex';
-  const window = clientWindow({ model, longContext: false, client });
-  const threshold = api === 'anthropic' ? reserveBelow(window) : codexThreshold(window);
-  return { window, threshold, source: 'model-default' };
+  const window = clientWindow({ model, longContext: false, client: clientOfApi(api) });
+  return { window, threshold: thresholdFor(api, window), source: 'model-default' };
 }
 
 /**
  * The window and threshold of a recorded session: for Codex, its recorded `model_context_window`
- * divided by `CODEX_EFFECTIVE_WINDOW_PERCENT` (the client's window) and `CODEX_COMPACT_SHARE` of
+ * divided by `CODEX_EFFECTIVE_WINDOW_PERCENT` (the client's window) and Codex's threshold share of
  * that; for Claude Code, `LONG_CONTEXT_WINDOW` when the transcript names a `[1m]` model or reports
- * a context past 200k, less `CLIENT_RESERVE_TOKENS`; otherwise the model's default window.
+ * a context past 200k, with Claude Code's threshold for it; otherwise the model's default window.
+ * Each threshold is the client's own rule (`clientThresholdFor`), the one the proxy uses.
  */
 export function recordedClientWindow(
   session: WindowedSession,
@@ -115,7 +116,7 @@ export function recordedClientWindow(
       return modelDefault(api, model);
     }
     const window = Math.round((recorded * 100) / CODEX_EFFECTIVE_WINDOW_PERCENT);
-    return { window, threshold: codexThreshold(window), source: 'codex-recorded-window' };
+    return { window, threshold: thresholdFor(api, window), source: 'codex-recorded-window' };
   }
   const long: WindowSource | undefined = namesLongContextModel(session)
     ? 'claude-1m-model'
@@ -125,13 +126,12 @@ export function recordedClientWindow(
   if (long === undefined) return modelDefault(api, wireModel(model));
   return {
     window: LONG_CONTEXT_WINDOW,
-    threshold: reserveBelow(LONG_CONTEXT_WINDOW),
+    threshold: thresholdFor(api, LONG_CONTEXT_WINDOW),
     source: long,
   };
 }
 
 /** The window set for the whole run (`--window`): each client's threshold for it. */
 export function benchWindow(api: ClientApi, window: number): ClientWindow {
-  const threshold = api === 'anthropic' ? reserveBelow(window) : codexThreshold(window);
-  return { window, threshold, source: 'bench-window' };
+  return { window, threshold: thresholdFor(api, window), source: 'bench-window' };
 }

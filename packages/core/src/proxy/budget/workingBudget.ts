@@ -117,6 +117,11 @@ export function clientCompactionThreshold(input: WindowInput): number {
   return rule.threshold(rule.window(input));
 }
 
+/** The same rule for a window known otherwise (e.g. what a transcript records). */
+export function clientThresholdFor(client: AgentClient, window: number): number {
+  return CLIENT_RULES[client].threshold(window);
+}
+
 /**
  * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the window
  * less `CLIENT_RESERVE_TOKENS` and room for the next result, the client's threshold less that
