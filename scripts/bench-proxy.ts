@@ -9,7 +9,14 @@
  * latency figures are cleanest alone), --window <tokens> (the client's window, e.g. 1m: recorded
  * compactions dropped, each side's client compacts only past that window's threshold, the proxy
  * keeps its default working budget for it; adds the per-session window table),
- * --working-budget <tokens|off> (the proxy's budget instead of its default).
+ * --working-budget <tokens|off> (the proxy's budget instead of its default), --sent <dir> (what
+ * each side sent upstream, one JSONL file per session and side: scripts/proxy-bench/SentLog.ts;
+ * transcript text, private).
+ *
+ * Besides cost, each side is judged at every model call by the replay's oracles against the
+ * request it sent: grounding (the specifics the reply used next) and intent (the user's earlier
+ * messages, verbatim / cut / lost); sessions are named by source and a short hash in the intent
+ * table.
  *
  * Each session's client window and threshold come from its transcript (recordedClientWindow.ts);
  * the client's own compaction calls (`agent-acompact-*` files) are skipped and counted; with no
@@ -45,6 +52,9 @@ import {
   type WindowRow,
 } from './proxy-bench/windowReport.js';
 import { groundingTable } from './proxy-bench/groundingReport.js';
+import { intentTable, sessionLabel } from './proxy-bench/intentReport.js';
+import { indexSession, openSessionSent, startSentIndex } from './proxy-bench/SentLog.js';
+import { planIntent } from '../packages/core/src/replay/intent/planIntent.js';
 import { corpusFiles, type CorpusFile } from './replay/corpus.js';
 import { benchSessions, compactionCallsNote, requireSessions } from './benchSessions.js';
 
@@ -67,14 +77,14 @@ interface Replayed {
 }
 
 /** What every session of one run is replayed with. */
-type Settings = Pick<ProxyBenchOptions, 'window' | 'workingBudget'>;
+type Settings = Pick<ProxyBenchOptions, 'window' | 'workingBudget' | 'sent'>;
 
 async function replayFile(
   file: CorpusFile,
   settings: Settings,
   failures: string[],
 ): Promise<Replayed> {
-  const { window, workingBudget } = settings;
+  const { window, workingBudget, sent } = settings;
   const rows: SessionRow[] = [];
   const windowRows: WindowRow[] = [];
   let imported;
@@ -89,15 +99,29 @@ async function replayFile(
     const api = clientApiOf(session);
     if (api === undefined) continue;
     const name = path.basename(file.file) + (sessions.length > 1 ? `#${index}` : '');
-    const replay = await replayThroughProxy({
-      session,
-      api,
-      prefix: DEFAULT_PREFIX,
-      count,
-      sessionId: `bench-${name}`,
-      ...(window === undefined ? {} : { window }),
-      ...(workingBudget === undefined ? {} : { workingBudget }),
-    });
+    const label = sessionLabel(name, file.source);
+    if (sent !== undefined) {
+      await indexSession(sent, { label, source: file.source, transcript: file.file, index });
+    }
+    const files =
+      sent === undefined
+        ? undefined
+        : await openSessionSent(sent, label, planIntent(session.contents));
+    let replay;
+    try {
+      replay = await replayThroughProxy({
+        session,
+        api,
+        prefix: DEFAULT_PREFIX,
+        count,
+        sessionId: `bench-${name}`,
+        ...(window === undefined ? {} : { window }),
+        ...(workingBudget === undefined ? {} : { workingBudget }),
+        ...(files === undefined ? {} : { sent: files }),
+      });
+    } finally {
+      await files?.close();
+    }
     rows.push(sessionRow(name, file.source, replay));
     if (window !== undefined)
       windowRows.push(
@@ -165,11 +189,18 @@ async function report(
       `p99 ${total.addedLatencyP99Ms.toFixed(1)} ms; ${meta.machine}, ${meta.date}, ${(meta.wallMs / 1000).toFixed(0)} s`,
   );
   console.log(`\n${groundingTable(rows, total.grounding)}`);
+  console.log(`\n${intentTable(rows, total.intent)}`);
   if (windowTotal !== undefined) console.log(`\n${windowTable(windowRows, windowTotal)}`);
   console.log(`\n${clientWindowsLine(rows)}`);
   const skipped = compactionCallsNote('bench:proxy', compactionCalls);
   if (skipped !== '') console.log(skipped);
   for (const failure of failures) console.log(`not replayed: ${failure}`);
+  if (options.sent !== undefined) {
+    process.stderr.write(
+      `bench:proxy: what each side sent is in ${path.resolve(options.sent)} ` +
+        '(transcript text: private, keep it out of the repository)\n',
+    );
+  }
   if (out === undefined) return;
   const windowJson =
     windowTotal === undefined ? {} : { window: { overall: windowTotal, rows: windowRows } };
@@ -196,6 +227,7 @@ async function main(): Promise<number> {
       CLIENT_SOURCES.test(f.source) &&
       (only === undefined || f.source.includes(only) || f.file.includes(only)),
   );
+  if (options.sent !== undefined) await startSentIndex(options.sent);
   const started = performance.now();
   const replayed = await replayAll(files, options);
   const { rows, failures, compactionCalls } = replayed;

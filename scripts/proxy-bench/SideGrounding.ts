@@ -24,6 +24,20 @@ export interface SideGroundingReport extends GroundingTotals {
   readonly recallIds: readonly string[];
 }
 
+/**
+ * The recording position a bench request stands for: the request sent for the recorded reply at
+ * entry `index` is that model call, before anything of its reply. The oracles judge what came
+ * before this position.
+ */
+export function callPosition(index: number): number {
+  return recordingPosition(index, 0);
+}
+
+/** The recorded entry a recording position lies in (the inverse of `callPosition`). */
+export function entryAt(position: number): number {
+  return Math.floor(position / recordingPosition(1, 0));
+}
+
 export class SideGrounding {
   private readonly oracle: GroundingOracle;
 
@@ -37,7 +51,7 @@ export class SideGrounding {
 
   /** The request `body` this side sent upstream was answered by the recorded reply at `index`. */
   onCall(body: unknown, index: number): void {
-    const position = recordingPosition(index, 0);
+    const position = callPosition(index);
     if (!this.oracle.hasUsesAt(position)) return;
     this.oracle.onModelCall(sentEntries(body, this.api), position);
   }

@@ -62,6 +62,19 @@ describe('proxy bench flags', () => {
     );
   });
 
+  it('#33.6 --sent names the directory for what each side sent; absent, nothing is written', () => {
+    expect(parseProxyBenchOptions([]).sent).toBeUndefined();
+    expect(parseProxyBenchOptions(['--sent', '/tmp/sent', '--only', 'codex'])).toMatchObject({
+      sent: '/tmp/sent',
+      only: 'codex',
+    });
+    for (const argv of [['--sent'], ['--sent', '--window', '1m']]) {
+      const error = failure(() => parseProxyBenchOptions(argv));
+      expect(error.code).toBe('BENCH_OPTION_INVALID');
+      expect(error.message).toContain('--sent needs a value');
+    }
+  });
+
   it('#24.5 --lengths takes increasing token counts; 100k, 200k, 400k, 800k by default', () => {
     expect(parseLengthBenchOptions([]).lengths).toEqual([...DEFAULT_LENGTHS]);
     expect(parseLengthBenchOptions(['--lengths', '50k,120000,1m'])).toEqual({

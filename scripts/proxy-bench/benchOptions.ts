@@ -31,6 +31,11 @@ export interface ProxyBenchOptions {
   readonly window: number | undefined;
   /** The proxy's working budget (tokens, or 'off'); undefined: its default for each request. */
   readonly workingBudget: number | 'off' | undefined;
+  /**
+   * A directory to write what each side sent upstream to (SentLog.ts: one JSONL file per session
+   * and side); undefined: nothing written.
+   */
+  readonly sent: string | undefined;
 }
 
 export interface LengthBenchOptions {
@@ -76,6 +81,7 @@ export function parseProxyBenchOptions(argv: readonly string[]): ProxyBenchOptio
     workers,
     window: window === undefined ? undefined : parseWindow(window),
     workingBudget: budget === undefined ? undefined : parseWorkingBudget(budget),
+    sent: flag('--sent'),
   };
 }
 

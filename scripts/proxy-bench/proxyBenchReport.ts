@@ -1,10 +1,12 @@
 /**
  * The proxy bench's results: one row per session (cost through the proxy as a % of pass-through,
  * client compactions on each side, those Dense answered, time the client was blocked compacting,
- * pointers, requests forwarded unchanged, the proxy's added latency, why a session cost more) and
+ * pointers, requests forwarded unchanged, the proxy's added latency, why a session cost more, what
+ * each side showed of the specifics used next and of the user's messages) and
  * the overall figures, as JSON and as the markdown table printed on stdout. Pure.
  */
 import { groundingOverall, type GroundingOverall, type GroundingSides } from './groundingReport.js';
+import { intentOverall, type IntentOverall, type IntentSides } from './intentReport.js';
 import type { SessionReplay, SideCompactions } from './replayThroughProxy.js';
 import type { WindowSource } from './recordedClientWindow.js';
 
@@ -52,6 +54,8 @@ export interface SessionRow extends CostRow {
   readonly addedLatencyMs: readonly number[];
   /** What each side showed of the specifics the agent used next (groundingReport.ts). */
   readonly grounding: GroundingSides;
+  /** What each side showed of the user's earlier messages (intentReport.ts). */
+  readonly intent: IntentSides;
 }
 
 function compactionColumns(compactions: SessionReplay['compactions']) {
@@ -108,6 +112,7 @@ function baseRow(file: string, source: string, replay: SessionReplay): Omit<Sess
     unsupported: records.filter((record) => record.unsupported !== undefined).length,
     addedLatencyMs: replay.addedLatencyMs,
     grounding: replay.grounding,
+    intent: replay.intent,
   };
 }
 
@@ -141,6 +146,7 @@ export interface Overall {
   readonly addedLatencyP50Ms: number;
   readonly addedLatencyP99Ms: number;
   readonly grounding: GroundingOverall;
+  readonly intent: IntentOverall;
 }
 
 type SummedColumn =
@@ -183,6 +189,7 @@ export function overall(rows: readonly SessionRow[]): Overall {
     addedLatencyP50Ms: percentile(latency, 50),
     addedLatencyP99Ms: percentile(latency, 99),
     grounding: groundingOverall(rows),
+    intent: intentOverall(rows),
   };
 }
 

@@ -18,6 +18,10 @@
  * skipped, so the requests after it carry everything before it), each side compacts only past
  * that window's threshold, and Claude Code's requests carry the `context-1m` beta above 200k so
  * the proxy derives its default working budget for that window.
+ *
+ * Each side's request for a model call, as its upstream received it, is judged by the grounding
+ * and intent oracles (SideGrounding.ts, SideIntent.ts) and, with `sent`, written out as sent
+ * (SentLog.ts), compaction requests that reached the upstream included.
  */
 import {
   startProxyServer,
@@ -52,7 +56,10 @@ import type { PrefixSizes } from './clientPrefix.js';
 import type { CountTokens } from '../../packages/core/src/test-utils/promptBlocks.js';
 import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
 import { BenchRecallArchive } from './BenchRecallArchive.js';
-import { SideGrounding, type SideGroundingReport } from './SideGrounding.js';
+import { callPosition, SideGrounding, type SideGroundingReport } from './SideGrounding.js';
+import { SideIntent, type SideIntentReport } from './SideIntent.js';
+import type { SentSink } from './SentLog.js';
+import { sentEntries } from './sentEntries.js';
 import {
   benchWindow,
   recordedClientWindow,
@@ -100,6 +107,11 @@ export interface SessionReplay {
     readonly passThrough: SideGroundingReport;
     readonly proxy: SideGroundingReport;
   };
+  /** Per side: the user's earlier messages each call's request showed (SideIntent.ts). */
+  readonly intent: {
+    readonly passThrough: SideIntentReport;
+    readonly proxy: SideIntentReport;
+  };
 }
 
 /**
@@ -118,6 +130,8 @@ export interface ReplayInput {
   readonly window?: number;
   /** The proxy's working budget; undefined: its default. */
   readonly workingBudget?: number | 'off';
+  /** Where each side's upstream requests are reported as sent (`--sent`); none when undefined. */
+  readonly sent?: { readonly passThrough: SentSink; readonly proxy: SentSink };
 }
 
 /** The `anthropic-beta` value with which Claude Code asks for the 1M-token window. */
@@ -130,6 +144,12 @@ interface Side {
   readonly synthetic: Map<number, IContent>;
   readonly compactionRequests: number[];
   readonly grounding: SideGrounding;
+  readonly intent: SideIntent;
+  readonly sent: SentSink | undefined;
+  /** Requests that reached this side's upstream. */
+  upstream: number;
+  /** Its history starts at a synthetic summary (its latest compaction was synthetic). */
+  onSynthetic: boolean;
   /** Context the client was last told (prompt + output of its last model call). */
   reported: number;
   counts: { client: number; synthetic: number; answeredByDense: number; blockedMs: number };
@@ -165,7 +185,12 @@ export function clientHeaders(
   };
 }
 
-async function timedSend(side: Side, run: Run, body: string) {
+/** Sends `body` from `side`: the round trip (ms) and whether it reached the side's upstream. */
+async function timedSend(
+  side: Side,
+  run: Run,
+  body: string,
+): Promise<{ ms: number; upstream: boolean }> {
   const started = performance.now();
   const billed = side.mock.bills.length;
   const reply = await send(side.url, {
@@ -177,7 +202,9 @@ async function timedSend(side: Side, run: Run, body: string) {
     throw new Error(`replay request failed: HTTP ${reply.status} ${reply.error ?? ''}`);
   }
   const billMs = side.mock.bills.slice(billed).reduce((sum, bill) => sum + bill.billMs, 0);
-  return performance.now() - started - billMs;
+  const upstream = side.mock.bills.length > billed;
+  if (upstream) side.upstream++;
+  return { ms: performance.now() - started - billMs, upstream };
 }
 
 interface Run {
@@ -195,8 +222,26 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const { contents } = run.input.session;
   const history = historyBefore(contents, index, side.compacted, side.synthetic);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
-  const ms = await timedSend(side, run, JSON.stringify(clientRequest(history, run.options)));
-  side.grounding.onCall(side.mock.lastBody, index);
+  const { ms, upstream } = await timedSend(
+    side,
+    run,
+    JSON.stringify(clientRequest(history, run.options)),
+  );
+  const body = side.mock.lastBody;
+  side.grounding.onCall(body, index);
+  const messages = sentEntries(body, run.input.api);
+  const intent = side.intent.onCall(messages, index, side.onSynthetic);
+  if (upstream) {
+    const position = callPosition(index);
+    const line = {
+      request: side.upstream,
+      kind: 'call',
+      entry: index,
+      position,
+      messages,
+    } as const;
+    await side.sent?.write(intent === undefined ? line : { ...line, intent });
+  }
   if (side === run.through)
     run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
   const bill = side.mock.bills.at(-1);
@@ -218,7 +263,17 @@ async function compact(
   const body = JSON.stringify(clientRequest(history, { ...run.options, compaction: true }));
   side.mock.answerNext(recordedReply(step.summary, run.input.api));
   side.compactionRequests.push(side.mock.bills.length);
-  const ms = await timedSend(side, run, body);
+  const { ms, upstream } = await timedSend(side, run, body);
+  if (upstream && side.sent !== undefined) {
+    const messages = sentEntries(side.mock.lastBody, run.input.api);
+    await side.sent.write({
+      request: side.upstream,
+      kind: 'compaction',
+      entry: step.index,
+      position: callPosition(step.index),
+      messages,
+    });
+  }
   let answered = false;
   if (side === run.through) {
     const record = await lastRecord(run.proxy.stats, run.records.length + 1);
@@ -234,13 +289,20 @@ async function compact(
   side.counts.answeredByDense += answered ? 1 : 0;
   side.counts.blockedMs += answered ? ms : step.waitMs;
   side.compacted.add(step.boundary);
+  side.onSynthetic = step.synthetic;
   side.reported = 0;
 }
 
-const newSide = (mock: CacheBillingMock, url: string, grounding: SideGrounding): Side => ({
+const newSide = (
+  mock: CacheBillingMock,
+  url: string,
+  judges: { grounding: SideGrounding; intent: SideIntent; sent: SentSink | undefined },
+): Side => ({
   mock,
   url,
-  grounding,
+  ...judges,
+  upstream: 0,
+  onSynthetic: false,
   compacted: new Set(),
   synthetic: new Map(),
   compactionRequests: [],
@@ -313,8 +375,16 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
     log: () => undefined,
     ...(input.workingBudget === undefined ? {} : { workingBudget: input.workingBudget }),
   });
-  const pass = newSide(passMock, passMock.url, new SideGrounding(session.contents, api));
-  const through = newSide(proxyMock, proxy.url, new SideGrounding(session.contents, api, archive));
+  const pass = newSide(passMock, passMock.url, {
+    grounding: new SideGrounding(session.contents, api),
+    intent: new SideIntent(session.contents),
+    sent: input.sent?.passThrough,
+  });
+  const through = newSide(proxyMock, proxy.url, {
+    grounding: new SideGrounding(session.contents, api, archive),
+    intent: new SideIntent(session.contents),
+    sent: input.sent?.proxy,
+  });
   const model = wireModel(sessionModel(input));
   const client = replayWindow(input);
   const run: Run = {
@@ -340,6 +410,7 @@ export async function replayThroughProxy(input: ReplayInput): Promise<SessionRep
       records: run.records,
       bills: { passThrough: passMock.bills, proxy: proxyMock.bills },
       grounding: { passThrough: pass.grounding.report(), proxy: through.grounding.report() },
+      intent: { passThrough: pass.intent.report(), proxy: through.intent.report() },
     };
   } finally {
     await proxy.close();

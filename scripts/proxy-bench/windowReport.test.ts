@@ -3,6 +3,7 @@ import type { BilledRequest } from './cacheBillingMock.js';
 import type { SessionReplay } from './replayThroughProxy.js';
 import { sumGrounding } from '../../packages/core/src/replay/grounding/sumGrounding.js';
 import type { SideGroundingReport } from './SideGrounding.js';
+import { ZERO_SIDE_INTENT } from './SideIntent.js';
 import {
   floorPercent,
   WINDOW_TARGET_PERCENT,
@@ -101,6 +102,7 @@ describe('bench:proxy window report', () => {
       records: [],
       bills: { passThrough: bills, proxy: bills },
       grounding: { passThrough: side(100), proxy: side(100) },
+      intent: { passThrough: ZERO_SIDE_INTENT, proxy: ZERO_SIDE_INTENT },
     } as SessionReplay;
     const at = { file: 's', source: 'synthetic', window: 1_000_000, replay };
     expect(windowRow(at)).toMatchObject({ budget: 80_000, pastBudget: false });
