@@ -89,6 +89,15 @@ describe('#24.5 clientRequests: the Claude Code request sequence', () => {
     expect(kept).not.toContain(SESSION[4]);
   });
 
+  it("#33.5 a side whose compaction Dense answered holds Dense's summary in the recorded one's place", () => {
+    const dense = human('Dense summary: the task and the reads so far.', true);
+    const held = historyBefore(SESSION, 7, new Set([4]), new Map([[4, dense]]));
+    expect(held[0]).toBe(dense);
+    expect(held).toHaveLength(3);
+    expect(held).not.toContain(SESSION[4]);
+    expect(held.slice(1)).toEqual(historyBefore(SESSION, 7, new Set([4])).slice(1));
+  });
+
   it('the compaction request is the history so far plus the summarize instruction, answered by the summary', () => {
     const body = clientRequest(historyBefore(SESSION, 4, new Set()), {
       ...OPTIONS,

@@ -63,14 +63,16 @@ export function clientEvents(contents: readonly IContent[]): ClientEvent[] {
 
 /**
  * The entries a side had before `index`: from its latest compaction (the summary entry included),
- * without the summaries of boundaries it did not compact at. A compaction the recording lacks
- * starts at the newest call it kept, with its summary from `synthetic` in front.
+ * without the summaries of boundaries it did not compact at. `summaries`: the summary the side
+ * holds at a boundary instead of the recording's — a compaction the recording lacks starts at the
+ * newest call it kept, with its summary in front; at a recorded boundary (Dense answered the
+ * compaction) it takes the recorded summary's place.
  */
 export function historyBefore(
   contents: readonly IContent[],
   index: number,
   compacted: ReadonlySet<number>,
-  synthetic: ReadonlyMap<number, IContent> = new Map(),
+  summaries: ReadonlyMap<number, IContent> = new Map(),
 ): IContent[] {
   let start = 0;
   for (const boundary of compacted) if (boundary < index && boundary > start) start = boundary;
@@ -80,8 +82,9 @@ export function historyBefore(
   const kept = contents
     .slice(start, index)
     .filter((_, i) => !boundaries.has(start + i) || compacted.has(start + i));
-  const summary = synthetic.get(start);
-  return summary === undefined ? kept : [summary, ...kept];
+  const summary = summaries.get(start);
+  if (summary === undefined) return kept;
+  return boundaries.has(start) ? [summary, ...kept.slice(1)] : [summary, ...kept];
 }
 
 export interface RequestOptions {

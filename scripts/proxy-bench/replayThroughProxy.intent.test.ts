@@ -10,6 +10,7 @@ import { readCall, readResult, T0 } from './test-utils/readSession.js';
 
 const TASK = 'Make the importer skip empty rows.';
 const FOLLOW_UP = 'Also log how many rows were skipped.';
+const PARAPHRASE = 'Summary: the user wants the importer changed.';
 
 const text = (speaker: 'human' | 'ai', words: string, at?: number): IContent => ({
   speaker,
@@ -63,7 +64,7 @@ const lines = async (file: string): Promise<SentLine[]> =>
 
 describe('bench:proxy intent', () => {
   it("#33.5 the pass-through side is judged on the client's own summary: a paraphrase loses the task", async () => {
-    const result = await replay('Summary: the user wants the importer changed.');
+    const result = await replay(PARAPHRASE);
     // Calls at entries 1, 3 and 6 judged; at 6 the task is only in the summary, paraphrased.
     expect(result.intent.passThrough).toMatchObject({
       calls: 3,
@@ -82,7 +83,7 @@ describe('bench:proxy intent', () => {
   it('#33.6 --sent writes one line per request that reached each side, with the messages as sent', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'dense-bench-sent-'));
     dirs.push(dir);
-    const result = await replay('Summary: the user wants the importer changed.', dir);
+    const result = await replay(PARAPHRASE, dir);
 
     const pass = await lines(sentFile(dir, 'synthetic 000000', 'pass-through'));
     expect(pass).toHaveLength(result.bills.passThrough.length);
@@ -98,10 +99,15 @@ describe('bench:proxy intent', () => {
     expect(JSON.stringify(last?.messages)).not.toContain(TASK);
     expect(Object.keys(last?.messages[0] ?? {})).toEqual(['speaker', 'blocks']);
 
-    // The proxy answered the compaction itself: nothing of it reached its upstream.
+    // The proxy answered the compaction itself: nothing of it reached its upstream, and its
+    // client went on with Dense's summary, not the recorded one.
     const proxy = await lines(sentFile(dir, 'synthetic 000000', 'proxy'));
     expect(proxy).toHaveLength(result.bills.proxy.length);
     expect(proxy.every((line) => line.kind === 'call')).toBe(true);
+    expect(result.compactions.proxy.answeredByDense).toBe(1);
+    const after = JSON.stringify(proxy.at(-1)?.messages);
+    expect(after).not.toContain(PARAPHRASE);
+    expect(after).toContain(FOLLOW_UP);
 
     const users = (await readFile(userMessagesFile(dir, 'synthetic 000000'), 'utf8')).trim();
     expect(users.split('\n').map((line) => (JSON.parse(line) as { entry: number }).entry)).toEqual([

@@ -9,7 +9,8 @@
  * history from that summary and the newest call), and at a recorded compaction (pass-through
  * always; the proxy side when it was asked below the trigger or its own context passed the
  * threshold). The proxy side's compaction requests go through the proxy, which answers them
- * itself (no bill, its measured ms as the wait). The client's window and threshold are the ones
+ * itself (no bill, its measured ms as the wait); that side's client then holds Dense's answer as
+ * its summary, as the real client would. The client's window and threshold are the ones
  * its transcript records (`recordedClientWindow.ts`); Claude Code's requests carry the
  * `context-1m` beta when that window is past 200k.
  *
@@ -60,6 +61,7 @@ import { callPosition, SideGrounding, type SideGroundingReport } from './SideGro
 import { SideIntent, type SideIntentReport } from './SideIntent.js';
 import type { SentSink } from './SentLog.js';
 import { sentEntries } from './sentEntries.js';
+import { replyText } from './replyText.js';
 import {
   benchWindow,
   recordedClientWindow,
@@ -141,7 +143,8 @@ interface Side {
   readonly mock: CacheBillingMock;
   readonly url: string;
   readonly compacted: Set<number>;
-  readonly synthetic: Map<number, IContent>;
+  /** The summary it holds at a boundary where that is not the recording's (`historyBefore`). */
+  readonly summaries: Map<number, IContent>;
   readonly compactionRequests: number[];
   readonly grounding: SideGrounding;
   readonly intent: SideIntent;
@@ -185,12 +188,15 @@ export function clientHeaders(
   };
 }
 
-/** Sends `body` from `side`: the round trip (ms) and whether it reached the side's upstream. */
+/**
+ * Sends `body` from `side`: the round trip (ms), whether it reached the side's upstream, and the
+ * reply's event-stream chunks.
+ */
 async function timedSend(
   side: Side,
   run: Run,
   body: string,
-): Promise<{ ms: number; upstream: boolean }> {
+): Promise<{ ms: number; upstream: boolean; chunks: readonly string[] }> {
   const started = performance.now();
   const billed = side.mock.bills.length;
   const reply = await send(side.url, {
@@ -204,7 +210,7 @@ async function timedSend(
   const billMs = side.mock.bills.slice(billed).reduce((sum, bill) => sum + bill.billMs, 0);
   const upstream = side.mock.bills.length > billed;
   if (upstream) side.upstream++;
-  return { ms: performance.now() - started - billMs, upstream };
+  return { ms: performance.now() - started - billMs, upstream, chunks: reply.chunks };
 }
 
 interface Run {
@@ -220,7 +226,7 @@ interface Run {
 /** Sends one model call from `side`; the round trip, ms. */
 async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const { contents } = run.input.session;
-  const history = historyBefore(contents, index, side.compacted, side.synthetic);
+  const history = historyBefore(contents, index, side.compacted, side.summaries);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
   const { ms, upstream } = await timedSend(
     side,
@@ -250,8 +256,9 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
 }
 
 /**
- * The side's client compacts before `index`: its summarize request (answered by `summary`), then
- * its history restarts at `boundary`. `waitMs`: the wait when no model call answers it.
+ * The side's client compacts before `index`: its summarize request (answered by `summary`, or by
+ * Dense itself: then the client holds Dense's answer), then its history restarts at `boundary`.
+ * `waitMs`: the wait when no model call answers it.
  */
 async function compact(
   run: Run,
@@ -259,11 +266,11 @@ async function compact(
   step: { index: number; boundary: number; summary: IContent; waitMs: number; synthetic: boolean },
 ): Promise<void> {
   const { contents } = run.input.session;
-  const history = historyBefore(contents, step.index, side.compacted, side.synthetic);
+  const history = historyBefore(contents, step.index, side.compacted, side.summaries);
   const body = JSON.stringify(clientRequest(history, { ...run.options, compaction: true }));
   side.mock.answerNext(recordedReply(step.summary, run.input.api));
   side.compactionRequests.push(side.mock.bills.length);
-  const { ms, upstream } = await timedSend(side, run, body);
+  const { ms, upstream, chunks } = await timedSend(side, run, body);
   if (upstream && side.sent !== undefined) {
     const messages = sentEntries(side.mock.lastBody, run.input.api);
     await side.sent.write({
@@ -282,16 +289,22 @@ async function compact(
   }
   if (answered) side.compactionRequests.pop();
   side.counts.client++;
-  if (step.synthetic) {
-    side.counts.synthetic++;
-    side.synthetic.set(step.boundary, step.summary);
-  }
+  if (step.synthetic) side.counts.synthetic++;
+  if (answered) side.summaries.set(step.boundary, heldSummary(replyText(chunks)));
+  else if (step.synthetic) side.summaries.set(step.boundary, step.summary);
   side.counts.answeredByDense += answered ? 1 : 0;
   side.counts.blockedMs += answered ? ms : step.waitMs;
   side.compacted.add(step.boundary);
-  side.onSynthetic = step.synthetic;
+  side.onSynthetic = step.synthetic && !answered;
   side.reported = 0;
 }
+
+/** The summary entry a client keeps from the text of its compaction's reply. */
+const heldSummary = (text: string): IContent => ({
+  speaker: 'human',
+  blocks: [{ type: 'text', text }],
+  metadata: { isSummary: true },
+});
 
 const newSide = (
   mock: CacheBillingMock,
@@ -304,7 +317,7 @@ const newSide = (
   upstream: 0,
   onSynthetic: false,
   compacted: new Set(),
-  synthetic: new Map(),
+  summaries: new Map(),
   compactionRequests: [],
   reported: 0,
   counts: { client: 0, synthetic: 0, answeredByDense: 0, blockedMs: 0 },
