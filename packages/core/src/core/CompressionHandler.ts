@@ -308,14 +308,14 @@ export class CompressionHandler {
     let result: CompressionResult;
     try {
       result = await strategy.compress(context);
-      if (context.settings['compression.artifactTrail']) {
-        result = this.trail.keepTrail(result, {
-          before: context.history,
-          todos: this.options.todos?.() ?? [],
-          workspaceRoot: context.workspaceRoot,
-          contextLimit: context.settings.contextLimit,
-        });
-      }
+      // The user's messages a compression takes out always come back; the trail when set.
+      result = this.trail.keepTrail(result, {
+        before: context.history,
+        todos: this.options.todos?.() ?? [],
+        workspaceRoot: context.workspaceRoot,
+        contextLimit: context.settings.contextLimit,
+        trail: context.settings['compression.artifactTrail'],
+      });
       // A reply whose named text the compression dropped is put back in the same rewrite.
       if (result.kind === 'applied')
         result = { ...result, newHistory: settleReplies(result.newHistory) };

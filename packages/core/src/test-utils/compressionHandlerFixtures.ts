@@ -3,7 +3,7 @@
  * empty density result, and a handler over a one-token-per-character history.
  */
 import { vi } from 'vitest';
-import { human } from './historyBuilders.js';
+import { ai } from './historyBuilders.js';
 import { testCompressionHandler } from './testCompressionHandler.js';
 import { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
@@ -102,4 +102,8 @@ export async function setup({
   return { history, handler, runtime };
 }
 
-export const big = (n: number) => human('x'.repeat(n));
+/**
+ * Filler of `n` tokens that a compression may drop: the model's text (a user's message would be
+ * pinned back by the trail keeper, whatever its size).
+ */
+export const big = (n: number) => ai('x'.repeat(n));

@@ -158,7 +158,12 @@ describe('the spec interfaces (#32.5)', () => {
         density: [true, true, false, 3],
       },
     ]);
-    expect(history.length).toBe(4);
+    // The strategy kept 4 entries; with the trail off, the user's dropped messages still come
+    // back first (#33.7), as one entry Dense writes (and its acknowledgement when one is needed).
+    const raw = history.getRawHistory();
+    const pinned = raw.filter((e) => e.speaker === 'human' && e.metadata?.artifactTrail === true);
+    expect(pinned).toHaveLength(1);
+    expect(raw.filter((entry) => entry.metadata?.synthetic !== true)).toHaveLength(4);
   });
 
   it('#32.5 the orchestrator passes what /set changed to the next compress(context)', async () => {

@@ -12,6 +12,11 @@ import {
   recallIdOfResponse,
 } from '../../core/compression/recallPointers.js';
 import { keptOriginalsOf, recallIdOfKept } from './keptOriginals.js';
+import {
+  HUGE_PASTE_CHARS,
+  recallIdOfUserMessage,
+  usersWords,
+} from '../../core/compression/pinnedUserMessages.js';
 
 /** What a lookup found: the exact original text, or why there is none (said to the model). */
 export type RecallLookup =
@@ -28,7 +33,8 @@ export interface RecallStore {
 
 /**
  * Visits every recallable original in `entry`: tool responses, outputs the entry keeps whole
- * beside a shortened copy, and human `@` inclusions.
+ * beside a shortened copy, human `@` inclusions, and a user's message long enough that a pinned
+ * copy of it is cut.
  */
 export function forEachRecallable(
   entry: IContent,
@@ -47,6 +53,8 @@ export function forEachRecallable(
       visit(recallIdOfInclusion(text), text);
     }
   }
+  const words = entry.speaker === 'human' ? usersWords(entry) : '';
+  if (words.length > HUGE_PASTE_CHARS) visit(recallIdOfUserMessage(words), words);
 }
 
 /** Originals by recall id, indexed as entries arrive. */

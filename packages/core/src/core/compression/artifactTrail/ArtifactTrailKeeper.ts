@@ -1,8 +1,9 @@
 /**
- * After every applied compression, whatever the strategy: the artifact trail and the todo list,
- * from the history and the todo store, go into the new history as one entry Dense writes itself —
- * after the summary when there is one, else first — replacing the previous one. The trail
- * accumulates over compressions, so what an earlier compression dropped stays named.
+ * After every applied compression, whatever the strategy: the user's messages the compression
+ * took out (verbatim, `pinnedUserMessages`), the todo list and the artifact trail, from the history
+ * and the todo store, go into the new history as one entry Dense writes itself — after the summary
+ * when there is one, else first — replacing the previous one. Both accumulate over compressions,
+ * so what an earlier compression dropped stays named, and the user's words stay visible.
  */
 import {
   createAiMessage,
@@ -14,6 +15,7 @@ import type { CompressionResult } from '../types.js';
 import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtifacts.js';
 import { historyView } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
+import { renderPinned, userMessagesOf } from '../pinnedUserMessages.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
 export const TRAIL_SHARE = 0.16;
@@ -32,10 +34,18 @@ export interface TrailInput {
   readonly todos: readonly Todo[];
   readonly workspaceRoot: string;
   readonly contextLimit: number;
+  /** Whether the artifact trail and todo list go in (`compression.artifactTrail`); the user's
+   * messages always do. */
+  readonly trail?: boolean;
 }
+
+/** The trail keeps at least this share of its budget however much the user's messages take. */
+const TRAIL_FLOOR_SHARE = 0.25;
 
 export class ArtifactTrailKeeper {
   private readonly artifacts: Artifacts = emptyArtifacts();
+  /** The user's messages compressions took out of the history, oldest first. */
+  private pinned: string[] = [];
 
   /** `result` with the current trail in its new history (applied results only). */
   keepTrail(result: CompressionResult, input: TrailInput): CompressionResult {
@@ -50,18 +60,41 @@ export class ArtifactTrailKeeper {
 
   /** `input.after` (the strategy's new history) with the current trail in place of any earlier one. */
   historyWithTrail(input: TrailInput & { readonly after: readonly IContent[] }): IContent[] {
-    collectArtifacts(input.before, input.workspaceRoot, this.artifacts);
+    this.pinDropped(input.before, input.after);
     const budget =
       input.contextLimit < MIN_TRAIL_CONTEXT
         ? 0
         : Math.floor(input.contextLimit * TRAIL_SHARE * CHARS_PER_TOKEN);
-    // What the kept history already shows needs no line or recall id in the trail: the budget
-    // goes to the rest.
-    const view = historyView(input.after.filter((e) => !isTrailEntry(e)));
-    const text = renderArtifactTrail(this.artifacts, input.todos, budget, view);
+    const pinned = renderPinned(this.pinned);
+    let trail = '';
+    if (input.trail !== false) {
+      collectArtifacts(input.before, input.workspaceRoot, this.artifacts);
+      // What the kept history already shows needs no line or recall id in the trail: the budget
+      // goes to the rest. The user's words come first and may take most of it.
+      const view = historyView(input.after.filter((e) => !isTrailEntry(e)));
+      const room = Math.max(Math.floor(budget * TRAIL_FLOOR_SHARE), budget - pinned.length);
+      trail = renderArtifactTrail(this.artifacts, input.todos, room, view);
+    }
+    const text = [pinned, trail].filter((part) => part !== '').join('\n\n');
     return text === ''
       ? input.after.filter((e) => !isTrailEntry(e))
       : insertTrail(input.after, text);
+  }
+
+  /**
+   * Adds the user's messages of the entries the compression took out (and those an earlier
+   * trail entry carries, which is replaced whether or not the strategy kept it).
+   */
+  private pinDropped(before: readonly IContent[], after: readonly IContent[]): void {
+    const kept = new Set(after);
+    const dropped = before.filter((entry) => !kept.has(entry) || isTrailEntry(entry));
+    const known = new Set(this.pinned);
+    const carried = dropped.filter(isTrailEntry);
+    const rest = dropped.filter((entry) => !isTrailEntry(entry));
+    for (const message of userMessagesOf([...carried, ...rest])) {
+      if (!known.has(message)) this.pinned.push(message);
+      known.add(message);
+    }
   }
 }
 
