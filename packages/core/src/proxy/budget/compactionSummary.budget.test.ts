@@ -98,7 +98,8 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
       );
     }
     const { text } = summarize(removed, 30_000);
-    const line = text.split('\n').find((l) => l.includes('fetch_docs')) ?? '';
+    const turns = text.slice(text.indexOf('The compacted turns'));
+    const line = turns.split('\n').find((l) => l.includes('fetch_docs')) ?? '';
     expect(line).toContain('cursorAfterLast');
   });
 });

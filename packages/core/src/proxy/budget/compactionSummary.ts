@@ -1,8 +1,11 @@
 /**
- * Dense's deterministic summary of the turns a wire compaction removes: the turns as one line each
- * (tool results as high-density's one-line summaries naming their recall ids), the artifact trail
- * of the removed turns and the client's own todo list (its latest TodoWrite call). No LLM; the
- * same turns always give the same text.
+ * Dense's deterministic summary of the turns a wire compaction removes, in the order its budget
+ * serves them: every message the user typed in those turns, verbatim (`pinnedUserMessages`; a
+ * huge paste as head and tail with a recall id), the client's task list as of the cut
+ * (`clientTaskList`), what was tried and failed and the artifact trail, then the turns as one line
+ * each (tool results as high-density's one-line summaries naming their recall ids, with the
+ * specifics the room left allows). The user's words are kept even past the budget, and the header
+ * says so. A function of the removed turns only; no LLM; the same turns always give the same text.
  */
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
@@ -19,15 +22,21 @@ import {
   recallIdOfResponse,
   recallIdOfText,
 } from '../../core/compression/recallPointers.js';
-import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
-import { TODO_STATUSES } from '../../tools/todo-schemas.js';
+import {
+  HUGE_PASTE_CHARS,
+  recallIdOfUserMessage,
+  renderPinned,
+  userMessagesOf,
+  usersWords,
+} from '../../core/compression/pinnedUserMessages.js';
+import { clientTaskList } from './clientTaskList.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 
-/** The first user message (the task) keeps this much; later ones less. */
-const FIRST_USER_CHARS = 2_000;
-const USER_CHARS = 600;
 const ASSISTANT_CHARS = 300;
-const TODO_TOOL = 'todo_write';
+/** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
+const TRAIL_SHARE = 1 / 3;
+const TRAIL_FLOOR_SHARE = 1 / 12;
+const TURNS_HEADING = 'The compacted turns, oldest first:';
 type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
   /** Where the output sits in the whole conversation (-1: not found there). */
   readonly position: number;
@@ -36,11 +45,11 @@ type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
 export interface SummaryInput {
   /** The removed turns, oldest first. */
   readonly removed: readonly IContent[];
-  /** The whole conversation (the todo list is the latest one anywhere in it). */
+  /** The whole conversation (where the agent mentioned an output's specifics later). */
   readonly history: readonly IContent[];
   /** Raw text of the removed messages, resolvable as one recall id. */
   readonly removedRaw: string;
-  /** Characters the summary may take (the todo list always goes in whole). */
+  /** Characters the summary may take (the user's messages and the task list go in whole). */
   readonly budgetChars: number;
   /** Why the summary is made: the working budget, or the client's own compaction request. */
   readonly purpose: 'working-budget' | 'client-compaction';
@@ -55,28 +64,6 @@ export interface CompactionSummary {
 /** A recall id for the removed messages as a whole. */
 export function recallIdOfMessages(raw: string): string {
   return recallIdOfText('messages', raw);
-}
-
-function todoStatus(value: unknown): TodoStatus {
-  return TODO_STATUSES.find((status) => status === value) ?? 'pending';
-}
-
-/** The todo list of the client's latest todo call (Claude Code's TodoWrite), when it made one. */
-export function latestTodos(history: readonly IContent[]): Todo[] {
-  let latest: ToolCallBlock | undefined;
-  for (const entry of history) {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call' && block.name === TODO_TOOL) latest = block;
-    }
-  }
-  const params = latest?.parameters as { todos?: unknown } | undefined;
-  if (!Array.isArray(params?.todos)) return [];
-  return params.todos.flatMap((item: unknown, index): Todo[] => {
-    const todo = item as { content?: unknown; status?: unknown; id?: unknown };
-    if (typeof todo.content !== 'string' || todo.content === '') return [];
-    const id = typeof todo.id === 'string' && todo.id !== '' ? todo.id : String(index + 1);
-    return [{ id, content: todo.content, status: todoStatus(todo.status) }];
-  });
 }
 
 /** Each removed tool output's own text, kind and position in `history`, by call id. */
@@ -119,21 +106,30 @@ interface Context {
   readonly mentions: AgentMentions;
 }
 
-function entryLines(entry: IContent, first: boolean, context: Context): SummaryLine[] {
+/**
+ * One entry's lines: the model's text clipped, tool outputs with their specifics, and where the
+ * user spoke, a pointer to the message in the pinned section (client context alone says nothing).
+ */
+function entryLines(entry: IContent, messageNumber: (text: string) => number, context: Context) {
   const lines: SummaryLine[] = [];
+  const words = usersWords(entry);
+  if (words !== '') lines.push({ text: `User: [message ${messageNumber(words)} above]` });
   for (const block of entry.blocks) {
-    if (block.type === 'text' && block.text.trim() !== '') {
-      const text =
-        entry.speaker === 'ai'
-          ? `Assistant: ${clip(block.text, ASSISTANT_CHARS)}`
-          : `User: ${clip(block.text, first ? FIRST_USER_CHARS : USER_CHARS)}`;
-      lines.push({ text });
+    if (block.type === 'text' && entry.speaker === 'ai' && block.text.trim() !== '') {
+      lines.push({ text: `Assistant: ${clip(block.text, ASSISTANT_CHARS)}` });
     } else if (block.type === 'tool_response') {
       const line = typeof block.result === 'string' ? block.result : `[${block.toolName} result]`;
       lines.push(toolLine(line, context.outputs.get(block.callId), context.mentions));
     }
   }
   return lines;
+}
+
+/** Recall entries for the huge pastes the pinned section cuts. */
+function pasteRecalls(messages: readonly string[]): RecallEntry[] {
+  return messages
+    .filter((text) => text.length > HUGE_PASTE_CHARS)
+    .map((text) => ({ id: recallIdOfUserMessage(text), text }));
 }
 
 /** The summary text and the originals its recall ids name. */
@@ -146,7 +142,9 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   });
   const { head } = applySummaries(removed, candidates);
   const messagesId = recallIdOfMessages(input.removedRaw);
+  const messages = userMessagesOf(removed);
   const recall: RecallEntry[] = [{ id: messagesId, text: input.removedRaw }];
+  recall.push(...pasteRecalls(messages));
   for (const entry of removed) {
     for (const block of entry.blocks) {
       if (block.type !== 'tool_response') continue;
@@ -157,27 +155,37 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     outputs: outputsByCall(removed, input.history),
     mentions: agentMentions(input.history),
   };
-  let firstHuman = true;
-  const lines = head.flatMap((entry) => {
-    const first = firstHuman && entry.speaker === 'human';
-    if (first) firstHuman = false;
-    return entryLines(entry, first, context);
-  });
+  const numbers = new Map(messages.map((text, index) => [text, index + 1]));
+  const messageNumber = (text: string) => numbers.get(text) ?? 0;
+  const lines = head.flatMap((entry) => entryLines(entry, messageNumber, context));
+  const pinned = renderPinned(messages);
+  const tasks = clientTaskList(removed);
+  const trailAlone = renderArtifactTrail(collectArtifacts(removed, ''), tasks, 0);
   const what =
     input.purpose === 'working-budget'
       ? `Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget.`
       : `Dense summarized the ${removed.length} messages of this conversation so far, deterministically (no model call).`;
-  const header = `[${what} Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.]`;
-  const trail = renderArtifactTrail(
-    collectArtifacts(removed, ''),
-    latestTodos(input.history),
-    Math.floor(input.budgetChars / 3),
+  // The user's words and the task list are never cut: past the budget they bend it, said here.
+  const pinnedChars = pinned.length + trailAlone.length;
+  const over =
+    pinnedChars > input.budgetChars
+      ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
+      : '';
+  const header = `[${what} Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.${over}]`;
+  const left = input.budgetChars - header.length - pinned.length;
+  const trailBudget = Math.max(
+    Math.floor(input.budgetChars * TRAIL_FLOOR_SHARE),
+    Math.min(Math.floor(input.budgetChars * TRAIL_SHARE), left),
   );
-  const turnsBudget = Math.max(0, input.budgetChars - header.length - trail.length);
+  const trail = renderArtifactTrail(collectArtifacts(removed, ''), tasks, trailBudget);
+  const sections = (pinned === '' ? 0 : 2) + (trail === '' ? 0 : trail.length + 2);
+  const turnsBudget = Math.max(0, left - sections - TURNS_HEADING.length - 2);
+  const turns = fitSummaryLines(lines, turnsBudget);
   const text = [
     header,
-    ...fitSummaryLines(lines, turnsBudget),
+    ...(pinned === '' ? [] : ['', pinned]),
     ...(trail === '' ? [] : ['', trail]),
+    ...(turns.length === 0 ? [] : ['', TURNS_HEADING, ...turns]),
   ];
   return { text: text.join('\n'), recall };
 }

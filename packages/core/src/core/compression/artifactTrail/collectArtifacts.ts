@@ -27,6 +27,8 @@ import {
 import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
+import { withoutClientContext } from '../../../services/history/clientContext.js';
+import { noteRun, type TriedCommand } from './triedAndFailed.js';
 
 export const COMMAND_MAX_CHARS = 100;
 const ERROR_LINE_MAX = 160;
@@ -64,8 +66,10 @@ export interface Artifacts {
   readonly results: Map<string, OutputArtifact>;
   /** Error lines of failed calls, newest last. */
   readonly errors: string[];
-  /** Numbers from the user's own messages, in order of first mention. */
+  /** Numbers from the user's own messages (not the client's context), in order of first mention. */
   readonly numbers: Set<string>;
+  /** Shell commands that failed, with what succeeded next (`triedAndFailed`). */
+  readonly tried: TriedCommand[];
 }
 
 export function emptyArtifacts(): Artifacts {
@@ -75,6 +79,7 @@ export function emptyArtifacts(): Artifacts {
     results: new Map(),
     errors: [],
     numbers: new Set(),
+    tried: [],
   };
 }
 
@@ -214,10 +219,14 @@ function collectCommand(
 ): void {
   const command = stringParameter(call.parameters, 'command');
   if (command === undefined) return;
-  const exit = shellExitCode(resultText(response.result));
-  const artifact = touchOutput(into.commands, commandKey(command));
+  const text = resultText(response.result);
+  const exit = shellExitCode(text);
+  const key = commandKey(command);
+  const artifact = touchOutput(into.commands, key);
   artifact.status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
   addOutputId(artifact, response);
+  const errorText = response.error === undefined ? text : `${response.error}\n${text}`;
+  noteRun(into.tried, { command: key, failed, status: artifact.status, text: errorText });
 }
 
 function collectResult(
@@ -317,7 +326,7 @@ const NUMBER = /(?<![\w.])\d+(?:[.,]\d+)*(?:%|k|K|M|ms|s|px)?(?![\w])/g;
 function collectNumbers(entry: IContent, numbers: Set<string>): void {
   for (const block of entry.blocks) {
     if (block.type !== 'text' || block.text.includes('--- End of content ---')) continue;
-    for (const match of block.text.matchAll(NUMBER)) {
+    for (const match of withoutClientContext(block.text).matchAll(NUMBER)) {
       if (numbers.size >= NUMBERS_KEPT) return;
       numbers.add(match[0]);
     }

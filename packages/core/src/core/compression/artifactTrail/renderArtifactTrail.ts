@@ -1,13 +1,14 @@
 /**
- * The artifact trail as the model sees it, within a character budget: files first
- * (never dropped while they fit), then commands newest first, the other tools' outputs, error
- * lines, the user's numbers and the current todo list (from the todo store, never from a
- * summary). A line names the recall ids of the outputs the kept history no longer shows, so
+ * The artifact trail as the model sees it, within a character budget: the current todo list
+ * (from the todo store, never from a summary) and what was tried and failed first, then files
+ * (never dropped while they fit), commands newest first, the other tools' outputs, error lines
+ * and the user's numbers. A line names the recall ids of the outputs the kept history no longer shows, so
  * every output a compression drops stays recallable while its line fits.
  */
 import type { Todo } from '../../../tools/todo-schemas.js';
 import { formatTodoList } from '../../../tools/todo/formatTodoList.js';
 import { recallSuffix } from '../recallPointers.js';
+import { triedLines } from './triedAndFailed.js';
 import type { Artifacts, FileArtifact, OutputArtifact } from './collectArtifacts.js';
 import { EMPTY_VIEW, isNamedIn, type HistoryView } from './namedInHistory.js';
 
@@ -122,6 +123,8 @@ export function renderArtifactTrail(
     );
     left -= used + title.length + 1;
   };
+  // What failed comes before what was touched: it is what the agent must not try again blindly.
+  add('Tried and failed:', triedLines(artifacts.tried).map(plainLine));
   // A file line names every read it keeps (at most a few), shown in the kept history or not.
   const files = linesOf(
     artifacts.files,

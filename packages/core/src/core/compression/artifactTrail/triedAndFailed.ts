@@ -1,0 +1,65 @@
+/**
+ * What was tried and failed: each shell command that failed, with its error signature (exit code
+ * and first error line) and the command that next succeeded after it, so a compaction never
+ * sends the agent back down a path it already ruled out. Kept newest last, a few at most. Pure.
+ */
+import { clip } from '../density/compress/summaryText.js';
+
+/** One failed run and what came after it. */
+export interface TriedCommand {
+  /** The command as the trail shows it (`commandKey`). */
+  readonly command: string;
+  /** `exit 2: <first error line>` or `failed: <first error line>`. */
+  readonly failure: string;
+  /** The first command that succeeded after this failure, as `` `cmd` → exit 0 ``. */
+  then?: string;
+}
+
+export const TRIED_KEPT = 8;
+const SIGNATURE_MAX = 160;
+const ERROR_LINE =
+  /\b(error|fail(ed|ure|s)?|exception|traceback|assert\w*|panic|not found|denied)\b|✗|×/i;
+
+/** The first line that reads as an error, else the first non-empty line; '' for none. */
+export function errorSignature(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '' && !/^exit code:? ?\d+$/i.test(line));
+  const line = lines.find((candidate) => ERROR_LINE.test(candidate)) ?? lines[0] ?? '';
+  return clip(line, SIGNATURE_MAX);
+}
+
+export interface RunOutcome {
+  readonly command: string;
+  readonly failed: boolean;
+  /** `exit N`, `failed` or `ok` (the trail's status word). */
+  readonly status: string;
+  /** The run's output (and error text), for the signature. */
+  readonly text: string;
+}
+
+/**
+ * Adds one shell run to `tried`: a failure goes last (an earlier failure of the same command is
+ * replaced), a success answers every failure still waiting for what came next.
+ */
+export function noteRun(tried: TriedCommand[], run: RunOutcome): void {
+  if (!run.failed) {
+    for (const entry of tried) entry.then ??= `\`${run.command}\` → ${run.status}`;
+    return;
+  }
+  const signature = errorSignature(run.text);
+  const failure = signature === '' ? run.status : `${run.status}: ${signature}`;
+  const at = tried.findIndex((entry) => entry.command === run.command);
+  if (at !== -1) tried.splice(at, 1);
+  tried.push({ command: run.command, failure });
+  if (tried.length > TRIED_KEPT) tried.splice(0, tried.length - TRIED_KEPT);
+}
+
+/** One line per failed command, oldest first. */
+export function triedLines(tried: readonly TriedCommand[]): string[] {
+  return tried.map(
+    (entry) =>
+      `- \`${entry.command}\` → ${entry.failure}${entry.then === undefined ? '' : `; then ${entry.then}`}`,
+  );
+}

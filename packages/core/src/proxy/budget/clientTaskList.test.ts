@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { IContent } from '../../services/history/IContent.js';
+import { toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { clientTaskList } from './clientTaskList.js';
+
+const create = (id: string, n: number, subject: string) =>
+  toolRoundTrip(
+    id,
+    'TaskCreate',
+    { subject, description: `${subject}, in detail` },
+    `Task #${n} created successfully: ${subject}`,
+  );
+const update = (id: string, taskId: string, fields: Record<string, unknown>) =>
+  toolRoundTrip(id, 'TaskUpdate', { taskId, ...fields }, `Updated task #${taskId}`);
+
+describe('clientTaskList (#33.2)', () => {
+  it('#33.2 Claude Code 2.x TaskCreate/TaskUpdate calls rebuild the list, ids from the client results', () => {
+    const entries: IContent[] = [
+      ...create('a', 1, 'Reproduce the rounding bug'),
+      ...create('b', 2, 'Fix the ledger total'),
+      ...create('c', 3, 'Drop the temp table'),
+      ...update('d', '1', { status: 'completed' }),
+      ...update('e', '2', { status: 'in_progress', subject: 'Fix the ledger total and tax' }),
+      ...update('f', '3', { status: 'deleted' }),
+    ];
+    expect(clientTaskList(entries)).toEqual([
+      { id: '1', content: 'Reproduce the rounding bug', status: 'completed' },
+      { id: '2', content: 'Fix the ledger total and tax', status: 'in_progress' },
+    ]);
+  });
+
+  it('#33.2 TodoWrite, write_todos and Codex update_plan give the whole list of their latest call', () => {
+    const todo = toolRoundTrip(
+      'a',
+      'TodoWrite',
+      { todos: [{ content: 'old', status: 'pending' }] },
+      'ok',
+    );
+    const gemini = toolRoundTrip(
+      'b',
+      'write_todos',
+      { todos: [{ description: 'Write the parser', status: 'cancelled' }] },
+      'ok',
+    );
+    const plan = toolRoundTrip(
+      'c',
+      'update_plan',
+      JSON.stringify({
+        plan: [
+          { step: 'Add the flag', status: 'in_progress' },
+          { step: 'Test it', status: 'pending' },
+        ],
+      }),
+      'Plan updated',
+    );
+    expect(clientTaskList([...todo, ...gemini])).toEqual([
+      { id: '1', content: 'Write the parser', status: 'completed' },
+    ]);
+    expect(clientTaskList([...todo, ...plan])).toEqual([
+      { id: '1', content: 'Add the flag', status: 'in_progress' },
+      { id: '2', content: 'Test it', status: 'pending' },
+    ]);
+  });
+
+  it('#33.2 only the given entries count: the list as of a cut ignores later calls', () => {
+    const before = [...create('a', 1, 'Migrate the schema')];
+    const after = [...update('b', '1', { status: 'completed' })];
+    expect(clientTaskList(before)).toEqual([
+      { id: '1', content: 'Migrate the schema', status: 'pending' },
+    ]);
+    expect(clientTaskList([...before, ...after])[0]?.status).toBe('completed');
+    expect(clientTaskList([])).toEqual([]);
+  });
+});
