@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createUserMessage, type IContent } from '../../services/history/IContent.js';
+import { createUserMessage, textBlock, type IContent } from '../../services/history/IContent.js';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import {
   HUGE_PASTE_CHARS,
@@ -27,6 +27,9 @@ describe('pinnedUserMessages', () => {
     );
     const [, result] = toolRoundTrip('c1', 'run_shell_command', { command: 'ls' }, 'a\nb');
     expect(usersWords(result)).toBe('');
+    // A wire user message holds the tool results and what the user typed after them.
+    const merged = { ...result, blocks: [...result.blocks, textBlock('Stop, use pnpm instead.')] };
+    expect(usersWords(merged)).toBe('Stop, use pnpm instead.');
   });
 
   it('#33.1 a rendered section reads back exactly, whatever the messages hold', () => {

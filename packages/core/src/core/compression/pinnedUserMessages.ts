@@ -19,10 +19,14 @@ export const PINNED_HEADING =
 /** `[user message 2 of 5, 1,234 chars]`: the count is the body's length as written below it. */
 const MARKER = /^\[user message (\d+) of (\d+), ([\d,]+) chars\]$/gm;
 
+/**
+ * A turn on the user's side: a human entry, or a tool entry (a wire request's user message holds
+ * the tool results and, after them, what the user typed meanwhile).
+ */
 function isUsersEntry(entry: IContent): boolean {
   const meta = entry.metadata;
   return (
-    entry.speaker === 'human' &&
+    entry.speaker !== 'ai' &&
     meta?.isSummary !== true &&
     meta?.synthetic !== true &&
     meta?.artifactTrail !== true &&
@@ -106,7 +110,7 @@ export function userMessagesOf(entries: readonly IContent[]): string[] {
     messages.push(text);
   };
   for (const entry of entries) {
-    if (entry.speaker !== 'human') continue;
+    if (entry.speaker === 'ai') continue;
     for (const block of entry.blocks) {
       if (block.type === 'text') for (const carried of pinnedIn(block.text)) add(carried);
     }
