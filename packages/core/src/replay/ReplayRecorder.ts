@@ -30,6 +30,7 @@ import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
 import { summarizeTimeBlocked, type ReplaySessionReport } from './replayReport.js';
 import { recordedCompactionStart } from './recordedCompactions.js';
+import type { SentSink } from './sentLog.js';
 
 /** One pre-send density step: how big the history was and how long optimize + apply took. */
 export interface OverheadSample {
@@ -57,6 +58,8 @@ export interface ReplayRecorderInput {
   readonly now: () => number;
   /** Counts the thinking a call's model drops from its request. */
   readonly tokenCounter: TokenCounter;
+  /** Receives what each model call was sent, as the oracles see it (`--sent`). */
+  readonly sent?: SentSink | undefined;
 }
 
 /** Facts the engine knows at the end that the recorder does not observe itself. */
@@ -97,6 +100,7 @@ export class ReplayRecorder implements StrategyObserver {
   private readonly grounding: GroundingOracle;
   private readonly intent: IntentOracle;
   private readonly workRedone: WorkRedoneCounter;
+  private readonly sent: SentSink | undefined;
 
   private readonly history: HistoryService;
   private readonly now: () => number;
@@ -118,6 +122,7 @@ export class ReplayRecorder implements StrategyObserver {
     this.grounding = new GroundingOracle(planGrounding(prepared.plan.contents), recallIdOfResponse);
     this.intent = new IntentOracle(planIntent(prepared.plan.contents));
     this.workRedone = workRedoneCounterFor(prepared.plan.contents);
+    this.sent = input.sent;
   }
 
   startTurn(turn: number): void {
@@ -141,6 +146,7 @@ export class ReplayRecorder implements StrategyObserver {
     this.calls.record(requestSample(request, this.history, { timeMs: call.timeMs, droppedTokens }));
     // The entries whose thinking the model drops, found once for the price and the signatures.
     this.keptSignatureChars.push(signatureCharsBesides(request.contents, droppedTokens));
+    await this.sent?.record(request.contents, call.position);
     this.grounding.onModelCall(request.contents, call.position);
     this.intent.onModelCall(request.contents, call.position);
     this.workRedone.onModelCall(request.contents, call.position);

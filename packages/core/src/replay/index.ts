@@ -5,6 +5,16 @@ export * from './prepareReplay.js';
 export * from './replayPolicies.js';
 export * from './replayReport.js';
 export * from './replaySession.js';
+export {
+  openSentLog,
+  SentLog,
+  SentLogError,
+  sentLine,
+  type SentLogFile,
+  type SentLogTarget,
+  type SentSink,
+} from './sentLog.js';
+export * from './sentLogName.js';
 export { type OverheadSample } from './ReplayRecorder.js';
 export * from './OfflineSummaryProvider.js';
 export * from './memoTokenCounter.js';

@@ -29,6 +29,7 @@ import {
   recordedSummaryOutputText,
 } from './recordedCompactions.js';
 import { planReattachments } from './planReattachments.js';
+import { openSentLog, type SentLog, type SentLogTarget } from './sentLog.js';
 
 /** How outputs label the summaries of the `recorded` policy. */
 export const RECORDED_SUMMARIZER_LABEL =
@@ -46,6 +47,11 @@ export interface ReplayOptions {
   readonly tokenCounter?: TokenCounter;
   /** Clock for the density overhead figures (ms). Default: `performance.now`. */
   readonly now?: () => number;
+  /**
+   * Where to write what each model call was sent (`sentLog.ts`: one file for this session, policy
+   * and window). Default: nowhere.
+   */
+  readonly sent?: SentLogTarget;
 }
 
 export interface ReplayRun {
@@ -98,12 +104,29 @@ const REPLAY_PROMPTS: PromptResolver = {
   resolveFile: () => Promise.resolve('Summarize the conversation as a <state_snapshot>.'),
 };
 
-/** Replays a prepared session under one policy. Never touches the network or the file system. */
+/**
+ * Replays a prepared session under one policy. Never touches the network; touches the file system
+ * only to write `options.sent` (may throw its `SentLogError`).
+ */
 export async function replaySession(
   prepared: PreparedReplay,
   options: ReplayOptions,
 ): Promise<ReplayRun> {
-  return new SessionReplayer(prepared, options).run();
+  const { session } = prepared;
+  const sent =
+    options.sent === undefined
+      ? undefined
+      : await openSentLog(options.sent, {
+          file: session.file,
+          sessionIndex: session.sessionIndex,
+          policy: options.policy.id,
+          window: options.policy.unlimited === true ? null : options.contextLimit,
+        });
+  try {
+    return await new SessionReplayer(prepared, options, sent).run();
+  } finally {
+    await sent?.close();
+  }
 }
 
 class SessionReplayer {
@@ -122,6 +145,7 @@ class SessionReplayer {
   constructor(
     private readonly prepared: PreparedReplay,
     private readonly options: ReplayOptions,
+    sent: SentLog | undefined,
   ) {
     const now = options.now ?? (() => performance.now());
     this.provider = new ReplayProvider((request, reply) => {
@@ -144,6 +168,7 @@ class SessionReplayer {
       history: this.session.history,
       now,
       tokenCounter: options.tokenCounter ?? o200kTokenCounter,
+      sent,
     });
     this.session.chat.events.on('contentRecorded', ({ content }) => this.onRecorded(content));
     this.session.compression.events.on('densityApplied', (e) => this.recorder.onDensityApplied(e));
