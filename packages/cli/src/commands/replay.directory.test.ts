@@ -95,7 +95,14 @@ describe('#32.3 dense replay --help', () => {
     const bullets = [...section.matchAll(/^- `(--[a-z][a-z-]*)/gm)].map((m) => m[1] ?? '');
     const flags = [...new Set([...(synopsis.match(/--[a-z][a-z-]*/g) ?? []), ...bullets])];
     expect(flags).toEqual(
-      expect.arrayContaining(['--strategy', '--set', '--context-limit', '--json', '--report']),
+      expect.arrayContaining([
+        '--strategy',
+        '--set',
+        '--context-limit',
+        '--json',
+        '--report',
+        '--sent',
+      ]),
     );
     const { code, stdout } = await runReplay(os.tmpdir(), ['replay', '--help']);
     expect(code).toBe(0);

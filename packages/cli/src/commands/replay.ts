@@ -42,6 +42,7 @@ import {
   formatVsRecorded,
 } from './replayFormat.js';
 import { renderReplayHtml, type ReportRun } from './replayHtml.js';
+import { isSentLogError, sentOption, sentTargets, type SentTarget } from './replaySent.js';
 
 export const DEFAULT_REPLAY_CONTEXT_LIMIT = 128_000;
 
@@ -53,17 +54,23 @@ export interface ReplayCliOptions {
   readonly json: boolean;
   /** `--report FILE`: also write the HTML comparison page there. */
   readonly report?: string;
+  /** `--sent DIR`: also write what each policy sent to each model call there. */
+  readonly sent?: string;
 }
 
 class ReplayUsageError extends Error {}
 
-/** Bad flags, a missing path or a file that is no transcript: usage (exit 2), not a failure. */
+/**
+ * Bad flags, a missing path, a file that is no transcript or a `--sent` directory that cannot be
+ * written: usage (exit 2), not a failure.
+ */
 function isBadInput(error: Error): boolean {
   return (
     error instanceof ReplayUsageError ||
     error instanceof ReplayError ||
     error instanceof TranscriptError ||
-    error instanceof SettingError
+    error instanceof SettingError ||
+    isSentLogError(error)
   );
 }
 
@@ -117,6 +124,7 @@ export function parseReplayArgs(args: Readonly<Record<string, unknown>>): Replay
     settings: parseSets(args.set),
     json: args.json === true,
     ...(typeof args.report === 'string' && args.report !== '' ? { report: args.report } : {}),
+    ...sentOption(args.sent),
   };
 }
 
@@ -172,6 +180,7 @@ async function replayFile(
   policies: readonly ReplayPolicy[],
   tokenCounter: TokenCounter,
   warn: (line: string) => void,
+  sent: SentTarget | undefined,
 ): Promise<{ runs: Map<string, ReportRun[]>; complete: boolean }> {
   const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   let complete = false;
@@ -192,6 +201,7 @@ async function replayFile(
         contextLimit: options.contextLimit,
         settings: options.settings,
         tokenCounter,
+        ...(sent === undefined ? {} : { sent }),
       });
       runs.get(policy.id)?.push({ report: run.report, series: run.series });
     }
@@ -329,7 +339,8 @@ class LeftOut {
  * file that cannot be imported (or a link that is not followed, see `listTranscriptFiles`) is
  * skipped and named with the reason, and the run exits `failed` after reporting the rest; a session
  * whose import looks incomplete (`checkImport`) is warned about and marked; the exit code is also
- * `failed` when no file imported completely.
+ * `failed` when no file imported completely. A `--sent` log that cannot be written stops the run
+ * (core's `SentLogError`).
  */
 export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<number> {
   const leftOut = new LeftOut();
@@ -343,17 +354,17 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
   const policies = policiesFor(options);
   const runs = new Map<string, ReportRun[]>(policies.map((p) => [p.id, []]));
   const warnings: string[] = [];
+  const warn = (line: string) => warnings.push(line);
+  const sentFor = sentTargets(options.sent, files);
   let completeFiles = 0;
   for (const [index, file] of files.entries()) {
     progress.update(index, file);
     try {
-      const replayed = await replayFile(file, options, policies, tokenCounter, (line) =>
-        warnings.push(line),
-      );
+      const replayed = await replayFile(file, options, policies, tokenCounter, warn, sentFor(file));
       for (const [id, list] of replayed.runs) runs.get(id)?.push(...list);
       if (replayed.complete) completeFiles += 1;
     } catch (error) {
-      if (!(error instanceof DenseError) || !directory) throw error;
+      if (!directory || !isFileFailure(error)) throw error;
       leftOut.add(file, error.message.split('\n')[0] ?? '', 'import');
     }
   }
@@ -366,7 +377,7 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
     return EXIT.failed;
   }
   writeResults(io, options, reports, baselinesOf(runs));
-  if (options.report !== undefined) await writeReport(io, options, policies, runs);
+  await writeFiles(io, options, policies, runs);
   if (leftOut.failures > 0) {
     io.stderr.write(
       `dense replay: ${leftOut.failures} of ${files.length + leftOut.unlisted} files in ${options.target} were not replayed (named above); the figures cover the rest.\n`,
@@ -374,6 +385,27 @@ export async function runReplay(options: ReplayCliOptions, io: CliIO): Promise<n
     return EXIT.failed;
   }
   return exitAfterImports(io, options.target, completeFiles);
+}
+
+/**
+ * A failure that skips one file of a directory: Dense's own errors, except a sent log that cannot
+ * be written (the next file's could not be either).
+ */
+function isFileFailure(error: unknown): error is DenseError {
+  return error instanceof DenseError && !isSentLogError(error);
+}
+
+/** What goes to files besides stdout: the `--report` page, and the `--sent` logs' line. */
+async function writeFiles(
+  io: CliIO,
+  options: ReplayCliOptions,
+  policies: readonly ReplayPolicy[],
+  runs: ReadonlyMap<string, readonly ReportRun[]>,
+): Promise<void> {
+  if (options.report !== undefined) await writeReport(io, options, policies, runs);
+  if (options.sent !== undefined) {
+    io.stderr.write(`dense replay: what each model call was sent written to ${options.sent}\n`);
+  }
 }
 
 function baselinesOf(runs: ReadonlyMap<string, readonly ReportRun[]>) {
@@ -416,6 +448,12 @@ export const replayCommand: CliSubcommand = {
         type: 'string',
         describe:
           'Also write a self-contained HTML page comparing none, recorded, middle-out, high-density and --strategy',
+      })
+      .option('sent', {
+        type: 'string',
+        requiresArg: true,
+        describe:
+          "Also write what each policy sent to each model call into DIR: a JSONL file per session, policy and window, a line per call (the transcripts' contents: keep DIR private)",
       }),
   async run(args, io) {
     try {
