@@ -8,7 +8,9 @@
  * --policies <id,id> (only these policies: the report shows only them, a target needing another is
  * "not run", and the docs are not written), --set key=value (a setting for every run, repeatable;
  * values parsed as JSON when they are, else strings), --limits <n,n> (replay at these context limits,
- * e.g. 16k,32k,64k,128k,200k, and print the window grid instead of writing the docs).
+ * e.g. 16k,32k,64k,128k,200k, and print the window grid instead of writing the docs), --sent <dir>
+ * (also write what each run sent to each model call, one JSONL file per session, policy and window
+ * under <dir>/<source>/: transcript contents, keep it private).
  * Client compaction calls (`agent-acompact-*` files) are skipped and counted; a run with no session
  * fails (exit 1).
  */
@@ -16,8 +18,9 @@ import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '@dense/core';
+import { errorMessage, writeFileAtomic } from '@dense/core';
 import type {
   BenchRun,
   MainMessage,
@@ -29,7 +32,7 @@ import { benchCharts } from './replay/benchChart.js';
 import { replaceReplaySections, replayMarkdown } from './replay/benchMarkdown.js';
 import { parseBenchArgs, type BenchArgs } from './replay/benchArgs.js';
 import { compactionCallsNote, requireSessions } from './benchSessions.js';
-import { runBench } from './benchFlags.js';
+import { BenchOptionError, runBench } from './benchFlags.js';
 import { gridMarkdown } from './replay/benchGrid.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,9 +53,9 @@ interface WorkersResult {
 /** Runs the files over `workers` child processes, largest first; resolves with every run. */
 function runWorkers(
   files: readonly CorpusFile[],
-  args: Pick<BenchArgs, 'workers' | 'limits' | 'policies'>,
+  args: Pick<BenchArgs, 'workers' | 'limits' | 'policies' | 'sent'>,
 ): Promise<WorkersResult> {
-  const { workers, limits, policies } = args;
+  const { workers, limits, policies, sent } = args;
   const queue = [...files].sort((a, b) => b.bytes - a.bytes);
   const runs: BenchRun[] = [];
   const crossChecks: SessionCrossCheck[] = [];
@@ -66,6 +69,7 @@ function runWorkers(
     ...benchEnv(process.argv.slice(2)),
     ...(limits === undefined ? {} : { DENSE_BENCH_LIMITS: limits.join(',') }),
     ...(policies === undefined ? {} : { DENSE_BENCH_POLICIES: policies.join(',') }),
+    ...(sent === undefined ? {} : { DENSE_BENCH_SENT: sent }),
   };
   return new Promise((resolve, reject) => {
     let alive = Math.min(workers, queue.length);
@@ -133,6 +137,17 @@ function benchEnv(argv: readonly string[]): Record<string, string> {
   return env;
 }
 
+/** `--sent`'s directory, made before any replay: one that cannot be is a usage error. */
+async function makeSentDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new BenchOptionError(
+      `bench:replay: --sent: cannot create ${dir}: ${errorMessage(error)}`,
+    );
+  }
+}
+
 function machine(): string {
   const cpus = os.cpus();
   const gib = Math.round(os.totalmem() / 2 ** 30);
@@ -185,6 +200,7 @@ async function main(): Promise<number> {
   const files = (await corpusFiles(args.corpus)).filter(
     (f) => args.only === undefined || f.source.includes(args.only) || f.file.includes(args.only),
   );
+  if (args.sent !== undefined) await makeSentDir(args.sent);
   const start = performance.now();
   const result = await runWorkers(files, args);
   const { runs, crossChecks, failures, compactionCalls } = result;

@@ -19,6 +19,16 @@ describe('bench:replay arguments', () => {
     expect(parseBenchArgs([], defaults)).toEqual({ corpus: '/corpus', workers: 2, docs: true });
   });
 
+  it('#33.6 --sent <dir> is parsed to an absolute path and keeps the docs on; without a value it is a usage error', () => {
+    expect(parseBenchArgs(['--sent', 'out/sent'], defaults)).toEqual({
+      corpus: '/corpus',
+      workers: 2,
+      docs: true,
+      sent: path.resolve('out/sent'),
+    });
+    expect(() => parseBenchArgs(['--sent'], defaults)).toThrow(/--sent needs a value/);
+  });
+
   it('#12 a flag without its value is a usage error, not a silent default', () => {
     expect(() => parseBenchArgs(['--json'], defaults)).toThrow(BenchOptionError);
     expect(() => parseBenchArgs(['--only', '--no-docs'], defaults)).toThrow(/--only needs a value/);

@@ -26,9 +26,14 @@ export interface BenchArgs {
    * sections, laid out for every policy, are not written.
    */
   readonly policies?: readonly ReplayPolicyId[];
+  /**
+   * `--sent DIR` (absolute): also write what each run sent to each model call, under
+   * `DIR/<source>/` (core's `sentLog.ts`).
+   */
+  readonly sent?: string;
 }
 
-type ValueFlag = '--corpus' | '--only' | '--json' | '--limits' | '--policies';
+type ValueFlag = '--corpus' | '--only' | '--json' | '--limits' | '--policies' | '--sent';
 
 const isPolicy = (id: string): id is ReplayPolicyId =>
   (REPLAY_POLICY_IDS as readonly string[]).includes(id);
@@ -66,6 +71,7 @@ export function parseBenchArgs(
   const json = value('--json');
   const limits = value('--limits');
   const policies = value('--policies');
+  const sent = value('--sent');
   return {
     corpus: path.resolve(value('--corpus') ?? defaults.corpus),
     workers: parseWorkers('bench:replay', argv, defaults.workers),
@@ -74,5 +80,6 @@ export function parseBenchArgs(
     docs: !argv.includes('--no-docs') && limits === undefined && policies === undefined,
     ...(limits === undefined ? {} : { limits: parseLimits(limits) }),
     ...(policies === undefined ? {} : { policies: parsePolicies(policies) }),
+    ...(sent === undefined ? {} : { sent: path.resolve(sent) }),
   };
 }

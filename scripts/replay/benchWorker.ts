@@ -37,6 +37,8 @@ const tokenCounter = memoTokenCounter();
 /** `--policies a,b` and `--set k=v` of bench-replay reach the workers through the environment. */
 const onlyPolicies = process.env.DENSE_BENCH_POLICIES?.split(',').filter((p) => p !== '');
 const extraSettings = JSON.parse(process.env.DENSE_BENCH_SETTINGS ?? '{}') as EphemeralSettings;
+/** `--sent` of bench-replay: where to write what each run sent, one folder per source. */
+const sentDir = process.env.DENSE_BENCH_SENT;
 /** `--limits` of bench-replay: the context limits to replay at instead of BENCH_LIMITS. */
 const limitsToRun: readonly number[] =
   process.env.DENSE_BENCH_LIMITS?.split(',').map(Number) ?? BENCH_LIMITS;
@@ -59,6 +61,7 @@ async function runOne(
     contextLimit: limit ?? BENCH_LIMITS[0],
     tokenCounter,
     settings: extraSettings,
+    ...(sentDir === undefined ? {} : { sent: { dir: path.join(sentDir, source) } }),
   });
   return {
     source,
