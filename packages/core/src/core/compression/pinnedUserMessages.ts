@@ -7,6 +7,7 @@
 import type { IContent } from '../../services/history/IContent.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import { recallIdOfText } from './recallPointers.js';
+import { isDenseText } from './denseText.js';
 
 /** Past this many characters a message is a paste: head and tail are kept, the rest by recall id. */
 export const HUGE_PASTE_CHARS = 8_000;
@@ -44,11 +45,19 @@ export function usersWords(entry: IContent): string {
   if (!isUsersEntry(entry)) return '';
   const parts: string[] = [];
   for (const block of entry.blocks) {
-    if (block.type !== 'text' || block.text.includes(PINNED_HEADING)) continue;
-    const words = withoutClientContext(block.text);
+    const words = block.type === 'text' ? usersWordsIn(block.text) : '';
     if (words !== '') parts.push(words);
   }
   return parts.join('\n');
+}
+
+/**
+ * The user's words in one text of a user turn: '' for text Dense wrote (a summary or trail the
+ * client sent back, whose pinned messages `pinnedIn` reads), else the text without client context.
+ */
+export function usersWordsIn(text: string): string {
+  if (text.includes(PINNED_HEADING) || isDenseText(text)) return '';
+  return withoutClientContext(text);
 }
 
 /** The recall id of a whole user message (named where a huge paste is cut). */

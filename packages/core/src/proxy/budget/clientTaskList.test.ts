@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '../../services/history/IContent.js';
-import { toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { compactionSummary } from './compactionSummary.js';
 import { clientTaskList } from './clientTaskList.js';
 
 const create = (id: string, n: number, subject: string) =>
@@ -70,5 +71,28 @@ describe('clientTaskList (#33.2)', () => {
     ]);
     expect(clientTaskList([...before, ...after])[0]?.status).toBe('completed');
     expect(clientTaskList([])).toEqual([]);
+  });
+
+  it('#33.2 a list an earlier Dense summary carried goes on, and later updates apply to it', () => {
+    const earlier = [
+      human('Audit the parts.'),
+      ...create('a', 1, 'Audit the first half'),
+      ...create('b', 2, 'Audit the second half'),
+    ];
+    const summary = compactionSummary({
+      removed: earlier,
+      history: earlier,
+      removedRaw: 'x',
+      budgetChars: 8_000,
+      purpose: 'client-compaction',
+    }).text;
+    const continued = [
+      human(`This session is being continued from a previous conversation.\nSummary:\n${summary}`),
+      ...update('c', '1', { status: 'completed' }),
+    ];
+    expect(clientTaskList(continued)).toEqual([
+      { id: '1', content: 'Audit the first half', status: 'completed' },
+      { id: '2', content: 'Audit the second half', status: 'pending' },
+    ]);
   });
 });

@@ -3,12 +3,15 @@
  * Claude Code 2.x `TaskCreate` / `TaskUpdate` (the state rebuilt call by call, ids from the
  * client's "Task #N" results), `TodoWrite` and the todo tools of Qwen Code, gemini-cli and Dense
  * (`todo_write` / `write_todos`: the whole list each call), and Codex `update_plan` (the whole plan
- * each call). Only the given entries count, so a summary of the turns before a cut carries the
- * list as of the cut and a rewound branch never comes back. Pure.
+ * each call), and the list an earlier Dense summary among them carried (its calls are compacted
+ * away). Only the given entries count, so a summary of the turns before a cut carries the list as
+ * of the cut and a rewound branch never comes back. Pure.
  */
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
 import { TODO_STATUSES } from '../../tools/todo-schemas.js';
+import { todosIn } from '../../tools/todo/formatTodoList.js';
+import { isDenseText } from '../../core/compression/denseText.js';
 
 const WHOLE_LIST_TOOLS = new Set(['todo_write', 'TodoWrite', 'write_todos']);
 const PLAN_TOOL = 'update_plan';
@@ -66,7 +69,11 @@ const TASK_NUMBER = /#(\d+)/;
 
 /** Claude Code's task list as a map by id, in creation order. */
 class TaskBoard {
-  private readonly tasks = new Map<string, Todo>();
+  private readonly tasks: Map<string, Todo>;
+
+  constructor(carried: readonly Todo[] = []) {
+    this.tasks = new Map(carried.map((todo) => [todo.id, todo]));
+  }
 
   create(params: Params, result: string): void {
     const content = text(params.subject) || text(params.description);
@@ -103,6 +110,13 @@ export function clientTaskList(entries: readonly IContent[]): Todo[] {
   let board: TaskBoard | undefined;
   entries.forEach((entry, index) => {
     for (const block of entry.blocks) {
+      if (block.type === 'text' && entry.speaker !== 'ai' && isDenseText(block.text)) {
+        const carried = todosIn(block.text);
+        if (carried !== undefined) {
+          list = carried;
+          board = new TaskBoard(carried);
+        }
+      }
       if (block.type !== 'tool_call') continue;
       const params = paramsOf(block);
       if (WHOLE_LIST_TOOLS.has(block.name)) {

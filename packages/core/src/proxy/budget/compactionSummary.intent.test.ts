@@ -134,4 +134,24 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
       '- `npm test` → exit 1: Error: expected 3 to be 4; then `npm test -- --update` → exit 0',
     );
   });
+
+  it("#33.4 client context in a result and Dense's own earlier summary are no source of specifics or numbers", () => {
+    const reminder =
+      '<system-reminder>\nSkill palette: references/palette.md, 14978157 tokens left\n</system-reminder>';
+    const first = summarize([human('Count the rows, 42 at most.'), ai('Counting.')], 8_000).text;
+    const removed = [
+      human(`This session is being continued.\n${first}`),
+      ...toolRoundTrip(
+        'c1',
+        'read_file',
+        { file_path: '/w/rows.txt' },
+        `row one\nrow two\n${reminder}`,
+      ),
+      ai('Two rows.'),
+    ];
+    const { text } = summarize(removed, 8_000);
+    expect(text).not.toContain('references/palette.md');
+    expect(text).not.toContain('14978157');
+    expect(text).toContain('Numbers the user gave:\n42');
+  });
 });

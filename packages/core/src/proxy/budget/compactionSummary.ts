@@ -30,6 +30,7 @@ import {
   usersWords,
 } from '../../core/compression/pinnedUserMessages.js';
 import { clientTaskList } from './clientTaskList.js';
+import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 
 const ASSISTANT_CHARS = 300;
@@ -81,7 +82,9 @@ function outputsByCall(
       if (block.type !== 'tool_response') continue;
       const call = calls.get(block.callId);
       const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
-      found.set(block.callId, { kind, text: originalResponseText(block), position });
+      // Reminders a client appends to a result are not the output's specifics.
+      const text = withoutClientContext(originalResponseText(block));
+      found.set(block.callId, { kind, text, position });
     }
   }
   return found;

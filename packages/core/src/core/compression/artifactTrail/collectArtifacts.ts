@@ -27,7 +27,7 @@ import {
 import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
-import { withoutClientContext } from '../../../services/history/clientContext.js';
+import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
 import { noteRun, type TriedCommand } from './triedAndFailed.js';
 
 export const COMMAND_MAX_CHARS = 100;
@@ -326,7 +326,9 @@ const NUMBER = /(?<![\w.])\d+(?:[.,]\d+)*(?:%|k|K|M|ms|s|px)?(?![\w])/g;
 function collectNumbers(entry: IContent, numbers: Set<string>): void {
   for (const block of entry.blocks) {
     if (block.type !== 'text' || block.text.includes('--- End of content ---')) continue;
-    for (const match of withoutClientContext(block.text).matchAll(NUMBER)) {
+    // The user's words: their own text, or those a summary Dense wrote carries verbatim.
+    const words = usersWordsIn(block.text) || pinnedIn(block.text).join('\n');
+    for (const match of words.matchAll(NUMBER)) {
       if (numbers.size >= NUMBERS_KEPT) return;
       numbers.add(match[0]);
     }

@@ -9,14 +9,14 @@ import type { Todo } from '../../../tools/todo-schemas.js';
 import { formatTodoList } from '../../../tools/todo/formatTodoList.js';
 import { recallSuffix } from '../recallPointers.js';
 import { triedLines } from './triedAndFailed.js';
+import { TRAIL_HEADER } from '../denseText.js';
 import type { Artifacts, FileArtifact, OutputArtifact } from './collectArtifacts.js';
 import { EMPTY_VIEW, isNamedIn, type HistoryView } from './namedInHistory.js';
 
 /** Files come first: at least this share of the budget when commands need the rest. */
 const FILES_SHARE = 0.75;
 
-export const TRAIL_HEADER =
-  '[Artifact trail kept through compression; recall ids return exact content]';
+export { TRAIL_HEADER };
 
 const NONE: ReadonlySet<string> = new Set();
 
