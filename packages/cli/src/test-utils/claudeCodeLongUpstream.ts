@@ -7,7 +7,9 @@
  * or an earlier request held (a model remembers what a summary tells it), so the script survives
  * the client's compaction and Dense's, which may leave no step's result in the request. After the last Read, when
  * the request names a recall id for `files[0]` (Dense's summary of a compaction does), the model
- * runs `dense recall <id>` through Bash before it answers.
+ * runs `dense recall <id>` through Bash before it answers. With `tasks`, the model first keeps a
+ * task list the way Claude Code 2.x does (one `TaskCreate` per task, before the first Read) and
+ * marks the first task completed with `TaskUpdate` once half the files are read.
  */
 import path from 'node:path';
 import {
@@ -27,6 +29,8 @@ export interface LongSession {
   readonly answer: string;
   /** Reported usage = prompt characters / 4 × this (default 1): tests what the client goes by. */
   readonly usageScale?: number;
+  /** Task subjects to create with `TaskCreate` before the first Read. */
+  readonly tasks?: readonly string[];
 }
 
 export interface MainRequest {
@@ -46,6 +50,7 @@ export interface LongUpstream {
 
 export const STEP_ID = 'toolu_dense_step_';
 export const RECALL_ID = 'toolu_dense_recall';
+export const TASK_ID = 'toolu_dense_task_';
 
 /** The usage of an uncached prompt of `promptTokens`. */
 const uncachedUsage = (promptTokens: number): PromptUsage => ({
@@ -68,10 +73,32 @@ function recallIdFor(raw: string, file: string): string | undefined {
 interface ScriptState {
   highestStep: number;
   recalled: boolean;
+  /** Task calls made so far (creates, then the one update). */
+  taskCalls: number;
+}
+
+/** The next task-list call, when one is due. */
+function taskBlock(session: LongSession, state: ScriptState): Block | undefined {
+  const tasks = session.tasks ?? [];
+  const id = `${TASK_ID}${state.taskCalls}`;
+  const subject = tasks[state.taskCalls];
+  if (subject !== undefined) {
+    state.taskCalls++;
+    const input = { subject, description: `${subject} (scripted)`, activeForm: subject };
+    return { type: 'tool_use', id, name: 'TaskCreate', input };
+  }
+  const half = Math.floor(session.files.length / 2);
+  if (tasks.length === 0 || state.taskCalls > tasks.length || state.highestStep < half) {
+    return undefined;
+  }
+  state.taskCalls++;
+  return { type: 'tool_use', id, name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } };
 }
 
 function nextBlock(session: LongSession, state: ScriptState, body: Json, raw: string): Block {
   state.highestStep = Math.max(state.highestStep, highestStepDone(body, STEP_ID));
+  const task = taskBlock(session, state);
+  if (task !== undefined) return task;
   const step = state.highestStep + 1;
   const file = session.files[step];
   if (file !== undefined) {
@@ -89,7 +116,7 @@ function nextBlock(session: LongSession, state: ScriptState, body: Json, raw: st
 export async function startLongUpstream(session: LongSession): Promise<LongUpstream> {
   const main: MainRequest[] = [];
   const compactionRequests: string[] = [];
-  const state: ScriptState = { highestStep: -1, recalled: false };
+  const state: ScriptState = { highestStep: -1, recalled: false, taskCalls: 0 };
   const server = await startLoopbackUpstream(({ url, raw }, response) => {
     const promptTokens = Math.ceil((raw.length / 4) * (session.usageScale ?? 1));
     if (url.startsWith('/v1/messages/count_tokens')) {
