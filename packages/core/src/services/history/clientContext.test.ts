@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isClientContext, withoutClientContext } from './clientContext.js';
+import { clientContextLines, isClientContext, withoutClientContext } from './clientContext.js';
 
 describe('clientContext', () => {
   it('#33.4 takes out what the client injected and keeps what the user typed', () => {
@@ -35,5 +35,18 @@ describe('clientContext', () => {
     );
     // The words inside a user's own sentence are kept.
     expect(isClientContext('I saw [Request interrupted by user] in the log')).toBe(false);
+  });
+
+  it('#33.4 marks every line of a client element, its tag lines included', () => {
+    expect(
+      clientContextLines([
+        'a',
+        '<system-reminder>',
+        'b',
+        '</system-reminder>',
+        'c <total_tokens>9</total_tokens>',
+        'd',
+      ]),
+    ).toEqual([false, true, true, true, true, false]);
   });
 });

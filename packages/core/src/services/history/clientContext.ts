@@ -51,3 +51,29 @@ export function withoutClientContext(text: string): string {
 export function isClientContext(text: string): boolean {
   return withoutClientContext(text) === '';
 }
+
+const OPEN_TAG = new RegExp(
+  `<(${CLIENT_CONTEXT_ELEMENTS.map((name) => name.replace(/[-]/g, '\\-')).join('|')})>`,
+);
+
+/**
+ * For each line, whether it lies in a client-context element (its opening and closing lines
+ * included): a block of lines an edit must keep whole or leave whole.
+ */
+export function clientContextLines(lines: readonly string[]): boolean[] {
+  const marks: boolean[] = [];
+  let closing: string | undefined;
+  for (const line of lines) {
+    if (closing === undefined) {
+      const name = line.includes('<') ? OPEN_TAG.exec(line)?.[1] : undefined;
+      if (name !== undefined && !line.includes(`</${name}>`, line.indexOf(`<${name}>`))) {
+        closing = `</${name}>`;
+      }
+      marks.push(name !== undefined);
+    } else {
+      marks.push(true);
+      if (line.includes(closing)) closing = undefined;
+    }
+  }
+  return marks;
+}

@@ -138,4 +138,24 @@ describe('repeatedLinesText (issue 14.2, repeated lines)', () => {
     expect(replies).toBeGreaterThan(120);
     expect(crlf).toBeGreaterThan(20);
   });
+
+  it('#33.4 a client reminder block is never split by a marker: it stays whole, verbatim', () => {
+    const body = Array.from({ length: 8 }, (_, i) => `entry ${i + 1}`);
+    const reminder = (tokens: number) => [
+      '<system-reminder>',
+      'Plan mode is off.',
+      'Keep going.',
+      `Tokens left: ${tokens}`,
+      '</system-reminder>',
+    ];
+    const earlier = [...body, ...reminder(100)].join('\n');
+    const text = [...body, ...reminder(200)].join('\n');
+    const reply = repeatedLinesText(earlier, text, { callId: 'c3' });
+    expect(reply).toBe(
+      [
+        repeatedLinesMarker({ callId: 'c3', from: 1, to: 8 }, 'entry 1', 'entry 8'),
+        ...reminder(200),
+      ].join('\n'),
+    );
+  });
 });

@@ -5,6 +5,7 @@
  * adds a carriage return to each line says so in its marker. Pure text; which text may be named
  * is decided by the caller.
  */
+import { clientContextLines } from '../../../../services/history/clientContext.js';
 import { diffLines } from 'diff';
 import { isExitCodeLine } from '../toolResultText.js';
 
@@ -127,6 +128,8 @@ export function repeatedLinesText(
   if (parts === undefined) return undefined;
   const earlierLines = outputLines(earlier);
   const textLines = outputLines(text);
+  // A client's reminder block stays whole: a marker never takes half of it.
+  const context = clientContextLines(textLines);
   const out: string[] = [];
   let e = 0;
   let t = 0;
@@ -141,6 +144,7 @@ export function repeatedLinesText(
       const kept = markRuns(textLines.slice(t, t + count), earlierLines.slice(e, e + count), {
         ...source,
         from: e + 1,
+        verbatim: context.slice(t, t + count),
       });
       out.push(...kept.lines);
       markers += kept.markers;
@@ -164,12 +168,13 @@ function repeatKind(line: string, earlier: string | undefined): 'exact' | 'crlf'
  * Lines of a common run, starting at line `at.from` of the earlier text: each stretch of at least
  * `MIN_REPEATED_LINES` lines that repeat it the same way becomes a marker. A line reporting an exit
  * code stays verbatim (what density reads a shell result's success from must stay readable), and
- * so does one that differs from the earlier line in more than an added CR.
+ * so does one that differs from the earlier line in more than an added CR, and every line of a
+ * client's reminder block.
  */
 function markRuns(
   lines: readonly string[],
   earlier: readonly string[],
-  at: RepeatedLinesSource & { readonly from: number },
+  at: RepeatedLinesSource & { readonly from: number; readonly verbatim: readonly boolean[] },
 ): { readonly lines: readonly string[]; readonly markers: number } {
   const out: string[] = [];
   let markers = 0;
@@ -188,9 +193,11 @@ function markRuns(
     } else out.push(...lines.slice(start, end));
     start = end;
   };
-  let kind = repeatKind(lines[0] ?? '', earlier[0]);
+  const kindAt = (i: number) =>
+    at.verbatim[i] === true ? undefined : repeatKind(lines[i]!, earlier[i]);
+  let kind = lines.length === 0 ? undefined : kindAt(0);
   for (let i = 1; i <= lines.length; i++) {
-    const next = i < lines.length ? repeatKind(lines[i]!, earlier[i]) : undefined;
+    const next = i < lines.length ? kindAt(i) : undefined;
     if (i < lines.length && next === kind) continue;
     flush(i, kind);
     kind = next;
