@@ -49,4 +49,27 @@ describe('clientContext', () => {
       ]),
     ).toEqual([false, true, true, true, true, false]);
   });
+
+  it("#33.4 files a client inlines for an @path are its attachment, the words around them the user's", () => {
+    const gemini = [
+      'Review @src/app.ts please',
+      '--- Content from referenced files ---',
+      'Content from @src/app.ts:',
+      'export const app = 1;',
+      '--- End of content ---',
+    ].join('\n');
+    expect(withoutClientContext(gemini)).toBe('Review @src/app.ts please');
+    const tagged = [
+      'Compare these',
+      '--- src/a.ts --- [0badcafe]',
+      'const a = 1;',
+      '--- End of content --- [0badcafe]',
+      'and keep the names.',
+    ].join('\n');
+    expect(
+      withoutClientContext(tagged)
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toEqual(['Compare these', 'and keep the names.']);
+  });
 });
