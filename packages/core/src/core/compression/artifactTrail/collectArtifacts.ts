@@ -28,7 +28,7 @@ import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
 import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
-import { noteRun, type TriedCommand } from './triedAndFailed.js';
+import { ERROR_LINE, noteRun, type TriedCommand } from './triedAndFailed.js';
 
 export const COMMAND_MAX_CHARS = 100;
 const ERROR_LINE_MAX = 160;
@@ -292,8 +292,6 @@ function editLine(call: ToolCallBlock): string {
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
-
-const ERROR_LINE = /\b(error|fail(ed|ure|s)?|exception|traceback|assert|panic)\b|✗|×/i;
 
 function addErrors(response: ToolResponseBlock, errors: string[]): void {
   const lines = [response.error ?? '', ...resultText(response.result).split('\n')]

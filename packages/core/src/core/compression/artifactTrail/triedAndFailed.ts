@@ -17,7 +17,8 @@ export interface TriedCommand {
 
 export const TRIED_KEPT = 8;
 const SIGNATURE_MAX = 160;
-const ERROR_LINE =
+/** A line that reads as an error (the trail's error lines and a failure's signature). */
+export const ERROR_LINE =
   /\b(error|fail(ed|ure|s)?|exception|traceback|assert\w*|panic|not found|denied)\b|✗|×/i;
 
 /** The first line that reads as an error, else the first non-empty line; '' for none. */
