@@ -359,7 +359,24 @@ export class CompressionHandler {
       toolOutputCap: runtime.settings.get('compression.toolOutputCap'),
       contextLimit: runtime.contextLimit(),
     });
-    const event = await escalateAtHardLimit({ history, room, capTokens, pendingTokens, promptId });
+    // The user's words survive the emergency too (the trail does not: room is what is short).
+    const keep = (before: readonly IContent[], after: readonly IContent[]) =>
+      this.trail.historyWithTrail({
+        before,
+        after,
+        todos: [],
+        workspaceRoot: runtime.config.getWorkspaceRoot(),
+        contextLimit: runtime.contextLimit(),
+        trail: false,
+      });
+    const event = await escalateAtHardLimit({
+      history,
+      room,
+      capTokens,
+      pendingTokens,
+      promptId,
+      keep,
+    });
     if (event === undefined) return;
     this.scheduler.onRewritten();
     this.events.emit('emergencyRoom', event);

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planEmergencyRoom, type EmergencyRoomInput } from './escalateAtHardLimit.js';
+import {
+  escalateAtHardLimit,
+  planEmergencyRoom,
+  type EmergencyRoomInput,
+} from './escalateAtHardLimit.js';
 import { ai, human, toolCall, toolResult } from '../test-utils/historyBuilders.js';
 import type { IContent } from '../services/history/IContent.js';
-import { countTokensFromScratch } from '../services/history/HistoryService.js';
+import { HistoryService, countTokensFromScratch } from '../services/history/HistoryService.js';
 import { charEstimateTokenCounter } from '../services/history/TokenCounter.js';
 import { keptOriginalsOf } from '../services/recall/keptOriginals.js';
 import { asDensityReply } from './compression/density/entry/densityReply.js';
@@ -124,5 +128,46 @@ describe('planEmergencyRoom and density replies', () => {
     expect(plan.entriesDropped).toBeGreaterThan(0);
     const last = plan.entries.at(-1)?.blocks[0];
     expect(last?.type === 'tool_response' ? last.result : undefined).toBe(output);
+  });
+});
+
+describe("escalateAtHardLimit: the user's dropped words (#33.1)", () => {
+  async function historyOf(entries: readonly IContent[]) {
+    const history = new HistoryService({ tokenCounter: charEstimateTokenCounter });
+    history.addAll(entries);
+    await history.waitForTokenUpdates();
+    return history;
+  }
+  const entries = [human('Keep the API stable.'), ai(text(600)), human('next'), ai(text(300))];
+  const pinned = (note: string) => (_before: readonly IContent[], after: readonly IContent[]) => [
+    human(note),
+    ...after,
+  ];
+
+  it('#33.1 a drop gives back what keep returns when that fits the room', async () => {
+    const history = await historyOf(entries);
+    const event = await escalateAtHardLimit({
+      history,
+      room: 500,
+      capTokens: 250,
+      pendingTokens: 10,
+      promptId: 'p',
+      keep: pinned('Keep the API stable.'),
+    });
+    expect(event?.entriesDropped).toBeGreaterThan(0);
+    expect(JSON.stringify(history.getCurated()[0])).toContain('Keep the API stable.');
+  });
+
+  it('#33.1 and the plan alone when what keep returns would not fit (the send is never refused for it)', async () => {
+    const history = await historyOf(entries);
+    await escalateAtHardLimit({
+      history,
+      room: 500,
+      capTokens: 250,
+      pendingTokens: 10,
+      promptId: 'p',
+      keep: pinned(text(400)),
+    });
+    expect(await history.estimateTokensForContents(history.getCurated())).toBeLessThanOrEqual(500);
   });
 });

@@ -221,6 +221,25 @@ export interface EscalateAtHardLimitInput {
   /** The message about to be added; 0 mid-turn, where the last call keeps its responses. */
   readonly pendingTokens: number;
   readonly promptId: string;
+  /**
+   * What a drop must give back: the new history from the history before and the planned one
+   * (the user's dropped messages, pinned). Applied only when entries were dropped.
+   */
+  readonly keep?: (before: readonly IContent[], after: readonly IContent[]) => IContent[];
+}
+
+/**
+ * The planned entries with what `keep` gives back after a drop, when that still fits the room;
+ * else the plan as it is (the send would be refused otherwise).
+ */
+async function withKept(
+  input: EscalateAtHardLimitInput,
+  plan: Extract<EmergencyRoomPlan, { kind: 'rewrite' }>,
+): Promise<readonly IContent[]> {
+  if (plan.entriesDropped === 0 || input.keep === undefined) return plan.entries;
+  const kept = input.keep(input.history.getCurated(), plan.entries);
+  const tokens = await input.history.estimateTokensForContents(kept);
+  return tokens <= input.room ? kept : plan.entries;
 }
 
 /**
@@ -242,9 +261,10 @@ export async function escalateAtHardLimit(
     countEntries: (entries) => history.estimateTokensForContents(entries),
   });
   if (plan.kind === 'unchanged') return undefined;
+  const entries = await withKept(input, plan);
   history.startCompression();
   try {
-    history.replaceHistory(plan.entries);
+    history.replaceHistory(entries);
   } finally {
     history.endCompression();
   }

@@ -90,11 +90,15 @@ describe('a session never locks at a 10k window', () => {
     // 2.3k tokens: the preserved tail alone (the two big turns, 7k) leaves no room for it.
     await session.sendMessage(`last ${'m'.repeat(9_195)}`);
 
-    const sent = JSON.stringify(provider.requests.at(-1)?.contents);
-    expect(sent).toContain('second-big');
-    expect(sent).not.toContain('first-big');
-    // The history starts with a whole turn: the second big message.
-    expect(JSON.stringify(provider.requests.at(-1)?.contents[0])).toContain('second-big');
+    const contents = provider.requests.at(-1)?.contents ?? [];
+    expect(JSON.stringify(contents)).toContain('second-big');
+    // The first big turn went; its message (a paste past 8,000 characters) comes back only as the
+    // head and tail Dense's entry pins (#33.1), and the history goes on with a whole turn.
+    const [pinned, , next] = contents;
+    expect(JSON.stringify(pinned)).toContain('first-big');
+    expect(JSON.stringify(pinned)).toContain('characters of this paste cut');
+    expect(JSON.stringify(contents.slice(1))).not.toContain('first-big');
+    expect(JSON.stringify(next)).toContain('second-big');
     expect(emergencies).toHaveLength(1);
     expect(emergencies[0]).toMatchObject({ outputsCapped: 0, fits: true });
     const tokens = await requestTokens(provider.requests.at(-1)!, charEstimateTokenCounter);
