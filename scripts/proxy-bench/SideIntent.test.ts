@@ -100,4 +100,65 @@ describe('bench:proxy SideIntent', () => {
       }
     },
   );
+
+  it('#33.5 the task list and the latest failure are judged in what the side sent, a call before any user message too', () => {
+    const recording: IContent[] = [
+      say('ai', 'Setting up.'),
+      {
+        speaker: 'ai',
+        blocks: [
+          {
+            type: 'tool_call',
+            id: 't1',
+            name: 'TaskCreate',
+            parameters: { subject: 'Port the CSV reader' },
+          },
+        ],
+      },
+      {
+        speaker: 'tool',
+        blocks: [
+          {
+            type: 'tool_response',
+            callId: 't1',
+            toolName: 'TaskCreate',
+            result: 'Task #1 created successfully: Port the CSV reader',
+          },
+        ],
+      },
+      {
+        speaker: 'ai',
+        blocks: [
+          { type: 'tool_call', id: 'b1', name: 'Bash', parameters: { command: 'npm test' } },
+        ],
+      },
+      {
+        speaker: 'tool',
+        blocks: [
+          {
+            type: 'tool_response',
+            callId: 'b1',
+            toolName: 'Bash',
+            result: '',
+            error: 'Exit code 1\nTypeError: row is undefined',
+          },
+        ],
+      },
+      say('ai', 'Looking at the row.'),
+    ];
+    const sent = (text: string) =>
+      sentEntries({ messages: [{ role: 'user', content: [{ type: 'text', text }] }] }, 'anthropic');
+    const side = new SideIntent(recording);
+    expect(
+      side.onCall(sent('Tasks: Port the CSV reader. Last error: TypeError: row is undefined'), 5),
+    ).toBeUndefined();
+    side.onCall(sent('Tasks: none. The tests failed.'), 5);
+    expect(side.report()).toMatchObject({
+      calls: 0,
+      callsWithTasks: 2,
+      tasksVisible: 1,
+      callsWithFailure: 2,
+      failureVisible: 1,
+    });
+  });
 });

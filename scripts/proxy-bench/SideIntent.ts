@@ -3,7 +3,8 @@
  * typed before it (the replay's `planIntent`) judged by the replay's `IntentOracle` against the
  * request that side actually sent upstream (`sentEntries`) — visible verbatim, cut (a long paste
  * shown as head and tail) or lost. The client's own compaction summary is judged like any other
- * message it sends: a summary that paraphrases the user loses their words.
+ * message it sends: a summary that paraphrases the user loses their words. The same oracle judges
+ * whether the client's current task list and the latest failure were visible in each request.
  *
  * The oracle remembers where it last saw each message by entry identity; a message sent again
  * unchanged is given the entry object of the call before, so it is not searched for again. Only
@@ -16,6 +17,7 @@ import {
   type IntentCounts,
 } from '../../packages/core/src/replay/intent/IntentOracle.js';
 import { planIntent, type UserMessage } from '../../packages/core/src/replay/intent/planIntent.js';
+import { planWorkState } from '../../packages/core/src/replay/intent/planWorkState.js';
 import { callPosition } from './SideGrounding.js';
 
 export interface SideIntentReport extends IntentCounts {
@@ -37,7 +39,7 @@ export class SideIntent {
 
   constructor(contents: readonly IContent[]) {
     this.messages = planIntent(contents);
-    this.oracle = new IntentOracle(this.messages);
+    this.oracle = new IntentOracle(this.messages, planWorkState(contents));
   }
 
   /** The user's messages this side is judged on, in order. */
@@ -48,7 +50,8 @@ export class SideIntent {
   /**
    * The side sent `entries` (`sentEntries` of its request body) for the recorded reply at
    * `index`; `onSyntheticSummary`: its history started at a synthetic summary. The call's
-   * verdicts, or undefined when no user message came before it (not judged).
+   * verdicts on the user's messages, or undefined when none came before it (its task list and
+   * latest failure are judged all the same).
    */
   onCall(
     entries: readonly IContent[],
@@ -57,10 +60,10 @@ export class SideIntent {
   ): CallIntent | undefined {
     const position = callPosition(index);
     const stable = this.stable(entries);
-    if (!this.messages.some((message) => message.position < position)) return undefined;
     const before = this.oracle.totals();
     this.oracle.onModelCall(stable, position);
     const after = this.oracle.totals();
+    if (after.calls === before.calls) return undefined;
     if (onSyntheticSummary) this.onSynthetic++;
     return {
       messages: after.messages - before.messages,

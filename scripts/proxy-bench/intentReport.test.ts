@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SideIntentReport } from './SideIntent.js';
 import { intentOverall, intentTable, sessionLabel, type IntentRow } from './intentReport.js';
 
-/** A side that judged `messages` user messages over `calls` calls and lost `lost` of them. */
+/**
+ * A side that judged `messages` user messages over `calls` calls and lost `lost` of them; the
+ * client held a task list at every call, all visible unless it lost a message; two calls came
+ * after a failure, one showing it unless it lost a message.
+ */
 const side = (calls: number, messages: number, lost: number): SideIntentReport => ({
   calls,
   callsWithAll: lost === 0 ? calls : calls - 1,
@@ -10,6 +14,10 @@ const side = (calls: number, messages: number, lost: number): SideIntentReport =
   verbatim: messages - lost,
   cut: 0,
   lost,
+  callsWithTasks: calls,
+  tasksVisible: lost === 0 ? calls : 0,
+  callsWithFailure: 2,
+  failureVisible: lost === 0 ? 1 : 0,
   callsOnSyntheticSummary: 0,
 });
 
@@ -53,6 +61,12 @@ describe('bench:proxy intent report', () => {
       '| **codex-cli-rollouts-2026** (1 sessions) | 4 | 8 | 50.0% / 100.0% |',
     );
     expect(table).toContain('| **all 3 sessions** | 19 | 58 | 58.6% / 96.6% | 0 / 0 | 24 / 2 |');
+    expect(table).toContain(
+      '| task list visible (pass / proxy) | latest failure visible (pass / proxy) |',
+    );
+    // Task lists: pass-through showed them at 5 of 19 calls, the proxy at 14 (the sessions where
+    // it lost nothing); the failure at 1 and 2 of 6.
+    expect(table).toContain('| 24 / 2 | 89.5% / 94.7% | 26.3% / 73.7% | 16.7% / 33.3% | 0 / 0 |');
     expect(table).toContain(`fewer user messages verbatim than pass-through: ${below}`);
   });
 

@@ -2,7 +2,9 @@
  * The proxy bench's intent figures: per session, per corpus source and overall, for the
  * pass-through side (what the client's own compaction left it, its summary included) and the
  * proxy side, the share of earlier user messages each model call's request showed verbatim, cut
- * (a long paste's head and tail) or lost, and the calls where none was lost. Sessions are named by
+ * (a long paste's head and tail) or lost, and the calls where none was lost; of the calls made
+ * while the client held a task list, or after a failure, those that showed the whole list, or
+ * the latest failure. Sessions are named by
  * source and a short hash of their file name (`sessionLabel`): transcript file names carry user
  * and project names. Pure.
  */
@@ -87,6 +89,8 @@ function cells(intent: IntentSides): string {
     `${pass.cut} / ${proxy.cut}`,
     `${pass.lost} / ${proxy.lost}`,
     `${percent(pass.callsWithAll, pass.calls)} / ${percent(proxy.callsWithAll, proxy.calls)}`,
+    `${percent(pass.tasksVisible, pass.callsWithTasks)} / ${percent(proxy.tasksVisible, proxy.callsWithTasks)}`,
+    `${percent(pass.failureVisible, pass.callsWithFailure)} / ${percent(proxy.failureVisible, proxy.callsWithFailure)}`,
     `${pass.callsOnSyntheticSummary} / ${proxy.callsOnSyntheticSummary}`,
   ].join(' | ');
 }
@@ -94,8 +98,8 @@ function cells(intent: IntentSides): string {
 /** The intent table printed after the grounding table: sessions, then sources, then all. */
 export function intentTable(rows: readonly IntentRow[], total: IntentOverall): string {
   const lines = [
-    '| session | calls judged | messages judged | verbatim (pass / proxy) | cut (pass / proxy) | lost (pass / proxy) | calls with all visible (pass / proxy) | calls on a synthetic summary (pass / proxy) |',
-    '| --- | --: | --: | --: | --: | --: | --: | --: |',
+    '| session | calls judged | messages judged | verbatim (pass / proxy) | cut (pass / proxy) | lost (pass / proxy) | calls with all visible (pass / proxy) | task list visible (pass / proxy) | latest failure visible (pass / proxy) | calls on a synthetic summary (pass / proxy) |',
+    '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
     ...rows.map((row) => `| ${sessionLabel(row.file, row.source)} | ${cells(row.intent)} |`),
     ...total.bySource.map(
       (source) => `| **${source.source}** (${source.sessions} sessions) | ${cells(source)} |`,

@@ -9,6 +9,10 @@ const counts = (messages: number, lost: number) => ({
   verbatim: messages - lost,
   cut: 0,
   lost,
+  callsWithTasks: 4,
+  tasksVisible: lost === 0 ? 4 : 1,
+  callsWithFailure: lost === 0 ? 0 : 2,
+  failureVisible: 0,
 });
 
 describe('bench: the intent section', () => {
@@ -19,8 +23,14 @@ describe('bench: the intent section', () => {
       syntheticRun('high-density', 32_000, { intent: counts(10, 5), file: 'synthetic/c.jsonl' }),
     ];
     const section = intentSection(runs);
-    expect(section).toContain('| `recorded` | 4 | 50.0% | 10 | 70.0% | 0 | 3 (30.0%) |');
-    expect(section).toContain('| `high-density` | 4 | 100.0% | 10 | 100.0% | 0 | 0 (0.0%) |');
+    expect(section).toContain(
+      '| `recorded` | 4 | 50.0% | 10 | 70.0% | 0 | 3 (30.0%) | 25.0% | 0.0% |',
+    );
+    // No failure before any call: nothing to judge.
+    expect(section).toContain(
+      '| `high-density` | 4 | 100.0% | 10 | 100.0% | 0 | 0 (0.0%) | 100.0% | – |',
+    );
+    expect(section).toContain('| task list visible | latest failure visible |');
     const losses = section
       .slice(section.indexOf('Sessions that lost'))
       .split('\n')

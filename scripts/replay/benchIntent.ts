@@ -1,15 +1,25 @@
 /**
  * The intent section of the replay bench: per policy and context limit, whether the model still
  * had the user's words — each earlier message the user typed, judged at every model call
- * (verbatim, cut as a long paste's head and tail, or lost) — and, per session at 128k, where
- * `recorded` or `high-density` lost any. Pure.
+ * (verbatim, cut as a long paste's head and tail, or lost), and the share of calls that showed
+ * the client's current task list and the latest failure where there was one — and, per session
+ * at 128k, where `recorded` or `high-density` lost any user message. Pure.
  */
 import type { IntentCounts } from '@dense/core';
 import { groupFor, int, pct, ranPolicies, sessionName } from './benchAggregate.js';
 import { BENCH_LIMITS, type BenchRun } from './benchTypes.js';
 import { row } from './markdownTable.js';
 
-const HEADER = ['calls judged', 'all visible', 'messages judged', 'verbatim', 'cut', 'lost'];
+const HEADER = [
+  'calls judged',
+  'all visible',
+  'messages judged',
+  'verbatim',
+  'cut',
+  'lost',
+  'task list visible',
+  'latest failure visible',
+];
 
 function cells(intent: IntentCounts): string[] {
   return [
@@ -19,6 +29,8 @@ function cells(intent: IntentCounts): string[] {
     pct(intent.verbatim, intent.messages),
     int(intent.cut),
     `${int(intent.lost)} (${pct(intent.lost, intent.messages)})`,
+    pct(intent.tasksVisible, intent.callsWithTasks),
+    pct(intent.failureVisible, intent.callsWithFailure),
   ];
 }
 
@@ -60,7 +72,11 @@ export function intentSection(runs: readonly BenchRun[]): string {
     'At each model call, every earlier message the user typed (client context such as ' +
       '`<system-reminder>` blocks taken out; summaries and attachments are not the user) judged ' +
       'against what the policy sent: verbatim, cut (a paste over 8,000 characters shown as head and ' +
-      'tail) or lost. All visible: calls where no earlier message was lost. See docs/replay.md.',
+      'tail) or lost. All visible: calls where no earlier message was lost. Task list visible: of ' +
+      'the calls made while the client held a non-empty task list (rebuilt from its TaskCreate / ' +
+      'TaskUpdate, TodoWrite and update_plan calls), those where every item was in what was sent. ' +
+      'Latest failure visible: of the calls made after a failed tool result, those where the ' +
+      'latest one’s error line (or its whole output) was in what was sent. See docs/replay.md.',
     '',
     ...BENCH_LIMITS.flatMap((limit) => [`At ${limit / 1000}k:`, '', intentTable(runs, limit), '']),
     'Sessions that lost a user message (`recorded`; `high-density` at 128k):',

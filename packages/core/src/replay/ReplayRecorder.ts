@@ -25,6 +25,7 @@ import { GroundingOracle } from './grounding/GroundingOracle.js';
 import { planGrounding } from './grounding/planGrounding.js';
 import { IntentOracle } from './intent/IntentOracle.js';
 import { planIntent } from './intent/planIntent.js';
+import { planWorkState } from './intent/planWorkState.js';
 import { workRedoneCounterFor, type WorkRedoneCounter } from './grounding/WorkRedoneCounter.js';
 import type { StrategyObserver } from './instrumentStrategy.js';
 import { exposureTokensOf, type PreparedReplay } from './prepareReplay.js';
@@ -120,7 +121,10 @@ export class ReplayRecorder implements StrategyObserver {
     });
     this.survival = new ArtifactSurvival(prepared.workspaceRoot);
     this.grounding = new GroundingOracle(planGrounding(prepared.plan.contents), recallIdOfResponse);
-    this.intent = new IntentOracle(planIntent(prepared.plan.contents));
+    this.intent = new IntentOracle(
+      planIntent(prepared.plan.contents),
+      planWorkState(prepared.plan.contents),
+    );
     this.workRedone = workRedoneCounterFor(prepared.plan.contents);
     this.sent = input.sent;
   }

@@ -118,7 +118,8 @@ export interface ReplaySessionReport {
   readonly grounding?: GroundingTotals;
   /**
    * Whether the model still had the user's words: at each call, every earlier message the user
-   * typed judged verbatim, cut (a long paste's head and tail) or lost in what the policy sent.
+   * typed judged verbatim, cut (a long paste's head and tail) or lost in what the policy sent;
+   * and whether the client's current task list and the latest failure were visible in it.
    */
   readonly intent?: IntentCounts;
   /** Tool calls re-fetching content across a compaction, and whether the policy still had it. */

@@ -44,6 +44,7 @@ describe('IntentOracle', () => {
     oracle.onModelCall(recording.slice(0, 1), at(1));
     oracle.onModelCall([human('The user wants tests fixed.'), recording[2] as IContent], at(3));
     expect(oracle.totals()).toEqual({
+      ...ZERO_INTENT,
       calls: 2,
       callsWithAll: 1,
       messages: 3,
@@ -98,7 +99,18 @@ describe('IntentOracle', () => {
 
 describe('sumIntent', () => {
   it('#33.5 adds every count of the runs it is given and skips runs without one', () => {
-    const one = { calls: 2, callsWithAll: 1, messages: 5, verbatim: 3, cut: 1, lost: 1 };
+    const one = {
+      calls: 2,
+      callsWithAll: 1,
+      messages: 5,
+      verbatim: 3,
+      cut: 1,
+      lost: 1,
+      callsWithTasks: 2,
+      tasksVisible: 1,
+      callsWithFailure: 1,
+      failureVisible: 0,
+    };
     expect(sumIntent([one, undefined, one])).toEqual({
       calls: 4,
       callsWithAll: 2,
@@ -106,6 +118,10 @@ describe('sumIntent', () => {
       verbatim: 6,
       cut: 2,
       lost: 2,
+      callsWithTasks: 4,
+      tasksVisible: 2,
+      callsWithFailure: 2,
+      failureVisible: 0,
     });
     expect(sumIntent([])).toEqual(ZERO_INTENT);
   });

@@ -3,11 +3,16 @@
  * the user typed before it (`planIntent`) is judged against what the policy sent to that call —
  * visible verbatim (each of its lines, in one entry), visible only as the head and tail of a long
  * paste (cut), or lost. A summary that paraphrases the user is lost by this measure on purpose:
- * the user's words are the task. Knows nothing of the strategies' code; reads only what was sent.
+ * the user's words are the task. Beside them, per call, whether the client's current task list
+ * (`TaskListJudge`) and the latest failure the agent had seen (`FailureJudge`) were visible. Knows
+ * nothing of the strategies' code; reads only what was sent.
  */
 import type { IContent } from '../../services/history/IContent.js';
 import { shownText } from '../grounding/groundingText.js';
+import { FailureJudge } from './FailureJudge.js';
 import type { UserMessage } from './planIntent.js';
+import { NO_WORK_STATE, type WorkState } from './planWorkState.js';
+import { TaskListJudge } from './TaskListJudge.js';
 
 export interface IntentCounts {
   /** Model calls judged (calls with at least one earlier user message). */
@@ -20,6 +25,14 @@ export interface IntentCounts {
   /** Long pastes shown as head and tail only. */
   readonly cut: number;
   readonly lost: number;
+  /** Model calls made while the client held a non-empty task list. */
+  readonly callsWithTasks: number;
+  /** Of those, calls where every item of the list was visible. */
+  readonly tasksVisible: number;
+  /** Model calls made after at least one failed tool result. */
+  readonly callsWithFailure: number;
+  /** Of those, calls where the latest failure (its signature or its whole output) was visible. */
+  readonly failureVisible: number;
 }
 
 export const ZERO_INTENT: IntentCounts = {
@@ -29,6 +42,10 @@ export const ZERO_INTENT: IntentCounts = {
   verbatim: 0,
   cut: 0,
   lost: 0,
+  callsWithTasks: 0,
+  tasksVisible: 0,
+  callsWithFailure: 0,
+  failureVisible: 0,
 };
 
 /** Past this many characters a message may be shown as head and tail (a pasted log). */
@@ -67,17 +84,31 @@ interface Sighting {
 export class IntentOracle {
   private counts: IntentCounts = ZERO_INTENT;
   private readonly seen = new Map<UserMessage, Sighting>();
+  private readonly tasks: TaskListJudge;
+  private readonly failures: FailureJudge;
 
-  constructor(private readonly messages: readonly UserMessage[]) {}
+  /**
+   * `messages` from `planIntent`, `work` from `planWorkState` of the same recording (without it,
+   * no task list or failure is judged).
+   */
+  constructor(
+    private readonly messages: readonly UserMessage[],
+    work: WorkState = NO_WORK_STATE,
+  ) {
+    this.tasks = new TaskListJudge(work.taskLists);
+    this.failures = new FailureJudge(work.failures);
+  }
 
   onModelCall(sent: readonly IContent[], position: number): void {
+    const present = new Set(sent);
+    this.judgeWork(sent, present, position);
     const earlier = this.messages.filter((message) => message.position < position);
     if (earlier.length === 0) return;
-    const present = new Set(sent);
     const verdicts = earlier.map((message) => this.judge(message, sent, present));
     const c = this.counts;
     const count = (kind: Verdict): number => verdicts.filter((v) => v === kind).length;
     this.counts = {
+      ...c,
       calls: c.calls + 1,
       callsWithAll: c.callsWithAll + (verdicts.includes('lost') ? 0 : 1),
       messages: c.messages + verdicts.length,
@@ -89,6 +120,22 @@ export class IntentOracle {
 
   totals(): IntentCounts {
     return this.counts;
+  }
+
+  /** The task list and the latest failure, each judged where it applies. */
+  private judgeWork(sent: readonly IContent[], present: Set<IContent>, position: number): void {
+    const tasks = this.tasks.judge(sent, present, position);
+    const failure = this.failures.judge(sent, present, position);
+    const c = this.counts;
+    const judged = (verdict: boolean | undefined): number => (verdict === undefined ? 0 : 1);
+    const visible = (verdict: boolean | undefined): number => (verdict === true ? 1 : 0);
+    this.counts = {
+      ...c,
+      callsWithTasks: c.callsWithTasks + judged(tasks),
+      tasksVisible: c.tasksVisible + visible(tasks),
+      callsWithFailure: c.callsWithFailure + judged(failure),
+      failureVisible: c.failureVisible + visible(failure),
+    };
   }
 
   private judge(message: UserMessage, sent: readonly IContent[], present: Set<IContent>): Verdict {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 const ORACLE_DIR = import.meta.dirname;
 const SRC = path.resolve(ORACLE_DIR, '../..');
-/** Folders holding the classifiers the oracle grades. */
-const FORBIDDEN = ['core/compression', 'shell'].map((dir) => path.join(SRC, dir));
+/** Folders holding the classifiers and the compression code the oracles grade. */
+const FORBIDDEN = ['core/compression', 'proxy', 'shell'].map((dir) => path.join(SRC, dir));
 
 /** Every module specifier in `source`: static imports and re-exports, `import()`, `require()`. */
 function moduleSpecifiers(source: string): string[] {
@@ -18,10 +18,12 @@ function moduleSpecifiers(source: string): string[] {
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1] ?? ''));
 }
 
-function forbiddenImports(file: string): string[] {
-  const source = readFileSync(file, 'utf8');
+/** The specifiers of `source` (the text of `file`) that reach a forbidden folder. */
+function forbiddenImports(file: string, source = readFileSync(file, 'utf8')): string[] {
   return moduleSpecifiers(source).filter((specifier) => {
-    if (!specifier.startsWith('.')) return /(^|\/)(core\/compression|shell)(\/|$)/.test(specifier);
+    if (!specifier.startsWith('.')) {
+      return /(^|\/)(core\/compression|proxy|shell)(\/|$)/.test(specifier);
+    }
     const target = path.resolve(path.dirname(file), specifier);
     return FORBIDDEN.some((dir) => target === dir || target.startsWith(`${dir}${path.sep}`));
   });
@@ -38,11 +40,11 @@ describe('#12 independent oracle', () => {
   const ORACLES = [
     ['#12', 'oracle', 6],
     ['#25.3', 'grounding', 5],
-    ['#33.5', 'intent', 2],
+    ['#33.5', 'intent', 11],
   ] as const;
 
   it.each(ORACLES)(
-    '%s no module under replay/%s/ imports from core/compression/ or shell/',
+    '%s no module under replay/%s/ imports from core/compression/, proxy/ or shell/',
     (_issue, folder, atLeast) => {
       const modules = modulesIn(path.resolve(ORACLE_DIR, '..', folder));
       expect(modules.length).toBeGreaterThanOrEqual(atLeast);
@@ -62,5 +64,15 @@ describe('#12 independent oracle', () => {
       "const d = await import('../../core/compression/y.js');",
     ].join('\n');
     expect(moduleSpecifiers(source)).toHaveLength(5);
+  });
+
+  it('#33.5 an import from proxy/ is forbidden; one from a sibling oracle is not', () => {
+    const file = path.join(SRC, 'replay/intent/example.ts');
+    const source = [
+      "import { a } from '../../proxy/budget/clientTaskList.js';",
+      "import { b } from '../grounding/groundingText.js';",
+      "import { c } from '../../services/history/IContent.js';",
+    ].join('\n');
+    expect(forbiddenImports(file, source)).toEqual(['../../proxy/budget/clientTaskList.js']);
   });
 });

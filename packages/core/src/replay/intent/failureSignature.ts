@@ -1,0 +1,63 @@
+/**
+ * Reading a recorded tool result as a failure: an error result (the importers set `error` for a
+ * client's error flag or a non-zero exit), or a shell result whose text reports a non-zero exit
+ * code; and its signature — the first line that reads as an error (error, fail, exception,
+ * traceback, assert, panic), else its first line, whitespace collapsed and cut to
+ * `SIGNATURE_CHARS`: enough to tell one error from another, and what a summary that quotes the
+ * error line keeps. The shell tools' own framing (exit code, wall time, command, directory, a
+ * field reading `(none)`; an `Output:` label and Claude Code's `<tool_use_error>` tags are taken
+ * off) is no signature. Independent of the
+ * compression code. Pure.
+ */
+import type { ToolResponseBlock } from '../../services/history/IContent.js';
+import { leaves } from '../grounding/groundingText.js';
+
+export const SIGNATURE_CHARS = 120;
+
+const SHELL_TOOLS: ReadonlySet<string> = new Set([
+  'run_shell_command',
+  'Bash',
+  'bash',
+  'shell',
+  'shell_command',
+  'exec_command',
+  'local_shell_call',
+  'execute_bash',
+]);
+
+const EXIT_LINE = /^\s*(?:process |command )?exit(?:ed with)? (?:code|status)\s*:?\s*(-?\d+)\s*$/im;
+const EXIT_FIELD = /"exit_code"\s*:\s*(-?\d+)/;
+const ERROR_WORD = /error|fail|exception|traceback|assert|panic/i;
+/** Lines of the shell tools' framing around the output (Codex, gemini-cli and alike). */
+const FRAMING =
+  /^(?:(?:process |command )?exit(?:ed with)? (?:code|status)\b|chunk id:|wall time:|original token count:|total output lines:|command:|directory:|signal:|background pids:|process group pgid:|[\w ]+:\s*\(none\)$)/i;
+const OUTPUT_LABEL = /^output:\s*/i;
+const ERROR_TAGS = /<\/?tool_use_error>/g;
+
+/** What a result shows: its result's text, then its error text. */
+export function resultText(block: ToolResponseBlock): string {
+  const result = leaves(block.result);
+  return block.error === undefined ? result : [result, block.error].filter(Boolean).join('\n');
+}
+
+/** Whether `block` reports a failure (its text is `resultText(block)`). */
+export function isFailure(block: ToolResponseBlock, text: string): boolean {
+  if (block.error !== undefined) return true;
+  if (!SHELL_TOOLS.has(block.toolName)) return false;
+  const code = EXIT_LINE.exec(text)?.[1] ?? EXIT_FIELD.exec(text)?.[1];
+  return code !== undefined && Number(code) !== 0;
+}
+
+/** The line that names the failure in `text`; '' when it has no line. */
+export function failureSignature(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '');
+  const telling = lines
+    .filter((line) => !FRAMING.test(line))
+    .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
+    .filter((line) => line !== '');
+  const line = telling.find((candidate) => ERROR_WORD.test(candidate)) ?? telling[0] ?? lines[0];
+  return (line ?? '').slice(0, SIGNATURE_CHARS).trim();
+}
