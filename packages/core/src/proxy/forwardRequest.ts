@@ -8,8 +8,8 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
-import { UsageMeter, type Usage } from './usageMeter.js';
+import type { Usage } from './usageMeter.js';
+import { UsageTap } from './usageTap.js';
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -99,24 +99,6 @@ function responseHeaders(reply: http.IncomingMessage): http.OutgoingHttpHeaders 
   return headers;
 }
 
-/** Decompresses a copy of the reply for the meter; the client gets the bytes as they came. */
-function meterTap(reply: http.IncomingMessage, meter: UsageMeter): (chunk: Buffer) => void {
-  const encoding = String(reply.headers['content-encoding'] ?? '').toLowerCase();
-  const inflate: zlib.Gunzip | zlib.BrotliDecompress | zlib.Inflate | undefined =
-    encoding === 'gzip'
-      ? zlib.createGunzip()
-      : encoding === 'br'
-        ? zlib.createBrotliDecompress()
-        : encoding === 'deflate'
-          ? zlib.createInflate()
-          : undefined;
-  if (inflate === undefined) return (chunk) => meter.push(chunk);
-  inflate.on('data', (chunk: Buffer) => meter.push(chunk));
-  inflate.on('error', () => undefined);
-  reply.on('end', () => inflate.end());
-  return (chunk) => inflate.write(chunk);
-}
-
 function pipeReply(
   input: ForwardInput,
   reply: http.IncomingMessage,
@@ -125,24 +107,27 @@ function pipeReply(
 ): void {
   const { clientResponse } = input;
   const status = reply.statusCode ?? 502;
-  const type = String(reply.headers['content-type'] ?? '');
-  const meter = new UsageMeter(type.includes('text/event-stream'));
-  const tap = meterTap(reply, meter);
+  const tap = new UsageTap({
+    contentType: reply.headers['content-type'],
+    contentEncoding: reply.headers['content-encoding'],
+  });
   clientResponse.writeHead(status, reply.statusMessage, responseHeaders(reply));
   clientResponse.flushHeaders();
   reply.on('data', (chunk: Buffer) => {
     clientResponse.write(chunk);
-    tap(chunk);
+    tap.push(chunk);
   });
   reply.on('end', () => {
     clientResponse.end();
-    setImmediate(() => resolve({ status, usage: meter.finish(), end: 'complete' }));
+    void tap.finish().then((usage) => {
+      setImmediate(() => resolve({ status, usage, end: 'complete' }));
+    });
   });
   const drop = () => {
     if (!reply.complete) {
       const end: ReplyEnd = clientGone() ? 'client-closed' : 'upstream-cut';
       clientResponse.destroy();
-      resolve({ status, usage: meter.finish(), end });
+      resolve({ status, usage: tap.cut(), end });
     }
   };
   reply.on('aborted', drop);

@@ -29,6 +29,27 @@ describe('ProxyStats', () => {
   });
 });
 
+describe('ProxyStats: count_tokens probes', () => {
+  const probe = (i: number) =>
+    request({ route: 'anthropic count_tokens', conversationId: `probe${i}`, usage: undefined });
+
+  it('#34.4 count_tokens probes are requests in the totals, never conversations, and push none out', () => {
+    const stats = new ProxyStats({ maxConversations: 2 });
+    stats.record(request({ conversationId: 'a' }));
+    stats.record(request({ conversationId: 'b' }));
+    for (let i = 0; i < 10; i++) stats.record(probe(i));
+    stats.record(request({ route: 'anthropic count_tokens', conversationId: 'a' }));
+    const json = stats.toJSON();
+    expect(Object.keys(json.conversations)).toEqual(['a', 'b']);
+    expect(json.conversations.a?.requests).toBe(1);
+    expect(json.dropped.conversations).toBe(0);
+    expect(json.totals.requests).toBe(13);
+    // A probe bills nothing even if its reply carried a usage object.
+    expect(json.totals.inputTokens).toBe(2);
+    expect(json.recent.at(-1)?.route).toBe('anthropic count_tokens');
+  });
+});
+
 describe('passThroughCost', () => {
   const usage = { input: 10, cacheCreation: 1_000, cacheRead: 50_000, output: 100 };
 

@@ -3,7 +3,8 @@
  * ended, what density removed, whether the cached prefix stayed byte-identical, and what the
  * request cost against passing it through unchanged), the live stderr line, the `GET /dense/stats`
  * JSON and the summary table printed at exit. Per-conversation entries are bounded: past
- * `maxConversations` the least recently active one is folded into one `dropped` total.
+ * `maxConversations` the least recently active one is folded into one `dropped` total. A
+ * `count_tokens` probe is a request in the totals, never a conversation's.
  *
  * Context: the upstream side is the prompt the provider reported for the request as forwarded;
  * the client side is that prompt scaled by the bytes the client sent over the bytes forwarded
@@ -122,6 +123,9 @@ export interface ProxyStatsOptions {
 }
 
 const RECENT = 100;
+
+/** The route of Anthropic's `count_tokens` probes: counted as requests, never as conversations. */
+export const COUNT_TOKENS_ROUTE = 'anthropic count_tokens';
 export const DEFAULT_STATS_CONVERSATIONS = 256;
 
 const NO_COST: RequestCost = { billed: 0, passThrough: 0 };
@@ -228,6 +232,7 @@ export class ProxyStats {
    * Returns the record as stored (with its cost).
    */
   record(input: ProxyRequestRecord, pricing?: RequestPricing): ProxyRequestRecord {
+    if (input.route === COUNT_TOKENS_ROUTE) return this.recordProbe(input);
     const key = input.conversationId ?? '(none)';
     const entry: ConversationEntry = this.perConversation.get(key) ?? {
       totals: ZERO,
@@ -267,8 +272,24 @@ export class ProxyStats {
     this.perConversation.delete(key);
     this.perConversation.set(key, entry);
     this.bound();
+    this.remember(record);
+    return record;
+  }
+
+  private remember(record: ProxyRequestRecord): void {
     this.recent.push(record);
     if (this.recent.length > RECENT) this.recent.shift();
+  }
+
+  /**
+   * A `count_tokens` probe: a request in the totals and in `recent`, but no conversation's (it
+   * neither opens, counts toward nor refreshes one, so probes never push real conversations into
+   * `dropped`). It bills no prompt and changes no context.
+   */
+  private recordProbe(record: ProxyRequestRecord): ProxyRequestRecord {
+    const unbilled = { ...record, usage: undefined, cost: undefined, context: undefined };
+    this.totals = addTo(this.totals, unbilled, undefined);
+    this.remember(record);
     return record;
   }
 

@@ -2,8 +2,10 @@
  * Reads billed usage from an upstream reply while it streams past (it never holds the stream up):
  * Anthropic `message_start` / `message_delta` usage and non-streaming `usage`; OpenAI Chat and
  * Responses usage including cached tokens. Normalized so input + cache read + cache creation is
- * the whole prompt.
+ * the whole prompt. A stream's events are found by `SseEventScanner` (every SSE framing, each byte
+ * searched once).
  */
+import { SseEventScanner } from './sseEventScanner.js';
 
 export interface Usage {
   /** Prompt tokens billed at the base price. */
@@ -62,52 +64,56 @@ function usagesIn(event: unknown): unknown[] {
   return found;
 }
 
-/** Non-streaming bodies above this are not parsed for usage (they still pass through). */
+/** Non-streaming bodies, and events of a stream, above this are not parsed for usage (they still pass through). */
 const MAX_JSON_BODY = 16 * 1024 * 1024;
 
 export class UsageMeter {
   private usage: { -readonly [K in keyof Usage]: number } = { ...ZERO_USAGE };
   private seen = false;
-  private pending = '';
+  private readonly events: SseEventScanner | undefined;
   private readonly json: Buffer[] = [];
   private jsonBytes = 0;
 
-  constructor(private readonly streaming: boolean) {}
+  constructor(streaming: boolean) {
+    this.events = streaming
+      ? new SseEventScanner({
+          onData: (data) => this.event(data),
+          maxEventBytes: MAX_JSON_BODY,
+        })
+      : undefined;
+  }
 
-  /** Observe one chunk as it passes to the client. */
+  /** Observe one chunk (of the decoded reply) as it passes to the client. */
   push(chunk: Buffer): void {
-    if (!this.streaming) {
-      this.jsonBytes += chunk.length;
-      if (this.jsonBytes <= MAX_JSON_BODY) this.json.push(chunk);
+    if (this.events !== undefined) {
+      this.events.push(chunk);
       return;
     }
-    this.pending += chunk.toString('utf8');
-    let split = this.pending.indexOf('\n\n');
-    while (split !== -1) {
-      this.event(this.pending.slice(0, split));
-      this.pending = this.pending.slice(split + 2);
-      split = this.pending.indexOf('\n\n');
-    }
+    this.jsonBytes += chunk.length;
+    if (this.jsonBytes <= MAX_JSON_BODY) this.json.push(chunk);
+  }
+
+  /** Whether further bytes can no longer change the outcome (a body past the parse limit). */
+  get saturated(): boolean {
+    return this.events === undefined && this.jsonBytes > MAX_JSON_BODY;
+  }
+
+  /** The meter's work so far in bytes: scanned for event ends and decoded, or collected. */
+  get workBytes(): number {
+    return this.events?.examinedBytes ?? Math.min(this.jsonBytes, MAX_JSON_BODY);
   }
 
   /** The usage seen, once the reply ended; undefined when the reply reported none. */
   finish(): Usage | undefined {
-    if (this.streaming) {
-      if (this.pending !== '') this.event(this.pending);
-    } else if (this.jsonBytes <= MAX_JSON_BODY) {
+    if (this.events !== undefined) this.events.end();
+    else if (this.jsonBytes <= MAX_JSON_BODY) {
       this.parse(Buffer.concat(this.json).toString('utf8'));
     }
     return this.seen ? { ...this.usage } : undefined;
   }
 
-  private event(raw: string): void {
-    if (!raw.includes('usage')) return;
-    const data = raw
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    this.parse(data);
+  private event(data: string): void {
+    if (data.includes('usage')) this.parse(data);
   }
 
   private parse(text: string): void {
