@@ -55,7 +55,7 @@ describe('RecallArchive', () => {
     for (const conversation of conversations) {
       expect((await stat(path.join(dir, conversation))).mode & 0o777).toBe(0o700);
       for (const name of await readdir(path.join(dir, conversation))) {
-        expect(name).toMatch(/^r[0-9a-f]{10}$/);
+        expect(name).toMatch(/^(r[0-9a-f]{10}\.ref|[0-9a-f]{40}(\.list)?)$/);
         expect((await stat(path.join(dir, conversation, name))).mode & 0o777).toBe(0o600);
       }
     }
@@ -103,10 +103,10 @@ describe('RecallArchive', () => {
 
   it('#24.2 a conversation past its bound loses its oldest originals, others keep theirs', async () => {
     const { archive: store, clock } = await archive({ maxConversationBytes: 10 });
-    await store.put('one', [{ id: ID_A, text: '123456' }]);
-    await store.put('two', [{ id: ID_C, text: '123456' }]);
+    await store.put('one', [{ id: ID_A, text: 'aaaaaa' }]);
+    await store.put('two', [{ id: ID_C, text: 'cccccc' }]);
     clock.now += 1000;
-    await store.put('one', [{ id: ID_B, text: '123456' }]);
+    await store.put('one', [{ id: ID_B, text: 'bbbbbb' }]);
     expect(await store.lookup(ID_A)).toEqual({ kind: 'missing', reason: 'evicted' });
     expect((await store.lookup(ID_B)).kind).toBe('found');
     expect((await store.lookup(ID_C)).kind).toBe('found');
@@ -114,11 +114,11 @@ describe('RecallArchive', () => {
 
   it('#24.2 past the overall bound the oldest originals of any conversation go first', async () => {
     const { archive: store, clock } = await archive({ maxTotalBytes: 12 });
-    await store.put('one', [{ id: ID_A, text: '123456' }]);
+    await store.put('one', [{ id: ID_A, text: 'aaaaaa' }]);
     clock.now += 1000;
-    await store.put('two', [{ id: ID_B, text: '123456' }]);
+    await store.put('two', [{ id: ID_B, text: 'bbbbbb' }]);
     clock.now += 1000;
-    await store.put('three', [{ id: ID_C, text: '123456' }]);
+    await store.put('three', [{ id: ID_C, text: 'cccccc' }]);
     expect(await store.lookup(ID_A)).toEqual({ kind: 'missing', reason: 'evicted' });
     expect((await store.lookup(ID_B)).kind).toBe('found');
     expect((await store.lookup(ID_C)).kind).toBe('found');
@@ -132,12 +132,12 @@ describe('RecallArchive', () => {
 
   it('#24.2 a second writer sees the first writer’s files after a rescan', async () => {
     const { archive: first, clock, dir } = await archive({ maxTotalBytes: 12 });
-    await first.put('one', [{ id: ID_A, text: '123456' }]);
+    await first.put('one', [{ id: ID_A, text: 'aaaaaa' }]);
     clock.now += 1000;
     const second = new RecallArchive({ dir, maxTotalBytes: 12, now: () => clock.now });
-    await second.put('two', [{ id: ID_B, text: '123456' }]);
+    await second.put('two', [{ id: ID_B, text: 'bbbbbb' }]);
     clock.now += 1000;
-    await second.put('two', [{ id: ID_C, text: '123456' }]);
+    await second.put('two', [{ id: ID_C, text: 'cccccc' }]);
     expect(await second.lookup(ID_A)).toEqual({ kind: 'missing', reason: 'evicted' });
   });
 

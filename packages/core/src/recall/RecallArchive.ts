@@ -1,42 +1,53 @@
 /**
- * The proxy's recall archive: the exact original text of every tool result the proxy sent as a
- * pointer, kept on disk so `dense recall <id>` and `dense mcp` (other processes) can give it back.
- * One directory per conversation under `dir`; each original is one file named by its recall id,
- * holding the raw UTF-8 bytes, written atomically (temp file + rename). Directories are 0700,
- * files 0600. Bounded per conversation and overall (oldest evicted first) and expiring; a removed
- * entry leaves a small tombstone so a lookup can say it expired or was evicted rather than that
- * it never existed. Tombstones go after one more expiry period (checked when a writer re-reads
- * the directory).
+ * The proxy's recall archive: the exact original text of everything the proxy sent as a pointer or
+ * summarized, kept on disk so `dense recall <id>` and `dense mcp` (other processes) can give it
+ * back. One directory per conversation under `dir`; content is stored once by its hash, and an id
+ * names a blob or an ordered list of pieces (`archiveLayout.ts`), so a compaction that covers the
+ * same first messages plus new ones writes only the new ones. Directories 0700, files 0600, writes
+ * atomic. Bounded per conversation and overall (oldest ids removed first; their content goes when
+ * no other id needs it) and expiring (an expired id's content is deleted the same way); a removed
+ * id leaves a small tombstone so a lookup can say it expired or was evicted rather than that it
+ * never existed. Tombstones go after one more expiry period (checked when a writer re-reads the
+ * directory). One writer per archive object: its puts run one at a time, so its account of the
+ * bytes holds however many requests overlap.
  */
 import { createHash } from 'node:crypto';
 import { isRecallIdShape } from '../core/compression/recallPointers.js';
-import { archiveFiles, type ArchiveFiles, type StoredFile } from './archiveFiles.js';
+import type { ArchiveIndex, FreedNode } from './ArchiveIndex.js';
+import { archiveFiles, type ArchiveFiles } from './archiveFiles.js';
+import { REF_SUFFIX, TOMBSTONE_SUFFIX } from './archiveLayout.js';
+import { lookupOriginal, scanArchive, type ReadContext } from './archiveReads.js';
+import { eachLimited } from './eachLimited.js';
+import { planArchiveWrite, type RecallEntry } from './planArchiveWrite.js';
+
+export type { RecallEntry } from './planArchiveWrite.js';
 
 export interface RecallArchiveOptions {
   /** Root directory (the CLI uses `getDensePaths().recallDir`). */
   readonly dir: string;
   /** The files under `dir`; default: on disk (`archiveFiles`), `memoryArchiveFiles` in memory. */
   readonly files?: ArchiveFiles;
-  /** Milliseconds an original is kept after it was written. Default 7 days. */
+  /** Milliseconds an id is kept after it was last named. Default 7 days. */
   readonly ttlMs?: number;
-  /** Bytes kept per conversation. Default 32 MiB. */
+  /** Bytes kept per conversation (stored content: blobs, lists, whole originals). Default 32 MiB. */
   readonly maxConversationBytes?: number;
   /** Bytes kept overall. Default 256 MiB. */
   readonly maxTotalBytes?: number;
   /** Milliseconds after which a writer re-reads the directory (other writers' files). Default 1 h. */
   readonly rescanMs?: number;
   readonly now?: () => number;
+  /** Where a skipped file (a directory, link, foreign or corrupt file) is reported. Default: stderr. */
+  readonly warn?: (line: string) => void;
 }
 
 export const DEFAULT_RECALL_TTL_MS = 7 * 24 * 60 * 60_000;
 export const DEFAULT_RECALL_CONVERSATION_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RECALL_TOTAL_BYTES = 256 * 1024 * 1024;
-
-/** One original to keep: its recall id and its exact text. */
-export interface RecallEntry {
-  readonly id: string;
-  readonly text: string;
-}
+/** Unreferenced content younger than this may belong to another writer's write under way. */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+const WRITE_CONCURRENCY = 8;
+/** A name or content named again is refreshed once older than this share of the TTL. */
+const REFRESH_SHARE = 0.01;
 
 export const RECALL_MISSING_REASONS = ['malformed', 'unknown', 'expired', 'evicted'] as const;
 export type RecallMissingReason = (typeof RECALL_MISSING_REASONS)[number];
@@ -69,10 +80,6 @@ export function conversationDirName(conversationId: string): string {
   return createHash('sha256').update(conversationId).digest('hex').slice(0, 16);
 }
 
-interface Indexed extends StoredFile {
-  readonly conversation: string;
-}
-
 export class RecallArchive {
   private readonly files: ArchiveFiles;
   private readonly ttlMs: number;
@@ -80,9 +87,13 @@ export class RecallArchive {
   private readonly maxTotalBytes: number;
   private readonly rescanMs: number;
   private readonly now: () => number;
-  /** What this writer knows is on disk, oldest first; re-read every `rescanMs`. */
-  private index: Indexed[] | undefined;
+  private readonly log: (line: string) => void;
+  private readonly warned = new Set<string>();
+  /** What this writer knows is on disk; re-read every `rescanMs` and after a failed write. */
+  private index: ArchiveIndex | undefined;
   private scannedAt = 0;
+  /** The puts, one after another. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(options: RecallArchiveOptions) {
     this.files = options.files ?? archiveFiles(options.dir);
@@ -91,6 +102,7 @@ export class RecallArchive {
     this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_RECALL_TOTAL_BYTES;
     this.rescanMs = options.rescanMs ?? 60 * 60_000;
     this.now = options.now ?? Date.now;
+    this.log = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
   get dir(): string {
@@ -98,92 +110,176 @@ export class RecallArchive {
   }
 
   /**
-   * Keeps `entries` for `conversationId` (an id already kept there is refreshed), then removes
-   * what has expired and evicts the oldest originals past either bound. May throw on I/O errors
-   * (the caller logs them; a pointer then names an id that is not kept).
+   * Keeps `entries` for `conversationId` (an id already kept is named again: refreshed), then
+   * removes what has expired and the oldest ids past either bound, never one these entries name.
+   * Runs after every earlier put has finished. May throw on I/O errors (the caller logs them; a
+   * pointer then names an id that is not kept).
    */
-  async put(conversationId: string, entries: readonly RecallEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    const conversation = conversationDirName(conversationId);
-    const now = this.now();
-    const index = await this.loadIndex(now);
-    for (const entry of entries) {
-      if (!isRecallIdShape(entry.id)) continue;
-      const bytes = Buffer.from(entry.text, 'utf8');
-      await this.files.write({ conversation, name: entry.id, bytes, at: now });
-      this.forget(index, conversation, entry.id);
-      index.push({ conversation, name: entry.id, bytes: bytes.length, at: now });
-    }
-    await this.sweep(index, now);
+  put(conversationId: string, entries: readonly RecallEntry[]): Promise<void> {
+    const run = this.queue.then(() => this.write(conversationId, entries));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The original for `id` from any conversation; never throws for a missing or unreadable one. */
   async lookup(id: string): Promise<ArchiveLookup> {
     if (!isRecallIdShape(id)) return { kind: 'missing', reason: 'malformed' };
-    const now = this.now();
-    let reason: RecallMissingReason = 'unknown';
-    for (const conversation of await this.files.conversations()) {
-      const found = await this.files.read(conversation, id);
-      if (found !== undefined) {
-        if (now - found.at <= this.ttlMs) return { kind: 'found', bytes: found.bytes };
-        reason = 'expired';
-        continue;
-      }
-      const tombstone = await this.files.tombstone(conversation, id);
-      if (tombstone !== undefined && reason === 'unknown') reason = tombstone;
-    }
-    return { kind: 'missing', reason };
+    return lookupOriginal(this.readContext(this.now()), id);
   }
 
-  private async loadIndex(now: number): Promise<Indexed[]> {
-    if (this.index !== undefined && now - this.scannedAt < this.rescanMs) return this.index;
-    const index: Indexed[] = [];
-    for (const conversation of await this.files.conversations()) {
-      for (const file of await this.files.list(conversation)) index.push({ conversation, ...file });
+  private readContext(now: number): ReadContext {
+    return {
+      files: this.files,
+      now,
+      ttlMs: this.ttlMs,
+      warn: (file, why) => {
+        if (this.warned.has(file)) return;
+        this.warned.add(file);
+        this.log(`dense recall archive: skipped ${file} under ${this.files.root} (${why})`);
+      },
+    };
+  }
+
+  private async write(conversationId: string, entries: readonly RecallEntry[]): Promise<void> {
+    const kept = entries.filter((entry) => isRecallIdShape(entry.id));
+    if (kept.length === 0) return;
+    const conversation = conversationDirName(conversationId);
+    const now = this.now();
+    try {
+      const index = await this.loadIndex(now);
+      const freed = await this.store(index, conversation, kept, now);
+      const named = new Set(kept.map((entry) => entry.id));
+      const keep = (where: string, id: string) => where === conversation && named.has(id);
+      await this.sweep(index, now, { keep, freed });
+    } catch (error) {
+      // What is on disk is no longer known for sure: read it again on the next put.
+      this.index = undefined;
+      throw error;
     }
-    index.sort((a, b) => a.at - b.at);
-    await this.files.dropTombstones(now - this.ttlMs);
+  }
+
+  /** Writes what is new for `entries` (content, then lists, then names); returns freed content. */
+  private async store(
+    index: ArchiveIndex,
+    conversation: string,
+    entries: readonly RecallEntry[],
+    now: number,
+  ): Promise<FreedNode[]> {
+    const { files } = this;
+    const plan = planArchiveWrite(index, conversation, entries);
+    await eachLimited([...plan.blobs], WRITE_CONCURRENCY, async ([name, bytes]) => {
+      await files.write({ conversation, name, bytes, at: now });
+      index.addNode(conversation, name, { bytes: bytes.length, at: now, children: [] });
+    });
+    // Refreshed so that another writer's sweep sees them in use.
+    await eachLimited([...plan.reused], WRITE_CONCURRENCY, async (name) => {
+      const node = index.node(conversation, name);
+      if (node === undefined || !this.stale(node.at, now)) return;
+      await files.touch({ conversation, name, at: now });
+      node.at = now;
+    });
+    for (const list of plan.lists) {
+      await files.write({ conversation, name: list.name, bytes: list.bytes, at: now });
+      const node = { bytes: list.bytes.length, at: now, children: list.children };
+      index.addNode(conversation, list.name, node);
+      index.rememberSequence(conversation, list.sequence, list.name);
+    }
+    for (const [sequence, name] of plan.sequences) {
+      index.rememberSequence(conversation, sequence, name);
+    }
+    const freed: FreedNode[] = [];
+    await eachLimited(plan.names, WRITE_CONCURRENCY, async ({ id, root }) => {
+      freed.push(...(await this.name(index, { conversation, id, root }, now)));
+    });
+    return freed;
+  }
+
+  private async name(
+    index: ArchiveIndex,
+    named: { conversation: string; id: string; root: string },
+    now: number,
+  ): Promise<FreedNode[]> {
+    const { conversation, id, root } = named;
+    const before = index.name(conversation, id);
+    if (before?.root === root) {
+      if (!this.stale(before.at, now)) return [];
+      await this.files.touch({ conversation, name: id + REF_SUFFIX, at: now });
+      before.at = now;
+      return [];
+    }
+    const tombstone = index.account(conversation).tombstones.has(id);
+    const bytes = Buffer.from(root, 'utf8');
+    await this.files.write({ conversation, name: id + REF_SUFFIX, bytes, at: now });
+    // Name records are not counted against the bounds (a few dozen bytes each, one per id).
+    const freed = index.setName({ conversation, id, root, bytes: 0, at: now });
+    // An original an earlier version kept whole, or a tombstone: the name record replaces it.
+    if (before !== undefined && before.root === undefined)
+      await this.files.remove(conversation, id);
+    if (tombstone) await this.files.remove(conversation, id + TOMBSTONE_SUFFIX);
+    return freed;
+  }
+
+  /**
+   * Whether a time is old enough to refresh when its id or content is named again: a compaction
+   * names again every result of the turns it covers, and touching each file every time would cost
+   * a call per result per compaction; expiry and eviction ages are exact to 1% of the TTL.
+   */
+  private stale(at: number, now: number): boolean {
+    return now - at > this.ttlMs * REFRESH_SHARE;
+  }
+
+  private async loadIndex(now: number): Promise<ArchiveIndex> {
+    if (this.index !== undefined && now - this.scannedAt < this.rescanMs) return this.index;
+    const { index, stale } = await scanArchive(this.readContext(now));
+    for (const { conversation, name } of stale) await this.files.remove(conversation, name);
+    // The lists a longer region may extend, as far as they are still stored.
+    for (const [conversation, own] of this.index?.conversations ?? []) {
+      for (const [sequence, list] of own.sequences) {
+        if (index.node(conversation, list) !== undefined) {
+          index.rememberSequence(conversation, sequence, list);
+        }
+      }
+    }
     this.index = index;
     this.scannedAt = now;
     return index;
   }
 
-  private forget(index: Indexed[], conversation: string, name: string): void {
-    const at = index.findIndex((file) => file.conversation === conversation && file.name === name);
-    if (at >= 0) index.splice(at, 1);
+  private async sweep(
+    index: ArchiveIndex,
+    now: number,
+    write: { keep: (conversation: string, id: string) => boolean; freed: readonly FreedNode[] },
+  ): Promise<void> {
+    const plan = index.sweep({
+      now,
+      ttlMs: this.ttlMs,
+      maxConversationBytes: this.maxConversationBytes,
+      maxTotalBytes: this.maxTotalBytes,
+      keep: write.keep,
+      orphanBefore: now - ORPHAN_GRACE_MS,
+    });
+    await eachLimited(plan.removed, WRITE_CONCURRENCY, async (removed) => {
+      const { conversation, id, reason } = removed;
+      const bytes = Buffer.from(reason);
+      await this.files.write({ conversation, name: id + TOMBSTONE_SUFFIX, bytes, at: now });
+      await this.files.remove(conversation, removed.root === undefined ? id : id + REF_SUFFIX);
+    });
+    await this.deleteContent([...write.freed, ...plan.freed]);
   }
 
-  private async sweep(index: Indexed[], now: number): Promise<void> {
-    const removals = new Map<Indexed, 'expired' | 'evicted'>();
-    const perConversation = new Map<string, number>();
-    let total = 0;
-    for (const file of index) {
-      if (now - file.at > this.ttlMs) removals.set(file, 'expired');
-      else {
-        total += file.bytes;
-        perConversation.set(
-          file.conversation,
-          (perConversation.get(file.conversation) ?? 0) + file.bytes,
-        );
+  /**
+   * Deletes content no id needs any more, unless another writer refreshed it since this one knew
+   * it (it names it now): then nothing more is deleted and the directory is read again next time.
+   */
+  private async deleteContent(freed: readonly FreedNode[]): Promise<void> {
+    for (const node of freed) {
+      const at = await this.files.timeOf(node.conversation, node.name);
+      // File times are kept to the microsecond or so: a refresh is a later millisecond.
+      if (at !== undefined && at > node.at + 1) {
+        this.index = undefined;
+        return;
       }
+      await this.files.remove(node.conversation, node.name);
     }
-    // Oldest first; the originals just written are the newest and go last, never below one.
-    const live = index.filter((file) => !removals.has(file));
-    for (const file of live.slice(0, -1)) {
-      const own = perConversation.get(file.conversation) ?? 0;
-      if (total <= this.maxTotalBytes && own <= this.maxConversationBytes) continue;
-      removals.set(file, 'evicted');
-      total -= file.bytes;
-      perConversation.set(file.conversation, own - file.bytes);
-    }
-    for (const [file, reason] of removals) {
-      await this.files.remove({
-        conversation: file.conversation,
-        name: file.name,
-        reason,
-        at: now,
-      });
-    }
-    this.index = index.filter((file) => !removals.has(file));
   }
 }

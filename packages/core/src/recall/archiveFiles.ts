@@ -1,52 +1,58 @@
 /**
- * The recall archive's files: `<root>/<conversation>/<id>` holds an original's raw bytes, its
- * modification time is when it was written; `<id>.gone` is a tombstone holding why it was removed.
- * Directories 0700, files 0600, every write atomic (a dot-named temp file renamed into place).
+ * The recall archive's files on disk: `<root>/<conversation>/<name>`, flat, named as
+ * `archiveLayout.ts` says. Directories 0700, files 0600, every write atomic (a dot-named temp file
+ * renamed into place). Nothing here follows a symbolic link: entries are listed with `lstat`, files
+ * are opened with `O_NOFOLLOW` and must be regular files, times are set with `lutimes`.
  */
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import {
   chmod,
+  lstat,
+  lutimes,
   mkdir,
   open,
   readdir,
-  readFile,
   rename,
   rm,
-  stat,
-  utimes,
   writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { isRecallIdShape } from '../core/compression/recallPointers.js';
 
-/** One kept original as the directory shows it. */
-export interface StoredFile {
+/** An entry of a directory as `lstat` sees it. */
+export interface ListedEntry {
   readonly name: string;
+  /** `other`: a directory, a symbolic link, a socket… (never read, never counted). */
+  readonly kind: 'file' | 'directory' | 'other';
   readonly bytes: number;
-  /** When it was written (ms since the epoch). */
+  /** Modification time (ms since the epoch). */
   readonly at: number;
 }
 
-export type RemovalReason = 'expired' | 'evicted';
+/** A file the archive will not read: not a regular file (a directory, a symbolic link…). */
+export class NotAFileError extends Error {
+  readonly code = 'recall-not-a-file';
+  constructor(readonly file: string) {
+    super(`${file} is not a regular file`);
+    this.name = 'NotAFileError';
+  }
+}
 
-const CONVERSATION_NAME = /^[0-9a-f]{16}$/;
-const TOMBSTONE = '.gone';
-
+/** The port the archive reads and writes its files through (on disk, or `memoryArchiveFiles`). */
 export interface ArchiveFiles {
   readonly root: string;
-  conversations(): Promise<string[]>;
-  list(conversation: string): Promise<StoredFile[]>;
+  /** The entries of the root directory (conversation directories and anything else). */
+  conversations(): Promise<ListedEntry[]>;
+  /** The entries of one conversation's directory; none when it does not exist. */
+  list(conversation: string): Promise<ListedEntry[]>;
+  /** A regular file's bytes and time; `undefined` when missing; `NotAFileError` when not a file. */
   read(conversation: string, name: string): Promise<{ bytes: Buffer; at: number } | undefined>;
-  tombstone(conversation: string, name: string): Promise<RemovalReason | undefined>;
   write(file: { conversation: string; name: string; bytes: Buffer; at: number }): Promise<void>;
-  remove(file: {
-    conversation: string;
-    name: string;
-    reason: RemovalReason;
-    at: number;
-  }): Promise<void>;
-  /** Deletes tombstones written before `before`. */
-  dropTombstones(before: number): Promise<void>;
+  /** Sets a file's time (when missing, nothing happens). */
+  touch(file: { conversation: string; name: string; at: number }): Promise<void>;
+  /** The file's time now (`undefined` when missing or not a file). */
+  timeOf(conversation: string, name: string): Promise<number | undefined>;
+  remove(conversation: string, name: string): Promise<void>;
 }
 
 function isMissing(error: unknown): boolean {
@@ -70,7 +76,7 @@ async function writeAtomic(target: string, bytes: Buffer, at: number): Promise<v
   );
   try {
     await writeFile(temp, bytes, { mode: 0o600, flag: 'wx' });
-    await utimes(temp, at / 1000, at / 1000);
+    await lutimes(temp, at / 1000, at / 1000);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
@@ -78,17 +84,32 @@ async function writeAtomic(target: string, bytes: Buffer, at: number): Promise<v
   }
 }
 
-async function dropTombstones(root: string, before: number): Promise<void> {
-  const conversations = ((await orUndefined(readdir(root))) ?? []).filter((name) =>
-    CONVERSATION_NAME.test(name),
-  );
-  for (const conversation of conversations) {
-    for (const name of (await orUndefined(readdir(path.join(root, conversation)))) ?? []) {
-      if (!name.endsWith(TOMBSTONE)) continue;
-      const file = path.join(root, conversation, name);
-      const info = await orUndefined(stat(file));
-      if (info !== undefined && info.mtimeMs < before) await rm(file, { force: true });
-    }
+async function listed(dir: string): Promise<ListedEntry[]> {
+  const entries: ListedEntry[] = [];
+  for (const name of (await orUndefined(readdir(dir))) ?? []) {
+    const info = await orUndefined(lstat(path.join(dir, name)));
+    if (info === undefined) continue;
+    const kind = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+    entries.push({ name, kind, bytes: info.size, at: info.mtimeMs });
+  }
+  return entries;
+}
+
+async function readRegular(file: string): Promise<{ bytes: Buffer; at: number } | undefined> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    if ((error as { code?: unknown }).code === 'ELOOP') throw new NotAFileError(file);
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new NotAFileError(file);
+    return { bytes: await handle.readFile(), at: info.mtimeMs };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -96,53 +117,41 @@ export function archiveFiles(root: string): ArchiveFiles {
   const resolved = path.resolve(root);
   const dirOf = (conversation: string) => path.join(resolved, conversation);
   const fileOf = (conversation: string, name: string) => path.join(resolved, conversation, name);
+  const ready = new Set<string>();
   const ensureDir = async (conversation: string) => {
+    if (ready.has(conversation)) return;
     await mkdir(dirOf(conversation), { recursive: true, mode: 0o700 });
     await chmod(resolved, 0o700);
+    // A conversation directory replaced by a link would take the writes elsewhere.
+    if (!(await lstat(dirOf(conversation))).isDirectory()) {
+      throw new NotAFileError(dirOf(conversation));
+    }
+    ready.add(conversation);
   };
-  const names = async (conversation: string) =>
-    (await orUndefined(readdir(dirOf(conversation)))) ?? [];
-  const conversations = async () => {
-    const entries = (await orUndefined(readdir(resolved))) ?? [];
-    return entries.filter((name) => CONVERSATION_NAME.test(name)).sort();
-  };
-
   return {
     root: resolved,
-    conversations,
-    async list(conversation) {
-      const files: StoredFile[] = [];
-      for (const name of await names(conversation)) {
-        if (!isRecallIdShape(name)) continue;
-        const info = await orUndefined(stat(fileOf(conversation, name)));
-        if (info?.isFile() === true) files.push({ name, bytes: info.size, at: info.mtimeMs });
-      }
-      return files;
-    },
-    async read(conversation, name) {
-      const handle = await orUndefined(open(fileOf(conversation, name), 'r'));
-      if (handle === undefined) return undefined;
-      try {
-        const info = await handle.stat();
-        return { bytes: await handle.readFile(), at: info.mtimeMs };
-      } finally {
-        await handle.close();
-      }
-    },
-    async tombstone(conversation, name) {
-      const text = await orUndefined(readFile(fileOf(conversation, name + TOMBSTONE), 'utf8'));
-      return text === 'expired' || text === 'evicted' ? text : undefined;
-    },
+    conversations: () => listed(resolved),
+    list: (conversation) => listed(dirOf(conversation)),
+    read: (conversation, name) => readRegular(fileOf(conversation, name)),
     async write({ conversation, name, bytes, at }) {
       await ensureDir(conversation);
-      await writeAtomic(fileOf(conversation, name), bytes, at);
-      await rm(fileOf(conversation, name + TOMBSTONE), { force: true });
+      try {
+        await writeAtomic(fileOf(conversation, name), bytes, at);
+      } catch (error) {
+        // The directory went away since it was made: made again, once.
+        if (!isMissing(error)) throw error;
+        ready.delete(conversation);
+        await ensureDir(conversation);
+        await writeAtomic(fileOf(conversation, name), bytes, at);
+      }
     },
-    async remove({ conversation, name, reason, at }) {
-      await ensureDir(conversation);
-      await writeAtomic(fileOf(conversation, name + TOMBSTONE), Buffer.from(reason), at);
-      await rm(fileOf(conversation, name), { force: true });
+    async touch({ conversation, name, at }) {
+      await orUndefined(lutimes(fileOf(conversation, name), at / 1000, at / 1000));
     },
-    dropTombstones: (before) => dropTombstones(resolved, before),
+    async timeOf(conversation, name) {
+      const info = await orUndefined(lstat(fileOf(conversation, name)));
+      return info?.isFile() === true ? info.mtimeMs : undefined;
+    },
+    remove: (conversation, name) => rm(fileOf(conversation, name), { force: true }),
   };
 }

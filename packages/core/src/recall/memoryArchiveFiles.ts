@@ -1,72 +1,87 @@
 /**
- * The recall archive's files held in memory: the same port as `archiveFiles` (originals and
- * tombstones per conversation, each with when it was written), for the benches and tests that run
- * the real archive without touching the disk. Also reads an original synchronously.
+ * The recall archive's files held in memory: the same port as `archiveFiles` (one flat directory
+ * per conversation, each file with when it was written), for the benches and tests that run the
+ * real archive without touching the disk. Also gives an id's original synchronously, and counts
+ * the bytes written (what the archive costs the disk).
  */
-import { isRecallIdShape } from '../core/compression/recallPointers.js';
-import type { ArchiveFiles, RemovalReason, StoredFile } from './archiveFiles.js';
+import type { ArchiveFiles, ListedEntry } from './archiveFiles.js';
+import { decodeRef, expandSync, REF_SUFFIX } from './archiveLayout.js';
 
 export interface MemoryArchiveFiles extends ArchiveFiles {
-  /** The bytes kept under `name` in any conversation (the first by conversation name). */
-  bytesOf(name: string): Buffer | undefined;
+  /** The original kept under recall id `id` in any conversation (the first by conversation name). */
+  bytesOf(id: string): Buffer | undefined;
+  /** Bytes and files written since the files were made. */
+  readonly written: { bytes: number; files: number };
 }
 
 interface Held {
   readonly bytes: Buffer;
-  readonly at: number;
+  at: number;
 }
 
-interface Directory {
-  readonly originals: Map<string, Held>;
-  readonly tombstones: Map<string, { readonly reason: RemovalReason; readonly at: number }>;
+/** The original `id` names in one directory (`undefined` when none or unreadable). */
+function originalOf(directory: Map<string, Held> | undefined, id: string): Buffer | undefined {
+  const ref = directory?.get(id + REF_SUFFIX);
+  if (ref === undefined) return directory?.get(id)?.bytes;
+  try {
+    return expandSync(decodeRef(ref.bytes), (name) => directory?.get(name)?.bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 export function memoryArchiveFiles(root = '(memory)'): MemoryArchiveFiles {
-  const directories = new Map<string, Directory>();
-  const directory = (conversation: string): Directory => {
-    let found = directories.get(conversation);
-    if (found === undefined) {
-      found = { originals: new Map(), tombstones: new Map() };
-      directories.set(conversation, found);
-    }
-    return found;
-  };
-  const conversations = () => [...directories.keys()].sort();
+  const directories = new Map<string, Map<string, Held>>();
+  const written = { bytes: 0, files: 0 };
+  const names = () => [...directories.keys()].sort();
+  const held = (conversation: string, name: string) => directories.get(conversation)?.get(name);
+  const originalIn = (conversation: string, id: string) =>
+    originalOf(directories.get(conversation), id);
   return {
     root,
-    conversations: () => Promise.resolve(conversations()),
-    list(conversation) {
-      const files: StoredFile[] = [];
-      for (const [name, held] of directories.get(conversation)?.originals ?? [])
-        if (isRecallIdShape(name)) files.push({ name, bytes: held.bytes.length, at: held.at });
-      return Promise.resolve(files);
+    written,
+    conversations: () =>
+      Promise.resolve(
+        names().map((name): ListedEntry => ({ name, kind: 'directory', bytes: 0, at: 0 })),
+      ),
+    list: (conversation) =>
+      Promise.resolve(
+        [...(directories.get(conversation) ?? [])].map(([name, file]): ListedEntry => ({
+          name,
+          kind: 'file',
+          bytes: file.bytes.length,
+          at: file.at,
+        })),
+      ),
+    read(conversation, name) {
+      const file = held(conversation, name);
+      return Promise.resolve(file === undefined ? undefined : { bytes: file.bytes, at: file.at });
     },
-    read: (conversation, name) =>
-      Promise.resolve(directories.get(conversation)?.originals.get(name)),
-    tombstone: (conversation, name) =>
-      Promise.resolve(directories.get(conversation)?.tombstones.get(name)?.reason),
     write({ conversation, name, bytes, at }) {
-      const own = directory(conversation);
-      own.originals.set(name, { bytes: Buffer.from(bytes), at });
-      own.tombstones.delete(name);
+      let directory = directories.get(conversation);
+      if (directory === undefined) {
+        directory = new Map();
+        directories.set(conversation, directory);
+      }
+      directory.set(name, { bytes: Buffer.from(bytes), at });
+      written.bytes += bytes.length;
+      written.files += 1;
       return Promise.resolve();
     },
-    remove({ conversation, name, reason, at }) {
-      const own = directory(conversation);
-      own.tombstones.set(name, { reason, at });
-      own.originals.delete(name);
+    touch({ conversation, name, at }) {
+      const file = held(conversation, name);
+      if (file !== undefined) file.at = at;
       return Promise.resolve();
     },
-    dropTombstones(before) {
-      for (const { tombstones } of directories.values())
-        for (const [name, tombstone] of tombstones)
-          if (tombstone.at < before) tombstones.delete(name);
+    timeOf: (conversation, name) => Promise.resolve(held(conversation, name)?.at),
+    remove(conversation, name) {
+      directories.get(conversation)?.delete(name);
       return Promise.resolve();
     },
-    bytesOf(name) {
-      for (const conversation of conversations()) {
-        const held = directories.get(conversation)?.originals.get(name);
-        if (held !== undefined) return held.bytes;
+    bytesOf(id) {
+      for (const conversation of names()) {
+        const found = originalIn(conversation, id);
+        if (found !== undefined) return found;
       }
       return undefined;
     },

@@ -7,6 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IContent } from '../../services/history/IContent.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
+import { regionPieces, withRegionPieces } from '../../recall/regionPieces.js';
 import { readAnthropicRequest } from '../anthropicHistory.js';
 import { parseJsonSpans, stringMember, member, type JsonNode } from '../jsonSpans.js';
 import { readOpenAIRequest } from '../openaiHistory.js';
@@ -17,7 +18,7 @@ import {
   type ClientCompaction,
 } from './clientCompactionRequests.js';
 import { compactionReplyBody } from './compactionReplyBody.js';
-import { compactionSummary } from './compactionSummary.js';
+import { compactionSummary, recallIdOfMessages } from './compactionSummary.js';
 
 /** The summary may take this many characters (Claude Code's own run 9–17k). */
 const SUMMARY_CHARS = 24_000;
@@ -44,13 +45,14 @@ function readWire(api: WireApi, text: string, root: JsonNode): WireHistory | und
 function covered(
   client: ClientCompaction,
   input: { text: string; root: JsonNode; wire: WireHistory },
-): { removed: IContent[]; history: IContent[]; raw: string } {
+): { removed: IContent[]; history: IContent[]; raw: string; pieces: string[] } {
   const { history: all, messageSpans: spans } = input.wire;
   const first = Math.min(client.firstCovered(input.root), Math.max(0, all.length - 1));
   if (client.instruction === 'last-message') {
     const history = all.slice(0, -1);
     const raw = input.text.slice(spans[first]?.start ?? 0, spans.at(-2)?.end ?? 0);
-    return { removed: history.slice(first), history, raw };
+    const pieces = regionPieces(input.text, spans, first, spans.length - 1);
+    return { removed: history.slice(first), history, raw, pieces };
   }
   const history = all
     .map((entry, index) =>
@@ -65,7 +67,8 @@ function covered(
     )
     .filter((entry) => entry.blocks.length > 0);
   const raw = input.text.slice(spans[first]?.start ?? 0, spans.at(-1)?.end ?? 0);
-  return { removed: history.slice(first), history, raw };
+  const pieces = regionPieces(input.text, spans, first, spans.length);
+  return { removed: history.slice(first), history, raw, pieces };
 }
 
 function note(messages: number): string {
@@ -86,7 +89,7 @@ export function answerCompaction(api: WireApi, body: Buffer): CompactionReply | 
     if (!client.isRequest(root)) return undefined;
     const wire = readWire(api, text, root);
     if (wire === undefined) return undefined;
-    const { removed, history, raw } = covered(client, { text, root, wire });
+    const { removed, history, raw, pieces } = covered(client, { text, root, wire });
     const summary = compactionSummary({
       removed,
       history,
@@ -106,7 +109,7 @@ export function answerCompaction(api: WireApi, body: Buffer): CompactionReply | 
       stream: streamed,
       ...compactionReplyBody(api, reply, streamed),
       messages: removed.length,
-      recalls: summary.recall,
+      recalls: withRegionPieces(summary.recall, recallIdOfMessages(raw), pieces),
     };
   } catch {
     return undefined;

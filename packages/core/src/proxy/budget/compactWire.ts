@@ -11,10 +11,11 @@
 import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
-import { compactionSummary } from './compactionSummary.js';
+import { compactionSummary, recallIdOfMessages } from './compactionSummary.js';
 import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
 import { compactionBooking, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
+import { regionPieces, withRegionPieces } from '../../recall/regionPieces.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../segmentedText.js';
@@ -199,7 +200,10 @@ function buildCompaction(
   const rawHashes = raws.map(rawHash);
   const replacement = input.layout.replacement(summary.text, { original: input.original, cut });
   const regionHash = rawHash(removedRaw);
-  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
+  // The region's messages as pieces: a later, longer region stores only its new messages.
+  const pieces = regionPieces(input.original, spans, start, cut);
+  const recalls = withRegionPieces(summary.recall, recallIdOfMessages(removedRaw), pieces);
+  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls };
 }
 
 /** Characters each turn takes in the sent text (its items and their separators). */
