@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-/** The `dense` executable: runs `main` with the real process and exits with its code. */
-import { main } from './main.js';
+/**
+ * The `dense` executable: runs `main` with the real process and exits with its code. `dense recall`
+ * is dispatched first to its own small module, before the rest of the CLI is imported (start-up).
+ */
+const argv = process.argv.slice(2);
 
-const code = await main({
-  argv: process.argv.slice(2),
-  io: {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    cwd: process.cwd(),
-  },
-});
+async function run(): Promise<number> {
+  if (argv[0] === 'recall') {
+    const { runRecallBin } = await import('./recall/recallBin.js');
+    const { stdout, stderr, env } = process;
+    return runRecallBin(argv.slice(1), { stdout, stderr, env });
+  }
+  const { main } = await import('./main.js');
+  const { stdin, stdout, stderr, env } = process;
+  return main({ argv, io: { stdin, stdout, stderr, env, cwd: process.cwd() } });
+}
+
+const code = await run();
 
 // Provider SDKs may keep sockets open; leave once stdout has been written out.
 if (process.stdout.writableNeedDrain) process.stdout.once('drain', () => process.exit(code));

@@ -98,4 +98,28 @@ describe('dense recall <id>', () => {
     const missing = await parseCliArgs(['recall'], { cwd: '/', subcommands: CLI_SUBCOMMANDS });
     expect(missing.kind).toBe('error');
   });
+
+  it('#34.3 the subcommand `main` runs takes the same views and checks them the same way', async () => {
+    const { io, stdout, stderr, home } = await bytesIO();
+    await new RecallArchive({ dir: path.join(home, 'recall') }).put('session:S:1', [
+      { id: 'r0123456789', text: TEXT },
+    ]);
+    const parsed = await parseCliArgs(
+      ['recall', 'r0123456789', '--grep', 'TWO', '--context', '0'],
+      {
+        cwd: '/',
+        subcommands: CLI_SUBCOMMANDS,
+      },
+    );
+    if (parsed.kind !== 'subcommand') throw new Error(parsed.kind);
+    expect(await parsed.subcommand.run(parsed.args, io)).toBe(RECALL_EXIT.found);
+    expect(Buffer.concat(stdout).toString('utf8')).toBe('2:\tline two\r\n');
+    const bad = await parseCliArgs(['recall', 'r0123456789', '--lines', '3:1'], {
+      cwd: '/',
+      subcommands: CLI_SUBCOMMANDS,
+    });
+    if (bad.kind !== 'subcommand') throw new Error(bad.kind);
+    expect(await bad.subcommand.run(bad.args, io)).toBe(RECALL_EXIT.malformed);
+    expect(stderr.join('')).toMatch(/^dense recall: --lines takes A:B/);
+  });
 });
