@@ -154,4 +154,16 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
     expect(text).not.toContain('14978157');
     expect(text).toContain('Numbers the user gave:\n42');
   });
+
+  it('#33.3 a failed edit is tried-and-failed too, answered only by its own later success', () => {
+    const edit = { file_path: '/w/a.ts', old_string: 'x', new_string: 'y' };
+    const removed = [
+      human('Rename x.'),
+      ...toolRoundTrip('e1', 'replace', edit, '', 'old_string not found in /w/a.ts'),
+      ...toolRoundTrip('r1', 'read_file', { file_path: '/w/b.ts' }, 'const b = 1;'),
+    ];
+    const { text } = summarize(removed, 8_000);
+    const line = text.split('\n').find((l) => l.includes('old_string not found')) ?? '';
+    expect(line).toMatch(/^- `replace .*a\.ts` → failed: old_string not found in \/w\/a\.ts$/);
+  });
 });

@@ -125,6 +125,7 @@ function collectResponse(
   const failed = responseFailed(response);
   if (failed) addErrors(response, into.errors);
   if (isShellTool(call.name)) collectCommand(response, call, failed, into);
+  else noteOtherRun(response, call, { failed, workspaceRoot }, into);
   const effect = fileEffectOf(call, { shellFileOps: true });
   if (isOtherResult(call, effect)) collectResult(response, call, { failed, workspaceRoot }, into);
   if (effect === undefined) return;
@@ -226,7 +227,31 @@ function collectCommand(
   artifact.status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
   addOutputId(artifact, response);
   const errorText = response.error === undefined ? text : `${response.error}\n${text}`;
-  noteRun(into.tried, { command: key, failed, status: artifact.status, text: errorText });
+  noteRun(into.tried, {
+    command: key,
+    failed,
+    status: artifact.status,
+    text: errorText,
+    shell: true,
+  });
+}
+
+/** Another tool's run for what was tried: a failure, or a success of a call that failed before. */
+function noteOtherRun(
+  response: ToolResponseBlock,
+  call: ToolCallBlock,
+  how: { readonly failed: boolean; readonly workspaceRoot: string },
+  into: Artifacts,
+): void {
+  const command = resultKey(call, how.workspaceRoot);
+  const text = `${response.error ?? ''}\n${resultText(response.result)}`;
+  noteRun(into.tried, {
+    command,
+    failed: how.failed,
+    status: how.failed ? 'failed' : 'ok',
+    text,
+    shell: false,
+  });
 }
 
 function collectResult(

@@ -1,6 +1,6 @@
 /**
- * What was tried and failed: each shell command that failed, with its error signature (exit code
- * and first error line) and the command that next succeeded after it, so a compaction never
+ * What was tried and failed: each shell command or tool call that failed, with its error
+ * signature (exit code and first error line) and what next succeeded after it, so a compaction never
  * sends the agent back down a path it already ruled out. Kept newest last, a few at most. Pure.
  */
 import { clip } from '../density/compress/summaryText.js';
@@ -38,15 +38,22 @@ export interface RunOutcome {
   readonly status: string;
   /** The run's output (and error text), for the signature. */
   readonly text: string;
+  /** A shell command (its success answers every failure waiting); else another tool's call. */
+  readonly shell: boolean;
 }
 
 /**
- * Adds one shell run to `tried`: a failure goes last (an earlier failure of the same command is
- * replaced), a success answers every failure still waiting for what came next.
+ * Adds one run to `tried`: a failure goes last (an earlier failure of the same command is
+ * replaced); a shell command's success answers every failure still waiting for what came next,
+ * another tool's success only its own earlier failure (a read after a failed test says nothing).
  */
 export function noteRun(tried: TriedCommand[], run: RunOutcome): void {
   if (!run.failed) {
-    for (const entry of tried) entry.then ??= `\`${run.command}\` → ${run.status}`;
+    for (const entry of tried) {
+      if (run.shell || entry.command === run.command) {
+        entry.then ??= `\`${run.command}\` → ${run.status}`;
+      }
+    }
     return;
   }
   const signature = errorSignature(run.text);
