@@ -168,11 +168,11 @@ export function readAnthropicRequest(
     startMessage(state, index);
     const entry = readMessage(reader, messages.items[index] as JsonNode, index);
     if (typeof entry === 'string') {
-      return unsupported(entry, index > 0 ? conversationIdentity(system, history[0]) : undefined);
+      return unsupported(entry, index > 0 ? conversationIdentity(system, history) : undefined);
     }
     history.push(entry);
   }
-  const identity = conversationIdentity(system, history[0]);
+  const identity = conversationIdentity(system, history);
   return {
     kind: 'history',
     wire: {

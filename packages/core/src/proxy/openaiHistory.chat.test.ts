@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { densifyRequest } from './densifyRequest.js';
+import { usersWords } from '../core/compression/pinnedUserMessages.js';
 import {
   densifyOptions,
   FILE_TEXT,
@@ -65,6 +66,33 @@ describe("readOpenAIRequest: Qwen Code's tools over Chat Completions", () => {
     expect(responses[0]).not.toHaveProperty('error');
     expect(responses[1]).toMatchObject({ callId: 'e1', toolName: 'replace' });
     expect(responses[1]).toHaveProperty('error');
+  });
+});
+
+describe('conversation identity over Chat Completions (#34.5)', () => {
+  const request = (first: string) =>
+    JSON.stringify({
+      model: 'qwen-test',
+      messages: [
+        { role: 'system', content: 'You are Qwen Code in /w.' },
+        { role: 'user', content: first },
+      ],
+    });
+
+  it('#34.5 two sessions of one project (same system message) are two conversations', () => {
+    const a = readOpenAIHistory(request('Fix the login form.'), 'openai-chat');
+    const b = readOpenAIHistory(request('Add a dark mode.'), 'openai-chat');
+    expect(a.identity).not.toBe(b.identity);
+    expect(readOpenAIHistory(request('Fix the login form.'), 'openai-chat').identity).toBe(
+      a.identity,
+    );
+  });
+
+  it("#34.5 the system message is an instruction, not the user's words", () => {
+    const wire = readOpenAIHistory(request('Fix the login form.'), 'openai-chat');
+    expect(wire.history[0]?.metadata).toEqual({ wireRole: 'system' });
+    expect(usersWords(wire.history[0]!)).toBe('');
+    expect(usersWords(wire.history[1]!)).toBe('Fix the login form.');
   });
 });
 

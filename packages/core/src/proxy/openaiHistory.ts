@@ -151,6 +151,9 @@ function chatMessage(reader: Reader, message: JsonNode, index: number): IContent
   const content = contentText(member(message, 'content'));
   if (typeof content === 'string') return content;
   const blocks: ContentBlock[] = [textBlock(content.text)];
+  if (role === 'system' || role === 'developer') {
+    return { speaker: 'human', blocks, metadata: { wireRole: role } };
+  }
   const toolCalls = member(message, 'tool_calls');
   for (const toolCall of toolCalls?.kind === 'array' ? toolCalls.items : []) {
     const id = stringMember(toolCall, 'id');
@@ -190,8 +193,12 @@ function responsesItem(reader: Reader, item: JsonNode, index: number): IContent 
   if (type === 'message') {
     const content = contentText(member(item, 'content'));
     if (typeof content === 'string') return content;
-    const speaker = stringMember(item, 'role') === 'assistant' ? 'ai' : 'human';
-    return { speaker, blocks: [textBlock(content.text)] };
+    const role = stringMember(item, 'role');
+    const blocks = [textBlock(content.text)];
+    if (role === 'system' || role === 'developer') {
+      return { speaker: 'human', blocks, metadata: { wireRole: role } };
+    }
+    return { speaker: role === 'assistant' ? 'ai' : 'human', blocks };
   }
   if (CALL_ITEMS.has(type) || OUTPUT_ITEMS.has(type)) {
     if (callId === undefined) return `${type} without call_id`;
@@ -226,11 +233,11 @@ export function readOpenAIRequest(
     const node = list.items[index] as JsonNode;
     const entry = isChat ? chatMessage(reader, node, index) : responsesItem(reader, node, index);
     if (typeof entry === 'string') {
-      return unsupported(entry, index > 0 ? conversationIdentity(system, history[0]) : undefined);
+      return unsupported(entry, index > 0 ? conversationIdentity(system, history) : undefined);
     }
     history.push(entry);
   }
-  const identity = conversationIdentity(system, history[0]);
+  const identity = conversationIdentity(system, history);
   return {
     kind: 'history',
     wire: {

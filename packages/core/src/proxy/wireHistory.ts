@@ -46,13 +46,24 @@ export type ReadOutcome =
       readonly identity?: string;
     };
 
+/** Whether `entry` is an instruction message of the wire (system or developer), not a turn. */
+export function isInstruction(entry: IContent): boolean {
+  return entry.metadata?.wireRole !== undefined;
+}
+
 /**
- * What identifies a conversation without a session header: the system text and the first entry's
- * text (not its raw bytes: clients move cache breakpoints on and off it between requests).
+ * What identifies a conversation without a session header: the system text, the instruction
+ * messages before the first turn and the first turn's text (not raw bytes: clients move cache
+ * breakpoints on and off it between requests). Two sessions of one project share their system
+ * prompt; their first turns tell them apart.
  */
-export function conversationIdentity(system: string, first: IContent | undefined): string {
-  const text = (first?.blocks ?? []).map((block) => (block.type === 'text' ? block.text : ''));
-  return `${system}\u0000${text.join('\u0000')}`;
+export function conversationIdentity(system: string, history: readonly IContent[]): string {
+  const parts = [system];
+  for (const entry of history) {
+    for (const block of entry.blocks) if (block.type === 'text') parts.push(block.text);
+    if (!isInstruction(entry)) break;
+  }
+  return parts.join('\u0000');
 }
 
 export function unsupported(reason: string, identity?: string): ReadOutcome {

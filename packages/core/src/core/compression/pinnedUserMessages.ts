@@ -31,7 +31,8 @@ function isUsersEntry(entry: IContent): boolean {
     meta?.isSummary !== true &&
     meta?.synthetic !== true &&
     meta?.artifactTrail !== true &&
-    meta?.attachment === undefined
+    meta?.attachment === undefined &&
+    meta?.wireRole === undefined
   );
 }
 

@@ -82,6 +82,8 @@ export interface ContentMetadata {
   /** The entry was made by Dense, not said by the user or the model. */
   readonly synthetic?: boolean;
   readonly reason?: string;
+  /** A wire instruction message's role (`system`, `developer`): an instruction, not a turn. */
+  readonly wireRole?: string;
   readonly [key: string]: unknown;
 }
 
