@@ -1,3 +1,3 @@
 /** The proxy's recall archive: originals the proxy replaced, kept for `dense recall` and `dense mcp`. */
 export * from './RecallArchive.js';
-export { regionPieces, withRegionPieces } from './regionPieces.js';
+export { regionPieces } from './regionPieces.js';

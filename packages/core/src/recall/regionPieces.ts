@@ -3,7 +3,6 @@
  * before the next, so the archive stores each message once however many regions hold it, and
  * the pieces join to the region's text exactly (first message's start to last one's end).
  */
-import type { RecallEntry } from './planArchiveWrite.js';
 
 interface Span {
   readonly start: number;
@@ -26,13 +25,4 @@ export function regionPieces(
     if (at + 1 < end && next !== undefined) pieces.push(text.slice(span.end, next.start));
   }
   return pieces;
-}
-
-/** `recalls` with the entry named `id` carrying `pieces` (the archive checks they join to it). */
-export function withRegionPieces(
-  recalls: readonly RecallEntry[],
-  id: string,
-  pieces: readonly string[],
-): RecallEntry[] {
-  return recalls.map((entry) => (entry.id === id ? { ...entry, pieces } : entry));
 }

@@ -70,7 +70,7 @@ export function recallIdOfUserMessage(text: string): string {
 export function pinnedForm(text: string): string {
   if (text.length <= HUGE_PASTE_CHARS) return text;
   const cut = text.length - 2 * PASTE_END_CHARS;
-  const note = `[… ${cut.toLocaleString('en-US')} characters of this paste cut; \`dense recall ${recallIdOfUserMessage(text)}\` gives the whole message …]`;
+  const note = `[… ${cut.toLocaleString('en-US')} characters of this paste cut; \`dense recall ${recallIdOfUserMessage(text)}\` gives the whole message (\`--grep PATTERN\` for part of it) …]`;
   return `${text.slice(0, PASTE_END_CHARS)}\n${note}\n${text.slice(-PASTE_END_CHARS)}`;
 }
 

@@ -7,7 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IContent } from '../../services/history/IContent.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
-import { regionPieces, withRegionPieces } from '../../recall/regionPieces.js';
+import { regionPieces } from '../../recall/regionPieces.js';
 import { readAnthropicRequest } from '../anthropicHistory.js';
 import { parseJsonSpans, stringMember, member, type JsonNode } from '../jsonSpans.js';
 import { readOpenAIRequest } from '../openaiHistory.js';
@@ -18,7 +18,7 @@ import {
   type ClientCompaction,
 } from './clientCompactionRequests.js';
 import { compactionReplyBody } from './compactionReplyBody.js';
-import { compactionSummary, recallIdOfMessages } from './compactionSummary.js';
+import { compactionSummary } from './compactionSummary.js';
 
 /** The summary may take this many characters (Claude Code's own run 9–17k). */
 const SUMMARY_CHARS = 24_000;
@@ -72,7 +72,7 @@ function covered(
 }
 
 function note(messages: number): string {
-  return `Dense answered this compaction request itself, without a model call: the ${messages} messages are summarized deterministically below; \`dense recall <id>\` with any recall id gives the exact original.`;
+  return `Dense answered this compaction request itself, without a model call: the ${messages} messages are summarized deterministically below; \`dense recall <id>\` with any recall id gives the exact original (\`--grep PATTERN\` or \`--lines A:B\` to read part of a long one).`;
 }
 
 /**
@@ -94,6 +94,7 @@ export function answerCompaction(api: WireApi, body: Buffer): CompactionReply | 
       removed,
       history,
       removedRaw: raw,
+      removedPieces: pieces,
       budgetChars: SUMMARY_CHARS,
       purpose: 'client-compaction',
     });
@@ -109,7 +110,7 @@ export function answerCompaction(api: WireApi, body: Buffer): CompactionReply | 
       stream: streamed,
       ...compactionReplyBody(api, reply, streamed),
       messages: removed.length,
-      recalls: withRegionPieces(summary.recall, recallIdOfMessages(raw), pieces),
+      recalls: summary.recall,
     };
   } catch {
     return undefined;

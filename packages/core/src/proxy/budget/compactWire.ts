@@ -11,11 +11,11 @@
 import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
-import { compactionSummary, recallIdOfMessages } from './compactionSummary.js';
+import { compactionSummary } from './compactionSummary.js';
 import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
 import { compactionBooking, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
-import { regionPieces, withRegionPieces } from '../../recall/regionPieces.js';
+import { regionPieces } from '../../recall/regionPieces.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../segmentedText.js';
@@ -192,6 +192,8 @@ function buildCompaction(
     removed: input.wire.history.slice(start, cut),
     history: input.wire.history,
     removedRaw,
+    // The region's messages as pieces: a later, longer region stores only its new messages.
+    removedPieces: regionPieces(input.original, spans, start, cut),
     budgetChars: summaryChars,
     purpose: 'working-budget',
   });
@@ -200,10 +202,7 @@ function buildCompaction(
   const rawHashes = raws.map(rawHash);
   const replacement = input.layout.replacement(summary.text, { original: input.original, cut });
   const regionHash = rawHash(removedRaw);
-  // The region's messages as pieces: a later, longer region stores only its new messages.
-  const pieces = regionPieces(input.original, spans, start, cut);
-  const recalls = withRegionPieces(summary.recall, recallIdOfMessages(removedRaw), pieces);
-  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls };
+  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
 }
 
 /** Characters each turn takes in the sent text (its items and their separators). */

@@ -50,6 +50,11 @@ export interface SummaryInput {
   readonly history: readonly IContent[];
   /** Raw text of the removed messages, resolvable as one recall id. */
   readonly removedRaw: string;
+  /**
+   * `removedRaw` as the archive stores it: each message and separator a piece (`regionPieces`),
+   * so a later, longer region writes only its new messages.
+   */
+  readonly removedPieces?: readonly string[];
   /** Characters the summary may take (the user's messages and the task list go in whole). */
   readonly budgetChars: number;
   /** Why the summary is made: the working budget, or the client's own compaction request. */
@@ -146,7 +151,10 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { head } = applySummaries(removed, candidates);
   const messagesId = recallIdOfMessages(input.removedRaw);
   const messages = userMessagesOf(removed);
-  const recall: RecallEntry[] = [{ id: messagesId, text: input.removedRaw }];
+  const pieces = input.removedPieces;
+  const recall: RecallEntry[] = [
+    { id: messagesId, text: input.removedRaw, ...(pieces === undefined ? {} : { pieces }) },
+  ];
   recall.push(...pasteRecalls(messages));
   for (const entry of removed) {
     for (const block of entry.blocks) {
@@ -174,7 +182,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     pinnedChars > input.budgetChars
       ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
       : '';
-  const header = `[${what} Run \`dense recall ${messagesId}\` for them verbatim; \`dense recall <id>\` with any recall id below gives that exact original.${over}]`;
+  const header = `[${what} Run \`dense recall ${messagesId} --grep PATTERN\` to find a detail in them (\`--lines A:B\` reads a range; with no option, the whole transcript); \`dense recall <id>\` with any recall id below gives that exact original.${over}]`;
   const left = input.budgetChars - header.length - pinned.length;
   const trailBudget = Math.max(
     Math.floor(input.budgetChars * TRAIL_FLOOR_SHARE),
