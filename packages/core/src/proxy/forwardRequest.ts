@@ -47,6 +47,9 @@ export interface ForwardOutcome {
   readonly end: ReplyEnd;
 }
 
+/** `%2f`, `%5c` or `%2e`, in any case. */
+const ENCODED_PATH_PART = /%(2f|5c|2e)/i;
+
 /**
  * The upstream URL for a client's request target: the upstream's base path followed by the
  * request's path and query. Undefined when the path, once its dot segments (`..`, `%2e%2e`, and
@@ -57,6 +60,9 @@ export function upstreamTarget(upstream: URL, requestUrl: string): URL | undefin
   const target = new URL(upstream.toString());
   const query = requestUrl.indexOf('?');
   const requestPath = query === -1 ? requestUrl : requestUrl.slice(0, query);
+  // An encoded separator or dot would reach the upstream raw and could climb out once decoded
+  // there: refused like a decoded `..` (no API path needs one).
+  if (ENCODED_PATH_PART.test(requestPath)) return undefined;
   target.pathname = base + (requestPath.startsWith('/') ? '' : '/') + requestPath;
   target.search = query === -1 ? '' : requestUrl.slice(query);
   const inside = target.pathname === base || target.pathname.startsWith(`${base}/`);
