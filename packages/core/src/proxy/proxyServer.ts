@@ -22,7 +22,12 @@ import { densifyRequest, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { formatRequestLine } from './proxyReport.js';
-import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import {
+  COUNT_TOKENS_ROUTE,
+  ProxyStats,
+  type ProxyRequestRecord,
+  type RequestPricing,
+} from './proxyStats.js';
 import { RequestRecorder } from './requestRecorder.js';
 import { requestPricing } from './requestPricing.js';
 import type { WireApi } from './wireHistory.js';
@@ -183,7 +188,7 @@ async function densifyAndForward(
     body: result.chunks ?? result.body,
   });
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
-  const route = counting ? 'anthropic count_tokens' : api;
+  const route = counting ? COUNT_TOKENS_ROUTE : api;
   finish(ctx, { route, started, result, pricing, outcome });
 }
 
@@ -282,7 +287,7 @@ function finish(
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
     ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
   };
-  if (result.conversationId !== undefined && input.route !== 'anthropic count_tokens') {
+  if (result.conversationId !== undefined && input.route !== COUNT_TOKENS_ROUTE) {
     const state = ctx.store.get(result.conversationId, ctx.now());
     const usage = outcome.usage;
     const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
