@@ -29,7 +29,7 @@ import {
   userMessagesOf,
   usersWords,
 } from '../../core/compression/pinnedUserMessages.js';
-import { clientTaskList } from './clientTaskList.js';
+import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskList.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 

@@ -16,6 +16,7 @@ import { collectArtifacts, emptyArtifacts, type Artifacts } from './collectArtif
 import { historyView } from './namedInHistory.js';
 import { renderArtifactTrail } from './renderArtifactTrail.js';
 import { renderPinned, userMessagesOf } from '../pinnedUserMessages.js';
+import { clientTaskList } from './clientTaskList.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
 export const TRAIL_SHARE = 0.16;
@@ -73,7 +74,10 @@ export class ArtifactTrailKeeper {
       // goes to the rest. The user's words come first and may take most of it.
       const view = historyView(input.after.filter((e) => !isTrailEntry(e)));
       const room = Math.max(Math.floor(budget * TRAIL_FLOOR_SHARE), budget - pinned.length);
-      trail = renderArtifactTrail(this.artifacts, input.todos, room, view);
+      // The todo store is the list; a history it never saw (imported, replayed) keeps the list in
+      // the client's own task calls.
+      const todos = input.todos.length > 0 ? input.todos : clientTaskList(input.before);
+      trail = renderArtifactTrail(this.artifacts, todos, room, view);
     }
     const text = [pinned, trail].filter((part) => part !== '').join('\n\n');
     return text === ''

@@ -7,11 +7,11 @@
  * away). Only the given entries count, so a summary of the turns before a cut carries the list as
  * of the cut and a rewound branch never comes back. Pure.
  */
-import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
-import type { Todo, TodoStatus } from '../../tools/todo-schemas.js';
-import { TODO_STATUSES } from '../../tools/todo-schemas.js';
-import { todosIn } from '../../tools/todo/formatTodoList.js';
-import { isDenseText } from '../../core/compression/denseText.js';
+import type { IContent, ToolCallBlock } from '../../../services/history/IContent.js';
+import type { Todo, TodoStatus } from '../../../tools/todo-schemas.js';
+import { TODO_STATUSES } from '../../../tools/todo-schemas.js';
+import { todosIn } from '../../../tools/todo/formatTodoList.js';
+import { isDenseText } from '../denseText.js';
 
 const WHOLE_LIST_TOOLS = new Set(['todo_write', 'TodoWrite', 'write_todos']);
 const PLAN_TOOL = 'update_plan';

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { IContent } from '../../services/history/IContent.js';
-import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
-import { compactionSummary } from './compactionSummary.js';
+import type { IContent } from '../../../services/history/IContent.js';
+import { human, toolRoundTrip } from '../../../test-utils/historyBuilders.js';
+import { compactionSummary } from '../../../proxy/budget/compactionSummary.js';
 import { clientTaskList } from './clientTaskList.js';
+import { ArtifactTrailKeeper } from './ArtifactTrailKeeper.js';
+import type { Todo } from '../../../tools/todo-schemas.js';
 
 const create = (id: string, n: number, subject: string) =>
   toolRoundTrip(
@@ -94,5 +96,22 @@ describe('clientTaskList (#33.2)', () => {
       { id: '1', content: 'Audit the first half', status: 'completed' },
       { id: '2', content: 'Audit the second half', status: 'pending' },
     ]);
+  });
+
+  it("#33.2 the CLI trail shows the client's own list when the todo store holds none (a replayed or imported session)", () => {
+    const before = [
+      human('Audit the parts.'),
+      ...create('a', 1, 'Audit the first half'),
+      ...update('b', '1', { status: 'in_progress' }),
+      human('go on'),
+    ];
+    const keeper = new ArtifactTrailKeeper();
+    const input = { workspaceRoot: '/w', contextLimit: 32_000, before, after: before.slice(-1) };
+    const shown = (todos: readonly Todo[]) =>
+      JSON.stringify(keeper.historyWithTrail({ ...input, todos }));
+    expect(shown([])).toContain('[>] Audit the first half (id: 1, in_progress)');
+    const own: Todo[] = [{ id: 'x', content: 'Dense list item', status: 'pending' }];
+    expect(shown(own)).toContain('Dense list item');
+    expect(shown(own)).not.toContain('Audit the first half (id: 1');
   });
 });
