@@ -65,7 +65,10 @@ function escaped(text: string): string {
 
 /** The recall id a summary line in the request names for a Read of `file`. */
 function recallIdFor(raw: string, file: string): string | undefined {
-  const line = new RegExp(`${escaped(path.basename(file))}[^\\]]*recall id (r[0-9a-f]{10})`);
+  // Within one line of the summary (in the JSON body a line ends at an escaped `\n`): the trail
+  // names each file on a line of its own, and a line without an id must not borrow the next one's.
+  const sameLine = String.raw`(?:(?!\\n)[^\]])*`;
+  const line = new RegExp(`/${escaped(path.basename(file))}${sameLine}recall id (r[0-9a-f]{10})`);
   return line.exec(raw)?.[1];
 }
 
