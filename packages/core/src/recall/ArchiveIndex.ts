@@ -127,6 +127,31 @@ export class ArchiveIndex {
     return freed;
   }
 
+  /**
+   * References `roots` for the span of one put: a name it sets that drops an old root never frees
+   * content another name of the same put is about to take.
+   */
+  hold(conversation: string, roots: readonly string[]): void {
+    const own = this.account(conversation);
+    for (const root of roots) {
+      const node = own.nodes.get(root);
+      if (node !== undefined) node.refs += 1;
+    }
+  }
+
+  /** Drops the references `hold` took; returns the content that frees. */
+  unhold(conversation: string, roots: readonly string[]): FreedNode[] {
+    const own = this.account(conversation);
+    const freed: FreedNode[] = [];
+    for (const root of roots) {
+      const node = own.nodes.get(root);
+      if (node === undefined) continue;
+      node.refs -= 1;
+      if (node.refs <= 0) freed.push(...this.release(own, conversation, root));
+    }
+    return freed;
+  }
+
   /** Removes a name (a tombstone stands for it from `at`); returns the content it freed. */
   removeName(conversation: string, id: string, at: number): FreedNode[] {
     const own = this.account(conversation);

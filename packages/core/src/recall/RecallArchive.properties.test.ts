@@ -96,3 +96,23 @@ describe('recall archive: what was put is what a lookup gives', () => {
     },
   );
 });
+
+describe('recall archive: one put renaming content another entry of it takes', () => {
+  test('#34.2 an id re-cut into other pieces never frees the content another id of the same put names', async () => {
+    const files = memoryArchiveFiles();
+    const archive = new RecallArchive({ dir: files.root, files, warn: () => undefined });
+    const message = '😀'.repeat(40);
+    const region = (cut: number): RecallEntry => ({
+      id: recallIdOfText('messages', message),
+      text: message,
+      pieces: [message.slice(0, cut), message.slice(cut)],
+    });
+    await archive.put('session:B', [region(0)]);
+    const plain = { id: recallIdOfText('text', message), text: message };
+    await archive.put('session:B', [region(2), plain]);
+    for (const id of [region(2).id, plain.id]) {
+      const found = await archive.lookup(id);
+      expect(found.kind === 'found' && found.bytes.toString('utf8')).toBe(message);
+    }
+  });
+});

@@ -188,9 +188,13 @@ export class RecallArchive {
       index.rememberSequence(conversation, sequence, name);
     }
     const freed: FreedNode[] = [];
+    // Held while the names change: one entry's old root may be another's new one.
+    const roots = plan.names.map((named) => named.root);
+    index.hold(conversation, roots);
     await eachLimited(plan.names, WRITE_CONCURRENCY, async ({ id, root }) => {
       freed.push(...(await this.name(index, { conversation, id, root }, now)));
     });
+    freed.push(...index.unhold(conversation, roots));
     return freed;
   }
 
