@@ -30,6 +30,7 @@ import {
   usersWords,
 } from '../../core/compression/pinnedUserMessages.js';
 import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskList.js';
+import { formatTodoList } from '../../tools/todo/formatTodoList.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 
@@ -171,13 +172,13 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const lines = head.flatMap((entry) => entryLines(entry, messageNumber, context));
   const pinned = renderPinned(messages);
   const tasks = clientTaskList(removed);
-  const trailAlone = renderArtifactTrail(collectArtifacts(removed, ''), tasks, 0);
+  const artifacts = collectArtifacts(removed, '');
   const what =
     input.purpose === 'working-budget'
       ? `Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget.`
       : `Dense summarized the ${removed.length} messages of this conversation so far, deterministically (no model call).`;
   // The user's words and the task list are never cut: past the budget they bend it, said here.
-  const pinnedChars = pinned.length + trailAlone.length;
+  const pinnedChars = pinned.length + (tasks.length === 0 ? 0 : formatTodoList(tasks).length);
   const over =
     pinnedChars > input.budgetChars
       ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
@@ -188,7 +189,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     Math.floor(input.budgetChars * TRAIL_FLOOR_SHARE),
     Math.min(Math.floor(input.budgetChars * TRAIL_SHARE), left),
   );
-  const trail = renderArtifactTrail(collectArtifacts(removed, ''), tasks, trailBudget);
+  const trail = renderArtifactTrail(artifacts, tasks, trailBudget);
   const sections = (pinned === '' ? 0 : 2) + (trail === '' ? 0 : trail.length + 2);
   const turnsBudget = Math.max(0, left - sections - TURNS_HEADING.length - 2);
   const turns = fitSummaryLines(lines, turnsBudget);
