@@ -14,7 +14,7 @@ export const HUGE_PASTE_CHARS = 8_000;
 /** Characters a huge paste keeps at each end. */
 export const PASTE_END_CHARS = 2_000;
 
-export const PINNED_HEADING =
+const PINNED_HEADING =
   "The user's messages, verbatim and oldest first (the turns they were typed in are compacted):";
 
 /** `[user message 2 of 5, 1,234 chars]`: the count is the body's length as written below it. */
@@ -67,7 +67,7 @@ export function recallIdOfUserMessage(text: string): string {
 }
 
 /** A message as pinned: whole, or a huge paste's head and tail around its recall id. */
-export function pinnedForm(text: string): string {
+function pinnedForm(text: string): string {
   if (text.length <= HUGE_PASTE_CHARS) return text;
   const cut = text.length - 2 * PASTE_END_CHARS;
   const note = `[… ${cut.toLocaleString('en-US')} characters of this paste cut; \`dense recall ${recallIdOfUserMessage(text)}\` gives the whole message (\`--grep PATTERN\` for part of it) …]`;

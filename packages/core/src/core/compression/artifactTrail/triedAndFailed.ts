@@ -15,14 +15,14 @@ export interface TriedCommand {
   then?: string;
 }
 
-export const TRIED_KEPT = 8;
+const TRIED_KEPT = 8;
 const SIGNATURE_MAX = 160;
 /** A line that reads as an error (the trail's error lines and a failure's signature). */
 export const ERROR_LINE =
   /\b(error|fail(ed|ure|s)?|exception|traceback|assert\w*|panic|not found|denied)\b|✗|×/i;
 
 /** The first line that reads as an error, else the first non-empty line; '' for none. */
-export function errorSignature(text: string): string {
+function errorSignature(text: string): string {
   const lines = text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
