@@ -79,3 +79,33 @@ describe('the default working budget', () => {
     );
   });
 });
+
+describe("Claude Code's model → window table", () => {
+  it('#34.4 the models Claude Code 2.1.331 treats as 1M without the beta header (its default claude-opus-5-5 among them) get a 1M window; the others stay at 200k without it', () => {
+    const native = [
+      'claude-opus-5-5',
+      'claude-opus-5',
+      'claude-opus-4-8',
+      'claude-opus-4-7',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5',
+      'claude-haiku-5-5',
+      'claude-fable-5-2',
+      'claude-opus-5-5[1m]',
+      'us.anthropic.claude-opus-4-7-v1:0',
+    ];
+    for (const model of native) {
+      const input = { model, longContext: false, client: 'claude-code' as const };
+      expect(clientWindow(input), model).toBe(1_000_000);
+      expect(clientCompactionThreshold(input), model).toBe(967_000);
+    }
+    for (const model of ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-opus-4-5']) {
+      const input = { model, longContext: false, client: 'claude-code' as const };
+      expect(clientWindow(input), model).toBe(200_000);
+      expect(clientCompactionThreshold(input), model).toBe(CLAUDE_CODE_THRESHOLD);
+      expect(clientWindow({ ...input, longContext: true }), model).toBe(
+        model === 'claude-opus-4-5' ? 200_000 : 1_000_000,
+      );
+    }
+  });
+});

@@ -24,6 +24,23 @@ export const CLIENT_RESERVE_TOKENS = 33_000;
 export const NEXT_RESULT_TOKENS = 25_000;
 /** Claude Code's window for Anthropic models unless the request asks for the 1M-token beta. */
 export const CLIENT_DEFAULT_WINDOW = 200_000;
+/**
+ * Models Claude Code 2.1.331 gives a 1M-token window without the `context-1m` beta (its model
+ * table marks them native 1M; measured: none compacted at 400,000 reported tokens, while
+ * `claude-sonnet-4-6` compacted at 180,000 and `claude-opus-4-6` at 400,000). A prefix matches the
+ * model's later point releases and dated ids (`claude-opus-5` covers `claude-opus-5-5`).
+ */
+export const CLAUDE_CODE_NATIVE_1M: readonly string[] = [
+  'claude-opus-4-7',
+  'claude-opus-4-8',
+  'claude-opus-5',
+  'claude-sonnet-5',
+  'claude-haiku-5-5',
+  'claude-fable-5',
+  'claude-mythos-5',
+];
+/** The window Claude Code gives a native 1M model. */
+export const CLIENT_LONG_WINDOW = 1_000_000;
 /** The window assumed for a model the table does not know. */
 export const UNKNOWN_MODEL_WINDOW = 128_000;
 /**
@@ -63,10 +80,22 @@ function knownWindow(model: string | undefined): number | undefined {
   return model === undefined ? undefined : getModelLimits(model)?.contextWindow;
 }
 
+/**
+ * Whether Claude Code treats `model` as 1M tokens without the beta: the bare id (no provider
+ * prefix such as `us.anthropic.`, no `[1m]` tag) starts with one of `CLAUDE_CODE_NATIVE_1M`.
+ */
+export function claudeCodeNative1M(model: string | undefined): boolean {
+  if (model === undefined) return false;
+  const lower = model.toLowerCase().replace(/\[1m\]$/, '');
+  const bare = lower.slice(Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('.')) + 1);
+  return CLAUDE_CODE_NATIVE_1M.some((prefix) => bare.startsWith(prefix));
+}
+
 /** Each client's own rules (docs/clients.md). */
 const CLIENT_RULES: Readonly<Record<AgentClient, ClientRule>> = {
   'claude-code': {
     window: ({ model, longContext }) => {
+      if (claudeCodeNative1M(model)) return CLIENT_LONG_WINDOW;
       const window = knownWindow(model) ?? UNKNOWN_MODEL_WINDOW;
       return longContext ? window : Math.min(window, CLIENT_DEFAULT_WINDOW);
     },
