@@ -5,12 +5,15 @@
  *
  * Billed: the usage the provider reported, weighed by its cache rules. Pass-through: a request
  * that went out byte-identical costs what was billed; an edited one is priced with the original
- * body's prompt (the billed prompt scaled by original / sent bytes) and a cache that would have
+ * body's prompt (`clientPromptTokens`: the billed prompt's text scaled by original / sent bytes,
+ * images by their provider's rule) and a cache that would have
  * served at least what it served, and the whole previous pass-through prompt while warm (density
  * never rewrote that cache).
  */
 import type { CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold, priceCall, weighPrompt } from '../cache/priceCall.js';
+import { clientPromptTokens } from './images/clientPromptTokens.js';
+import type { ImageLoad } from './images/requestImages.js';
 import type { Usage } from './usageMeter.js';
 
 export interface RequestCost {
@@ -33,6 +36,9 @@ export interface PassThroughCostInput {
   /** Bytes the client sent and bytes forwarded upstream. */
   readonly originalBytes: number;
   readonly sentBytes: number;
+  /** The base64 images of each body (counted by their rule, not their bytes); absent: none. */
+  readonly originalImages?: ImageLoad;
+  readonly sentImages?: ImageLoad;
   readonly at: number;
   readonly previous: PassThroughState | undefined;
 }
@@ -54,7 +60,7 @@ export function passThroughCost(input: PassThroughCostInput): {
       state: { at: input.at, promptTokens: sentPrompt },
     };
   }
-  const promptTokens = Math.round((sentPrompt * input.originalBytes) / input.sentBytes);
+  const promptTokens = clientPromptTokens({ ...input, sentPromptTokens: sentPrompt });
   const previous = input.previous;
   const warm = previous !== undefined && !isCacheCold(rules, input.at - previous.at);
   const reusable = warm ? Math.max(usage.cacheRead, previous.promptTokens) : usage.cacheRead;

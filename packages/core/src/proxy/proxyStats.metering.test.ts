@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatRequestLine, formatSummary } from './proxyReport.js';
 import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import { bodyImageLoad } from './images/requestImages.js';
 import { proxyRequest } from './test-utils/proxyRecords.js';
+import { anthropicImageBlock, pngBytes } from './test-utils/syntheticImages.js';
 import type { Usage } from './usageMeter.js';
 
 function request(usage: Usage, extra: Partial<ProxyRequestRecord> = {}): ProxyRequestRecord {
@@ -109,5 +111,41 @@ describe('ProxyStats metering: context and compactions avoided', () => {
     expect(summary).toMatch(
       /c: 2 requests, .*context 90k upstream vs 180k client; compactions avoided 2/,
     );
+  });
+});
+
+describe('ProxyStats metering: images', () => {
+  it('#34.4 a pasted 600 KB screenshot counts by its image tokens in the client context, the pass-through cost and compactions avoided, never as base64 text', () => {
+    // A 22k-token conversation (88,000 characters of text) with a 1280×800 screenshot, forwarded
+    // as a 3,000-token summary without the image.
+    const text = 'x'.repeat(88_000);
+    const original = Buffer.from(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: [anthropicImageBlock(pngBytes(1280, 800, 600 * 1024))] },
+          { role: 'user', content: text },
+        ],
+      }),
+    );
+    expect(original.length).toBeGreaterThan(800_000);
+    const sent = Buffer.from(
+      JSON.stringify({ messages: [{ role: 'user', content: 's'.repeat(12_000) }] }),
+    );
+    const stats = new ProxyStats();
+    const stored = stats.record(request(prompt(3_000), { conversationId: 'a' }), {
+      provider: 'anthropic',
+      originalBytes: original.length,
+      sentBytes: sent.length,
+      originalImages: bodyImageLoad(original),
+      sentImages: bodyImageLoad(sent),
+      clientThreshold: 167_000,
+    });
+    const client = stored.context?.clientTokens ?? 0;
+    // ~22,000 of text plus 1,366 for the image (1280 × 800 / 750); bytes alone said ~225,000.
+    expect(client).toBeGreaterThan(22_000);
+    expect(client).toBeLessThan(24_000);
+    expect(stored.compactionAvoided).toBeUndefined();
+    // Priced as ~23,400 prompt tokens (a cache write at most 1.25×), not ~225,000.
+    expect(stored.cost?.passThrough ?? 0).toBeLessThanOrEqual(client * 1.25);
   });
 });

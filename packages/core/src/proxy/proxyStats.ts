@@ -7,8 +7,9 @@
  * `count_tokens` probe is a request in the totals, never a conversation's.
  *
  * Context: the upstream side is the prompt the provider reported for the request as forwarded;
- * the client side is that prompt scaled by the bytes the client sent over the bytes forwarded
- * (the estimate of the request as the client holds it). Compactions avoided: each client
+ * the client side is that prompt's text scaled by the bytes the client sent over the bytes
+ * forwarded, images counted by their provider's rule (`clientPromptTokens`: the estimate of the
+ * request as the client holds it). Compactions avoided: each client
  * compaction request Dense answered, plus each time the client's held context (prompt + output)
  * grew by its compaction threshold since the last such count while the context reported to it
  * (upstream prompt + output) stayed under that threshold: a client passed through would have
@@ -20,6 +21,7 @@ import type { PassThroughPointers } from './sentPointers.js';
 import type { ReplyEnd } from './forwardRequest.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from './proxySchedule.js';
+import type { ImageLoad } from './images/requestImages.js';
 import { ZERO_USAGE, type Usage } from './usageMeter.js';
 
 export interface ProxyRequestRecord {
@@ -70,6 +72,9 @@ export interface RequestPricing {
   readonly provider: CacheProviderName;
   readonly originalBytes: number;
   readonly sentBytes: number;
+  /** The base64 images of each body (`bodyImageLoad`); absent: none. */
+  readonly originalImages?: ImageLoad;
+  readonly sentImages?: ImageLoad;
   /** The client's own compaction threshold (reported tokens), when known for its model. */
   readonly clientThreshold?: number;
 }
