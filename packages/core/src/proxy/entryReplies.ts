@@ -8,7 +8,9 @@
  * A result is decided the first time the proxy sees it, so every later request writes the same
  * bytes; a reply is only written while what it names is visible verbatim in that very request
  * (not pointed, not compacted away, each call id naming one call), and otherwise goes out as the
- * client's original from then on.
+ * client's original from then on. A reply is only made when it costs fewer tokens than the result
+ * (`shorterInTokens`, the CLI's rule): the recall id it adds can make a reply to a short result
+ * longer.
  */
 import {
   originalResponseText,
@@ -19,6 +21,7 @@ import {
   unchangedReadReply,
   unchangedReplyReferent,
 } from '../core/compression/density/entry/unchangedRead.js';
+import { shorterInTokens } from '../core/compression/shorterInTokens.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import { MIN_SAVED_CHARS } from '../core/compression/density/entry/repeatedLinesText.js';
 import type { ToolCallBlock, ToolResponseBlock } from '../services/history/IContent.js';
@@ -39,7 +42,6 @@ import {
   visibleReferent,
   type RequestIndex,
 } from './requestIndex.js';
-import { charsTakenOut } from './spliceEdits.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
 
 /** A reply written into the request, with where the results (or call) it names sit. */
@@ -135,7 +137,7 @@ function linesReply(
   return { referent, text, lines: lines.cliText };
 }
 
-/** The reply for a new result, or undefined when none is safe and shorter. */
+/** The reply for a new result, or undefined when none is safe and shorter in tokens. */
 function decideReply(
   request: NewResults,
   site: ResultSite,
@@ -149,8 +151,10 @@ function decideReply(
   const call = ownCall(index, site);
   if (call === undefined) return undefined;
   const same = copied ? unchangedReply(index, { site, call, text }, response) : undefined;
-  if (same !== undefined || !request.repeatedLines) return same;
-  return linesReply(index, { site, call }, response);
+  if (same !== undefined && shorterInTokens(same.text, text)) return same;
+  if (!request.repeatedLines) return undefined;
+  const lines = linesReply(index, { site, call }, response);
+  return lines !== undefined && shorterInTokens(lines.text, text) ? lines : undefined;
 }
 
 /** Whether a result before `site` holds exactly `text`. */
@@ -226,7 +230,10 @@ function visibleNamed(
   return referent === undefined ? undefined : [referent.messageIndex];
 }
 
-/** The reply to write at `site` in this request, when what it names is visible and it is shorter. */
+/**
+ * The reply to write at `site` in this request, when what it names is visible (it was decided
+ * shorter in tokens when it was made).
+ */
 function writtenReply(
   index: RequestIndex,
   site: ResultSite,
@@ -237,8 +244,7 @@ function writtenReply(
   if (decision.reply === undefined || index.replaced.has(positionOf(site))) return undefined;
   const referentMessages = visibleNamed(index, site, { reply: decision.reply, text });
   if (referentMessages === undefined) return undefined;
-  const written = replySite(site, decision, { text: decision.reply.text, referentMessages });
-  return charsTakenOut(written) > 0 ? written : undefined;
+  return replySite(site, decision, { text: decision.reply.text, referentMessages });
 }
 
 /**
@@ -263,7 +269,7 @@ export function entryReplies(input: EntryRepliesInput): EntryReplies {
     const text = originalResponseText(response);
     const written = writtenReply(request.index, site, { decision: decided.decision, text });
     if (written === undefined) {
-      // What it names is gone (or the reply would not be shorter): the original from now on.
+      // What it names is gone: the original from now on.
       if (!readOnly) decisions.set(positionOf(site), { recallId: decided.decision.recallId });
       continue;
     }

@@ -6,8 +6,11 @@
  * said to be from the version read then: a later partial edit leaves most of them true, and the
  * agent goes on using them. The id and the specifics are pure functions of the result (its call
  * id, tool and text, as Dense's own recall ids are), so the same request always gets the same bytes.
+ * A pointer is worth writing only when it costs fewer tokens than the result (`pointerPays`, the
+ * rule replies at entry and the CLI follow).
  */
 import { originalResponseText, recallIdOfResponse } from '../core/compression/recallPointers.js';
+import { shorterInTokens } from '../core/compression/shorterInTokens.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import type { ToolResponseBlock } from '../services/history/IContent.js';
 import { outputSpecifics } from './budget/outputSpecifics.js';
@@ -31,8 +34,8 @@ const pointerHead = (recallId: string): string =>
 
 /**
  * The pointer naming `recallId` for a result whose original text is `original`: with the read's
- * specifics when it has any and the pointer stays shorter than the original, else the recall id
- * alone. Pure; at most `PROXY_POINTER_CHARS + SPECIFICS_LEAD.length + POINTER_SPECIFICS_CHARS`
+ * specifics when it has any and the pointer stays shorter in tokens than the original, else the
+ * recall id alone. Pure; at most `PROXY_POINTER_CHARS + SPECIFICS_LEAD.length + POINTER_SPECIFICS_CHARS`
  * characters.
  */
 export function proxyPointer(recallId: string, original = ''): string {
@@ -46,11 +49,20 @@ export function proxyPointer(recallId: string, original = ''): string {
   });
   if (specifics === '') return bare;
   const full = `${pointerHead(recallId)}${SPECIFICS_LEAD}${specifics}]`;
-  return full.length < original.length ? full : bare;
+  return shorterInTokens(full, original) ? full : bare;
 }
 
 /** Characters of the shortest pointer (recall ids have one length; no specifics). */
 export const PROXY_POINTER_CHARS = proxyPointer('r0000000000').length;
+
+/** The tool result at `site`; throws when there is none (a reader bug). */
+function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock {
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  if (block?.type !== 'tool_response') {
+    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
+  }
+  return block;
+}
 
 /**
  * The original of the result at `site`: its recall id and its text as the model saw it (a string
@@ -58,10 +70,7 @@ export const PROXY_POINTER_CHARS = proxyPointer('r0000000000').length;
  * reader bug; the caller forwards the request unchanged).
  */
 export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry {
-  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
-  if (block?.type !== 'tool_response') {
-    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
-  }
+  const block = responseAt(wire, site);
   return { id: recallIdOfResponse(block), text: originalResponseText(block) };
 }
 
@@ -72,18 +81,35 @@ export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry 
  */
 const POINTER_SITES = new WeakMap<ResultSite, PointerSite>();
 
-/** Pointer texts by recall id (a recall id stands for one original text). */
-const POINTER_TEXTS = new Map<string, string>();
-const MAX_POINTER_TEXTS = 8192;
+/** A result's pointer and whether it costs fewer tokens than the result. */
+interface Pointer {
+  readonly text: string;
+  readonly pays: boolean;
+}
 
-function pointerOf(recallId: string, block: ToolResponseBlock): string {
-  let text = POINTER_TEXTS.get(recallId);
-  if (text === undefined) {
-    if (POINTER_TEXTS.size >= MAX_POINTER_TEXTS) POINTER_TEXTS.clear();
-    text = proxyPointer(recallId, originalResponseText(block));
-    POINTER_TEXTS.set(recallId, text);
+/** Pointers by recall id (a recall id stands for one original text). */
+const POINTERS = new Map<string, Pointer>();
+const MAX_POINTERS = 8192;
+
+function pointerOf(recallId: string, block: ToolResponseBlock): Pointer {
+  let pointer = POINTERS.get(recallId);
+  if (pointer === undefined) {
+    if (POINTERS.size >= MAX_POINTERS) POINTERS.clear();
+    const original = originalResponseText(block);
+    const text = proxyPointer(recallId, original);
+    pointer = { text, pays: shorterInTokens(text, original) };
+    POINTERS.set(recallId, pointer);
   }
-  return text;
+  return pointer;
+}
+
+/**
+ * Whether the pointer for the result at `site` costs fewer tokens than the result: a stale read
+ * is pointed only then. Counted once per recall id. Throws when the site names no tool result.
+ */
+export function pointerPays(wire: WireHistory, site: ResultSite): boolean {
+  const block = responseAt(wire, site);
+  return pointerOf(recallIdOfResponse(block), block).pays;
 }
 
 /**
@@ -93,12 +119,9 @@ function pointerOf(recallId: string, block: ToolResponseBlock): string {
 export function pointerSite(wire: WireHistory, site: ResultSite): PointerSite {
   const known = POINTER_SITES.get(site);
   if (known !== undefined) return known;
-  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
-  if (block?.type !== 'tool_response') {
-    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
-  }
+  const block = responseAt(wire, site);
   const recallId = recallIdOfResponse(block);
-  const pointer = { ...site, recallId, pointer: pointerOf(recallId, block) };
+  const pointer = { ...site, recallId, pointer: pointerOf(recallId, block).text };
   POINTER_SITES.set(site, pointer);
   return pointer;
 }

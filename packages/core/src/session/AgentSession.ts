@@ -14,6 +14,7 @@ import {
   type ToolResponseBlock,
 } from '../services/history/IContent.js';
 import type { EntryContext } from '../core/compression/density/entry/entryReplies.js';
+import { isShorterInTokens } from '../core/compression/shorterInTokens.js';
 import { o200kTokenCounter, type TokenCounter } from '../services/history/TokenCounter.js';
 import { recentTokenCounts } from '../services/history/recentTokenCounts.js';
 import { TodoStore } from '../services/todo/TodoStore.js';
@@ -154,7 +155,7 @@ export class AgentSession {
       try {
         original ??= await this.history.estimateTokensForContents([asEntry(response)]);
         const kept = await this.history.estimateTokensForContents([asEntry(reply)]);
-        if (kept >= original) continue;
+        if (!isShorterInTokens({ original, replacement: kept })) continue;
         this.keptOut(Promise.resolve(original - kept));
         return reply;
       } catch {
