@@ -118,7 +118,7 @@ describe("Qwen Code's compaction request", () => {
     expect(body.choices[0]?.finish_reason).toBe('stop');
   });
 
-  it('#24.1 property: a request is recognized exactly when its last message is a user message that ends with the directive and whose text or system message begins with the summarizer prompt', () => {
+  it('#24.1 #34.5 property: a request is recognized exactly when its last message is a user message whose one text is the summarizer prompt ending with the directive, or the directive alone after the summarizer prompt as the system message', () => {
     const fragment = fc.oneof(
       fc.constantFrom(
         QWEN_COMPACTION_PROMPT,
@@ -135,6 +135,7 @@ describe("Qwen Code's compaction request", () => {
       text,
       text.map((middle) => `${QWEN_COMPACTION_PROMPT}${middle}${QWEN_COMPACTION_DIRECTIVE}`),
       text.map((middle) => `${middle}${QWEN_COMPACTION_DIRECTIVE}`),
+      fc.constant(`${QWEN_COMPACTION_DIRECTIVE}\n`),
     );
     const systemTexts = fc.oneof(
       text,
@@ -151,12 +152,13 @@ describe("Qwen Code's compaction request", () => {
             ? { role: 'tool', tool_call_id: 'call_read_0', content: last }
             : { role: lastRole, content: [{ type: 'text', text: last }] };
         const raw = JSON.stringify({ ...body, messages: [...body.messages, message] });
+        const trimmed = last.trim();
         const expected =
           lastRole === 'user' &&
-          last.trimEnd().endsWith(QWEN_COMPACTION_DIRECTIVE) &&
-          [last, system].some((candidate) =>
-            candidate.trimStart().startsWith(QWEN_COMPACTION_PROMPT),
-          );
+          trimmed.endsWith(QWEN_COMPACTION_DIRECTIVE) &&
+          (trimmed.startsWith(QWEN_COMPACTION_PROMPT) ||
+            (trimmed === QWEN_COMPACTION_DIRECTIVE &&
+              system.trimStart().startsWith(QWEN_COMPACTION_PROMPT)));
         expect(isQwenRequest(raw)).toBe(expected);
         expect(qwenReply(raw) !== undefined).toBe(expected);
         if (expected) recognized++;

@@ -84,13 +84,30 @@ export function codexSessionBody(
   });
 }
 
-/** A synthetic compaction request shaped like Codex's: the session, then the marker message. */
+/** Codex's `client_metadata` for a request of `kind` (`turn`, `compaction`). */
+export function codexClientMetadata(kind: string): Json {
+  return {
+    session_id: 'thread-1',
+    'x-codex-turn-metadata': JSON.stringify({ session_id: 'thread-1', request_kind: kind }),
+  };
+}
+
+/**
+ * A synthetic compaction request shaped like Codex's: the session, then the marker message, with
+ * turn metadata naming it a compaction.
+ */
 export function codexCompactionRequestBody(rounds = 6, stream = true): string {
   const input = [
     ...codexSessionItems(rounds, 2_000),
     text('user', `${CODEX_COMPACTION_MARKER} Create a handoff summary.`),
   ];
-  return JSON.stringify({ model: 'gpt-6.1-sol', stream, input, store: false });
+  return JSON.stringify({
+    model: 'gpt-6.1-sol',
+    stream,
+    input,
+    store: false,
+    client_metadata: codexClientMetadata('compaction'),
+  });
 }
 
 /** The same rounds as a Chat Completions request (a system message, the task, then turns). */

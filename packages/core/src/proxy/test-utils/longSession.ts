@@ -3,7 +3,12 @@
  * call, then rounds of thinking + Read of a distinct file (`resultChars` each) and a Bash run; the
  * newest message carries Claude Code's cache breakpoint.
  */
-import { COMPACTION_MARKER, COMPACTION_TASK } from '../budget/clientCompactionRequests.js';
+import {
+  COMPACTION_INSTRUCTIONS,
+  COMPACTION_MARKER,
+  COMPACTION_REMINDER,
+  COMPACTION_TASK,
+} from '../budget/clientCompactionRequests.js';
 import { anthropicBody } from './wireRequests.js';
 
 type Json = Record<string, unknown>;
@@ -93,13 +98,22 @@ export function longSessionBody(
   return anthropicBody(messages, { model });
 }
 
-/** A synthetic compaction request shaped like Claude Code's. */
-export function compactionRequestBody(stream = true): string {
+/**
+ * Claude Code's compaction prompt in outline (its marker, task and closing reminder), with the
+ * instructions the user typed after `/compact` when there are any.
+ */
+export function compactionPrompt(instructions?: string): string {
+  const typed = instructions === undefined ? '' : `${COMPACTION_INSTRUCTIONS}${instructions}`;
+  return `${COMPACTION_MARKER}\n\n- Answer in plain text.\n\n${COMPACTION_TASK}, paying close attention to the user's explicit requests.${typed}${COMPACTION_REMINDER} — an <analysis> block followed by a <summary> block.`;
+}
+
+/**
+ * A synthetic compaction request shaped like Claude Code's: the prompt is the last block of the
+ * last user message, with no cache breakpoint.
+ */
+export function compactionRequestBody(stream = true, instructions?: string): string {
   const messages = longSessionMessages(6, 2_000);
   const last = messages.at(-1) as { content: Json[] };
-  last.content.push({
-    type: 'text',
-    text: `${COMPACTION_MARKER}\n\n${COMPACTION_TASK}, paying close attention to the user's explicit requests.`,
-  });
+  last.content.push({ type: 'text', text: compactionPrompt(instructions) });
   return anthropicBody(messages, { model: 'claude-sonnet-4-6', stream });
 }
