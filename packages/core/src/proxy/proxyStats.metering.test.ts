@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatRequestLine, formatSummary } from './proxyReport.js';
-import { ProxyStats, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+import {
+  ProxyStats,
+  removedTokensOf,
+  type ProxyRequestRecord,
+  type RequestPricing,
+} from './proxyStats.js';
 import { bodyImageLoad } from './images/requestImages.js';
 import { proxyRequest } from './test-utils/proxyRecords.js';
 import { anthropicImageBlock, pngBytes } from './test-utils/syntheticImages.js';
@@ -132,7 +137,8 @@ describe('ProxyStats metering: images', () => {
       JSON.stringify({ messages: [{ role: 'user', content: 's'.repeat(12_000) }] }),
     );
     const stats = new ProxyStats();
-    const stored = stats.record(request(prompt(3_000), { conversationId: 'a' }), {
+    const removedChars = original.length - sent.length;
+    const stored = stats.record(request(prompt(3_000), { conversationId: 'a', removedChars }), {
       provider: 'anthropic',
       originalBytes: original.length,
       sentBytes: sent.length,
@@ -147,5 +153,10 @@ describe('ProxyStats metering: images', () => {
     expect(stored.compactionAvoided).toBeUndefined();
     // Priced as ~23,400 prompt tokens (a cache write at most 1.25×), not ~225,000.
     expect(stored.cost?.passThrough ?? 0).toBeLessThanOrEqual(client * 1.25);
+    // Kept out: the text less the summary, plus the image's 1,366 (not ~200,000 of base64).
+    const removed = stats.toJSON().totals.removedTokens;
+    expect(removed).toBe(removedTokensOf(stored));
+    expect(removed).toBeGreaterThan(20_000);
+    expect(removed).toBeLessThan(24_000);
   });
 });

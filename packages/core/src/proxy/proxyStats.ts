@@ -35,6 +35,11 @@ export interface ProxyRequestRecord {
   readonly usage: Usage | undefined;
   /** Request characters density removed (0 when forwarded unchanged). */
   readonly removedChars: number;
+  /**
+   * The base64 images among `removedChars` (set from the request's pricing): counted by their
+   * rule in `removedTokensOf`, not as characters.
+   */
+  readonly removedImages?: ImageLoad;
   readonly pointers: number;
   /** Results sent as a reply at entry (absent: none). */
   readonly replies?: number;
@@ -86,7 +91,7 @@ export interface ProxyTotals {
   readonly cacheReadTokens: number;
   readonly outputTokens: number;
   /**
-   * Estimated tokens density kept out of the requests (removed characters / 4), summed over
+   * Estimated tokens density kept out of the requests (`removedTokensOf`), summed over
    * requests: a result sent as the pointer on ten requests counts ten times. Not a saving; the
    * saving is `passThroughCost - billedCost`.
    */
@@ -135,6 +140,29 @@ export const DEFAULT_STATS_CONVERSATIONS = 256;
 
 const NO_COST: RequestCost = { billed: 0, passThrough: 0 };
 
+/**
+ * Estimated tokens a request kept out: removed characters / 4, except the base64 images among
+ * them, which count by their provider's rule.
+ */
+export function removedTokensOf(
+  record: Pick<ProxyRequestRecord, 'removedChars' | 'removedImages'>,
+): number {
+  const images = record.removedImages;
+  if (images === undefined) return Math.round(record.removedChars / 4);
+  return Math.round(Math.max(0, record.removedChars - images.chars) / 4) + images.tokens;
+}
+
+/** The images forwarded requests left out: the client's less those sent (none when unknown). */
+function removedImagesOf(pricing: RequestPricing): ImageLoad | undefined {
+  const original = pricing.originalImages;
+  if (original === undefined || original.chars === 0) return undefined;
+  const sent = pricing.sentImages;
+  const chars = Math.max(0, original.chars - (sent?.chars ?? 0));
+  return chars === 0
+    ? undefined
+    : { chars, tokens: Math.max(0, original.tokens - (sent?.tokens ?? 0)) };
+}
+
 /** What one record adds to a conversation's counts beyond usage and cost. */
 function meteringOf(record: ProxyRequestRecord, previous: RequestContext | undefined) {
   const context = record.context ?? previous;
@@ -161,7 +189,7 @@ function addTo(
     cacheCreationTokens: totals.cacheCreationTokens + usage.cacheCreation,
     cacheReadTokens: totals.cacheReadTokens + usage.cacheRead,
     outputTokens: totals.outputTokens + usage.output,
-    removedTokens: totals.removedTokens + Math.round(record.removedChars / 4),
+    removedTokens: totals.removedTokens + removedTokensOf(record),
     batches: totals.batches + (record.newEdits > 0 ? 1 : 0),
     prefixBreaks: totals.prefixBreaks + (record.prefixStable === false ? 1 : 0),
     cutReplies: totals.cutReplies + (record.end === 'complete' ? 0 : 1),
@@ -247,6 +275,8 @@ export class ProxyStats {
     };
     let record: ProxyRequestRecord =
       input.compaction?.kind === 'answered' ? { ...input, compactionAvoided: 'answered' } : input;
+    const removedImages = pricing === undefined ? undefined : removedImagesOf(pricing);
+    if (removedImages !== undefined) record = { ...record, removedImages };
     if (pricing !== undefined && input.usage !== undefined) {
       const usage = input.usage;
       const priced = passThroughCost({

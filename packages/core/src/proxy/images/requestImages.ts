@@ -83,9 +83,20 @@ function imageAt(
   return { start, end, mediaType, size, rule, tokens: imageTokens({ rule, size, detail }) };
 }
 
+/** Whether the text says `base64` anywhere (every image form here does): the cheap first look. */
+function mentionsBase64(text: TextSlices): boolean {
+  for (let at = 0; at < text.length; at += CHUNK) {
+    if (text.slice(Math.max(0, at - 5), Math.min(text.length, at + CHUNK)).includes('base64')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** The base64 images of a request's text, in text order. */
 export function requestImages(text: TextSlices): RequestImage[] {
   const images: RequestImage[] = [];
+  if (!mentionsBase64(text)) return images;
   let from = 0;
   while (from < text.length) {
     // Markers are short: a chunk read a little past its end sees one that straddles it.
