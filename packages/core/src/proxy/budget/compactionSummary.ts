@@ -4,8 +4,9 @@
  * huge paste as head and tail with a recall id), the client's task list as of the cut
  * (`clientTaskList`), what was tried and failed and the artifact trail, then the turns as one line
  * each (tool results as high-density's one-line summaries naming their recall ids, with the
- * specifics the room left allows). The user's words are kept even past the budget, and the header
- * says so. A function of the removed turns only; no LLM; the same turns always give the same text.
+ * specifics the room left allows; an image as one trace line naming its own, `compactedImages`).
+ * The user's words are kept even past the budget, and the header says so. A function of the
+ * removed turns only; no LLM; the same turns always give the same text.
  */
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
@@ -33,6 +34,7 @@ import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskL
 import { formatTodoList } from '../../tools/todo/formatTodoList.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
+import { compactedImages } from '../images/compactedImages.js';
 
 const ASSISTANT_CHARS = 300;
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
@@ -153,14 +155,16 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const messagesId = recallIdOfMessages(input.removedRaw);
   const messages = userMessagesOf(removed);
   const pieces = input.removedPieces;
+  const images = compactedImages(removed, input.removedRaw);
   const recall: RecallEntry[] = [
     { id: messagesId, text: input.removedRaw, ...(pieces === undefined ? {} : { pieces }) },
+    ...images.recall,
   ];
   recall.push(...pasteRecalls(messages));
   for (const entry of removed) {
     for (const block of entry.blocks) {
       if (block.type !== 'tool_response') continue;
-      recall.push({ id: recallIdOfResponse(block), text: originalResponseText(block) });
+      recall.push({ id: recallIdOfResponse(block), text: images.originalOf(block) });
     }
   }
   const context: Context = {
@@ -169,7 +173,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   };
   const numbers = new Map(messages.map((text, index) => [text, index + 1]));
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
-  const lines = head.flatMap((entry) => entryLines(entry, messageNumber, context));
+  const lines = images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
   const pinned = renderPinned(messages);
   const tasks = clientTaskList(removed);
   const artifacts = collectArtifacts(removed, '');
