@@ -6,6 +6,7 @@
  * calls when the script is understood; anything else keeps its name (generic function tools and
  * scripts not understood never read or write files, so density never prunes by them).
  */
+import path from 'node:path';
 import type { ContentBlock } from '../services/history/IContent.js';
 import { toolCallBlock } from '../services/history/IContent.js';
 import {
@@ -19,20 +20,44 @@ import { shellCommandString } from '../transcripts/importers/codexRollout.js';
 import { parseExecCode, type ExecCodeParse } from '../transcripts/parseExecCode.js';
 import { fileEffectOf } from '../core/compression/density/callFileEffect.js';
 
-function patchCalls(id: string, patchText: string): ContentBlock[] {
+/**
+ * The write per file of a patch; `dir` (a `cd` before the patch) is where its relative paths
+ * start.
+ */
+function patchCalls(id: string, patchText: string, dir?: string): ContentBlock[] {
   const patch = extractPatch(patchText);
   if (patch === undefined) return [];
+  const at = (file: string) =>
+    dir === undefined || path.posix.isAbsolute(file) ? file : path.posix.join(dir, file);
   return parseApplyPatch(patch).map((file, index) => {
     const callId = index === 0 ? id : `${id}#${index}`;
     switch (file.kind) {
       case 'add':
-        return toolCallBlock(callId, 'write_file', { file_path: file.path, content: file.content });
+        return toolCallBlock(callId, 'write_file', {
+          file_path: at(file.path),
+          content: file.content,
+        });
       case 'update':
-        return toolCallBlock(callId, 'write_file', { file_path: file.moveTo ?? file.path });
+        return toolCallBlock(callId, 'write_file', { file_path: at(file.moveTo ?? file.path) });
       case 'delete':
-        return toolCallBlock(callId, DELETE_FILE_TOOL, { file_path: file.path });
+        return toolCallBlock(callId, DELETE_FILE_TOOL, { file_path: at(file.path) });
     }
   });
+}
+
+/**
+ * The shell forms Codex intercepts as a patch (its own shell parser's): `apply_patch` (or
+ * `applypatch`) with the patch as a heredoc or argument, optionally after `cd <dir> &&`.
+ */
+const SHELL_PATCH = /^\s*(?:cd\s+("[^"]*"|'[^']*'|[^\s&;|]+)\s*&&\s*)?(?:apply_patch|applypatch)\b/;
+
+/** The patch calls of a shell command that is a patch; undefined when it is none. */
+function shellPatchCalls(id: string, command: string): ContentBlock[] | undefined {
+  const match = SHELL_PATCH.exec(command);
+  if (match === null) return undefined;
+  const dir = match[1]?.replace(/^(["'])(.*)\1$/, '$2');
+  const calls = patchCalls(id, command, dir);
+  return calls.length > 0 ? calls : undefined;
 }
 
 /** The clients whose tables read a proxied call, in order (their tool names do not overlap). */
@@ -57,10 +82,8 @@ export function canonicalCalls(id: string, name: string, rawParameters: unknown)
     SHELL_NAMES.has(name) && typeof parameters === 'object' && parameters !== null
       ? (parameters as { command?: unknown }).command
       : undefined;
-  if (typeof shellPatch === 'string' && /^\s*apply_patch\b/.test(shellPatch)) {
-    const calls = patchCalls(id, shellPatch);
-    if (calls.length > 0) return calls;
-  }
+  const shellCalls = typeof shellPatch === 'string' ? shellPatchCalls(id, shellPatch) : undefined;
+  if (shellCalls !== undefined) return shellCalls;
   if (name === 'apply_patch') {
     const input =
       typeof parameters === 'string'
@@ -94,6 +117,11 @@ export interface ExecCallFacts {
   readonly parse: Extract<ExecCodeParse, { kind: 'calls' }>;
   /** A shell command in it changes files: only a shown exit code 0 proves it succeeded. */
   readonly needsExitCode: boolean;
+  /**
+   * Every shell command in it that changes files is an `apply_patch`, whose success Codex shows
+   * in its own forms (`shellPatchOutcome`) rather than as an `exit_code` member.
+   */
+  readonly shellPatchesOnly: boolean;
 }
 
 /**
@@ -107,16 +135,25 @@ export function canonicalExecCalls(
   const parse = parseExecCode(code);
   if (parse.kind === 'opaque') return { blocks: canonicalCalls(id, 'exec', code) };
   let needsExitCode = false;
+  let shellPatchesOnly = true;
   const blocks = parse.calls.flatMap((nested, index) => {
     const callId = index === 0 ? id : `${id}#call${index}`;
     if (nested.tool === 'apply_patch') return canonicalCalls(callId, 'apply_patch', nested.patch);
     const calls = canonicalCalls(callId, 'exec_command', nested.parameters);
-    needsExitCode ||= calls.some(
+    const writes = calls.some(
       (block) =>
         block.type === 'tool_call' &&
         (fileEffectOf(block, { shellFileOps: true })?.writes.length ?? 0) > 0,
     );
+    needsExitCode ||= writes;
+    const command = shellParameters(nested.parameters);
+    const commandText =
+      typeof command === 'object' && command !== null
+        ? (command as { command?: unknown }).command
+        : undefined;
+    if (writes && !(typeof commandText === 'string' && SHELL_PATCH.test(commandText)))
+      shellPatchesOnly = false;
     return calls;
   });
-  return { blocks, facts: { parse, needsExitCode } };
+  return { blocks, facts: { parse, needsExitCode, shellPatchesOnly } };
 }

@@ -6,15 +6,21 @@
  * importer's rule for Codex outputs (exit code, rejected or unverified patch), so a failed write
  * never makes a read stale. A Codex `exec` script is read as the shell command or patches inside
  * it when it is understood, and its output fails unless the script completed (and, for a shell
- * command that changes files, showed exit code 0).
+ * command that changes files, showed exit code 0, or for a shell `apply_patch` its success).
  */
 import type { ContentBlock, IContent } from '../services/history/IContent.js';
 import { textBlock, toolResponseBlock } from '../services/history/IContent.js';
-import { canonicalCalls, canonicalExecCalls, canonicalIds } from './canonicalTools.js';
+import {
+  canonicalCalls,
+  canonicalExecCalls,
+  canonicalIds,
+  type ExecCallFacts,
+} from './canonicalTools.js';
 import { member, stringMember, type JsonNode } from './jsonSpans.js';
 import { freshReaderState, startMessage, type ReaderState, messageSpans } from './readerState.js';
 import type { TextSlices } from './segmentedText.js';
 import { readOutput } from '../transcripts/importers/codexRollout.js';
+import { shellPatchOutcome } from '../transcripts/applyPatchOutput.js';
 import { execCallFailed, readExecOutput } from '../transcripts/readExecOutput.js';
 import {
   conversationIdentity,
@@ -124,7 +130,7 @@ function result(
   const failed =
     exec === undefined
       ? readOutput(raw, refs[0]?.name).failed
-      : execCallFailed({ ...exec, output: readExecOutput(textParts(input.node)) });
+      : execFailed(exec, textParts(input.node));
   return refs.map((ref) =>
     toolResponseBlock({
       callId: ref.id,
@@ -133,6 +139,18 @@ function result(
       ...(failed ? { error: content.text || 'error' } : {}),
     }),
   );
+}
+
+/**
+ * Whether an understood `exec` call failed (`execCallFailed`); a script whose only file-changing
+ * commands are shell patches succeeded when it completed and shows the patch applied, in any of
+ * the forms Codex prints it (`shellPatchOutcome`).
+ */
+function execFailed(exec: ExecCallFacts, parts: readonly string[]): boolean {
+  const output = readExecOutput(parts);
+  if (!execCallFailed({ ...exec, output })) return false;
+  if (!exec.shellPatchesOnly || !exec.needsExitCode || !output.completed) return true;
+  return shellPatchOutcome(parts.slice(1)) !== 'applied';
 }
 
 function chatMessage(reader: Reader, message: JsonNode, index: number): IContent | string {
