@@ -6,12 +6,15 @@
  * does not know, a runner without `import.meta.resolve`) the index is imported as usual.
  */
 import type { getDensePaths, RecallArchive, recallMissingMessage } from '@dense/core';
+import type { ImageOriginalPart } from './imageOriginal.js';
 import type { RecallLookup } from './runRecall.js';
 
 interface RecallModules {
   readonly RecallArchive: typeof RecallArchive;
   readonly recallMissingMessage: typeof recallMissingMessage;
   readonly getDensePaths: typeof getDensePaths;
+  /** Core's `recalledImageParts` (its recall module's; absent from an index that lacks it). */
+  readonly recalledImageParts?: (text: string) => readonly ImageOriginalPart[] | undefined;
 }
 
 function isRecallModules(value: Partial<RecallModules>): value is RecallModules {
@@ -45,9 +48,11 @@ async function recallModules(): Promise<RecallModules> {
 export async function loadRecallArchive(env: NodeJS.ProcessEnv): Promise<RecallLookup> {
   const modules = await recallModules();
   const archive = new modules.RecallArchive({ dir: modules.getDensePaths(env).recallDir });
+  const images = modules.recalledImageParts;
   return {
     dir: archive.dir,
     lookup: (id) => archive.lookup(id),
     missingMessage: modules.recallMissingMessage,
+    ...(typeof images === 'function' ? { imageParts: images } : {}),
   };
 }

@@ -6,7 +6,7 @@
 import { recallRequestOf, type RecallRequest } from './recallRequest.js';
 
 export interface RecallOption {
-  readonly name: 'json' | 'lines' | 'grep' | 'head' | 'context';
+  readonly name: 'json' | 'lines' | 'grep' | 'head' | 'context' | 'out';
   /** Undefined for a flag that takes no value. */
   readonly value?: string;
   readonly describe: string;
@@ -34,6 +34,11 @@ export const RECALL_OPTIONS: readonly RecallOption[] = [
     name: 'json',
     describe: 'The original as stored (raw JSON for a message list), not the transcript',
   },
+  {
+    name: 'out',
+    value: 'FILE',
+    describe: 'For an image original: write the image to FILE (several: FILE-2, FILE-3 …)',
+  },
 ];
 
 export const RECALL_DESCRIBE =
@@ -42,12 +47,14 @@ export const RECALL_DESCRIBE =
 export const RECALL_EPILOGUE = [
   'A run of client messages (the "removed messages" id of a summary) prints as a transcript:',
   '"#N role" per message, then its text, "call <tool> [<id>] <input>" and "result <tool> [<id>]"',
-  'lines. Anything else prints exactly as stored. The views apply in this order: --lines, then',
+  'lines. An image (a summary\'s "[image: …]" line names its id) prints as one line with its media',
+  'type, size and bytes; --out FILE writes it. Anything else prints exactly as stored. The views apply in this order: --lines, then',
   '--grep, then --head; --grep prints "N:line" for a match and "N-line" for context, like grep -n.',
   'Narrow first: dense recall <id> --grep PATTERN, then dense recall <id> --lines A:B.',
   '',
-  'Exit codes: 0 found, 1 unknown id, 2 malformed id or bad usage, 3 expired or evicted,',
-  '4 the recall archive could not be read, 5 --grep matched no line. A closed pipe',
+  'Exit codes: 0 found, 1 unknown id, 2 malformed id or bad usage (--out for an original',
+  'without an image), 3 expired or evicted, 4 the recall archive could not be read or --out',
+  'could not be written, 5 --grep matched no line. A closed pipe',
   '(dense recall <id> | head) ends the command quietly with 0. DENSE_HOME moves the archive.',
 ].join('\n');
 
@@ -57,7 +64,7 @@ export function recallHelpText(): string {
     return `  ${flag.padEnd(18)}${option.describe}`;
   });
   return [
-    'dense recall <id> [--grep PATTERN] [--lines A:B] [--head N] [--json]',
+    'dense recall <id> [--grep PATTERN] [--lines A:B] [--head N] [--json] [--out FILE]',
     '',
     RECALL_DESCRIBE,
     '',

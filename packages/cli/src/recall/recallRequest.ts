@@ -10,6 +10,8 @@ export interface RecallRequest {
   readonly json: boolean;
   /** Undefined: the whole text (as stored, or the transcript newline-terminated). */
   readonly view: RecallView | undefined;
+  /** Where an image original's bytes go (`--out FILE`). */
+  readonly out?: string;
 }
 
 /** The options as given on the command line, before checking. */
@@ -20,6 +22,7 @@ export interface RawRecallOptions {
   readonly grep?: string;
   readonly head?: string;
   readonly context?: string;
+  readonly out?: string;
 }
 
 export const DEFAULT_GREP_CONTEXT = 2;
@@ -64,13 +67,15 @@ export function recallRequestOf(raw: RawRecallOptions): RequestOutcome {
     if (typeof checked === 'string') return { kind: 'error', message: checked };
   }
   const json = raw.json === true;
+  const out = raw.out === undefined ? {} : { out: raw.out };
+  if (raw.out === '') return { kind: 'error', message: '--out needs FILE' };
   const hasView = [raw.lines, raw.grep, raw.head].some((value) => value !== undefined);
-  if (!hasView) return { kind: 'request', request: { id: raw.id, json, view: undefined } };
+  if (!hasView) return { kind: 'request', request: { id: raw.id, json, view: undefined, ...out } };
   const view: RecallView = {
     context: typeof context === 'number' ? context : DEFAULT_GREP_CONTEXT,
     ...(typeof lines === 'object' ? { lines } : {}),
     ...(grep instanceof RegExp ? { grep } : {}),
     ...(typeof head === 'number' ? { head } : {}),
   };
-  return { kind: 'request', request: { id: raw.id, json, view } };
+  return { kind: 'request', request: { id: raw.id, json, view, ...out } };
 }

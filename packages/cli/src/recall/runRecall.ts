@@ -4,7 +4,9 @@
  * the reader, e.g. `head`, has all it wanted) is not a failure. Imports nothing from the rest of
  * the CLI or from `@dense/core` at run time, so the fast entry point stays small.
  */
+import { writeFile } from 'node:fs/promises';
 import type { ArchiveLookup, RecallMissingReason } from '@dense/core';
+import { imageOriginalLines, writeImageOriginal, type ImageOriginalPart } from './imageOriginal.js';
 import { RECALL_EXIT, RECALL_EXIT_OF } from './recallExit.js';
 import type { RecallRequest } from './recallRequest.js';
 import { viewText } from './recallView.js';
@@ -16,6 +18,11 @@ export interface RecallLookup {
   lookup(id: string): Promise<ArchiveLookup>;
   /** The one line saying why `id` has no original. */
   missingMessage(id: string, reason: RecallMissingReason): string;
+  /**
+   * An image original's parts (core's `recalledImageParts`), undefined for any other original;
+   * absent: images print as stored.
+   */
+  readonly imageParts?: (text: string) => readonly ImageOriginalPart[] | undefined;
 }
 
 export interface RecallStreams {
@@ -59,9 +66,16 @@ function lineCount(lines: number): string {
 export function recallOutput(
   bytes: Buffer,
   request: RecallRequest,
+  images?: RecallLookup['imageParts'],
 ): { readonly stdout: Buffer | string; readonly note?: string; readonly code: number } {
   const raw = request.json ? undefined : bytes.toString('utf8');
-  const transcript = raw === undefined ? undefined : renderWireTranscript(raw);
+  const parts = raw === undefined ? undefined : images?.(raw);
+  const transcript =
+    parts !== undefined
+      ? `${imageOriginalLines(parts, request.id).join('\n')}\n`
+      : raw === undefined
+        ? undefined
+        : renderWireTranscript(raw);
   if (request.view === undefined) return { stdout: transcript ?? bytes, code: RECALL_EXIT.found };
   const viewed = viewText(transcript ?? raw ?? bytes.toString('utf8'), request.view);
   if (viewed.matches === 0) {
@@ -75,6 +89,30 @@ export function recallOutput(
   return { stdout: viewed.text, code: RECALL_EXIT.found };
 }
 
+/** `--out FILE`: an image original's bytes to FILE, one line per file written. */
+async function writeOut(
+  bytes: Buffer,
+  out: string,
+  streams: RecallStreams,
+  archive: Pick<RecallLookup, 'imageParts'>,
+): Promise<number> {
+  const parts = archive.imageParts?.(bytes.toString('utf8'));
+  if (parts === undefined) {
+    streams.stderr.write('dense recall: --out writes an image original; this one holds no image\n');
+    return RECALL_EXIT.malformed;
+  }
+  try {
+    const write = (file: string, data: Buffer) => writeFile(file, data, { mode: 0o600 });
+    const lines = await writeImageOriginal(parts, out, write);
+    streams.stdout.write(lines.map((line) => `${line}\n`).join(''));
+    return RECALL_EXIT.found;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    streams.stderr.write(`dense recall: could not write ${out}: ${reason}\n`);
+    return RECALL_EXIT.unreadable;
+  }
+}
+
 export async function runRecall(
   request: RecallRequest,
   streams: RecallStreams,
@@ -83,7 +121,8 @@ export async function runRecall(
   const found = await lookupOriginal(archive, request.id);
   switch (found.kind) {
     case 'found': {
-      const output = recallOutput(found.bytes, request);
+      if (request.out !== undefined) return writeOut(found.bytes, request.out, streams, archive);
+      const output = recallOutput(found.bytes, request, archive.imageParts);
       if (output.note !== undefined) streams.stderr.write(`dense recall: ${output.note}\n`);
       try {
         if (output.stdout.length > 0) await writeAll(streams.stdout, output.stdout);

@@ -8,8 +8,7 @@
 import { originalResponseText, recallIdOfText } from '../../core/compression/recallPointers.js';
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
 import type { RecallEntry } from '../../recall/planArchiveWrite.js';
-import { imageDimensions, type ImageSize } from './imageDimensions.js';
-import { imagePartsIn, type ImagePart } from './imageParts.js';
+import { imagePartSize, imagePartsIn, type ImagePart } from './imageParts.js';
 
 interface Line {
   readonly text: string;
@@ -39,16 +38,6 @@ const NONE: CompactedImages = {
 /** The recall id of an image: from its bytes, so the same image is one id wherever it was sent. */
 export function recallIdOfImage(part: ImagePart): string {
   return recallIdOfText('image', part.base64);
-}
-
-/** Base64 characters decoded first to read a size (a multiple of 4). */
-const HEAD_CHARS = 1 << 16;
-
-/** The image's pixel size from its header bytes (all of them only when the head is not enough). */
-export function imagePartSize(part: ImagePart): ImageSize | undefined {
-  const head = imageDimensions(Buffer.from(part.base64.slice(0, HEAD_CHARS), 'base64'));
-  if (head !== undefined || part.base64.length <= HEAD_CHARS) return head;
-  return imageDimensions(Buffer.from(part.base64, 'base64'));
 }
 
 /** `[image: image/png, 1280×800, recall id r…]`. */

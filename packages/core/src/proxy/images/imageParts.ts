@@ -4,6 +4,7 @@
  * holding a `data:` URL. Each gives its media type and its base64; parts given by URL (no bytes
  * in the request) are not image parts here. Pure; never throws.
  */
+import { imageDimensions, type ImageSize } from './imageDimensions.js';
 
 export interface ImagePart {
   readonly mediaType: string;
@@ -71,4 +72,14 @@ export function imagePartsIn(value: unknown): ImagePart[] {
 /** The image's bytes. */
 export function imageBytesOf(part: ImagePart): Buffer {
   return Buffer.from(part.base64, 'base64');
+}
+
+/** Base64 characters decoded first to read a size (a multiple of 4). */
+const HEAD_CHARS = 1 << 16;
+
+/** The image's pixel size from its header bytes (all of them only when the head is not enough). */
+export function imagePartSize(part: ImagePart): ImageSize | undefined {
+  const head = imageDimensions(Buffer.from(part.base64.slice(0, HEAD_CHARS), 'base64'));
+  if (head !== undefined || part.base64.length <= HEAD_CHARS) return head;
+  return imageDimensions(Buffer.from(part.base64, 'base64'));
 }
