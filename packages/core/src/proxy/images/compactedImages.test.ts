@@ -3,6 +3,7 @@ import { budgetProxy } from '../test-utils/budgetProxy.js';
 import { longSessionMessages } from '../test-utils/longSession.js';
 import { anthropicImageBlock, pngBytes } from '../test-utils/syntheticImages.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';
+import { compactedImages } from './compactedImages.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,5 +57,30 @@ describe('a compacted image leaves a trace', () => {
     expect(content).toBeDefined();
     const blocks = JSON.parse(content ?? '[]') as { source: { data: string } }[];
     expect(Buffer.from(blocks[0]?.source.data ?? '', 'base64').equals(DIAGRAM)).toBe(true);
+  });
+});
+
+describe('compacted images on the OpenAI wires', () => {
+  it('#34.4 Chat image_url and Responses input_image data URLs leave the same trace, recalled as an image block', () => {
+    const png = pngBytes(800, 600, 1_000);
+    const url = `data:image/png;base64,${png.toString('base64')}`;
+    const chat = { role: 'user', content: [{ type: 'image_url', image_url: { url } }] };
+    const responses = {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_image', image_url: url, detail: 'low' }],
+    };
+    const entries = [chat, responses].map(() => ({ speaker: 'human' as const, blocks: [] }));
+    const images = compactedImages(
+      entries,
+      [chat, responses].map((m) => JSON.stringify(m)).join(','),
+    );
+    const lines = images.withTraces([[], []]).map((line) => line.text);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[image: image\/png, 800×600, recall id r[0-9a-f]{10}\]$/);
+    // One image, one id, one original.
+    expect(lines[1]).toBe(lines[0]);
+    expect(images.recall).toHaveLength(1);
+    expect(JSON.parse(images.recall[0]?.text ?? '{}')).toEqual(anthropicImageBlock(png));
   });
 });
