@@ -6,6 +6,7 @@ import {
   type ProxyRequestRecord,
   type RequestPricing,
 } from './proxyStats.js';
+import { clientCompactionThreshold } from './budget/workingBudget.js';
 import { bodyImageLoad } from './images/requestImages.js';
 import { proxyRequest } from './test-utils/proxyRecords.js';
 import { anthropicImageBlock, pngBytes } from './test-utils/syntheticImages.js';
@@ -158,5 +159,27 @@ describe('ProxyStats metering: images', () => {
     expect(removed).toBe(removedTokensOf(stored));
     expect(removed).toBeGreaterThan(20_000);
     expect(removed).toBeLessThan(24_000);
+  });
+});
+
+describe("ProxyStats metering: the client's own window", () => {
+  it("#34.4 with Claude Code's default model (1M without the beta), a client holding 174k is no compaction avoided; with a 200k model it is", () => {
+    const count = (model: string) => {
+      const stats = new ProxyStats();
+      const threshold = clientCompactionThreshold({
+        model,
+        longContext: false,
+        client: 'claude-code',
+      });
+      const stored = stats.record(request(prompt(30_000), { conversationId: 'a' }), {
+        provider: 'anthropic',
+        originalBytes: 174_000 * 4,
+        sentBytes: 30_000 * 4,
+        clientThreshold: threshold,
+      });
+      return stored.compactionAvoided;
+    };
+    expect(count('claude-opus-5-5')).toBeUndefined();
+    expect(count('claude-sonnet-4-6')).toBe('kept-under');
   });
 });
