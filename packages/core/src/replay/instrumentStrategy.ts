@@ -39,6 +39,10 @@ export function instrumentStrategy(
     requiresLLM: inner.requiresLLM,
     trigger: inner.trigger,
     ...entryMethodsOf(inner),
+    // What a compression would leave: the density schedule prices a pressure batch against it.
+    ...(inner.compressedTokensAtMost === undefined
+      ? {}
+      : { compressedTokensAtMost: inner.compressedTokensAtMost.bind(inner) }),
     compress(context: CompressionContext): Promise<CompressionResult> {
       observer.compressing();
       return inner.compress(context);

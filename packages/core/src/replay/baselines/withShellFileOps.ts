@@ -12,6 +12,10 @@ export function withShellFileOps(strategy: CompressionStrategy): CompressionStra
     requiresLLM: strategy.requiresLLM,
     trigger: strategy.trigger,
     ...entryMethodsOf(strategy),
+    // What a compression would leave: the density schedule prices a pressure batch against it.
+    ...(strategy.compressedTokensAtMost === undefined
+      ? {}
+      : { compressedTokensAtMost: strategy.compressedTokensAtMost.bind(strategy) }),
     compress: (context) => strategy.compress(context),
     optimize: (history, config) => optimize(history, { ...config, shellFileOps: true }),
   };
