@@ -40,7 +40,8 @@ export interface DensitySchedulerOptions {
   /**
    * The allowance of the risk budget (a fraction of what the session would have cost without
    * density): a batch applied for paying back may cost up front at most what density saved so far
-   * plus this much. Absent: batches are not capped.
+   * plus this much, the allowance only once the batch has waited a step (`betBudget`). Absent:
+   * batches are not capped.
    */
   readonly riskAllowance?: () => number;
 }
@@ -74,6 +75,8 @@ export class DensityScheduler {
   private readonly growth = new GrowthTracker();
   private readonly cache = new DensityCacheLedger();
   private keptPending: Promise<void> = Promise.resolve();
+  /** Whether edits were left waiting by the previous step. */
+  private pendingBefore = false;
 
   constructor(private readonly options: DensitySchedulerOptions) {}
 
@@ -83,11 +86,17 @@ export class DensityScheduler {
   }
 
   /**
-   * The most a batch may cost up front under `provider`'s rules (base-input-token units): what
-   * density saved so far plus `allowance` × what the session would have cost without it.
+   * What a batch applied for paying back may cost up front: what density saved so far plus
+   * `allowance` × what the session would have cost without it — the allowance only for edits that
+   * were already waiting at the previous step. A batch that has just appeared (typically the stale
+   * read an edit made, and an agent's turn, or the whole session, often ends right after its last
+   * edit) is bet only with what density has earned: should the session end at the next call, it
+   * costs no more than without density (issue #35.2). One call later the session has shown it
+   * goes on, and the allowance is open to the batch.
    */
-  riskBudget(provider: CacheProviderName, allowance: number): number {
-    return this.cache.riskBudget(provider, allowance);
+  betBudget(provider: CacheProviderName, allowance: number): number {
+    const earned = this.cache.savedSoFar(provider);
+    return this.pendingBefore ? this.cache.riskBudget(provider, allowance) : earned;
   }
 
   /** One density step: optimize, decide, apply; anchors and the ledger follow what it did. */
@@ -108,7 +117,7 @@ export class DensityScheduler {
               paybackCalls: batched.paybackCalls,
               ...(allowance === undefined
                 ? {}
-                : { riskBudget: this.riskBudget(batched.rules.provider, allowance) }),
+                : { riskBudget: this.betBudget(batched.rules.provider, allowance) }),
               lastSend: this.lastSend,
               now: this.options.now(),
               underPressure: batched.pressure.underPressure ?? true,
@@ -116,6 +125,10 @@ export class DensityScheduler {
             },
           }),
     });
+    // Edits still waiting after this step are old at the next one (`betBudget`).
+    this.pendingBefore =
+      outcome.kind === 'deferred' ||
+      (outcome.kind === 'applied' && outcome.pendingFrom !== undefined);
     if (outcome.kind === 'deferred') {
       this.anchors.onPending(outcome.event.firstEditedIndex);
       return outcome;
@@ -130,7 +143,11 @@ export class DensityScheduler {
 
   /** Under pressure: the room a batch must make and the compression it is priced against. */
   pressure(input: Omit<DensityPressureInput, 'growthPerCall'>): DensityPressure {
-    return densityPressure({ ...input, growthPerCall: this.growth.perCall() });
+    const growthPerCall = this.growth.perCall();
+    return {
+      ...densityPressure({ ...input, growthPerCall }),
+      outlook: { tokens: input.tokens, thresholdTokens: input.thresholdTokens, growthPerCall },
+    };
   }
 
   /** The request about to be sent carries `entries` history entries: choose its anchors. */
@@ -213,5 +230,6 @@ function pressureFields(pressure: DensityPressure): Omit<DensityPressure, 'under
   return {
     ...(pressure.pressureRoom === undefined ? {} : { pressureRoom: pressure.pressureRoom }),
     ...(pressure.compression === undefined ? {} : { compression: pressure.compression }),
+    ...(pressure.outlook === undefined ? {} : { outlook: pressure.outlook }),
   };
 }

@@ -4,6 +4,7 @@
  * gathers the numbers.
  */
 import type { PressureCompression } from './densitySchedule.js';
+import type { DensityOutlook } from './densityOutlook.js';
 
 /**
  * Under pressure, a density batch must make room for this many calls. Measured on the corpus
@@ -18,6 +19,8 @@ export interface DensityPressure {
   readonly underPressure?: boolean;
   readonly pressureRoom?: number;
   readonly compression?: PressureCompression;
+  /** Where the context is heading (`densityOutlook.ts`); set by `DensityScheduler.pressure`. */
+  readonly outlook?: DensityOutlook;
 }
 
 export interface DensityPressureInput {

@@ -22,10 +22,21 @@
  * `compression.density.cacheRiskAllowance` = 2% of what the session would have cost without it):
  * a bet on the session going on may then lose at most what density already earned in it (and the
  * small allowance), so a session that ends first no longer costs more than it would have without
- * density.
+ * density. The CLI opens the allowance only to a batch that already waited a step
+ * (`DensityScheduler.betBudget`).
+ *
+ * With an outlook (`densityOutlook.ts`, issue #35.2) the horizon is also cut at the next likely
+ * compression, after which a batch saves nothing, and a pressure batch is priced against the
+ * compression call by call over the horizon: a deep rewrite that only delays a compression loses
+ * to it.
  */
 import type { CacheRules } from '../cache/cacheRules.js';
 import { isCacheCold } from '../cache/priceCall.js';
+import {
+  callsUntilCompression,
+  compressionWinsOverHorizon,
+  type DensityOutlook,
+} from './densityOutlook.js';
 
 export const DENSITY_SCHEDULE_MODES = ['batched', 'immediate'] as const;
 export type DensityScheduleMode = (typeof DENSITY_SCHEDULE_MODES)[number];
@@ -108,6 +119,13 @@ export interface DensityScheduleInput {
    * a bet like any other.
    */
   readonly pressureWithinBudget?: boolean;
+  /**
+   * The context against the compression threshold and its growth (`densityOutlook.ts`). Given,
+   * a batch applied for paying back must pay back before the next likely compression, and a
+   * pressure batch is priced against the compression over the payback horizon instead of on the
+   * next call alone. Absent (the proxy, the emergency path): neither.
+   */
+  readonly outlook?: DensityOutlook;
 }
 
 /** The compression a pressure batch competes with (tokens of the history, o200k). */
@@ -153,8 +171,8 @@ export function decideDensityApplication(input: DensityScheduleInput): DensitySc
   if (input.msSinceLastSend === undefined) return all('no-cache-yet');
   if (isCacheCold(input.rules, input.msSinceLastSend)) return all('cache-cold');
   const anchored = anchoredPayback(input.rules, whole);
-  const awaiting = anchored !== undefined && anchored <= input.paybackHorizon;
-  if (!awaiting && payback <= input.paybackHorizon && affordable(input, whole))
+  const awaiting = anchored !== undefined && anchored <= horizonFor(input, whole);
+  if (!awaiting && payback <= horizonFor(input, whole) && affordable(input, whole))
     return all('pays-back');
   const tail = tailThatPaysBack(input, awaiting);
   if (tail !== undefined)
@@ -177,9 +195,23 @@ function pressureReason(
   const relieves = input.pressureRoom === undefined || whole.removedTokens >= input.pressureRoom;
   if (!input.underPressure || !relieves) return undefined;
   if (input.pressureWithinBudget === true && !affordable(input, whole)) return undefined;
+  const { compression, outlook } = input;
   const cheaper =
-    input.compression !== undefined && compressionIsCheaper(input.rules, whole, input.compression);
+    compression !== undefined &&
+    (outlook === undefined
+      ? compressionIsCheaper(input.rules, whole, compression)
+      : compressionWinsOverHorizon(input.rules, whole, compression, outlook, input.paybackHorizon));
   return cheaper ? 'with-compression' : 'under-pressure';
+}
+
+/**
+ * The calls a batch has to pay back in: the payback horizon, or fewer when the history will reach
+ * the compression threshold before (the compression rewrites everything, and the batch's saving
+ * stops there).
+ */
+function horizonFor(input: DensityScheduleInput, cut: BatchCut): number {
+  if (input.outlook === undefined) return input.paybackHorizon;
+  return Math.min(input.paybackHorizon, callsUntilCompression(input.outlook, cut.removedTokens));
 }
 
 /** The deepest cut after the first whose suffix pays back on its own. */
@@ -189,7 +221,7 @@ function tailThatPaysBack(input: DensityScheduleInput, awaiting: boolean): Batch
       // While the anchor is awaited, a deep tail would be written again in full for nothing.
       !(awaiting && cut.anchoredInvalidatedTokens !== undefined) &&
       callsToPayBack(input.rules, cut.removedTokens, cut.invalidatedTokens) <=
-        input.paybackHorizon &&
+        horizonFor(input, cut) &&
       affordable(input, cut),
   );
 }

@@ -22,6 +22,7 @@ import {
   type DensityScheduleDecision,
   type PressureCompression,
 } from './densitySchedule.js';
+import type { DensityOutlook } from './densityOutlook.js';
 import { batchCuts, densityResultFrom, editSavings } from './densityBatch.js';
 import { sentTokensFrom, type LastSend } from './densityInvalidation.js';
 
@@ -68,6 +69,8 @@ export interface DensitySchedule {
   readonly riskBudget?: number;
   /** See DensityScheduleInput.compression. */
   readonly compression?: PressureCompression;
+  /** See DensityScheduleInput.outlook. */
+  readonly outlook?: DensityOutlook;
 }
 
 export interface DensityStepInput {
@@ -119,6 +122,7 @@ async function schedulePart(
     ...(schedule.pressureRoom === undefined ? {} : { pressureRoom: schedule.pressureRoom }),
     ...(schedule.riskBudget === undefined ? {} : { riskBudget: schedule.riskBudget }),
     ...(schedule.compression === undefined ? {} : { compression: schedule.compression }),
+    ...(schedule.outlook === undefined ? {} : { outlook: schedule.outlook }),
   });
   const part =
     decision.applyFrom === undefined
