@@ -8,7 +8,8 @@
  * --policies <id,id> (only these policies: the report shows only them, a target needing another is
  * "not run", and the docs are not written), --set key=value (a setting for every run, repeatable;
  * values parsed as JSON when they are, else strings), --limits <n,n> (replay at these context limits,
- * e.g. 16k,32k,64k,128k,200k, and print the window grid instead of writing the docs), --sent <dir>
+ * e.g. 16k,32k,64k,128k,200k,1m, and print the window grid and high-density against `none` and
+ * `recorded` per source and session instead of writing the docs), --sent <dir>
  * (also write what each run sent to each model call, one JSONL file per session, policy and window
  * under <dir>/<source>/: transcript contents, keep it private).
  * Client compaction calls (`agent-acompact-*` files) are skipped and counted; a run with no session
@@ -34,6 +35,7 @@ import { parseBenchArgs, type BenchArgs } from './replay/benchArgs.js';
 import { compactionCallsNote, requireSessions } from './benchSessions.js';
 import { BenchOptionError, runBench } from './benchFlags.js';
 import { gridMarkdown } from './replay/benchGrid.js';
+import { vsRecordedMarkdown } from './replay/benchVsRecorded.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -220,7 +222,7 @@ async function main(): Promise<number> {
     compactionCalls,
   };
   if (args.limits !== undefined) {
-    console.log(gridMarkdown(runs, args.limits));
+    console.log(`${gridMarkdown(runs, args.limits)}\n\n${vsRecordedMarkdown(runs, args.limits)}`);
     return failures.length === 0 ? 0 : 1;
   }
   const markdown = replayMarkdown(runs, meta, crossChecks);

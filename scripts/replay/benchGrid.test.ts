@@ -64,4 +64,18 @@ describe('bench: the window grid (--limits)', () => {
     );
     expect(grid.split('\n').filter((line) => line.startsWith('| `'))).toEqual([]);
   });
+  it('#35.3 a 1M limit is headed 1M, and the limitless `recorded` is no row (it is 100% of `none` on these sessions)', () => {
+    const grid = gridMarkdown(
+      [
+        run('none', null, 1000, 10_000),
+        run('recorded', null, 1000, 10_000),
+        run('high-density', 1_000_000, 900, 9_000),
+      ],
+      [1_000_000],
+    );
+    expect(grid).toContain('| policy | 1M |');
+    expect(grid.split('\n').filter((line) => line.startsWith('| `'))).toEqual([
+      '| `high-density` | **90.0% / 90.0% / 0** |',
+    ]);
+  });
 });

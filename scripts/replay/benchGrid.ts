@@ -5,9 +5,10 @@
  * limit. Sessions that compacted themselves are left out, as in the main tables. Pure.
  */
 import { REPLAY_POLICY_IDS, type ReplayPolicyId } from '@dense/core';
-import { int, sessionKey } from './benchAggregate.js';
+import { int, isLimitless, sessionKey } from './benchAggregate.js';
 import type { BenchRun } from './benchTypes.js';
 import { percent } from './markdownTable.js';
+import { limitLabel } from './benchVsRecorded.js';
 
 interface Cell {
   readonly cost: number;
@@ -45,8 +46,6 @@ function cellFor(
   };
 }
 
-const kilo = (limit: number) => (limit % 1000 === 0 ? `${limit / 1000}k` : int(limit));
-
 /** The grid as a markdown table, one row per policy, one column per limit. */
 export function gridMarkdown(runs: readonly BenchRun[], limits: readonly number[]): string {
   const own = runs.filter((run) => run.recordedCompactions === 0);
@@ -54,7 +53,8 @@ export function gridMarkdown(runs: readonly BenchRun[], limits: readonly number[
     own.filter((run) => run.policy === 'none').map((run) => [sessionKey(run), run] as const),
   );
   const policies = REPLAY_POLICY_IDS.filter(
-    (policy) => policy !== 'none' && own.some((run) => run.policy === policy),
+    // `none` is the base; `recorded` lifts the limit too, and these sessions never compacted.
+    (policy) => !isLimitless(policy) && own.some((run) => run.policy === policy),
   );
   const cells = new Map(
     policies.map((policy) => [policy, limits.map((limit) => cellFor(own, none, policy, limit))]),
@@ -69,7 +69,7 @@ export function gridMarkdown(runs: readonly BenchRun[], limits: readonly number[
     }
     return best;
   });
-  const header = `| policy | ${limits.map(kilo).join(' | ')} |`;
+  const header = `| policy | ${limits.map(limitLabel).join(' | ')} |`;
   const rule = `| --- | ${limits.map(() => '---:').join(' | ')} |`;
   const rows = policies.map((policy) => {
     const row = (cells.get(policy) ?? []).map((cell, i) => {
