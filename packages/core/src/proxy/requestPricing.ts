@@ -4,6 +4,7 @@ import { agentClient } from './budget/agentClient.js';
 import { clientCompactionThreshold } from './budget/workingBudget.js';
 import type { DensifyResult } from './densifyRequest.js';
 import { bodyLength } from './forwardRequest.js';
+import { bodyImageLoad } from './images/requestImages.js';
 import type { RequestPricing } from './proxyStats.js';
 import type { WireApi } from './wireHistory.js';
 
@@ -21,6 +22,8 @@ export function requestPricing(input: {
     provider: result.provider,
     originalBytes: input.body.length,
     sentBytes: bodyLength(result.chunks ?? result.body),
+    originalImages: bodyImageLoad(input.body),
+    sentImages: bodyImageLoad(result.chunks ?? result.body),
     // Known for Claude Code, Codex and Qwen Code (docs/clients.md).
     ...(client !== undefined && result.model !== undefined
       ? { clientThreshold: clientCompactionThreshold({ model: result.model, longContext, client }) }

@@ -16,6 +16,7 @@ import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWi
 import { compactionBooking, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { regionPieces } from '../../recall/regionPieces.js';
+import { turnImageCharDeltas, withImageDeltas } from '../images/imageTurnChars.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../segmentedText.js';
@@ -45,6 +46,11 @@ export interface BudgetState {
    * (base-input-token units): added to the risk budget an early compaction may spend.
    */
   compactionNet?: number;
+  /**
+   * Replies that told the client its history is full since its last compaction
+   * (`clientHistoryBound.ts`).
+   */
+  historySignals?: number;
 }
 
 /** One replacement: `original[start, end)` became `length` characters. */
@@ -289,10 +295,17 @@ function planFor(
   }
   const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
   const previousTurn = standingItem === 0 ? 0 : turns.findIndex((t) => t.first === standingItem);
+  // A turn's base64 images count by the provider's rule, not as text.
+  const images = turnImageCharDeltas({
+    text: input.original,
+    spans: input.wire.messageSpans,
+    turnFirsts: turns.map((turn) => turn.first),
+    tokensPerChar: request.perChar,
+  });
   const planInput = {
     roles: turns.map((turn) => turn.role),
-    messageChars: turnChars(input.layout, items),
-    clientMessageChars: turnChars(input.layout, input.wire.messageSpans),
+    messageChars: withImageDeltas(turnChars(input.layout, items), images),
+    clientMessageChars: withImageDeltas(turnChars(input.layout, input.wire.messageSpans), images),
     pinnedChars: pinnedChars(input.layout, input.wire.messageSpans),
     fixedChars: fixed,
     tokensPerChar: request.perChar,
