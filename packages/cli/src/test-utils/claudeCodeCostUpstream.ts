@@ -77,14 +77,20 @@ function kindOf(body: Json): RequestKind {
   return isCompaction(body) ? 'compaction' : 'main';
 }
 
-const COMPACTION_SUMMARY =
-  '<analysis>mock</analysis>\n\n<summary>Mock summary: reading, editing and testing the modules.</summary>';
+/**
+ * The model's summary when the client compacts: as long as Claude Code's own (9–17k characters in
+ * the recorded sessions; 13,000 is their middle), so the direct side holds what it really would.
+ */
+const COMPACTION_SUMMARY = `<analysis>mock</analysis>\n\n<summary>${'Mock summary: reading, editing and testing the modules. '.repeat(232)}</summary>`;
 
 export async function startCostUpstream(session: CostSession): Promise<CostUpstream> {
   const rules = cacheRulesFor('anthropic');
+  // Claude Code's compaction request has the main requests' system, tools and messages (its
+  // cached prefix is theirs); side requests have their own system prompt.
+  const thread = new PromptCache(rules);
   const caches: Record<RequestKind, PromptCache> = {
-    main: new PromptCache(rules),
-    compaction: new PromptCache(rules),
+    main: thread,
+    compaction: thread,
     side: new PromptCache(rules),
   };
   const calls: BilledCall[] = [];

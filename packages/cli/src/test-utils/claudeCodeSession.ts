@@ -66,7 +66,7 @@ export function claudeCodeEnv(input: {
   };
 }
 
-/** `claude -p PROMPT [--model MODEL] --allowedTools TOOLS` in `cwd`. */
+/** `claude [--continue] -p PROMPT [--model MODEL] --allowedTools TOOLS` in `cwd`. */
 export function runClaudeCode(input: {
   readonly command: readonly string[];
   readonly cwd: string;
@@ -76,11 +76,14 @@ export function runClaudeCode(input: {
   readonly allowedTools: string;
   readonly timeoutMs: number;
   readonly maxBuffer?: number;
+  /** Continue the workspace's most recent session (`--continue`). */
+  readonly continueSession?: boolean;
 }): Promise<AgentRun> {
   const model = input.model === undefined ? [] : ['--model', input.model];
+  const resume = input.continueSession === true ? ['--continue'] : [];
   return runAgentCli({
     command: input.command,
-    args: ['-p', input.prompt, ...model, '--allowedTools', input.allowedTools],
+    args: [...resume, '-p', input.prompt, ...model, '--allowedTools', input.allowedTools],
     cwd: input.cwd,
     env: input.env,
     timeoutMs: input.timeoutMs,

@@ -8,6 +8,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
+import { ReportedUsageStream, raisedUsageJson, type PromptFloor } from './reportedUsage.js';
 import type { Usage } from './usageMeter.js';
 import { UsageTap } from './usageTap.js';
 
@@ -33,6 +34,11 @@ export interface ForwardInput {
    * undefined pipes the client's body through unread.
    */
   readonly body: Buffer | readonly Buffer[] | undefined;
+  /**
+   * Raises the prompt a successful reply reports to the client (`reportedUsage.ts`); the meter
+   * still reads the upstream's usage. Absent: the reply passes byte for byte.
+   */
+  readonly promptFloor?: PromptFloor;
 }
 
 /**
@@ -45,6 +51,8 @@ export interface ForwardOutcome {
   readonly status: number;
   readonly usage: Usage | undefined;
   readonly end: ReplyEnd;
+  /** The reply told the client a larger prompt than the upstream's (`promptFloor`). */
+  readonly usageRaised?: boolean;
 }
 
 /** `%2f`, `%5c` or `%2e`, in any case. */
@@ -105,6 +113,66 @@ function responseHeaders(reply: http.IncomingMessage): http.OutgoingHttpHeaders 
   return headers;
 }
 
+/** How the reply's bytes reach the client: as they come, or with the reported usage raised. */
+interface ReplyWriter {
+  write(chunk: Buffer): void;
+  end(): void;
+  readonly raised: () => boolean;
+}
+
+function replyWriter(
+  input: ForwardInput,
+  reply: http.IncomingMessage,
+  status: number,
+): ReplyWriter {
+  const { clientResponse } = input;
+  const headers = responseHeaders(reply);
+  const floor = input.promptFloor;
+  // Compressed or failed replies, and replies with nothing to raise, go out as they came.
+  if (floor === undefined || status !== 200 || reply.headers['content-encoding'] !== undefined) {
+    clientResponse.writeHead(status, reply.statusMessage, headers);
+    clientResponse.flushHeaders();
+    return {
+      write: (chunk) => clientResponse.write(chunk),
+      end: () => clientResponse.end(),
+      raised: () => false,
+    };
+  }
+  if (String(reply.headers['content-type'] ?? '').includes('text/event-stream')) {
+    const stream = new ReportedUsageStream(floor);
+    clientResponse.writeHead(status, reply.statusMessage, headers);
+    clientResponse.flushHeaders();
+    return {
+      write: (chunk) => {
+        const out = stream.push(chunk);
+        if (out.length > 0) clientResponse.write(out);
+      },
+      end: () => clientResponse.end(stream.end()),
+      raised: () => stream.raised,
+    };
+  }
+  // A JSON reply is held whole (its length changes when raised).
+  const chunks: Buffer[] = [];
+  let raised = false;
+  return {
+    write: (chunk) => chunks.push(chunk),
+    end: () => {
+      let body = Buffer.concat(chunks);
+      const text = raisedUsageJson(body.toString('utf8'), floor);
+      if (text !== undefined) {
+        body = Buffer.from(text, 'utf8');
+        raised = true;
+      }
+      clientResponse.writeHead(status, reply.statusMessage, {
+        ...headers,
+        'content-length': String(body.length),
+      });
+      clientResponse.end(body);
+    },
+    raised: () => raised,
+  };
+}
+
 function pipeReply(
   input: ForwardInput,
   reply: http.IncomingMessage,
@@ -117,16 +185,18 @@ function pipeReply(
     contentType: reply.headers['content-type'],
     contentEncoding: reply.headers['content-encoding'],
   });
-  clientResponse.writeHead(status, reply.statusMessage, responseHeaders(reply));
-  clientResponse.flushHeaders();
+  const writer = replyWriter(input, reply, status);
   reply.on('data', (chunk: Buffer) => {
-    clientResponse.write(chunk);
+    writer.write(chunk);
     tap.push(chunk);
   });
   reply.on('end', () => {
-    clientResponse.end();
+    writer.end();
+    const usageRaised = writer.raised();
     void tap.finish().then((usage) => {
-      setImmediate(() => resolve({ status, usage, end: 'complete' }));
+      setImmediate(() =>
+        resolve({ status, usage, end: 'complete', ...(usageRaised ? { usageRaised } : {}) }),
+      );
     });
   });
   const drop = () => {

@@ -18,7 +18,7 @@ import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRo
 import { agentClient } from './budget/agentClient.js';
 import { answerCompaction } from './budget/answerCompaction.js';
 import { ConversationStore, conversationKey } from './conversationStore.js';
-import { densifyRequest, type DensifyResult } from './densifyRequest.js';
+import { densifyRequest, type DensifyOptions, type DensifyResult } from './densifyRequest.js';
 import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { formatRequestLine } from './proxyReport.js';
@@ -29,7 +29,9 @@ import {
   type RequestPricing,
 } from './proxyStats.js';
 import { RequestRecorder } from './requestRecorder.js';
+import { textTokensPerChar } from './images/imageTurnChars.js';
 import { requestPricing } from './requestPricing.js';
+import { requestPromptFloor } from './requestPromptFloor.js';
 import type { WireApi } from './wireHistory.js';
 
 export interface ProxyServerOptions {
@@ -138,6 +140,37 @@ async function handleChat(
   }
 }
 
+/** The density step's options for a request read whole. */
+function densifyOptions(
+  ctx: Context,
+  api: WireApi,
+  exchange: { request: http.IncomingMessage; body: Buffer; started: number },
+  counting: boolean,
+): DensifyOptions {
+  const { request } = exchange;
+  const budget = ctx.options.workingBudget;
+  return {
+    api,
+    body: exchange.body,
+    sessionId: sessionIdOf(request),
+    store: ctx.store,
+    now: exchange.started,
+    pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
+    readOnly: counting,
+    entryReplies: ctx.options.entryReplies !== false,
+    repeatedLinesReplies: ctx.options.repeatedLinesReplies !== false,
+    ...(budget === 'off'
+      ? {}
+      : {
+          workingBudget: {
+            tokens: budget,
+            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
+            client: agentClient({ api, userAgent: request.headers['user-agent'] }),
+          },
+        }),
+  };
+}
+
 /** Density, the optional recording, the forward and the request's record, for a body read whole. */
 async function densifyAndForward(
   ctx: Context,
@@ -155,38 +188,31 @@ async function densifyAndForward(
   const counting = isCountTokens(request.url ?? '');
   if (!counting && (await replyToCompaction(ctx, api, exchange))) return;
   const budget = ctx.options.workingBudget;
-  const result = densifyRequest({
-    api,
-    body,
-    sessionId: sessionIdOf(request),
-    store: ctx.store,
-    now: started,
-    pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
-    readOnly: counting,
-    entryReplies: ctx.options.entryReplies !== false,
-    repeatedLinesReplies: ctx.options.repeatedLinesReplies !== false,
-    ...(budget === 'off'
-      ? {}
-      : {
-          workingBudget: {
-            tokens: budget,
-            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
-            client: agentClient({ api, userAgent: request.headers['user-agent'] }),
-          },
-        }),
-  });
+  const result = densifyRequest(densifyOptions(ctx, api, exchange, counting));
   logUnsupported(ctx, result);
   await keepOriginals(ctx, result);
   const recording = { method: request.method, url: request.url, headers: request.headers };
   await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
   });
+  const bound =
+    counting || budget === 'off'
+      ? undefined
+      : requestPromptFloor({
+          ...{ api, request, body, result, budgetTokens: budget },
+          ...{ store: ctx.store, now: started },
+        });
   const outcome = await forwardRequest({
     target,
     clientRequest: request,
     clientResponse: response,
     body: result.chunks ?? result.body,
+    ...(bound === undefined ? {} : { promptFloor: bound.floor }),
   });
+  if (outcome.usageRaised === true && bound !== undefined) {
+    bound.told();
+    ctx.options.log?.('dense proxy: told the client its history is full (it compacts next)');
+  }
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const route = counting ? COUNT_TOKENS_ROUTE : api;
   finish(ctx, { route, started, result, pricing, outcome });
@@ -208,6 +234,7 @@ async function replyToCompaction(
   const reply = answerCompaction(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
+  ctx.store.get(conversationId, exchange.started).budget.historySignals = 0;
   // The summary names recall ids: their originals are kept before the client reads it.
   await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
   exchange.response.writeHead(200, {
@@ -293,8 +320,12 @@ function finish(
     const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
     // The upstream's own count calibrates the next request's estimate against the budget.
     // Per character, not per byte: the budget measures the request in characters.
-    const chars = result.sentChars ?? 0;
-    if (prompt > 0 && chars > 0) state.budget.promptTokensPerChar = prompt / chars;
+    const perChar = textTokensPerChar({
+      promptTokens: prompt,
+      sentChars: result.sentChars ?? 0,
+      sentImages: input.pricing?.sentImages,
+    });
+    if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
   }
   const stored = ctx.stats.record(entry, input.pricing);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
