@@ -23,7 +23,7 @@ import {
 import { stringMember } from './jsonSpans.js';
 import type { ReadKey, RequestRead } from './requestReadCache.js';
 import type { SegmentedText, TextSlices } from './segmentedText.js';
-import { pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
+import { pointerPays, pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
 import { charsTakenOut, mergedByStart, pointerValue } from './spliceEdits.js';
@@ -294,7 +294,11 @@ function staleSites(
   read: RequestRead,
   state: ConversationState,
 ) {
-  const stale = store.plans.plan(wire, read).map((site) => ({ site, key: siteKey(wire, site) }));
+  // A stale read is pointed only when its pointer costs fewer tokens than the read.
+  const stale = store.plans
+    .plan(wire, read)
+    .filter((site) => pointerPays(wire, site))
+    .map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky: typeof stale = [];
   const candidates: ResultSite[] = [];
   for (const entry of stale) {

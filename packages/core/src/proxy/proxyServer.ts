@@ -43,8 +43,9 @@ export interface ProxyServerOptions {
   /** Request bodies above this are refused with 413. Default 32 MiB. */
   readonly maxBodyBytes?: number;
   /**
-   * Chat body bytes held at once; a request past it gets 503 with `retry-after`. Default 256 MiB,
-   * never less than `maxBodyBytes`.
+   * Memory chat requests may hold at once (each body byte counts `MEMORY_PER_BODY_BYTE`, as
+   * measured); a request past it gets 503 with `retry-after`. Default 256 MiB; one body of
+   * `maxBodyBytes` always fits alone.
    */
   readonly maxBytesInFlight?: number;
   /** Conversations kept apart in the stats (default 256). */
@@ -97,7 +98,7 @@ function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' |
     sendJson(response, 413, errorBody('request_too_large', message));
     return;
   }
-  const message = `busy: ${ctx.budget.limitBytes} bytes of request bodies in flight; retry shortly`;
+  const message = `busy: ${ctx.budget.memoryLimitBytes} bytes of memory held by requests in flight; retry shortly`;
   sendJson(response, 503, errorBody('overloaded_error', message), {
     'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
   });
@@ -384,7 +385,7 @@ function createContext(options: ProxyServerOptions): Context {
     now: options.now ?? Date.now,
     maxBodyBytes,
     // A single body up to the size limit is always accepted when nothing else is in flight.
-    budget: new BodyBudget(Math.max(inFlight, maxBodyBytes)),
+    budget: new BodyBudget(inFlight, { maxBodyBytes }),
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
     recall: options.recall ?? new RecallArchive({ dir: getDensePaths().recallDir }),
   };
