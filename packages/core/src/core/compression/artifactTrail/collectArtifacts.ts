@@ -27,6 +27,7 @@ import {
 import { humanInclusions } from '../density/humanInclusions.js';
 import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
+import { carriedTrail } from './carriedTrail.js';
 import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
 import { ERROR_LINE, noteRun, type TriedCommand } from './triedAndFailed.js';
 
@@ -100,6 +101,7 @@ export function collectArtifacts(
     if (entry.speaker === 'human') {
       collectNumbers(entry, into.numbers);
       collectInclusions(entry, workspaceRoot, into);
+      collectCarried(entry, into);
     }
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') calls.set(block.id, block);
@@ -345,6 +347,25 @@ function collectInclusions(entry: IContent, workspaceRoot: string, into: Artifac
 }
 
 const NUMBER = /(?<![\w.])\d+(?:[.,]\d+)*(?:%|k|K|M|ms|s|px)?(?![\w])/g;
+
+/** What an earlier Dense summary the client sent back named (`carriedTrail.ts`). */
+function collectCarried(entry: IContent, into: Artifacts): void {
+  for (const block of entry.blocks) {
+    if (block.type !== 'text') continue;
+    const carried = carriedTrail(block.text);
+    for (const { path, states, lastEdit, recallIds } of carried.files) {
+      const file = fileOf(into, path);
+      for (const state of states) file[state] = true;
+      if (lastEdit !== undefined) file.lastEdit = lastEdit;
+      for (const id of recallIds) addRecallId(file.recallIds, id);
+    }
+    for (const { command, status, recallIds } of carried.commands) {
+      const output = outputOf(into.commands, command);
+      if (status !== '') output.status = status;
+      for (const id of recallIds) addRecallId(output.recallIds, id, RECALL_IDS_PER_OUTPUT);
+    }
+  }
+}
 
 function collectNumbers(entry: IContent, numbers: Set<string>): void {
   for (const block of entry.blocks) {

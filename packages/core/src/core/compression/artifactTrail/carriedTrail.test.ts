@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { answerCompaction } from '../../../proxy/budget/answerCompaction.js';
+import { budgetProxy } from '../../../proxy/test-utils/budgetProxy.js';
+import {
+  compactionRequestBody,
+  longSessionMessages,
+} from '../../../proxy/test-utils/longSession.js';
+import { anthropicBody } from '../../../proxy/test-utils/wireRequests.js';
+import { carriedTrail } from './carriedTrail.js';
+
+/** The summary text of Dense's answer to a compaction request (its stream's text deltas). */
+function answeredSummary(): string {
+  const reply = answerCompaction('anthropic', Buffer.from(compactionRequestBody(false)));
+  const body = JSON.parse(reply?.body ?? '{}') as { content: { text: string }[] };
+  const text = body.content.map((block) => block.text).join('');
+  return /<summary>([\s\S]*)<\/summary>/.exec(text)?.[1] ?? '';
+}
+
+describe('carriedTrail: what an earlier Dense summary named stays named (#34.1)', () => {
+  it('#34.1 the files and commands of an earlier summary are read back with their recall ids; other text gives none', () => {
+    const summary = answeredSummary();
+    const carried = carriedTrail(summary);
+    const read = carried.files.find((file) => file.path.endsWith('m0.ts'));
+    expect(read?.states).toContain('read');
+    expect(read?.recallIds[0]).toMatch(/^r[0-9a-f]{10}$/);
+    expect(summary).toContain(`recall id ${read?.recallIds[0] ?? '-'}`);
+    expect(carried.commands.some((command) => command.command.startsWith('npm test'))).toBe(true);
+    expect(carriedTrail('- /w/a.ts: read; recall id r0123456789')).toEqual({
+      files: [],
+      commands: [],
+    });
+  });
+
+  it("#34.1 a working-budget compaction that covers the client's kept summary (Dense's answer) still names the files it named", () => {
+    const summary = answeredSummary();
+    const id = carriedTrail(summary).files.find((file) => file.path.endsWith('m0.ts'))
+      ?.recallIds[0];
+    const continued = {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: `This session is being continued from a previous conversation that ran out of context.\n\n${summary}`,
+        },
+      ],
+    };
+    const later = longSessionMessages(24, 4_000)
+      .slice(1)
+      .map((message) => {
+        // Other files this time, so the first summary's m0.ts is not read again.
+        return JSON.parse(JSON.stringify(message).replaceAll('/w/src/m', '/w/lib/n')) as object;
+      });
+    const body = anthropicBody([continued, ...later], { model: 'claude-sonnet-4-6' });
+    const { send } = budgetProxy({ api: 'anthropic', budget: 12_000 });
+    const result = send(body);
+    expect(result.compaction?.kind).toBe('compacted');
+    const sent = result.body.toString();
+    expect(sent).toContain('[Dense compacted the');
+    expect(sent).toContain(`recall id ${id ?? '-'}`);
+  });
+});

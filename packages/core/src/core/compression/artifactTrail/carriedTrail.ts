@@ -1,0 +1,67 @@
+/**
+ * The trail an earlier Dense summary carried, read back from its text: when a later compaction
+ * covers that summary (a client kept Dense's answer to its compaction as a user message, and the
+ * working budget compacts again), the files and commands it named, with their recall ids, stay
+ * in the new trail instead of being lost with the message. Reads the lines `renderArtifactTrail`
+ * writes: `- path: read, changed; last edit …; recall id r…` and `` - `command` → exit 1; recall id r… ``.
+ * Pure.
+ */
+import { isDenseText } from '../denseText.js';
+
+const FILE_STATES = ['created', 'changed', 'deleted', 'read'] as const;
+type FileState = (typeof FILE_STATES)[number];
+
+export interface CarriedFile {
+  readonly path: string;
+  readonly states: readonly FileState[];
+  readonly lastEdit: string | undefined;
+  readonly recallIds: readonly string[];
+}
+
+export interface CarriedCommand {
+  readonly command: string;
+  readonly status: string;
+  readonly recallIds: readonly string[];
+}
+
+export interface CarriedTrail {
+  readonly files: readonly CarriedFile[];
+  readonly commands: readonly CarriedCommand[];
+}
+
+const RECALL = /; recall id (r[0-9a-f]{10})/g;
+const STATES = `(?:${FILE_STATES.join('|')})(?:, (?:${FILE_STATES.join('|')}))*`;
+const FILE_LINE = new RegExp(
+  `^- (\\S[^\\n]*?): (${STATES})(?:; last edit ([^\\n]*?))?((?:; recall id r[0-9a-f]{10})*)$`,
+);
+const COMMAND_LINE = /^- `([^`\n]+)`(?: → ([^;\n]*?))?((?:; recall id r[0-9a-f]{10})*)$/;
+
+const idsIn = (text: string): string[] => [...text.matchAll(RECALL)].map((match) => match[1] ?? '');
+
+/** The files and commands an earlier Dense summary in `text` names; empty for other text. */
+export function carriedTrail(text: string): CarriedTrail {
+  if (!isDenseText(text)) return { files: [], commands: [] };
+  const files: CarriedFile[] = [];
+  const commands: CarriedCommand[] = [];
+  for (const line of text.split('\n')) {
+    const file = FILE_LINE.exec(line);
+    if (file !== null) {
+      files.push({
+        path: file[1] ?? '',
+        states: (file[2] ?? '').split(', ') as FileState[],
+        lastEdit: file[3],
+        recallIds: idsIn(file[4] ?? ''),
+      });
+      continue;
+    }
+    const command = COMMAND_LINE.exec(line);
+    if (command !== null && (command[2] !== undefined || command[3] !== '')) {
+      commands.push({
+        command: command[1] ?? '',
+        status: command[2] ?? '',
+        recallIds: idsIn(command[3] ?? ''),
+      });
+    }
+  }
+  return { files, commands };
+}
