@@ -12,8 +12,16 @@ import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
-import { earlyBudgetOf, planWireCompaction, type CompactionPlan } from './planWireCompaction.js';
-import { compactionBooking, withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
+import {
+  earlyBudgetOf,
+  planCompaction as planWireCompaction,
+  type CompactionPlan,
+} from '../../core/compression/workingBudget/planCompaction.js';
+import {
+  compactionBooking,
+  withinRisk,
+  type EarlyCompactionRisk,
+} from '../../core/compression/workingBudget/earlyCompactionRisk.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { regionPieces } from '../../recall/regionPieces.js';
 import { turnImageCharDeltas, withImageDeltas } from '../images/imageTurnChars.js';

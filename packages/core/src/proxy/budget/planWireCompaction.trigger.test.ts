@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
 import { densityCompactInput } from '../test-utils/densityCompactInput.js';
 import { compactWire } from './compactWire.js';
-import { compactionBooking, withinRisk } from './earlyCompactionRisk.js';
+import {
+  compactionBooking,
+  withinRisk,
+} from '../../core/compression/workingBudget/earlyCompactionRisk.js';
 import {
   EARLY_COMPACTION_SHARE,
   estimateWithCut,
   fitsBudget,
-  planWireCompaction,
+  planCompaction as planWireCompaction,
   type CompactionPlanInput,
-} from './planWireCompaction.js';
+} from '../../core/compression/workingBudget/planCompaction.js';
 
 const roles = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'user' : 'assistant'));

@@ -1,143 +1,16 @@
 /**
- * The decision of a wire compaction, as a pure function: how many of the oldest messages one
- * summary message replaces so the request fits the working budget. The cut always lands before an
- * assistant message (so a tool call never loses its result and roles keep alternating), never
- * past the newest assistant message (the newest turn and its tool result stay whole), and never
- * before an earlier compaction's cut (a second compaction extends the first). The request as
- * sent must fit the budget; the request as the client sent it, the early budget (a share of the
- * budget): once the client's history has passed it the conversation is compacted (within the risk
- * budget, `withinRisk`), rather than held near the budget by density's edits while every call
- * reads a history that large.
+ * The working budget's plan, for the proxy's importers: its home is
+ * `core/compression/workingBudget/planCompaction.ts`, which the CLI's high-density strategy uses too.
  */
-
-/** A compaction aims this far below the budget, so the next ones are rare. */
-export const COMPACT_TO_SHARE = 0.3;
-/**
- * Share of the budget past which the client's history is compacted early: only within the
- * conversation's risk budget (`withinRisk`), since the request as sent still fits.
- */
-export const EARLY_COMPACTION_SHARE = 0.85;
-
-/** The early budget (tokens) for a working budget of `budgetTokens`. */
-export function earlyBudgetOf(budgetTokens: number): number {
-  return Math.floor(budgetTokens * EARLY_COMPACTION_SHARE);
-}
-
-export interface CompactionPlanInput {
-  readonly roles: readonly string[];
-  /** Characters of each message as it would be sent. */
-  readonly messageChars: readonly number[];
-  /** Characters of the request outside its messages (system, tools, settings). */
-  readonly fixedChars: number;
-  readonly tokensPerChar: number;
-  readonly budgetTokens: number;
-  /**
-   * The client's history past this many tokens is compacted early (default: the budget); the
-   * request as sent must always fit `budgetTokens`.
-   */
-  readonly earlyBudgetTokens?: number;
-  /** The cut of the conversation's earlier compaction that still applies (0: none). */
-  readonly previousCut: number;
-  /** Characters reserved for the summary message. */
-  readonly summaryChars: number;
-  /** Characters of each message as the client sent it, before density (absent: as sent). */
-  readonly clientMessageChars?: readonly number[];
-  /** Characters of the pinned items in each message, which a summary covering it carries whole. */
-  readonly pinnedChars?: readonly number[];
-}
-
-/** Why the standing cut is kept: it fits, nothing can go, or an early compaction would risk too much. */
-export const PLAN_REASONS = ['under-budget', 'nothing-to-cut', 'over-risk'] as const;
-export type CompactionPlanReason = (typeof PLAN_REASONS)[number];
-
-export type CompactionPlan =
-  | { readonly kind: 'keep'; readonly cut: number; readonly reason: CompactionPlanReason }
-  | {
-      readonly kind: 'compact';
-      readonly cut: number;
-      readonly estimatedTokens: number;
-      /** Estimated tokens of the request as sent at the standing cut, without this compaction. */
-      readonly sentTokens: number;
-      /** An early compaction's up-front cost (base-input-token units), spent from the risk budget. */
-      readonly upFrontTokens?: number;
-    };
-
-/** Estimated prompt tokens when the first `cut` messages are replaced by the summary. */
-export function estimateWithCut(input: CompactionPlanInput, cut: number): number {
-  let chars = input.fixedChars + (cut > 0 ? input.summaryChars : 0);
-  for (let i = 0; i < cut; i++) chars += input.pinnedChars?.[i] ?? 0;
-  for (let i = cut; i < input.messageChars.length; i++) chars += input.messageChars[i] ?? 0;
-  return Math.ceil(chars * input.tokensPerChar);
-}
-
-/**
- * Whether the request with its first `cut` messages summarized fits the budget, both as sent and
- * as the client sent it.
- */
-export function fitsBudget(input: CompactionPlanInput, cut: number): boolean {
-  const { clientMessageChars } = input;
-  const client =
-    clientMessageChars === undefined
-      ? 0
-      : estimateWithCut({ ...input, messageChars: clientMessageChars }, cut);
-  const early = input.earlyBudgetTokens ?? input.budgetTokens;
-  return estimateWithCut(input, cut) <= input.budgetTokens && client <= early;
-}
-
-/**
- * `estimateWithCut` and `fitsBudget` for every cut of one input, each in constant time (sums of
- * the messages after each cut and of the pinned items before it, taken once): the plan tries
- * every cut, and summing the messages again per cut would make it quadratic in their number.
- */
-function cutEstimates(input: CompactionPlanInput) {
-  const count = input.messageChars.length;
-  const suffix = (chars: readonly number[]): number[] => {
-    const after = new Array<number>(count + 1).fill(0);
-    for (let i = count - 1; i >= 0; i--) after[i] = (after[i + 1] as number) + (chars[i] ?? 0);
-    return after;
-  };
-  const sentAfter = suffix(input.messageChars);
-  const clientAfter =
-    input.clientMessageChars === undefined ? undefined : suffix(input.clientMessageChars);
-  const pinnedBefore = [0];
-  for (let i = 0; i < count; i++) {
-    pinnedBefore.push((pinnedBefore[i] as number) + (input.pinnedChars?.[i] ?? 0));
-  }
-  const tokens = (after: readonly number[], cut: number): number => {
-    const head = input.fixedChars + (cut > 0 ? input.summaryChars : 0) + (pinnedBefore[cut] ?? 0);
-    return Math.ceil((head + (after[cut] ?? 0)) * input.tokensPerChar);
-  };
-  const early = input.earlyBudgetTokens ?? input.budgetTokens;
-  return {
-    sent: (cut: number): number => tokens(sentAfter, cut),
-    fits: (cut: number): boolean =>
-      tokens(sentAfter, cut) <= input.budgetTokens &&
-      (clientAfter === undefined || tokens(clientAfter, cut) <= early),
-  };
-}
-
-export function planWireCompaction(input: CompactionPlanInput): CompactionPlan {
-  const { previousCut, roles } = input;
-  const estimate = cutEstimates(input);
-  if (estimate.fits(previousCut)) {
-    return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
-  }
-  const lastAssistant = roles.lastIndexOf('assistant');
-  const target = Math.floor(input.budgetTokens * COMPACT_TO_SHARE);
-  let chosen: number | undefined;
-  for (let cut = Math.max(1, previousCut + 1); cut <= lastAssistant; cut++) {
-    if (roles[cut] !== 'assistant') continue;
-    chosen = cut;
-    if (estimate.sent(cut) <= target && estimate.fits(cut)) break;
-  }
-  if (chosen === undefined) return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
-  const estimatedTokens = estimate.sent(chosen);
-  // A compaction only the client's history asks for (the request as sent fits) must serve it:
-  // leave that history under the early budget and the sent request smaller. Otherwise the next
-  // request would ask for it again, and each would rewrite the summary for nothing.
-  const sentNow = estimate.sent(previousCut);
-  if (sentNow <= input.budgetTokens && (!estimate.fits(chosen) || estimatedTokens >= sentNow)) {
-    return { kind: 'keep', cut: previousCut, reason: 'nothing-to-cut' };
-  }
-  return { kind: 'compact', cut: chosen, estimatedTokens, sentTokens: sentNow };
-}
+export {
+  COMPACT_TO_SHARE,
+  EARLY_COMPACTION_SHARE,
+  PLAN_REASONS,
+  earlyBudgetOf,
+  estimateWithCut,
+  fitsBudget,
+  planCompaction as planWireCompaction,
+  type CompactionPlan,
+  type CompactionPlanInput,
+  type CompactionPlanReason,
+} from '../../core/compression/workingBudget/planCompaction.js';

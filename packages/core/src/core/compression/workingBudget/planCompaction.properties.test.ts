@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { estimateWithCut, planWireCompaction } from './planWireCompaction.js';
+import { estimateWithCut, planCompaction } from './planCompaction.js';
 
 const conversation = fc
   .array(fc.integer({ min: 1, max: 5_000 }), { minLength: 1, maxLength: 60 })
@@ -11,7 +11,7 @@ const conversation = fc
     pinnedChars: chars.map((c) => (c % 3 === 0 ? Math.floor(c / 2) : 0)),
   }));
 
-describe('planWireCompaction', () => {
+describe('planCompaction', () => {
   test.prop([
     conversation,
     fc.integer({ min: 0, max: 20_000 }),
@@ -31,7 +31,7 @@ describe('planWireCompaction', () => {
         previousCut,
         summaryChars: 800,
       };
-      const plan = planWireCompaction(input);
+      const plan = planCompaction(input);
       expect(plan.cut).toBeGreaterThanOrEqual(previousCut);
       if (plan.kind === 'keep') {
         expect(plan.cut).toBe(previousCut);
