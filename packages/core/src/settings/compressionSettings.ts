@@ -159,6 +159,17 @@ export const COMPRESSION_SETTINGS = [
     persistToProfile: true,
   },
   {
+    key: 'compression.density.workingBudget',
+    category: 'cli-behavior',
+    description:
+      "high-density keeps the history under this working budget (tokens, or a share of the context window when at most 1) by compacting early with the proxy's plan and deterministic summary (no LLM call); 0 or off: only the threshold compresses",
+    type: 'number',
+    range: { min: 0 },
+    words: { off: 0 },
+    default: 0,
+    persistToProfile: true,
+  },
+  {
     key: 'compression.density.pointerStyle',
     category: 'cli-behavior',
     description:

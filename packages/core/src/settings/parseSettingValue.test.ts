@@ -74,6 +74,20 @@ describe('parseSettingValue', () => {
     expect(parsed('compression.profile', 'cheap')).toBe('cheap');
   });
 
+  it('#35.1 the working budget takes tokens, a share of the window, or off (0)', () => {
+    expect(parsed('compression.density.workingBudget', '60000')).toBe(60_000);
+    expect(parsed('compression.density.workingBudget', '0.5')).toBe(0.5);
+    for (const word of ['off', 'OFF', ' off ', '0']) {
+      expect(parsed('compression.density.workingBudget', word)).toBe(0);
+    }
+    expect(errorOf('compression.density.workingBudget', '-1').code).toBe('SETTING_OUT_OF_RANGE');
+    const wrong = errorOf('compression.density.workingBudget', 'half');
+    expect(wrong.code).toBe('SETTING_WRONG_TYPE');
+    expect(wrong.message).toContain("or 'off'");
+    // Only the setting that names the word takes it.
+    expect(errorOf('compression.density.recencyRetention', 'off').code).toBe('SETTING_WRONG_TYPE');
+  });
+
   it('an unknown key names the closest valid keys', () => {
     const error = errorOf('compression.density.recencyRetension', '3');
     expect(error.code).toBe('SETTING_UNKNOWN_KEY');

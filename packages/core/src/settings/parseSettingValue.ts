@@ -91,9 +91,12 @@ function coerceRaw(spec: SettingSpec<SettingKey>, raw: string): unknown {
       if (FALSE_WORDS.has(word)) return false;
       return text;
     }
-    case 'number':
+    case 'number': {
+      const word = spec.words?.[text.toLowerCase()];
+      if (word !== undefined) return word;
       // Plain decimal notation only: Number() would also take '0x3', '0b11' or '' as numbers.
       return DECIMAL.test(text) ? Number(text) : text;
+    }
     case 'string':
     case 'enum':
       return text;
@@ -115,10 +118,11 @@ export function parseSettingValue(key: string, raw: string): SettingParseResult 
     );
   }
   if (!result.ok && spec.type === 'number' && !DECIMAL.test(raw.trim())) {
+    const words = Object.keys(spec.words ?? {}).map((word) => ` or '${word}'`);
     return fail(
       'SETTING_WRONG_TYPE',
       resolved,
-      `'${resolved}' must be ${describeRange(spec.range)}; got '${raw}'.`,
+      `'${resolved}' must be ${describeRange(spec.range)}${words.join('')}; got '${raw}'.`,
     );
   }
   return result;

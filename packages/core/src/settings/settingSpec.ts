@@ -34,6 +34,8 @@ export interface NumberSettingSpec<K extends string = string> extends SpecBase<K
   /** Absent: unset until someone sets it (the consumer has its own fallback). */
   readonly default?: number;
   readonly range?: NumericRange;
+  /** Words a person may type for a value (e.g. `off` for 0), matched case-insensitively. */
+  readonly words?: Readonly<Record<string, number>>;
 }
 
 export interface StringSettingSpec<K extends string = string> extends SpecBase<K> {

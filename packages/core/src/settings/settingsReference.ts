@@ -32,8 +32,12 @@ function allowedText(spec: SettingSpec): string {
   switch (spec.type) {
     case 'boolean':
       return '`true`, `false`';
-    case 'number':
-      return rangeText(spec.range);
+    case 'number': {
+      const words = Object.entries(spec.words ?? {}).map(
+        ([word, value]) => `\`${word}\` (= ${value})`,
+      );
+      return [rangeText(spec.range), ...words].join(', ');
+    }
     case 'string':
       return 'text';
     case 'enum':

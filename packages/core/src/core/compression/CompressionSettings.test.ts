@@ -55,6 +55,7 @@ describe('compressionSettingsFrom', () => {
       'compression.density.compressHeadroom',
       'compression.density.pointerStyle',
       'compression.density.shellFileOps',
+      'compression.density.workingBudget',
       'compression.artifactTrail',
     ];
     const snapshot: Readonly<Record<string, unknown>> = compressionSettingsFrom(

@@ -14,6 +14,7 @@ export const STRATEGY_SETTING_KEYS = [
   'compression.density.compressHeadroom',
   'compression.density.pointerStyle',
   'compression.density.shellFileOps',
+  'compression.density.workingBudget',
   'compression.artifactTrail',
 ] as const satisfies readonly SettingKey[];
 
