@@ -26,6 +26,7 @@ export const EPHEMERAL_ACCESSOR_KEYS = {
   densityCacheRiskAllowance: 'compression.density.cacheRiskAllowance',
   densityCompressHeadroom: 'compression.density.compressHeadroom',
   densityPointerStyle: 'compression.density.pointerStyle',
+  densityWorkingBudget: 'compression.density.workingBudget',
   toolOutputCap: 'compression.toolOutputCap',
   artifactTrail: 'compression.artifactTrail',
 } as const satisfies Record<string, SettingKey>;
