@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `dense` executable: runs `main` with the real process and exits with its code. `dense recall`
- * is dispatched first to its own small module, before the rest of the CLI is imported (start-up).
+ * and `dense statusline` are dispatched first to their own small modules, before the rest of the
+ * CLI is imported (start-up).
  */
 const argv = process.argv.slice(2);
 
@@ -10,6 +11,11 @@ async function run(): Promise<number> {
     const { runRecallBin } = await import('./recall/recallBin.js');
     const { stdout, stderr, env } = process;
     return runRecallBin(argv.slice(1), { stdout, stderr, env });
+  }
+  if (argv[0] === 'statusline') {
+    const { runStatusline } = await import('./statusline/statuslineBin.js');
+    const { stdin, stdout, env } = process;
+    return runStatusline(argv.slice(1), { stdin, stdout, env });
   }
   const { main } = await import('./main.js');
   const { stdin, stdout, stderr, env } = process;

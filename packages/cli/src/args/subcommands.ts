@@ -8,6 +8,7 @@ import { mcpCommand } from '../commands/mcp.js';
 import { proxyCommand } from '../commands/proxy.js';
 import { recallCommand } from '../commands/recall.js';
 import { replayCommand } from '../commands/replay.js';
+import { statuslineCommand } from '../commands/statusline.js';
 
 export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
   replayCommand,
@@ -15,4 +16,5 @@ export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
   proxyCommand,
   recallCommand,
   mcpCommand,
+  statuslineCommand,
 ];
