@@ -38,6 +38,9 @@ import type {
   StrategyTrigger,
 } from './types.js';
 import { targetWithRoomForPending } from './types.js';
+import { compactToWorkingBudget } from './workingBudget/compactToWorkingBudget.js';
+import { earlyBudgetOf } from './workingBudget/planCompaction.js';
+import { workingBudgetTokens } from './workingBudget/workingBudgetTokens.js';
 
 export {
   findFileInclusions,
@@ -60,6 +63,11 @@ function trailReserve(settings: CompressionSettings): number {
   return settings['compression.artifactTrail']
     ? Math.floor(settings.contextLimit * TRAIL_SHARE * 2)
     : 0;
+}
+
+/** The working budget (tokens) the settings ask for, if any. */
+function workingBudget(settings: CompressionSettings): number | undefined {
+  return workingBudgetTokens(settings['compression.density.workingBudget'], settings.contextLimit);
 }
 
 export class HighDensityStrategy implements CompressionStrategy {
@@ -97,7 +105,16 @@ export class HighDensityStrategy implements CompressionStrategy {
     return Math.max(0, this.target(settings) - pendingTokens);
   }
 
+  /** With a working budget (`compression.density.workingBudget`), its early budget. */
+  compactionDueTokens(settings: CompressionSettings): number | undefined {
+    const budget = workingBudget(settings);
+    return budget === undefined ? undefined : earlyBudgetOf(budget);
+  }
+
   /**
+   * With a working budget, first the compaction it asks for (`compactToWorkingBudget`: the proxy's
+   * plan and deterministic summary); when it asks for none, as without one:
+   *
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
    * and superseded content first, the live latest copy of a file last — then drops
@@ -110,6 +127,10 @@ export class HighDensityStrategy implements CompressionStrategy {
   async compress(context: CompressionContext): Promise<CompressionResult> {
     const { history, settings } = context;
     if (history.length === 0) return this.noop(history, 'empty-history');
+    const budget = workingBudget(settings);
+    const compacted =
+      budget === undefined ? undefined : await compactToWorkingBudget(context, budget);
+    if (compacted !== undefined) return compacted;
     const tailStart = planTailStart(history, settings['compression.preserveThreshold']);
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
     const targetTokens = targetWithRoomForPending(this.target(settings), context);

@@ -16,6 +16,7 @@ import type { PromptContext, PromptResolver } from '../../prompt-config/PromptRe
 import type { AgentRuntimeState, RuntimeContextReader } from '../../runtime/AgentRuntimeContext.js';
 import type { CompressionSettings } from './CompressionSettings.js';
 import type { Todo } from '../../tools/todo-schemas.js';
+import type { EarlyCompactionRisk } from './workingBudget/earlyCompactionRisk.js';
 
 export { COMPRESSION_STRATEGIES, type CompressionStrategyName } from './compressionStrategyName.js';
 import type { CompressionStrategyName } from './compressionStrategyName.js';
@@ -108,6 +109,11 @@ export interface CompressionContext {
   readonly activeTodos?: readonly Todo[];
   /** Where the full, uncompressed session transcript is recorded. */
   readonly transcriptPath?: string;
+  /**
+   * What an early working-budget compaction (one the history does not need yet: it still fits the
+   * budget) may cost up front, from the session's risk budget; absent: no limit.
+   */
+  readonly earlyCompactionRisk?: EarlyCompactionRisk;
 }
 
 /**
@@ -141,6 +147,11 @@ export interface CompressionResultMetadata {
   readonly entriesDropped?: number;
   /** The token count the strategy aimed at, when it had one. */
   readonly targetTokens?: number;
+  /**
+   * The new history's summary carries the user's messages, the task list and the artifact trail
+   * itself (a working-budget compaction): no trail entry goes in beside it.
+   */
+  readonly carriesTrail?: boolean;
 }
 
 /** `applied`: use `newHistory`. `noop`: nothing changed, and `reason` says why. */
@@ -189,6 +200,12 @@ export interface CompressionStrategy {
    * compression against a pressure batch with it.
    */
   compressedTokensAtMost?(settings: CompressionSettings, pendingTokens: number): number;
+  /**
+   * History tokens (with the message about to be added) from which the strategy asks for
+   * `compress()` before the threshold: the working budget's early budget. Undefined: only the
+   * threshold.
+   */
+  compactionDueTokens?(settings: CompressionSettings): number | undefined;
 }
 
 /**

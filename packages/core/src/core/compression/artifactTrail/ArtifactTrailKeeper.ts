@@ -51,6 +51,13 @@ export class ArtifactTrailKeeper {
   /** `result` with the current trail in its new history (applied results only). */
   keepTrail(result: CompressionResult, input: TrailInput): CompressionResult {
     if (result.kind !== 'applied') return result;
+    if (result.metadata.carriesTrail === true) {
+      // Its summary carries them; later trails still name what it took out.
+      this.pinDropped(input.before, result.newHistory);
+      if (input.trail !== false)
+        collectArtifacts(input.before, input.workspaceRoot, this.artifacts);
+      return result;
+    }
     const newHistory = this.historyWithTrail({ ...input, after: result.newHistory });
     return {
       ...result,

@@ -1,0 +1,94 @@
+/**
+ * The CLI's working budget: high-density keeps its history under `compression.density.workingBudget`
+ * by compacting early, with the proxy's decision and summary (`planHistoryCompaction`). The turns
+ * a compaction replaces become one user message holding the summary; a later compaction extends it
+ * (it stands for the original turns, as the proxy's standing compaction does, so the next summary
+ * is written from those originals and the turns after them). After a resume the originals are not
+ * known: the summary entry then stays first, unchanged, and a later compaction writes the next one
+ * after it.
+ */
+import { createUserMessage, type IContent } from '../../../services/history/IContent.js';
+import type { CompressionContext, CompressionResult } from '../types.js';
+import { earlyBudgetOf } from './planCompaction.js';
+import { planHistoryCompaction } from './planHistoryCompaction.js';
+
+/** Metadata of the summary entry a working-budget compaction writes. */
+export const WORKING_BUDGET_SUMMARY_KEY = 'workingBudgetSummary';
+
+/** The original turns each summary entry of this process stands for. */
+const originalsOf = new WeakMap<IContent, readonly IContent[]>();
+
+export function isWorkingBudgetSummary(entry: IContent | undefined): boolean {
+  return entry?.metadata?.[WORKING_BUDGET_SUMMARY_KEY] === true;
+}
+
+/** The turns the plan sees: the standing summary's originals (when known) and what follows it. */
+function standingTurns(history: readonly IContent[]): {
+  leading: readonly IContent[];
+  turns: readonly IContent[];
+  previousCut: number;
+} {
+  const first = history[0];
+  if (!isWorkingBudgetSummary(first)) return { leading: [], turns: history, previousCut: 0 };
+  const originals = originalsOf.get(first as IContent);
+  if (originals === undefined)
+    return { leading: [first as IContent], turns: history.slice(1), previousCut: 0 };
+  return { leading: [], turns: [...originals, ...history.slice(1)], previousCut: originals.length };
+}
+
+/** The transcript form of entries: one JSON line each (what the summary's messages id names). */
+function transcriptOf(entries: readonly IContent[]): string {
+  return entries.map((entry) => JSON.stringify(entry)).join('\n');
+}
+
+/**
+ * The compaction the working budget asks for now, as an applied result; undefined when the history
+ * (with the message about to be added) fits, or the plan keeps it (nothing to cut, or an early
+ * compaction over the risk budget).
+ */
+export async function compactToWorkingBudget(
+  context: CompressionContext,
+  budgetTokens: number,
+): Promise<CompressionResult | undefined> {
+  const pending = context.pendingTokens ?? 0;
+  if (context.currentTokenCount + pending <= earlyBudgetOf(budgetTokens)) return undefined;
+  const { leading, turns, previousCut } = standingTurns(context.history);
+  const turnTokens: number[] = [];
+  for (const turn of turns) turnTokens.push(await context.estimateTokens([turn]));
+  const leadingTokens = leading.length === 0 ? 0 : await context.estimateTokens(leading);
+  const decision = planHistoryCompaction({
+    turns,
+    turnTokens,
+    fixedTokens: leadingTokens + pending,
+    budgetTokens,
+    previousCut,
+    ...(context.earlyCompactionRisk === undefined ? {} : { risk: context.earlyCompactionRisk }),
+    rawOf: (cut) => transcriptOf(turns.slice(0, cut)),
+  });
+  context.logger.debug('working budget', {
+    budgetTokens,
+    tokens: context.currentTokenCount + pending,
+    decision: decision.kind === 'keep' ? decision.reason : `cut ${decision.cut}`,
+  });
+  if (decision.kind === 'keep') return undefined;
+  const summary = createUserMessage(decision.summary.text, {
+    isSummary: true,
+    synthetic: true,
+    [WORKING_BUDGET_SUMMARY_KEY]: true,
+  });
+  originalsOf.set(summary, turns.slice(0, decision.cut));
+  const newHistory = [...leading, summary, ...turns.slice(decision.cut)];
+  return {
+    kind: 'applied',
+    newHistory,
+    metadata: {
+      originalMessageCount: context.history.length,
+      compressedMessageCount: newHistory.length,
+      strategyUsed: 'high-density',
+      llmCallMade: false,
+      entriesDropped: context.history.length - newHistory.length + 1,
+      targetTokens: budgetTokens,
+      carriesTrail: true,
+    },
+  };
+}

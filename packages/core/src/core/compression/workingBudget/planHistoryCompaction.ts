@@ -1,0 +1,91 @@
+/**
+ * The working budget's decision over a conversation's turns in the content model, as the proxy
+ * and the CLI both make it: the plan (`planCompaction`, under the risk rule `withinRisk`) over the
+ * turns' token counts, then, when it compacts, Dense's deterministic summary of the turns it cuts
+ * (`compactionSummary`: the user's messages pinned, the task list, what was tried and failed, the
+ * artifact trail, the turns as lines with recall ids). The proxy measures a wire request's
+ * characters (`compactWire.ts`); the CLI counts its history's entries (`compactToWorkingBudget.ts`).
+ * Given the same turns, sizes, budget and risk, both cut at the same turn and write the same bytes.
+ * Pure apart from what `risk` reads.
+ */
+import type { IContent } from '../../../services/history/IContent.js';
+import {
+  compactionSummary,
+  type CompactionSummary,
+} from '../../../proxy/budget/compactionSummary.js';
+import { summaryBudgetChars } from '../../../proxy/budget/compactWire.js';
+import {
+  earlyBudgetOf,
+  planCompaction,
+  type CompactionPlan,
+  type CompactionPlanInput,
+  type CompactionPlanReason,
+} from './planCompaction.js';
+import { withinRisk, type EarlyCompactionRisk } from './earlyCompactionRisk.js';
+
+/** The tokens the summary is planned at: its character budget at 4 characters a token. */
+const TOKENS_PER_SUMMARY_CHAR = 0.25;
+
+export interface HistoryCompactionInput {
+  /** The turns a compaction may replace, oldest first (entries that always stay are not here). */
+  readonly turns: readonly IContent[];
+  /** Tokens each turn takes in the request (fractions allowed: the plan rounds the total up). */
+  readonly turnTokens: readonly number[];
+  /** Tokens of the request outside the turns (entries that always stay, what is about to be added). */
+  readonly fixedTokens: number;
+  readonly budgetTokens: number;
+  /** Turns the standing compaction already stands for (0: none). */
+  readonly previousCut: number;
+  /** What an early compaction may cost up front (absent: no limit). */
+  readonly risk?: EarlyCompactionRisk;
+  /** The first `cut` turns' raw text, as the store of originals keeps it (one recall id names it). */
+  readonly rawOf: (cut: number) => string;
+}
+
+export type HistoryCompaction =
+  | { readonly kind: 'keep'; readonly reason: CompactionPlanReason }
+  | {
+      readonly kind: 'compact';
+      /** Turns the summary replaces: `turns[0, cut)`. */
+      readonly cut: number;
+      readonly summary: CompactionSummary;
+      readonly plan: Extract<CompactionPlan, { kind: 'compact' }>;
+    };
+
+/** `'assistant'` for the model's turns, `'user'` for everything the client sends. */
+export function turnRole(entry: IContent): 'assistant' | 'user' {
+  return entry.speaker === 'ai' ? 'assistant' : 'user';
+}
+
+/** The plan's input for these turns: sizes in tokens (one token a "character"). */
+export function historyPlanInput(input: HistoryCompactionInput): CompactionPlanInput {
+  const summaryChars = summaryBudgetChars(input.budgetTokens);
+  return {
+    roles: input.turns.map(turnRole),
+    messageChars: input.turnTokens,
+    // The history is what goes out: as sent and as kept are one, so it is compacted once it
+    // passes the early budget (within the risk budget while it still fits the budget).
+    clientMessageChars: input.turnTokens,
+    fixedChars: input.fixedTokens,
+    tokensPerChar: 1,
+    budgetTokens: input.budgetTokens,
+    earlyBudgetTokens: earlyBudgetOf(input.budgetTokens),
+    previousCut: input.previousCut,
+    summaryChars: summaryChars * TOKENS_PER_SUMMARY_CHAR,
+  };
+}
+
+/** The decision, and when it compacts, the summary of the turns it cuts. */
+export function planHistoryCompaction(input: HistoryCompactionInput): HistoryCompaction {
+  const planInput = historyPlanInput(input);
+  const plan = withinRisk(input.risk, planInput, planCompaction(planInput));
+  if (plan.kind === 'keep') return { kind: 'keep', reason: plan.reason };
+  const summary = compactionSummary({
+    removed: input.turns.slice(0, plan.cut),
+    history: input.turns,
+    removedRaw: input.rawOf(plan.cut),
+    budgetChars: summaryBudgetChars(input.budgetTokens),
+    purpose: 'working-budget',
+  });
+  return { kind: 'compact', cut: plan.cut, summary, plan };
+}
