@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { HighDensityStrategy } from '../HighDensityStrategy.js';
+import { ArtifactTrailKeeper, isTrailEntry } from '../artifactTrail/ArtifactTrailKeeper.js';
+import { makeCompressionContext } from '../../../test-utils/compressionContext.js';
+import { human, readFile } from '../../../test-utils/historyBuilders.js';
+import { charEstimateTokenCounter } from '../../../services/history/TokenCounter.js';
+import type { IContent } from '../../../services/history/IContent.js';
+import type { EphemeralSettings } from '../../../settings/settingsRegistry.js';
+import type { CompressionContext, CompressionResult } from '../types.js';
+import { isWorkingBudgetSummary } from './compactToWorkingBudget.js';
+import { workingBudgetTokens } from './workingBudgetTokens.js';
+
+const TASK = 'Make the tokenizer in src/lex.ts accept unicode identifiers.';
+const strategy = new HighDensityStrategy();
+
+/** The task, then `rounds` reads of distinct files of `chars` characters each. */
+function session(rounds: number, chars = 4_000): IContent[] {
+  const history: IContent[] = [human(TASK)];
+  for (let i = 0; i < rounds; i++) {
+    const line = `${i}: const token${i} = scan(source${i});\n`;
+    history.push(...readFile(`read${i}`, `/w/src/f${i}.ts`, line.repeat(chars / line.length)));
+  }
+  return history;
+}
+
+function context(
+  history: readonly IContent[],
+  settings: EphemeralSettings,
+): Promise<CompressionContext> {
+  return makeCompressionContext({
+    history,
+    settings: { 'context-limit': 100_000, ...settings },
+    tokenCounter: charEstimateTokenCounter,
+  });
+}
+
+const textOf = (entry: IContent | undefined): string =>
+  entry?.blocks[0]?.type === 'text' ? entry.blocks[0].text : '';
+
+function applied(result: CompressionResult) {
+  if (result.kind !== 'applied') throw new Error(`noop: ${result.reason}`);
+  return result;
+}
+
+describe('#35.1 working budget setting', () => {
+  it('#35.1 tokens, a share of the window, or off', () => {
+    expect(workingBudgetTokens(0, 128_000)).toBeUndefined();
+    expect(workingBudgetTokens(0.5, 128_000)).toBe(64_000);
+    expect(workingBudgetTokens(1, 128_000)).toBe(128_000);
+    expect(workingBudgetTokens(40_000, 128_000)).toBe(40_000);
+    expect(workingBudgetTokens(400_000, 128_000)).toBe(128_000);
+  });
+
+  it('#35.1 high-density asks for compress() from the early budget only with a working budget', async () => {
+    const off = await context([], {});
+    expect(strategy.compactionDueTokens(off.settings)).toBeUndefined();
+    const on = await context([], { 'compression.density.workingBudget': 0.4 });
+    expect(strategy.compactionDueTokens(on.settings)).toBe(Math.floor(40_000 * 0.85));
+  });
+});
+
+describe('#35.1 high-density compacts to the working budget', () => {
+  it('#35.1 past the early budget: one summary entry with the task pinned and recall ids, then whole newest turns, under 30% of the budget', async () => {
+    const history = session(16);
+    const ctx = await context(history, { 'compression.density.workingBudget': 16_000 });
+    expect(ctx.currentTokenCount).toBeGreaterThan(16_000 * 0.85);
+    const result = applied(await strategy.compress(ctx));
+    const [summary, ...rest] = result.newHistory;
+    expect(isWorkingBudgetSummary(summary)).toBe(true);
+    expect(textOf(summary)).toContain(TASK);
+    expect(textOf(summary)).toMatch(/recall id r[0-9a-f]{10}/);
+    // The kept turns are the history's own, unchanged, starting with the model's turn.
+    expect(rest[0]?.speaker).toBe('ai');
+    expect(history.slice(history.length - rest.length)).toEqual(rest);
+    expect(await ctx.estimateTokens(result.newHistory)).toBeLessThan(16_000);
+    expect(result.metadata.carriesTrail).toBe(true);
+  });
+
+  it('#35.1 under the early budget, or with the budget off, compress() does what it did without one', async () => {
+    const history = session(16);
+    const without = await strategy.compress(await context(history, {}));
+    const roomy = await strategy.compress(
+      await context(history, { 'compression.density.workingBudget': 0.9 }),
+    );
+    expect(roomy).toEqual(without);
+    expect(without.newHistory.some(isWorkingBudgetSummary)).toBe(false);
+  });
+
+  it('#35.1 the trail keeper adds no trail entry beside a summary that carries one', async () => {
+    const history = session(16);
+    const ctx = await context(history, { 'compression.density.workingBudget': 16_000 });
+    const result = applied(await strategy.compress(ctx));
+    const kept = new ArtifactTrailKeeper().keepTrail(result, {
+      before: history,
+      todos: [],
+      workspaceRoot: '/w',
+      contextLimit: 100_000,
+    });
+    expect(kept).toEqual(result);
+    expect(kept.newHistory.some(isTrailEntry)).toBe(false);
+  });
+
+  it('#35.1 a second compaction replaces the first summary with one written from the original turns', async () => {
+    const first = session(16);
+    const ctx = await context(first, { 'compression.density.workingBudget': 16_000 });
+    const once = applied(await strategy.compress(ctx));
+    const more = session(30).slice(first.length);
+    const grown = [...once.newHistory, ...more];
+    const twice = applied(
+      await strategy.compress(
+        await context(grown, { 'compression.density.workingBudget': 16_000 }),
+      ),
+    );
+    expect(twice.newHistory.filter(isWorkingBudgetSummary)).toHaveLength(1);
+    const summary = textOf(twice.newHistory[0]);
+    // The task was typed in the turns the first summary replaced: pinned once, from its original.
+    expect(summary.split(TASK)).toHaveLength(2);
+    expect(summary).toMatch(/Dense compacted the \d+ earliest messages/);
+    const count = Number(/compacted the (\d+) earliest/.exec(summary)?.[1]);
+    expect(count).toBe(first.length + more.length - (twice.newHistory.length - 1));
+  });
+});
