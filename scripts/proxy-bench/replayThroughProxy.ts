@@ -24,6 +24,7 @@
  * and intent oracles (SideGrounding.ts, SideIntent.ts) and, with `sent`, written out as sent
  * (SentLog.ts), compaction requests that reached the upstream included.
  */
+import { toldContext } from './toldContext.js';
 import {
   startProxyServer,
   type IContent,
@@ -228,7 +229,7 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const { contents } = run.input.session;
   const history = historyBefore(contents, index, side.compacted, side.summaries);
   side.mock.answerNext(recordedReply(contents[index] as IContent, run.input.api));
-  const { ms, upstream } = await timedSend(
+  const { ms, upstream, chunks } = await timedSend(
     side,
     run,
     JSON.stringify(clientRequest(history, run.options)),
@@ -252,6 +253,9 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
     run.records.push(await lastRecord(run.proxy.stats, run.records.length + 1));
   const bill = side.mock.bills.at(-1);
   side.reported = bill === undefined ? 0 : bill.promptTokens + bill.outputTokens;
+  // The client goes by the usage its reply told it: through the proxy that may be raised so it
+  // compacts (#34.1, `clientHistoryBound.ts`).
+  if (side === run.through) side.reported = Math.max(side.reported, toldContext(chunks) ?? 0);
   return ms;
 }
 

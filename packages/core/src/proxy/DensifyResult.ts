@@ -42,6 +42,10 @@ export interface DensifyOptions {
 export interface CompactionNote {
   readonly kind: 'kept' | 'compacted' | 'answered';
   readonly cut: number;
+  /** `answered`: Dense had told the client its history was full (`clientHistoryBound.ts`). */
+  readonly induced?: boolean;
+  /** `answered`: estimated tokens of the summary the client keeps (characters / 4). */
+  readonly summaryTokens?: number;
 }
 
 export interface DensifyResult {

@@ -41,6 +41,11 @@ export interface PassThroughCostInput {
   readonly sentImages?: ImageLoad;
   readonly at: number;
   readonly previous: PassThroughState | undefined;
+  /**
+   * Tokens the client passed through would hold beyond what this client holds (`directClient.ts`:
+   * history a compaction Dense induced took away); default 0.
+   */
+  readonly carriedTokens?: number;
 }
 
 export function passThroughCost(input: PassThroughCostInput): {
@@ -54,13 +59,14 @@ export function passThroughCost(input: PassThroughCostInput): {
     uncachedTokens: usage.input,
   });
   const sentPrompt = usage.input + usage.cacheCreation + usage.cacheRead;
-  if (input.originalBytes === input.sentBytes || input.sentBytes <= 0) {
+  const carried = input.carriedTokens ?? 0;
+  if (carried === 0 && (input.originalBytes === input.sentBytes || input.sentBytes <= 0)) {
     return {
       cost: { billed, passThrough: billed },
       state: { at: input.at, promptTokens: sentPrompt },
     };
   }
-  const promptTokens = clientPromptTokens({ ...input, sentPromptTokens: sentPrompt });
+  const promptTokens = clientPromptTokens({ ...input, sentPromptTokens: sentPrompt }) + carried;
   const previous = input.previous;
   const warm = previous !== undefined && !isCacheCold(rules, input.at - previous.at);
   const reusable = warm ? Math.max(usage.cacheRead, previous.promptTokens) : usage.cacheRead;

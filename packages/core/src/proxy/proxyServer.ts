@@ -235,7 +235,10 @@ async function replyToCompaction(
   const reply = answerCompaction(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
-  ctx.store.get(conversationId, exchange.started).budget.historySignals = 0;
+  const budget = ctx.store.get(conversationId, exchange.started).budget;
+  // Dense told the client its history was full: this compaction is Dense's doing.
+  const induced = (budget.historySignals ?? 0) > 0;
+  budget.historySignals = 0;
   // The summary names recall ids: their originals are kept before the client reads it.
   await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
   exchange.response.writeHead(200, {
@@ -252,18 +255,19 @@ async function replyToCompaction(
     recalls: [],
     removedChars: 0,
     prefixStable: undefined,
-    compaction: { kind: 'answered', cut: reply.messages },
-    // Not priced (no upstream call); the provider the request was meant for.
+    compaction: {
+      kind: 'answered',
+      cut: reply.messages,
+      ...(induced ? { induced } : {}),
+      summaryTokens: Math.round(reply.body.length / 4),
+    },
     provider: api === 'anthropic' ? 'anthropic' : 'openai',
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
-  finish(ctx, {
-    route: api,
-    started: exchange.started,
-    result,
-    pricing: undefined,
-    outcome,
-  });
+  // Billed nothing; priced against the client's own compaction call (`directClient.ts`).
+  const size = exchange.body.length;
+  const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
+  finish(ctx, { route: api, started: exchange.started, result, pricing, outcome });
   return true;
 }
 

@@ -48,7 +48,10 @@ describe('carriedTrail: what an earlier Dense summary named stays named (#34.1)'
       .slice(1)
       .map((message) => {
         // Other files this time, so the first summary's m0.ts is not read again.
-        return JSON.parse(JSON.stringify(message).replaceAll('/w/src/m', '/w/lib/n')) as object;
+        return JSON.parse(JSON.stringify(message).replaceAll('/w/src/m', '/w/lib/n')) as Record<
+          string,
+          unknown
+        >;
       });
     const body = anthropicBody([continued, ...later], { model: 'claude-sonnet-4-6' });
     const { send } = budgetProxy({ api: 'anthropic', budget: 12_000 });
