@@ -16,63 +16,19 @@ import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
 import { agentClient } from './budget/agentClient.js';
-import { answerCompaction } from './budget/answerCompaction.js';
-import { ConversationStore, conversationKey } from './conversationStore.js';
+import { ConversationStore } from './conversationStore.js';
 import { densifyRequest, type DensifyOptions, type DensifyResult } from './densifyRequest.js';
-import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
+import { finishRequest } from './finishRequest.js';
+import { forwardRequest, upstreamTarget } from './forwardRequest.js';
+import { keepOriginals } from './keepOriginals.js';
+import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';
 import { isAllowedHost } from './isAllowedHost.js';
-import { formatRequestLine } from './proxyReport.js';
-import {
-  COUNT_TOKENS_ROUTE,
-  ProxyStats,
-  type ProxyRequestRecord,
-  type RequestPricing,
-} from './proxyStats.js';
+import { COUNT_TOKENS_ROUTE, ProxyStats } from './proxyStats.js';
+import { replyToCompaction } from './replyToCompaction.js';
 import { RequestRecorder } from './requestRecorder.js';
-import { textTokensPerChar } from './images/imageTurnChars.js';
 import { requestPricing } from './requestPricing.js';
 import { requestPromptFloor } from './requestPromptFloor.js';
 import type { WireApi } from './wireHistory.js';
-
-export interface ProxyServerOptions {
-  readonly host?: string;
-  /** 0 (default) picks a free port. */
-  readonly port?: number;
-  readonly anthropicUpstream?: string;
-  readonly openaiUpstream?: string;
-  /** Request bodies above this are refused with 413. Default 32 MiB. */
-  readonly maxBodyBytes?: number;
-  /**
-   * Memory chat requests may hold at once (each body byte counts `MEMORY_PER_BODY_BYTE`, as
-   * measured); a request past it gets 503 with `retry-after`. Default 256 MiB; one body of
-   * `maxBodyBytes` always fits alone.
-   */
-  readonly maxBytesInFlight?: number;
-  /** Conversations kept apart in the stats (default 256). */
-  readonly maxStatsConversations?: number;
-  /** Estimated prompt tokens at which every prunable result is sent at once. */
-  readonly pressureTokens?: number;
-  /**
-   * Prompt tokens each Anthropic Messages conversation is kept under (older turns become one
-   * summary message); undefined: derived from the model; 'off': no working budget.
-   */
-  readonly workingBudget?: number | 'off';
-  /** Answer the client's own compaction request with Dense's summary (default true). */
-  readonly answerCompaction?: boolean;
-  /** Replies at entry for repeated new results (default true). */
-  readonly entryReplies?: boolean;
-  /** Also repeated-lines replies at entry (default true). */
-  readonly repeatedLinesReplies?: boolean;
-  /** Opt-in: write each request (credentials redacted) and its forwarded body here. */
-  readonly recordDir?: string;
-  /** Receives one line per request (and fail-open reasons). */
-  readonly log?: (line: string) => void;
-  readonly color?: boolean;
-  readonly now?: () => number;
-  readonly store?: ConversationStore;
-  /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
-  readonly recall?: RecallArchive;
-}
 
 export interface ProxyServer {
   readonly url: string;
@@ -90,8 +46,13 @@ export const DEFAULT_PRESSURE_TOKENS = 150_000;
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 export { chatApi } from './proxyRoutes.js';
+export type { ProxyServerOptions } from './proxyContext.js';
 
-function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' | 'busy'): void {
+function refuse(
+  ctx: ProxyContext,
+  response: http.ServerResponse,
+  kind: 'too-large' | 'busy',
+): void {
   if (kind === 'too-large') {
     const limit = ctx.maxBodyBytes;
     const message = `request body exceeds ${limit} bytes (raise it with --max-body-mb)`;
@@ -104,21 +65,8 @@ function refuse(ctx: Context, response: http.ServerResponse, kind: 'too-large' |
   });
 }
 
-interface Context {
-  readonly options: ProxyServerOptions;
-  readonly anthropic: URL;
-  readonly openai: URL;
-  readonly store: ConversationStore;
-  readonly stats: ProxyStats;
-  readonly now: () => number;
-  readonly maxBodyBytes: number;
-  readonly budget: BodyBudget;
-  readonly recorder: RequestRecorder | undefined;
-  readonly recall: RecallArchive;
-}
-
 async function handleChat(
-  ctx: Context,
+  ctx: ProxyContext,
   api: WireApi,
   target: URL,
   exchange: { request: http.IncomingMessage; response: http.ServerResponse },
@@ -143,7 +91,7 @@ async function handleChat(
 
 /** The density step's options for a request read whole. */
 function densifyOptions(
-  ctx: Context,
+  ctx: ProxyContext,
   api: WireApi,
   exchange: { request: http.IncomingMessage; body: Buffer; started: number },
   counting: boolean,
@@ -165,7 +113,9 @@ function densifyOptions(
       : {
           workingBudget: {
             tokens: budget,
-            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
+            longContext: String(request.headers['anthropic-beta'] ?? '').includes(
+              'context-1m',
+            ),
             client: agentClient({ api, userAgent: request.headers['user-agent'] }),
           },
         }),
@@ -174,7 +124,7 @@ function densifyOptions(
 
 /** Density, the optional recording, the forward and the request's record, for a body read whole. */
 async function densifyAndForward(
-  ctx: Context,
+  ctx: ProxyContext,
   api: WireApi,
   target: URL,
   exchange: {
@@ -216,128 +166,17 @@ async function densifyAndForward(
   }
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const route = counting ? COUNT_TOKENS_ROUTE : api;
-  finish(ctx, { route, started, result, pricing, outcome });
+  finishRequest(ctx, { route, started, result, pricing, outcome });
 }
 
-/** Answers the client's compaction request itself, when it is one and that is on. */
-async function replyToCompaction(
-  ctx: Context,
-  api: WireApi,
-  exchange: {
-    request: http.IncomingMessage;
-    response: http.ServerResponse;
-    body: Buffer;
-    started: number;
-  },
-): Promise<boolean> {
-  if (ctx.options.answerCompaction === false) return false;
-  const sessionId = sessionIdOf(exchange.request);
-  const reply = answerCompaction(api, exchange.body);
-  if (reply === undefined) return false;
-  const conversationId = conversationKey(sessionId, reply.identity);
-  const budget = ctx.store.get(conversationId, exchange.started).budget;
-  // Dense told the client its history was full: this compaction is Dense's doing.
-  const induced = (budget.historySignals ?? 0) > 0;
-  budget.historySignals = 0;
-  // The summary names recall ids: their originals are kept before the client reads it.
-  await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
-  exchange.response.writeHead(200, {
-    'content-type': reply.contentType,
-    'cache-control': 'no-cache',
-  });
-  exchange.response.end(reply.body);
-  const result: DensifyResult = {
-    body: exchange.body,
-    conversationId,
-    schedule: 'none',
-    pointers: 0,
-    newEdits: 0,
-    recalls: [],
-    removedChars: 0,
-    prefixStable: undefined,
-    compaction: {
-      kind: 'answered',
-      cut: reply.messages,
-      ...(induced ? { induced } : {}),
-      summaryTokens: Math.round(reply.body.length / 4),
-    },
-    provider: api === 'anthropic' ? 'anthropic' : 'openai',
-  };
-  const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
-  // Billed nothing; priced against the client's own compaction call (`directClient.ts`).
-  const size = exchange.body.length;
-  const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
-  finish(ctx, { route: api, started: exchange.started, result, pricing, outcome });
-  return true;
-}
-
-/** A pointer must not reach the model before its original can be recalled; failures are logged. */
-async function keepOriginals(
-  ctx: Context,
-  result: Pick<DensifyResult, 'conversationId' | 'recalls'>,
-): Promise<void> {
-  if (result.recalls.length === 0 || result.conversationId === undefined) return;
-  try {
-    await ctx.recall.put(result.conversationId, result.recalls);
-  } catch (error) {
-    ctx.options.log?.(`dense proxy: could not keep originals for recall (${errorMessage(error)})`);
-  }
-}
-
-function logUnsupported(ctx: Context, result: DensifyResult): void {
+function logUnsupported(ctx: ProxyContext, result: DensifyResult): void {
   if (result.unsupported !== undefined && result.firstTimeReason === true) {
     ctx.options.log?.(`dense proxy: forwarding unchanged (${result.unsupported})`);
   }
 }
 
-function finish(
-  ctx: Context,
-  input: {
-    route: string;
-    started: number;
-    result: DensifyResult;
-    pricing: RequestPricing | undefined;
-    outcome: ForwardOutcome;
-  },
-): void {
-  const { result, outcome } = input;
-  const entry: ProxyRequestRecord = {
-    at: input.started,
-    route: input.route,
-    status: outcome.status,
-    end: outcome.end,
-    conversationId: result.conversationId,
-    durationMs: Math.max(0, Math.round(ctx.now() - input.started)),
-    usage: outcome.usage,
-    removedChars: result.removedChars,
-    pointers: result.pointers,
-    ...(result.replies ? { replies: result.replies } : {}),
-    newEdits: result.newEdits,
-    schedule: result.schedule,
-    prefixStable: result.prefixStable,
-    ...(result.compaction === undefined ? {} : { compaction: result.compaction }),
-    ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
-    ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
-  };
-  if (result.conversationId !== undefined && input.route !== COUNT_TOKENS_ROUTE) {
-    const state = ctx.store.get(result.conversationId, ctx.now());
-    const usage = outcome.usage;
-    const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
-    // The upstream's own count calibrates the next request's estimate against the budget.
-    // Per character, not per byte: the budget measures the request in characters.
-    const perChar = textTokensPerChar({
-      promptTokens: prompt,
-      sentChars: result.sentChars ?? 0,
-      sentImages: input.pricing?.sentImages,
-    });
-    if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
-  }
-  const stored = ctx.stats.record(entry, input.pricing);
-  ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
-}
-
 async function handle(
-  ctx: Context,
+  ctx: ProxyContext,
   request: http.IncomingMessage,
   response: http.ServerResponse,
 ): Promise<void> {
@@ -377,7 +216,7 @@ async function handle(
   });
 }
 
-function createContext(options: ProxyServerOptions): Context {
+function createProxyContext(options: ProxyServerOptions): ProxyContext {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const inFlight = options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT;
   return {
@@ -397,7 +236,7 @@ function createContext(options: ProxyServerOptions): Context {
 
 /** Starts listening; resolves once the port is bound. */
 export function startProxyServer(options: ProxyServerOptions = {}): Promise<ProxyServer> {
-  const ctx = createContext(options);
+  const ctx = createProxyContext(options);
   const sockets = new Set<Socket>();
   const server = http.createServer((request, response) => {
     handle(ctx, request, response).catch(() => {

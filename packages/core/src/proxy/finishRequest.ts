@@ -1,0 +1,56 @@
+/**
+ * The end of one request: its record in the stats (priced when it can be), the budget's
+ * calibration from the upstream's own count, and the request line in the log.
+ */
+import type { DensifyResult } from './DensifyResult.js';
+import type { ForwardOutcome } from './forwardRequest.js';
+import { textTokensPerChar } from './images/imageTurnChars.js';
+import type { ProxyContext } from './proxyContext.js';
+import { formatRequestLine } from './proxyReport.js';
+import { COUNT_TOKENS_ROUTE, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+
+export function finishRequest(
+  ctx: ProxyContext,
+  input: {
+    route: string;
+    started: number;
+    result: DensifyResult;
+    pricing: RequestPricing | undefined;
+    outcome: ForwardOutcome;
+  },
+): void {
+  const { result, outcome } = input;
+  const entry: ProxyRequestRecord = {
+    at: input.started,
+    route: input.route,
+    status: outcome.status,
+    end: outcome.end,
+    conversationId: result.conversationId,
+    durationMs: Math.max(0, Math.round(ctx.now() - input.started)),
+    usage: outcome.usage,
+    removedChars: result.removedChars,
+    pointers: result.pointers,
+    ...(result.replies ? { replies: result.replies } : {}),
+    newEdits: result.newEdits,
+    schedule: result.schedule,
+    prefixStable: result.prefixStable,
+    ...(result.compaction === undefined ? {} : { compaction: result.compaction }),
+    ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
+    ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
+  };
+  if (result.conversationId !== undefined && input.route !== COUNT_TOKENS_ROUTE) {
+    const state = ctx.store.get(result.conversationId, ctx.now());
+    const usage = outcome.usage;
+    const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
+    // The upstream's own count calibrates the next request's estimate against the budget.
+    // Per character, not per byte: the budget measures the request in characters.
+    const perChar = textTokensPerChar({
+      promptTokens: prompt,
+      sentChars: result.sentChars ?? 0,
+      sentImages: input.pricing?.sentImages,
+    });
+    if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
+  }
+  const stored = ctx.stats.record(entry, input.pricing);
+  ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
+}

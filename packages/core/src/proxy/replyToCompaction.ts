@@ -1,0 +1,66 @@
+/**
+ * The server's side of the client's own compaction request (`budget/answerCompaction.ts`):
+ * answered at once, not forwarded; the history signals of `clientHistoryBound.ts` end here.
+ */
+import type * as http from 'node:http';
+import { answerCompaction } from './budget/answerCompaction.js';
+import { conversationKey } from './conversationStore.js';
+import type { DensifyResult } from './DensifyResult.js';
+import { finishRequest } from './finishRequest.js';
+import type { ForwardOutcome } from './forwardRequest.js';
+import { keepOriginals } from './keepOriginals.js';
+import type { ProxyContext } from './proxyContext.js';
+import { sessionIdOf } from './proxyRoutes.js';
+import type { WireApi } from './wireHistory.js';
+
+/** Answers the client's compaction request itself, when it is one and that is on. */
+export async function replyToCompaction(
+  ctx: ProxyContext,
+  api: WireApi,
+  exchange: {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    body: Buffer;
+    started: number;
+  },
+): Promise<boolean> {
+  if (ctx.options.answerCompaction === false) return false;
+  const sessionId = sessionIdOf(exchange.request);
+  const reply = answerCompaction(api, exchange.body);
+  if (reply === undefined) return false;
+  const conversationId = conversationKey(sessionId, reply.identity);
+  const budget = ctx.store.get(conversationId, exchange.started).budget;
+  // Dense told the client its history was full: this compaction is Dense's doing.
+  const induced = (budget.historySignals ?? 0) > 0;
+  budget.historySignals = 0;
+  // The summary names recall ids: their originals are kept before the client reads it.
+  await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
+  exchange.response.writeHead(200, {
+    'content-type': reply.contentType,
+    'cache-control': 'no-cache',
+  });
+  exchange.response.end(reply.body);
+  const result: DensifyResult = {
+    body: exchange.body,
+    conversationId,
+    schedule: 'none',
+    pointers: 0,
+    newEdits: 0,
+    recalls: [],
+    removedChars: 0,
+    prefixStable: undefined,
+    compaction: {
+      kind: 'answered',
+      cut: reply.messages,
+      ...(induced ? { induced } : {}),
+      summaryTokens: Math.round(reply.body.length / 4),
+    },
+    provider: api === 'anthropic' ? 'anthropic' : 'openai',
+  };
+  const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
+  // Billed nothing; priced against the client's own compaction call (`directClient.ts`).
+  const size = exchange.body.length;
+  const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
+  finishRequest(ctx, { route: api, started: exchange.started, result, pricing, outcome });
+  return true;
+}
