@@ -113,9 +113,7 @@ function densifyOptions(
       : {
           workingBudget: {
             tokens: budget,
-            longContext: String(request.headers['anthropic-beta'] ?? '').includes(
-              'context-1m',
-            ),
+            longContext: String(request.headers['anthropic-beta'] ?? '').includes('context-1m'),
             client: agentClient({ api, userAgent: request.headers['user-agent'] }),
           },
         }),
