@@ -1,3 +1,4 @@
+import { answerCompaction } from '../../packages/core/src/proxy/budget/answerCompaction.js';
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '@dense/core';
 import {
@@ -104,11 +105,13 @@ describe('#24.5 clientRequests: the Claude Code request sequence', () => {
       compaction: true,
     });
     const messages = body.messages as { role: string; content: Record<string, unknown>[] }[];
-    expect(messages.at(-1)?.content.at(-1)).toMatchObject({
+    // As the real client sends it: the prompt last and unmarked (#34.5 recognizes only that shape).
+    expect(messages.at(-1)?.content.at(-1)).toEqual({
       type: 'text',
       text: CLAUDE_COMPACTION_INSTRUCTION,
-      cache_control: { type: 'ephemeral' },
     });
+    const reply = answerCompaction('anthropic', Buffer.from(JSON.stringify(body)));
+    expect(reply).toBeDefined();
     expect(recordedReply(SESSION[4] as IContent, 'anthropic')).toEqual({
       kind: 'stream',
       text: ['summary of the work so far'],

@@ -10,7 +10,10 @@
  */
 import type { IContent, ImportedSession } from '@dense/core';
 import {
+  CODEX_COMPACTION_MARKER,
+  CODEX_TURN_METADATA,
   COMPACTION_MARKER,
+  COMPACTION_REMINDER,
   COMPACTION_TASK,
 } from '../../packages/core/src/proxy/budget/clientCompactionRequests.js';
 import type { MockStreamReply } from '../../packages/core/src/test-utils/mockServer/index.js';
@@ -93,13 +96,14 @@ export interface RequestOptions {
   readonly prefix: PrefixSizes;
 }
 
-/** The stand-in for Codex's summarize instruction, appended as the last user message. */
-export const COMPACTION_INSTRUCTION =
-  'Summarize the whole conversation so far for a continuation: the task, decisions, files ' +
-  'touched, open problems and next steps. Reply with text only, no tool calls.';
+/**
+ * Codex's summarize instruction in the shape the real 0.169 sends (its marker first), appended as
+ * the last user message of a request whose turn metadata says `compaction` (docs/clients.md).
+ */
+export const COMPACTION_INSTRUCTION = `${CODEX_COMPACTION_MARKER} Summarize the whole conversation so far for a continuation: the task, decisions, files touched, open problems and next steps.`;
 
-/** Claude Code's compaction instruction as `dense proxy` recognizes it (docs/clients.md). */
-export const CLAUDE_COMPACTION_INSTRUCTION = `${COMPACTION_MARKER}\n\n${COMPACTION_TASK}, with the task, decisions, files touched, open problems and next steps.`;
+/** Claude Code's compaction prompt in the real 2.1.331 shape (marker, task, closing reminder). */
+export const CLAUDE_COMPACTION_INSTRUCTION = `${COMPACTION_MARKER}\n\n${COMPACTION_TASK}, with the task, decisions, files touched, open problems and next steps.${COMPACTION_REMINDER}`;
 
 /** The request body the client sends with `history` (`compaction`: the summarize request). */
 export function clientRequest(
@@ -125,16 +129,19 @@ export function clientRequest(
       : [];
   const entries = [...history, ...instruction];
   if (options.api === 'openai-responses') {
+    const kind = options.compaction === true ? 'compaction' : 'turn';
     return {
       model: options.model,
       instructions: codexInstructions(options.prefix),
       input: responsesInput(entries),
       stream: true,
+      client_metadata: { [CODEX_TURN_METADATA]: JSON.stringify({ request_kind: kind }) },
     };
   }
   const messages = anthropicMessages(entries);
   const lastBlock = messages.at(-1)?.content;
-  if (Array.isArray(lastBlock) && lastBlock.length > 0) {
+  // The breakpoint on the newest block, as Claude Code sends it; its compaction prompt is unmarked.
+  if (Array.isArray(lastBlock) && lastBlock.length > 0 && options.compaction !== true) {
     const end = lastBlock.length - 1;
     lastBlock[end] = { ...(lastBlock[end] as Json), cache_control: { type: 'ephemeral' } };
   }

@@ -46,10 +46,11 @@ describe('bench:proxy at a set client window', () => {
     expect(clientHeaders(input(s))['anthropic-beta']).toBeUndefined();
   });
 
-  it('#24.5 at 1M neither client compacts: pass-through keeps the whole history past 200k, the proxy keeps its default budget', async () => {
+  it('#24.5 at 1M the pass-through client never compacts and keeps the whole history past 200k; the proxy keeps its default budget, its client compacting only when told, answered by Dense', async () => {
     const replay = await replayThroughProxy(input(session(12, 20_000), 1_000_000));
     expect(replay.compactions.passThrough.client).toBe(0);
-    expect(replay.compactions.proxy.client).toBe(0);
+    // #34.1: the proxy's client compacts when Dense tells it (its history past the bound), answered.
+    expect(replay.compactions.proxy.answeredByDense).toBe(replay.compactions.proxy.client);
     const row = windowRow({ file: 's', source: 'synthetic', window: 1_000_000, replay });
     expect(row.budget).toBe(80_000);
     expect(row.passThroughPeak).toBeGreaterThan(240_000);
