@@ -38,7 +38,7 @@ import type {
   StrategyTrigger,
 } from './types.js';
 import { targetWithRoomForPending } from './types.js';
-import { compactToWorkingBudget } from './workingBudget/compactToWorkingBudget.js';
+import { compactToWorkingBudget, thresholdTokens } from './workingBudget/compactToWorkingBudget.js';
 import { earlyBudgetOf } from './workingBudget/planCompaction.js';
 import { workingBudgetTokens } from './workingBudget/workingBudgetTokens.js';
 
@@ -113,7 +113,8 @@ export class HighDensityStrategy implements CompressionStrategy {
 
   /**
    * With a working budget, first the compaction it asks for (`compactToWorkingBudget`: the proxy's
-   * plan and deterministic summary); when it asks for none, as without one:
+   * plan and deterministic summary); when it asks for none, nothing below the threshold, and past
+   * it, as without one:
    *
    * Keeps the tail (`preserveThreshold`, never splitting a call from its responses) untouched,
    * replaces older tool results by one-line summaries — only as many as the target needs, stale
@@ -128,9 +129,13 @@ export class HighDensityStrategy implements CompressionStrategy {
     const { history, settings } = context;
     if (history.length === 0) return this.noop(history, 'empty-history');
     const budget = workingBudget(settings);
-    const compacted =
-      budget === undefined ? undefined : await compactToWorkingBudget(context, budget);
-    if (compacted !== undefined) return compacted;
+    if (budget !== undefined) {
+      const compacted = await compactToWorkingBudget(context, budget);
+      if (compacted !== undefined) return compacted;
+      // Below the threshold only the budget's plan may rewrite the history (it declined).
+      const tokens = context.currentTokenCount + (context.pendingTokens ?? 0);
+      if (tokens < thresholdTokens(context)) return this.noop(history, 'already-under-target');
+    }
     const tailStart = planTailStart(history, settings['compression.preserveThreshold']);
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');
     const targetTokens = targetWithRoomForPending(this.target(settings), context);

@@ -76,14 +76,34 @@ describe('#35.1 high-density compacts to the working budget', () => {
     expect(result.metadata.carriesTrail).toBe(true);
   });
 
-  it('#35.1 under the early budget, or with the budget off, compress() does what it did without one', async () => {
+  it('#35.1 below the threshold compress() rewrites only what the budget asks for; past it, what it did without a budget', async () => {
     const history = session(16);
-    const without = await strategy.compress(await context(history, {}));
-    const roomy = await strategy.compress(
-      await context(history, { 'compression.density.workingBudget': 0.9 }),
+    // Below the threshold (34k) and the early budget (30.6k), over what compress() aims at (7.6k).
+    const roomy = { 'context-limit': 40_000, 'compression.density.workingBudget': 0.9 } as const;
+    const withoutBudget = { 'context-limit': 40_000 } as const;
+    expect((await strategy.compress(await context(history, withoutBudget))).kind).toBe('applied');
+    expect((await strategy.compress(await context(history, roomy))).kind).toBe('noop');
+    // A threshold below the history: compression is needed, and is what it was without a budget.
+    const lowThreshold = { 'compression-threshold': 0.1 } as const;
+    const without = await strategy.compress(
+      await context(history, { ...withoutBudget, ...lowThreshold }),
     );
-    expect(roomy).toEqual(without);
-    expect(without.newHistory.some(isWorkingBudgetSummary)).toBe(false);
+    expect(without.kind).toBe('applied');
+    const needed = await strategy.compress(await context(history, { ...roomy, ...lowThreshold }));
+    expect(needed).toEqual(without);
+    expect(needed.newHistory.some(isWorkingBudgetSummary)).toBe(false);
+  });
+
+  it('#35.1 an early compaction below the threshold is a bet: over the risk budget the history stays', async () => {
+    const history = session(16);
+    // Past the budget yet far below the threshold (85k): not needed, so within the risk budget only.
+    const ctx = await context(history, { 'compression.density.workingBudget': 14_000 });
+    expect(ctx.currentTokenCount).toBeGreaterThan(14_000);
+    const broke = { riskTokens: () => 0, readMultiplier: 0.1, writeMultiplier: 1.25 };
+    expect((await strategy.compress({ ...ctx, earlyCompactionRisk: broke })).kind).toBe('noop');
+    const rich = { ...broke, riskTokens: () => 1_000_000 };
+    const made = applied(await strategy.compress({ ...ctx, earlyCompactionRisk: rich }));
+    expect(isWorkingBudgetSummary(made.newHistory[0])).toBe(true);
   });
 
   it('#35.1 the trail keeper adds no trail entry beside a summary that carries one', async () => {

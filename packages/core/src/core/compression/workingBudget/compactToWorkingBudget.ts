@@ -41,6 +41,12 @@ function transcriptOf(entries: readonly IContent[]): string {
   return entries.map((entry) => JSON.stringify(entry)).join('\n');
 }
 
+/** The history tokens (with the message about to be added) at which compression is needed. */
+export function thresholdTokens(context: CompressionContext): number {
+  const threshold = context.runtimeContext.ephemerals.compressionThreshold();
+  return Math.floor(threshold * context.settings.contextLimit);
+}
+
 /**
  * The compaction the working budget asks for now, as an applied result; undefined when the history
  * (with the message about to be added) fits, or the plan keeps it (nothing to cut, or an early
@@ -63,6 +69,7 @@ export async function compactToWorkingBudget(
     budgetTokens,
     previousCut,
     ...(context.earlyCompactionRisk === undefined ? {} : { risk: context.earlyCompactionRisk }),
+    neededTokens: thresholdTokens(context),
     rawOf: (cut) => transcriptOf(turns.slice(0, cut)),
   });
   context.logger.debug('working budget', {

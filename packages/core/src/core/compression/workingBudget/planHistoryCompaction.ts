@@ -38,6 +38,12 @@ export interface HistoryCompactionInput {
   readonly previousCut: number;
   /** What an early compaction may cost up front (absent: no limit). */
   readonly risk?: EarlyCompactionRisk;
+  /**
+   * Request tokens past which a compaction is needed, not early (default: the budget, the proxy's
+   * rule). The CLI passes its compression threshold: below it, the threshold's own compression
+   * still stands behind the budget, so every compaction there is a bet within the risk budget.
+   */
+  readonly neededTokens?: number;
   /** The first `cut` turns' raw text, as the store of originals keeps it (one recall id names it). */
   readonly rawOf: (cut: number) => string;
 }
@@ -78,7 +84,9 @@ export function historyPlanInput(input: HistoryCompactionInput): CompactionPlanI
 /** The decision, and when it compacts, the summary of the turns it cuts. */
 export function planHistoryCompaction(input: HistoryCompactionInput): HistoryCompaction {
   const planInput = historyPlanInput(input);
-  const plan = withinRisk(input.risk, planInput, planCompaction(planInput));
+  const needed = input.neededTokens ?? input.budgetTokens;
+  const riskInput = { ...planInput, budgetTokens: Math.max(needed, input.budgetTokens) };
+  const plan = withinRisk(input.risk, riskInput, planCompaction(planInput));
   if (plan.kind === 'keep') return { kind: 'keep', reason: plan.reason };
   const summary = compactionSummary({
     removed: input.turns.slice(0, plan.cut),
