@@ -140,10 +140,12 @@ export function clientRequest(
   }
   const messages = anthropicMessages(entries);
   const lastBlock = messages.at(-1)?.content;
-  // The breakpoint on the newest block, as Claude Code sends it; its compaction prompt is unmarked.
-  if (Array.isArray(lastBlock) && lastBlock.length > 0 && options.compaction !== true) {
-    const end = lastBlock.length - 1;
-    lastBlock[end] = { ...(lastBlock[end] as Json), cache_control: { type: 'ephemeral' } };
+  // The breakpoint on the newest block, as Claude Code sends it; its compaction prompt is unmarked,
+  // the breakpoint stays on the block before it (the conversation's cached prefix).
+  const marked = options.compaction === true ? messages.at(-2)?.content : lastBlock;
+  if (Array.isArray(marked) && marked.length > 0) {
+    const end = marked.length - 1;
+    marked[end] = { ...(marked[end] as Json), cache_control: { type: 'ephemeral' } };
   }
   return {
     model: options.model,

@@ -24,6 +24,7 @@
  * and intent oracles (SideGrounding.ts, SideIntent.ts) and, with `sent`, written out as sent
  * (SentLog.ts), compaction requests that reached the upstream included.
  */
+import { codexKeptMessages } from './codexKeptMessages.js';
 import { toldContext } from './toldContext.js';
 import {
   startProxyServer,
@@ -294,8 +295,11 @@ async function compact(
   if (answered) side.compactionRequests.pop();
   side.counts.client++;
   if (step.synthetic) side.counts.synthetic++;
-  if (answered) side.summaries.set(step.boundary, heldSummary(replyText(chunks)));
-  else if (step.synthetic) side.summaries.set(step.boundary, step.summary);
+  if (answered) {
+    // Codex keeps the user's messages beside the summary; Claude Code keeps the summary alone.
+    const kept = run.input.api === 'openai-responses' ? codexKeptMessages(history) : [];
+    side.summaries.set(step.boundary, heldSummary(replyText(chunks), kept));
+  } else if (step.synthetic) side.summaries.set(step.boundary, step.summary);
   side.counts.answeredByDense += answered ? 1 : 0;
   side.counts.blockedMs += answered ? ms : step.waitMs;
   side.compacted.add(step.boundary);
@@ -304,9 +308,12 @@ async function compact(
 }
 
 /** The summary entry a client keeps from the text of its compaction's reply. */
-const heldSummary = (text: string): IContent => ({
+const heldSummary = (text: string, kept: readonly string[] = []): IContent => ({
   speaker: 'human',
-  blocks: [{ type: 'text', text }],
+  blocks: [
+    ...kept.map((message) => ({ type: 'text' as const, text: message })),
+    { type: 'text', text },
+  ],
   metadata: { isSummary: true },
 });
 
