@@ -39,6 +39,7 @@ import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import type { DensityPressure } from '../scheduler/densityPressure.js';
 import { DensityScheduler, plansCompression } from '../scheduler/DensityScheduler.js';
 import type { DensityStepOutcome } from '../scheduler/densityStep.js';
+import type { EarlyCompactionRisk } from './compression/workingBudget/earlyCompactionRisk.js';
 
 import type {
   CompressionEvent,
@@ -129,7 +130,11 @@ export class CompressionHandler {
     });
     let compressed = false;
     const planned = plansCompression(density);
-    if ((planned || this.shouldCompress(pendingTokens)) && !this.reportedLoop(pendingTokens)) {
+    const due = planned || this.shouldCompress(pendingTokens);
+    if (
+      (due && !this.reportedLoop(pendingTokens)) ||
+      (!due && this.workingBudgetDue(pendingTokens))
+    ) {
       await this.performCompression(promptId, pendingTokens);
       compressed = true;
     }
@@ -184,6 +189,17 @@ export class CompressionHandler {
       thresholdTokens,
       compressedTokens: after === undefined ? undefined : after + pendingTokens,
     });
+  }
+
+  /**
+   * Whether the strategy asks for compress() before the threshold (its working budget's early
+   * budget) and the loop guard allows it (silently: an early compaction is not a loop warning).
+   */
+  private workingBudgetDue(pendingTokens: number): boolean {
+    const due = this.currentStrategy().compactionDueTokens?.(this.compressionSettings());
+    if (due === undefined) return false;
+    const tokens = this.options.history.getTotalTokens() + pendingTokens;
+    return tokens >= due && this.loopGuard.loopCheck(tokens, due) === undefined;
   }
 
   /** Whether history (after density) plus `pendingTokens` reaches threshold × context limit. */
@@ -274,8 +290,20 @@ export class CompressionHandler {
       },
       promptId,
       ...(pendingTokens > 0 ? { pendingTokens } : {}),
+      earlyCompactionRisk: this.earlyCompactionRisk(),
       ...(todos.length === 0 ? {} : { activeTodos: todos }),
       ...(transcriptPath === undefined ? {} : { transcriptPath }),
+    };
+  }
+
+  /** The session's risk budget and cache prices, for an early working-budget compaction. */
+  private earlyCompactionRisk(): EarlyCompactionRisk {
+    const rules = cacheRulesForProvider(this.options.runtimeState().provider);
+    const allowance = this.settings.get('compression.density.cacheRiskAllowance');
+    return {
+      riskTokens: () => this.scheduler.betBudget(rules.provider, allowance),
+      readMultiplier: rules.readMultiplier,
+      writeMultiplier: rules.writeMultiplier,
     };
   }
 

@@ -43,6 +43,9 @@ export function instrumentStrategy(
     ...(inner.compressedTokensAtMost === undefined
       ? {}
       : { compressedTokensAtMost: inner.compressedTokensAtMost.bind(inner) }),
+    ...(inner.compactionDueTokens === undefined
+      ? {}
+      : { compactionDueTokens: inner.compactionDueTokens.bind(inner) }),
     compress(context: CompressionContext): Promise<CompressionResult> {
       observer.compressing();
       return inner.compress(context);

@@ -16,6 +16,9 @@ export function withShellFileOps(strategy: CompressionStrategy): CompressionStra
     ...(strategy.compressedTokensAtMost === undefined
       ? {}
       : { compressedTokensAtMost: strategy.compressedTokensAtMost.bind(strategy) }),
+    ...(strategy.compactionDueTokens === undefined
+      ? {}
+      : { compactionDueTokens: strategy.compactionDueTokens.bind(strategy) }),
     compress: (context) => strategy.compress(context),
     optimize: (history, config) => optimize(history, { ...config, shellFileOps: true }),
   };

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { big, fakeStrategy, setup } from '../test-utils/compressionHandlerFixtures.js';
+
+describe('CompressionHandler: the working budget compacts before the threshold (#35.1)', () => {
+  it('#35.1 compress() runs once the history reaches the strategy’s compactionDueTokens, below the threshold; never when the strategy names none', async () => {
+    const log: string[] = [];
+    const due = { ...fakeStrategy({ log }), compactionDueTokens: () => 1 };
+    const { handler } = await setup({ entries: [big(2), big(2)], strategy: due });
+    expect(handler.shouldCompress()).toBe(false);
+    await handler.ensureCompressionBeforeSend('p');
+    expect(log.some((line) => line.startsWith('compress@'))).toBe(true);
+
+    const quiet: string[] = [];
+    const notDue = { ...fakeStrategy({ log: quiet }), compactionDueTokens: () => undefined };
+    const other = await setup({ entries: [big(2), big(2)], strategy: notDue });
+    await other.handler.ensureCompressionBeforeSend('p');
+    expect(quiet.some((line) => line.startsWith('compress@'))).toBe(false);
+  });
+});
