@@ -19,13 +19,7 @@ import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import type { CompactionNote } from './densifyRequest.js';
 import type { PassThroughPointers } from './sentPointers.js';
 import type { ReplyEnd } from './forwardRequest.js';
-import {
-  afterAnswered,
-  beforePriced,
-  directCompactionCost,
-  DIRECT_START,
-  type DirectClientState,
-} from './directClient.js';
+import { DirectClients } from './directClients.js';
 import { clientPromptTokens } from './images/clientPromptTokens.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from './proxySchedule.js';
@@ -257,37 +251,18 @@ function keptUnder(
   return held >= mark + threshold && reported < threshold;
 }
 
-/** Drops the least recently set keys of `map` past `max`. */
-function bounded<T>(map: Map<string, T>, max: number): void {
-  while (map.size > max) {
-    const oldest = map.keys().next().value;
-    if (oldest === undefined) break;
-    map.delete(oldest);
-  }
-}
-
-/** The client session of a conversation: `session:<header>` when it sent one, else itself. */
-function sessionOf(conversationId: string | undefined): string {
-  const id = conversationId ?? '(none)';
-  return id.startsWith('session:') ? id.slice(0, id.lastIndexOf(':')) : id;
-}
-
 export class ProxyStats {
   private totals: ProxyTotals = ZERO;
   private readonly perConversation = new Map<string, ConversationEntry>();
   private dropped = { conversations: 0, totals: ZERO };
   private readonly recent: ProxyRequestRecord[] = [];
   private readonly maxConversations: number;
-  /** The direct client of each session that carries history (`directClient.ts`). */
-  private readonly direct = new Map<string, DirectClientState>();
-  /**
-   * Each session's latest pass-through request: the direct client's compaction call reads its
-   * prefix (a compaction starts a new conversation, the direct client's cache is the session's).
-   */
-  private readonly sessionPassThrough = new Map<string, PassThroughState>();
+  /** The client passed through, per session, for the pass-through side (`directClients.ts`). */
+  private readonly direct: DirectClients;
 
   constructor(options: ProxyStatsOptions = {}) {
     this.maxConversations = Math.max(1, options.maxConversations ?? DEFAULT_STATS_CONVERSATIONS);
+    this.direct = new DirectClients(this.maxConversations);
   }
 
   /**
@@ -311,7 +286,7 @@ export class ProxyStats {
         : input;
     const removedImages = pricing === undefined ? undefined : removedImagesOf(pricing);
     if (removedImages !== undefined) record = { ...record, removedImages };
-    if (answered && pricing !== undefined) record = this.priceAnswered(record, entry, pricing);
+    if (answered && pricing !== undefined) record = this.priceAnswered(record, pricing);
     else if (pricing !== undefined && input.usage !== undefined) {
       record = this.priceForwarded(record, entry, { pricing, usage: input.usage });
     }
@@ -326,50 +301,18 @@ export class ProxyStats {
     return record;
   }
 
-  /** The direct client's state for the session of `conversationId` (`directClient.ts`). */
-  private directOf(conversationId: string | undefined): {
-    readonly key: string;
-    readonly state: DirectClientState;
-  } {
-    const key = sessionOf(conversationId);
-    return { key, state: this.direct.get(key) ?? DIRECT_START };
-  }
-
-  private setDirect(key: string, state: DirectClientState): void {
-    this.direct.delete(key);
-    if (state.carriedTokens > 0 || state.pendingHeldTokens !== undefined)
-      this.direct.set(key, state);
-    bounded(this.direct, this.maxConversations);
-  }
-
-  private setSessionPassThrough(key: string, state: PassThroughState): void {
-    this.sessionPassThrough.delete(key);
-    this.sessionPassThrough.set(key, state);
-    bounded(this.sessionPassThrough, this.maxConversations);
-  }
-
   /**
    * A client compaction Dense answered: billed nothing; passed through, the client's own would
-   * have been a model call over the history it held, unless Dense made it compact (then the
-   * direct client keeps that history: carried).
+   * have been a model call over the history it held, unless Dense made it compact.
    */
-  private priceAnswered(
-    record: ProxyRequestRecord,
-    entry: ConversationEntry,
-    pricing: RequestPricing,
-  ): ProxyRequestRecord {
-    const direct = this.directOf(record.conversationId);
-    const previous = this.sessionPassThrough.get(direct.key);
-    const heldTokens = previous?.promptTokens ?? 0;
-    const next = afterAnswered(direct.state, {
+  private priceAnswered(record: ProxyRequestRecord, pricing: RequestPricing): ProxyRequestRecord {
+    const passThrough = this.direct.answered({
+      conversationId: record.conversationId,
       induced: record.compaction?.induced === true,
-      heldTokens,
+      rules: cacheRulesFor(pricing.provider),
+      at: record.at,
     });
-    this.setDirect(direct.key, next.state);
-    if (!next.chargeCompaction || heldTokens === 0) return record;
-    const rules = cacheRulesFor(pricing.provider);
-    const passThrough = directCompactionCost({ rules, heldTokens, at: record.at, previous });
-    return { ...record, cost: { billed: 0, passThrough } };
+    return passThrough === undefined ? record : { ...record, cost: { billed: 0, passThrough } };
   }
 
   /** A forwarded request with reported usage, priced against the direct client's same request. */
@@ -382,51 +325,37 @@ export class ProxyStats {
     const rules = cacheRulesFor(pricing.provider);
     const upstreamTokens = usage.input + usage.cacheCreation + usage.cacheRead;
     const clientTokens = clientPromptTokens({ ...pricing, sentPromptTokens: upstreamTokens });
-    const direct = this.directOf(record.conversationId);
-    const held = beforePriced(direct.state, {
+    const direct = this.direct.before({
+      conversationId: record.conversationId,
       clientTokens,
       threshold: pricing.clientThreshold,
+      rules,
+      at: record.at,
+      conversationPrevious: entry.passThrough,
     });
-    this.setDirect(direct.key, held.state);
-    // The direct client's own compaction before this request: a model call over what it held.
-    const compaction =
-      held.compactedTokens === undefined
-        ? 0
-        : directCompactionCost({
-            rules,
-            heldTokens: held.compactedTokens,
-            at: record.at,
-            previous: this.sessionPassThrough.get(direct.key),
-          });
-    const carriedTokens = held.promptTokens - clientTokens;
-    // While it carries history the direct client is still in the session's one conversation: its
-    // cache is warm from the session's previous request, whatever conversation the client is in.
-    const previous =
-      carriedTokens > 0 ? this.sessionPassThrough.get(direct.key) : entry.passThrough;
     const priced = passThroughCost({
       ...pricing,
       usage,
       rules,
       at: record.at,
-      previous,
-      carriedTokens,
+      previous: direct.previous,
+      carriedTokens: direct.carriedTokens,
     });
-    const context: RequestContext = { upstreamTokens, clientTokens };
     // The direct client compacting here, or (no history carried) the client's own history passing
     // its threshold again while the context it is told stays under: a compaction avoided.
-    const directCompacted = held.compactedTokens !== undefined;
-    const directContext = { upstreamTokens, clientTokens: held.promptTokens };
+    const directContext = { upstreamTokens, clientTokens: direct.promptTokens };
     const avoided =
-      directCompacted ||
+      direct.compacted ||
       keptUnder(usage, directContext, pricing.clientThreshold, entry.keptUnderMark);
-    if (directCompacted) entry.keptUnderMark = 0;
-    else if (avoided) entry.keptUnderMark = held.promptTokens + usage.output;
+    if (direct.compacted) entry.keptUnderMark = 0;
+    else if (avoided) entry.keptUnderMark = direct.promptTokens + usage.output;
     entry.passThrough = priced.state;
-    this.setSessionPassThrough(direct.key, priced.state);
+    this.direct.priced(direct.session, priced.state);
+    const passThrough = priced.cost.passThrough + direct.compactionCost;
     return {
       ...record,
-      cost: { billed: priced.cost.billed, passThrough: priced.cost.passThrough + compaction },
-      context,
+      cost: { billed: priced.cost.billed, passThrough },
+      context: { upstreamTokens, clientTokens },
       ...(avoided ? { compactionAvoided: 'kept-under' as const } : {}),
     };
   }
