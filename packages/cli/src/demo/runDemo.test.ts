@@ -132,12 +132,16 @@ describe('dense demo, end to end', () => {
     }
   });
 
-  it('#23.4 high-density costs the least of all strategies priced with the prompt cache and sends the fewest input tokens, losing nothing to an extra compression', () => {
+  it('#23.4 high-density costs less than every other strategy priced with the prompt cache (its own recency variant: within 1%) and sends the fewest input tokens, losing nothing to an extra compression', () => {
     const dense = runOf('high-density');
     for (const run of report.runs) {
       if (run === dense) continue;
+      // Since #34.5 (replies at entry only when shorter in tokens) and #35.2 (a new batch bets only
+      // what density saved until it has waited a step) the recency variant, which prunes by age
+      // and loses live content, is 0.7% cheaper here (docs/demo.md).
+      const allowance = run.variant.id === 'high-density-recency' ? 1.01 : 1;
       expect(dense.cacheWeightedInputTokens, run.variant.id).toBeLessThan(
-        run.cacheWeightedInputTokens,
+        run.cacheWeightedInputTokens * allowance,
       );
       expect(dense.cumulativeInputTokens, run.variant.id).toBeLessThan(run.cumulativeInputTokens);
     }
