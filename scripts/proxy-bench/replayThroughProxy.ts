@@ -255,7 +255,7 @@ async function sendCall(run: Run, index: number, side: Side): Promise<number> {
   const bill = side.mock.bills.at(-1);
   side.reported = bill === undefined ? 0 : bill.promptTokens + bill.outputTokens;
   // The client goes by the usage its reply told it: through the proxy that may be raised so it
-  // compacts (#34.1, `clientHistoryBound.ts`).
+  // compacts (`clientHistoryBound.ts`).
   if (side === run.through) side.reported = Math.max(side.reported, toldContext(chunks) ?? 0);
   return ms;
 }

@@ -1,6 +1,6 @@
 /**
  * The context a streamed reply told the client (prompt + output tokens), read as the client reads
- * it: through the proxy it may be raised so the client compacts (#34.1, `clientHistoryBound.ts`).
+ * it: through the proxy it may be raised so the client compacts (`clientHistoryBound.ts`).
  */
 import { UsageMeter } from '../../packages/core/src/proxy/usageMeter.js';
 

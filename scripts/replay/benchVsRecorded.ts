@@ -1,6 +1,5 @@
 /**
- * High-density against `none` and `recorded` at each context limit of a `--limits` run (issue
- * #35.3): overall, per source and per session — every session, the self-compacted ones included
+ * High-density against `none` and `recorded` at each context limit of a `--limits` run: overall, per source and per session — every session, the self-compacted ones included
  * (the window grid leaves those out). `recorded` is what the agent itself did: its own compactions
  * where it made some, otherwise the same as `none`; both lift the limit and run once. Sessions
  * above 100.5% of `none` and self-compacted sessions above 95% of `recorded` are counted and

@@ -136,9 +136,9 @@ describe('dense demo, end to end', () => {
     const dense = runOf('high-density');
     for (const run of report.runs) {
       if (run === dense) continue;
-      // Since #34.5 (replies at entry only when shorter in tokens) and #35.2 (a new batch bets only
-      // what density saved until it has waited a step) the recency variant, which prunes by age
-      // and loses live content, is 0.7% cheaper here (docs/demo.md).
+      // The recency variant prunes by age and loses live content; with replies at entry only when
+      // shorter in tokens and new batches betting only what density saved, it is 0.7% cheaper
+      // here (docs/demo.md).
       const allowance = run.variant.id === 'high-density-recency' ? 1.01 : 1;
       expect(dense.cacheWeightedInputTokens, run.variant.id).toBeLessThan(
         run.cacheWeightedInputTokens * allowance,

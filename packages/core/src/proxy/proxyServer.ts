@@ -144,11 +144,13 @@ async function densifyAndForward(
   await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
   });
+  // Sizes and images read once: the prompt floor and the meter both use them.
+  const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const bound =
-    counting || budget === 'off'
+    pricing === undefined || budget === 'off'
       ? undefined
       : requestPromptFloor({
-          ...{ api, request, body, result, budgetTokens: budget },
+          ...{ api, request, result, pricing, budgetTokens: budget },
           ...{ store: ctx.store, now: started },
         });
   const outcome = await forwardRequest({
@@ -162,7 +164,6 @@ async function densifyAndForward(
     bound.told();
     ctx.options.log?.('dense proxy: told the client its history is full (it compacts next)');
   }
-  const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const route = counting ? COUNT_TOKENS_ROUTE : api;
   finishRequest(ctx, { route, started, result, pricing, outcome });
 }

@@ -8,9 +8,8 @@ import { agentClient } from './budget/agentClient.js';
 import { historyBound, promptToReport } from './budget/clientHistoryBound.js';
 import type { ConversationStore } from './conversationStore.js';
 import type { DensifyResult } from './DensifyResult.js';
-import { bodyLength } from './forwardRequest.js';
 import { clientPromptTokens } from './images/clientPromptTokens.js';
-import { bodyImageLoad } from './images/requestImages.js';
+import type { RequestPricing } from './proxyStats.js';
 import type { PromptFloor } from './reportedUsage.js';
 import type { WireApi } from './wireHistory.js';
 
@@ -24,8 +23,9 @@ export interface RequestPromptFloor {
 export function requestPromptFloor(input: {
   readonly api: WireApi;
   readonly request: http.IncomingMessage;
-  readonly body: Buffer;
   readonly result: DensifyResult;
+  /** The request's sizes and images, as the meter prices it (`requestPricing`). */
+  readonly pricing: RequestPricing;
   /** The working budget's tokens (undefined: the model's default). */
   readonly budgetTokens: number | undefined;
   readonly store: ConversationStore;
@@ -43,13 +43,7 @@ export function requestPromptFloor(input: {
     client,
     budgetTokens: input.budgetTokens,
   });
-  const sent = result.chunks ?? result.body;
-  const sizes = {
-    originalBytes: input.body.length,
-    sentBytes: bodyLength(sent),
-    originalImages: bodyImageLoad(input.body),
-    sentImages: bodyImageLoad(sent),
-  };
+  const sizes = input.pricing;
   return {
     floor: (reportedPrompt) =>
       promptToReport({

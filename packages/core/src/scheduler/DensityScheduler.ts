@@ -91,7 +91,7 @@ export class DensityScheduler {
    * were already waiting at the previous step. A batch that has just appeared (typically the stale
    * read an edit made, and an agent's turn, or the whole session, often ends right after its last
    * edit) is bet only with what density has earned: should the session end at the next call, it
-   * costs no more than without density (issue #35.2). One call later the session has shown it
+   * costs no more than without density. One call later the session has shown it
    * goes on, and the allowance is open to the batch.
    */
   betBudget(provider: CacheProviderName, allowance: number): number {

@@ -1,6 +1,6 @@
 /**
  * Where the session is heading, for the density schedule: the context against the compression
- * threshold and how fast it grows per call. Two rules read it (issue #35.2):
+ * threshold and how fast it grows per call. Two rules read it:
  *
  * - a batch applied for paying back must pay back before the next likely compression: a
  *   compression rewrites the whole history, and what density removed stops saving from then on

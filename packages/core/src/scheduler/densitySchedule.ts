@@ -25,7 +25,7 @@
  * density. The CLI opens the allowance only to a batch that already waited a step
  * (`DensityScheduler.betBudget`).
  *
- * With an outlook (`densityOutlook.ts`, issue #35.2) the horizon is also cut at the next likely
+ * With an outlook (`densityOutlook.ts`) the horizon is also cut at the next likely
  * compression, after which a batch saves nothing, and a pressure batch is priced against the
  * compression call by call over the horizon: a deep rewrite that only delays a compression loses
  * to it.
