@@ -62,6 +62,21 @@ export function conversationKey(sessionHeader: string | undefined, identity: str
     : `hash:${hash}`;
 }
 
+/** A conversation the proxy has not seen yet. */
+export function newConversation(id: string): ConversationState {
+  return {
+    id,
+    applied: new Set(),
+    lastSent: undefined,
+    lastRequestAt: undefined,
+    lastMessageHashes: [],
+    lastPointers: { sites: [], read: undefined },
+    loggedReasons: new Set(),
+    budget: { compaction: undefined, promptTokensPerChar: undefined },
+    entryReplies: new EntryReplyDecisions(),
+  };
+}
+
 export class ConversationStore {
   private readonly states = new Map<string, ConversationState>();
   private readonly maxConversations: number;
@@ -90,27 +105,34 @@ export class ConversationStore {
   /** The state for `id`, created when unknown; marks it most recently used. */
   get(id: string, now: number = this.now()): ConversationState {
     this.expire(now);
-    let state = this.states.get(id);
-    if (state === undefined) {
-      state = {
-        id,
-        applied: new Set(),
-        lastSent: undefined,
-        lastRequestAt: undefined,
-        lastMessageHashes: [],
-        lastPointers: { sites: [], read: undefined },
-        loggedReasons: new Set(),
-        budget: { compaction: undefined, promptTokensPerChar: undefined },
-        entryReplies: new EntryReplyDecisions(),
-      };
-    } else this.states.delete(id);
-    this.states.set(id, state);
+    const state = this.states.get(id) ?? newConversation(id);
+    this.keep(state);
+    return state;
+  }
+
+  /** The state held for `id`, if any (not marked used). */
+  peek(id: string): ConversationState | undefined {
+    return this.states.get(id);
+  }
+
+  /** Holds `state` for its id in place of any other (a shared store's newer copy). */
+  put(state: ConversationState): void {
+    this.keep(state);
+  }
+
+  /** Drops the state held for `id` (a shared store has none). */
+  forget(id: string): void {
+    this.states.delete(id);
+  }
+
+  private keep(state: ConversationState): void {
+    this.states.delete(state.id);
+    this.states.set(state.id, state);
     while (this.states.size > this.maxConversations) {
       const oldest = this.states.keys().next().value;
       if (oldest === undefined) break;
       this.states.delete(oldest);
     }
-    return state;
   }
 
   all(): readonly ConversationState[] {

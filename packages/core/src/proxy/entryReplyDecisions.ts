@@ -67,6 +67,17 @@ export class EntryReplyDecisions {
     return this.byPosition.size;
   }
 
+  /** Every decision, by position (a shared store keeps them between requests). */
+  entries(): readonly (readonly [string, EntryReplyDecision])[] {
+    return [...this.byPosition];
+  }
+
+  static restore(entries: readonly (readonly [string, EntryReplyDecision])[]): EntryReplyDecisions {
+    const decisions = new EntryReplyDecisions();
+    for (const [position, decision] of entries) decisions.set(position, decision);
+    return decisions;
+  }
+
   get(position: string): EntryReplyDecision | undefined {
     return this.byPosition.get(position);
   }

@@ -7,7 +7,10 @@
  */
 import { COMPRESSION_SETTINGS } from '../settings/compressionSettings.js';
 import type { CacheProviderName } from '../cache/index.js';
-import { DensityCacheLedger } from '../scheduler/densityCacheLedger.js';
+import {
+  DensityCacheLedger,
+  type DensityCacheLedgerSnapshot,
+} from '../scheduler/densityCacheLedger.js';
 import type { ConversationState } from './conversationStore.js';
 
 function numberDefault(key: string): number {
@@ -37,6 +40,37 @@ function stateOf(conversation: ConversationState): LedgerState {
     LEDGERS.set(conversation, state);
   }
   return state;
+}
+
+/** A conversation's ledger as plain data; undefined when it has none yet. */
+export interface ProxyLedgerSnapshot {
+  readonly ledger: DensityCacheLedgerSnapshot;
+  readonly removedTokens: number;
+  readonly keptOutTokens: number;
+}
+
+export function proxyLedgerSnapshot(
+  conversation: ConversationState,
+): ProxyLedgerSnapshot | undefined {
+  const state = LEDGERS.get(conversation);
+  return state === undefined
+    ? undefined
+    : {
+        ledger: state.ledger.snapshot(),
+        removedTokens: state.removedTokens,
+        keptOutTokens: state.keptOutTokens,
+      };
+}
+
+export function restoreProxyLedger(
+  conversation: ConversationState,
+  snapshot: ProxyLedgerSnapshot,
+): void {
+  LEDGERS.set(conversation, {
+    ledger: DensityCacheLedger.restore(snapshot.ledger),
+    removedTokens: snapshot.removedTokens,
+    keptOutTokens: snapshot.keptOutTokens,
+  });
 }
 
 /** The most a new batch may cost up front in this conversation (base-input-token units). */

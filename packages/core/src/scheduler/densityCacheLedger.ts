@@ -42,6 +42,22 @@ function zeroPerProvider(): Record<CacheProviderName, number> {
   >;
 }
 
+/** Everything a ledger holds, as plain data (a shared store keeps it between requests). */
+export interface DensityCacheLedgerSnapshot {
+  readonly removed: number;
+  readonly kept: number;
+  readonly pendingRewrite: number;
+  readonly pendingExplicit: number;
+  readonly lastCallAt: number | null;
+  readonly notSent: number;
+  readonly rewritten: number;
+  readonly calls: number;
+  readonly net: Readonly<Record<CacheProviderName, number>>;
+  readonly keptNet: Readonly<Record<CacheProviderName, number>>;
+  readonly baseline: Readonly<Record<CacheProviderName, number>>;
+  readonly baselineContext: number;
+}
+
 export class DensityCacheLedger {
   private removed = 0;
   private kept = 0;
@@ -149,6 +165,41 @@ export class DensityCacheLedger {
    */
   riskBudget(provider: CacheProviderName, allowance: number): number {
     return this.savedSoFar(provider) + allowance * this.baselineSoFar(provider);
+  }
+
+  snapshot(): DensityCacheLedgerSnapshot {
+    return {
+      removed: this.removed,
+      kept: this.kept,
+      pendingRewrite: this.pendingRewrite,
+      pendingExplicit: this.pendingExplicit,
+      lastCallAt: this.lastCallAt ?? null,
+      notSent: this.notSent,
+      rewritten: this.rewritten,
+      calls: this.calls,
+      net: { ...this.net },
+      keptNet: { ...this.keptNet },
+      baseline: { ...this.baseline },
+      baselineContext: this.baselineContext,
+    };
+  }
+
+  /** A ledger holding what `snapshot` returned. */
+  static restore(snapshot: DensityCacheLedgerSnapshot): DensityCacheLedger {
+    const ledger = new DensityCacheLedger();
+    ledger.removed = snapshot.removed;
+    ledger.kept = snapshot.kept;
+    ledger.pendingRewrite = snapshot.pendingRewrite;
+    ledger.pendingExplicit = snapshot.pendingExplicit;
+    ledger.lastCallAt = snapshot.lastCallAt ?? undefined;
+    ledger.notSent = snapshot.notSent;
+    ledger.rewritten = snapshot.rewritten;
+    ledger.calls = snapshot.calls;
+    Object.assign(ledger.net, snapshot.net);
+    Object.assign(ledger.keptNet, snapshot.keptNet);
+    Object.assign(ledger.baseline, snapshot.baseline);
+    ledger.baselineContext = snapshot.baselineContext;
+    return ledger;
   }
 
   totals(): DensityCacheTotals {

@@ -1,0 +1,90 @@
+/**
+ * A conversation's state as plain data: everything that decides the bytes its next request is
+ * sent as (pointers applied and last sent, replies at entry, the standing compaction and its
+ * calibration, the scheduler's ledger, the time of the last request). Local caches (reads, plans,
+ * fingerprint digests, splices) are not in it: a replica rebuilds them from the request, and the
+ * bytes it sends are the same either way. Stored compressed by a shared store.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { newConversation, type ConversationState } from './conversationStore.js';
+import type { BudgetState } from './budget/compactWire.js';
+import { EntryReplyDecisions, type EntryReplyDecision } from './entryReplyDecisions.js';
+import {
+  proxyLedgerSnapshot,
+  restoreProxyLedger,
+  type ProxyLedgerSnapshot,
+} from './proxyLedger.js';
+import type { PointerSite } from './proxyPointer.js';
+import type { SentPointers } from './sentPointers.js';
+
+export const SNAPSHOT_FORMAT = 1;
+
+export interface ConversationSnapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly applied: readonly string[];
+  readonly lastSent?: SentPointers;
+  readonly lastRequestAt?: number;
+  readonly lastMessageHashes: readonly string[];
+  readonly lastPointerSites: readonly PointerSite[];
+  readonly budget: BudgetState;
+  readonly entryReplies: readonly (readonly [string, EntryReplyDecision])[];
+  readonly ledger?: ProxyLedgerSnapshot;
+}
+
+export function conversationSnapshot(state: ConversationState): ConversationSnapshot {
+  const ledger = proxyLedgerSnapshot(state);
+  return {
+    format: SNAPSHOT_FORMAT,
+    applied: [...state.applied],
+    ...(state.lastSent === undefined ? {} : { lastSent: state.lastSent }),
+    ...(state.lastRequestAt === undefined ? {} : { lastRequestAt: state.lastRequestAt }),
+    lastMessageHashes: state.lastMessageHashes,
+    lastPointerSites: state.lastPointers.sites,
+    budget: state.budget,
+    entryReplies: state.entryReplies.entries(),
+    ...(ledger === undefined ? {} : { ledger }),
+  };
+}
+
+export function restoreConversation(id: string, snapshot: ConversationSnapshot): ConversationState {
+  const state: ConversationState = {
+    ...newConversation(id),
+    applied: new Set(snapshot.applied),
+    lastSent: snapshot.lastSent,
+    lastRequestAt: snapshot.lastRequestAt,
+    lastMessageHashes: snapshot.lastMessageHashes,
+    lastPointers: { sites: snapshot.lastPointerSites, read: undefined },
+    budget: { ...snapshot.budget },
+    entryReplies: EntryReplyDecisions.restore(snapshot.entryReplies),
+  };
+  if (snapshot.ledger !== undefined) restoreProxyLedger(state, snapshot.ledger);
+  return state;
+}
+
+export class SnapshotError extends Error {
+  readonly code = 'DENSE_STATE_SNAPSHOT_INVALID';
+}
+
+/** The snapshot as stored: gzipped JSON. */
+export function encodeSnapshot(snapshot: ConversationSnapshot): Buffer {
+  return gzipSync(Buffer.from(JSON.stringify(snapshot), 'utf8'), { level: 1 });
+}
+
+export function decodeSnapshot(data: Buffer): ConversationSnapshot {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(gunzipSync(data).toString('utf8'));
+  } catch (error) {
+    throw new SnapshotError(`a stored conversation state does not decode (${String(error)})`);
+  }
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    (parsed as { format?: unknown }).format !== SNAPSHOT_FORMAT
+  ) {
+    throw new SnapshotError(
+      `a stored conversation state has another format than ${SNAPSHOT_FORMAT}; it is ignored`,
+    );
+  }
+  return parsed as ConversationSnapshot;
+}
