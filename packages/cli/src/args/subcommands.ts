@@ -8,10 +8,12 @@ import { mcpCommand } from '../commands/mcp.js';
 import { proxyCommand } from '../commands/proxy.js';
 import { recallCommand } from '../commands/recall.js';
 import { replayCommand } from '../commands/replay.js';
+import { savingsCommand } from '../commands/savings.js';
 import { statuslineCommand } from '../commands/statusline.js';
 
 export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
   replayCommand,
+  savingsCommand,
   demoCommand,
   proxyCommand,
   recallCommand,
