@@ -51,11 +51,35 @@ function prefixStable(
   return true;
 }
 
-/** Never throws: a failure anywhere forwards the original body and says why. */
-export function densifyRequest(options: DensifyOptions): DensifyResult {
+/**
+ * A request read for density: its conversation is known before anything is decided (a shared
+ * store brings that conversation's state up to date in between), or it goes out as read.
+ */
+export type RequestReading =
+  | {
+      readonly kind: 'read';
+      readonly conversationId: string;
+      readonly read: RequestRead;
+      readonly wire: WireHistory;
+    }
+  | {
+      readonly kind: 'unread';
+      /** Known when the reader got far enough to name the conversation. */
+      readonly conversationId: string | undefined;
+      /** The original bytes, with the pointers already sent repeated where byte-exact. */
+      readonly passThrough: () => DensifyResult;
+    };
+
+/** Never throws: a body it cannot read comes back as a pass-through that says why. */
+export function readForDensity(options: DensifyOptions): RequestReading {
+  const unread = (input: Parameters<typeof passThroughRequest>[1]): RequestReading => ({
+    kind: 'unread',
+    conversationId:
+      input.identity === undefined ? undefined : conversationKey(options.sessionId, input.identity),
+    passThrough: () => passThroughRequest(options, input),
+  });
   // U+FFFD is ordinary text; only bytes that do not decode would not survive the round trip.
-  if (!isUtf8(options.body))
-    return passThroughRequest(options, { reason: 'body is not valid UTF-8' });
+  if (!isUtf8(options.body)) return unread({ reason: 'body is not valid UTF-8' });
   let read: RequestRead;
   try {
     read = options.store.reads.read({
@@ -65,30 +89,32 @@ export function densifyRequest(options: DensifyOptions): DensifyResult {
     });
   } catch (error) {
     const text = options.body.toString('utf8');
-    return passThroughRequest(options, {
-      reason: `request not parsed: ${errorMessage(error)}`,
-      text,
-    });
+    return unread({ reason: `request not parsed: ${errorMessage(error)}`, text });
   }
-  const { outcome, root } = read;
+  const { outcome } = read;
   if (outcome.kind === 'unsupported') {
-    return passThroughRequest(options, {
-      reason: outcome.reason,
-      text: read.text,
-      identity: outcome.identity ?? '',
-    });
+    return unread({ reason: outcome.reason, text: read.text, identity: outcome.identity ?? '' });
   }
+  const conversationId = conversationKey(options.sessionId, outcome.wire.identity);
+  return { kind: 'read', conversationId, read, wire: outcome.wire };
+}
+
+/** Decides and splices a request read by `readForDensity`. Never throws. */
+export function densifyReading(options: DensifyOptions, reading: RequestReading): DensifyResult {
+  if (reading.kind === 'unread') return reading.passThrough();
+  const { read, wire } = reading;
   try {
-    const model = stringMember(root, 'model');
-    return densifyWire(options, read.segments, { wire: outcome.wire, model, read });
+    const model = stringMember(read.root, 'model');
+    return densifyWire(options, read.segments, { wire, model, read });
   } catch (error) {
     const reason = `density failed: ${errorMessage(error)}`;
-    return passThroughRequest(options, {
-      reason,
-      text: read.text,
-      identity: outcome.wire.identity,
-    });
+    return passThroughRequest(options, { reason, text: read.text, identity: wire.identity });
   }
+}
+
+/** Never throws: a failure anywhere forwards the original body and says why. */
+export function densifyRequest(options: DensifyOptions): DensifyResult {
+  return densifyReading(options, readForDensity(options));
 }
 
 /**

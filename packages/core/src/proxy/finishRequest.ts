@@ -4,10 +4,32 @@
  */
 import type { DensifyResult } from './DensifyResult.js';
 import type { ForwardOutcome } from './forwardRequest.js';
+import type { Usage } from './usageMeter.js';
 import { textTokensPerChar } from './images/imageTurnChars.js';
 import type { ProxyContext } from './proxyContext.js';
 import { formatRequestLine } from './proxyReport.js';
 import { COUNT_TOKENS_ROUTE, type ProxyRequestRecord, type RequestPricing } from './proxyStats.js';
+
+/**
+ * The upstream's own count calibrates the conversation's next estimate against the budget. Per
+ * character, not per byte: the budget measures the request in characters.
+ */
+export function calibrate(
+  ctx: ProxyContext,
+  result: DensifyResult,
+  pricing: RequestPricing | undefined,
+  usage: Usage | undefined,
+): void {
+  if (result.conversationId === undefined) return;
+  const state = ctx.store.get(result.conversationId, ctx.now());
+  const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
+  const perChar = textTokensPerChar({
+    promptTokens: prompt,
+    sentChars: result.sentChars ?? 0,
+    sentImages: pricing?.sentImages,
+  });
+  if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
+}
 
 export function finishRequest(
   ctx: ProxyContext,
@@ -38,19 +60,7 @@ export function finishRequest(
     ...(result.unsupported === undefined ? {} : { unsupported: result.unsupported }),
     ...(result.passThrough === undefined ? {} : { passThrough: result.passThrough }),
   };
-  if (result.conversationId !== undefined && input.route !== COUNT_TOKENS_ROUTE) {
-    const state = ctx.store.get(result.conversationId, ctx.now());
-    const usage = outcome.usage;
-    const prompt = usage === undefined ? 0 : usage.input + usage.cacheCreation + usage.cacheRead;
-    // The upstream's own count calibrates the next request's estimate against the budget.
-    // Per character, not per byte: the budget measures the request in characters.
-    const perChar = textTokensPerChar({
-      promptTokens: prompt,
-      sentChars: result.sentChars ?? 0,
-      sentImages: input.pricing?.sentImages,
-    });
-    if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
-  }
+  if (input.route !== COUNT_TOKENS_ROUTE) calibrate(ctx, result, input.pricing, outcome.usage);
   const stored = ctx.stats.record(entry, input.pricing);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
 }

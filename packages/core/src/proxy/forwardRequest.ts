@@ -39,6 +39,11 @@ export interface ForwardInput {
    * still reads the upstream's usage. Absent: the reply passes byte for byte.
    */
   readonly promptFloor?: PromptFloor;
+  /**
+   * Runs once the upstream's reply is complete, before its last bytes reach the client (a shared
+   * store gets the request's state before the client can send its next request).
+   */
+  readonly beforeEnd?: (outcome: ForwardOutcome) => Promise<void>;
 }
 
 /**
@@ -116,7 +121,8 @@ function responseHeaders(reply: http.IncomingMessage): http.OutgoingHttpHeaders 
 /** How the reply's bytes reach the client: as they come, or with the reported usage raised. */
 interface ReplyWriter {
   write(chunk: Buffer): void;
-  end(): void;
+  /** Settles the reply's last bytes (and whether usage was raised); the call sends them. */
+  close(): () => void;
   readonly raised: () => boolean;
 }
 
@@ -134,7 +140,7 @@ function replyWriter(
     clientResponse.flushHeaders();
     return {
       write: (chunk) => clientResponse.write(chunk),
-      end: () => clientResponse.end(),
+      close: () => () => clientResponse.end(),
       raised: () => false,
     };
   }
@@ -147,7 +153,10 @@ function replyWriter(
         const out = stream.push(chunk);
         if (out.length > 0) clientResponse.write(out);
       },
-      end: () => clientResponse.end(stream.end()),
+      close: () => {
+        const tail = stream.end();
+        return () => clientResponse.end(tail);
+      },
       raised: () => stream.raised,
     };
   }
@@ -156,18 +165,20 @@ function replyWriter(
   let raised = false;
   return {
     write: (chunk) => chunks.push(chunk),
-    end: () => {
+    close: () => {
       let body = Buffer.concat(chunks);
       const text = raisedUsageJson(body.toString('utf8'), floor);
       if (text !== undefined) {
         body = Buffer.from(text, 'utf8');
         raised = true;
       }
-      clientResponse.writeHead(status, reply.statusMessage, {
-        ...headers,
-        'content-length': String(body.length),
-      });
-      clientResponse.end(body);
+      return () => {
+        clientResponse.writeHead(status, reply.statusMessage, {
+          ...headers,
+          'content-length': String(body.length),
+        });
+        clientResponse.end(body);
+      };
     },
     raised: () => raised,
   };
@@ -191,12 +202,20 @@ function pipeReply(
     tap.push(chunk);
   });
   reply.on('end', () => {
-    writer.end();
+    const send = writer.close();
     const usageRaised = writer.raised();
-    void tap.finish().then((usage) => {
-      setImmediate(() =>
-        resolve({ status, usage, end: 'complete', ...(usageRaised ? { usageRaised } : {}) }),
-      );
+    const beforeEnd = input.beforeEnd;
+    if (beforeEnd === undefined) send();
+    void tap.finish().then(async (usage) => {
+      const outcome: ForwardOutcome = {
+        ...{ status, usage, end: 'complete' },
+        ...(usageRaised ? { usageRaised } : {}),
+      };
+      if (beforeEnd !== undefined) {
+        await beforeEnd(outcome).catch(() => undefined);
+        send();
+      }
+      setImmediate(() => resolve(outcome));
     });
   });
   const drop = () => {

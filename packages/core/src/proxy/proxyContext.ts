@@ -2,6 +2,7 @@
  * What the proxy server's request handling shares: its options and the state it holds for them
  * (upstreams, conversations, stats, the body bound, the recorder, the recall archive).
  */
+import type { SharedConversations } from '../gateway/state/SharedConversations.js';
 import type { RecallArchive } from '../recall/RecallArchive.js';
 import type { BodyBudget } from './bodyBudget.js';
 import type { ConversationStore } from './conversationStore.js';
@@ -44,6 +45,11 @@ export interface ProxyServerOptions {
   readonly color?: boolean;
   readonly now?: () => number;
   readonly store?: ConversationStore;
+  /**
+   * Conversation state shared with other replicas (`dense proxy --state redis://…`); absent: the
+   * process keeps it (one replica).
+   */
+  readonly shared?: SharedConversations;
   /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
   readonly recall?: RecallArchive;
 }

@@ -17,9 +17,16 @@ import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyH
 import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
 import { agentClient } from './budget/agentClient.js';
 import { ConversationStore } from './conversationStore.js';
-import { densifyRequest, type DensifyOptions, type DensifyResult } from './densifyRequest.js';
-import { finishRequest } from './finishRequest.js';
+import {
+  densifyReading,
+  densifyRequest,
+  readForDensity,
+  type DensifyOptions,
+  type DensifyResult,
+} from './densifyRequest.js';
+import { calibrate, finishRequest } from './finishRequest.js';
 import { forwardRequest, upstreamTarget } from './forwardRequest.js';
+import { decideOnShared, requestSettlement } from './sharedState.js';
 import { keepOriginals } from './keepOriginals.js';
 import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';
 import { isAllowedHost } from './isAllowedHost.js';
@@ -137,7 +144,12 @@ async function densifyAndForward(
   const counting = isCountTokens(request.url ?? '');
   if (!counting && (await replyToCompaction(ctx, api, exchange))) return;
   const budget = ctx.options.workingBudget;
-  const result = densifyRequest(densifyOptions(ctx, api, exchange, counting));
+  const options = densifyOptions(ctx, api, exchange, counting);
+  const reading = readForDensity(options);
+  const { result, shared } = await decideOnShared(ctx, {
+    ...{ api, body, id: counting ? undefined : reading.conversationId },
+    decide: () => densifyReading(options, reading),
+  });
   logUnsupported(ctx, result);
   await keepOriginals(ctx, result);
   const recording = { method: request.method, url: request.url, headers: request.headers };
@@ -146,24 +158,31 @@ async function densifyAndForward(
   });
   // Sizes and images read once: the prompt floor and the meter both use them.
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
-  const bound =
+  const floorOf = () =>
     pricing === undefined || budget === 'off'
       ? undefined
       : requestPromptFloor({
           ...{ api, request, result, pricing, budgetTokens: budget },
           ...{ store: ctx.store, now: started },
         });
+  const bound = floorOf();
+  const settlement = requestSettlement(ctx, shared, (outcome, redo) => {
+    if (redo) densifyRequest(options);
+    if (outcome.usageRaised === true) (redo ? floorOf() : bound)?.told();
+    calibrate(ctx, result, pricing, outcome.usage);
+  });
+  const beforeEnd = settlement.beforeEnd;
   const outcome = await forwardRequest({
     target,
     clientRequest: request,
     clientResponse: response,
     body: result.chunks ?? result.body,
     ...(bound === undefined ? {} : { promptFloor: bound.floor }),
+    ...(beforeEnd === undefined ? {} : { beforeEnd }),
   });
-  if (outcome.usageRaised === true && bound !== undefined) {
-    bound.told();
+  await settlement.finish(outcome);
+  if (outcome.usageRaised === true && bound !== undefined)
     ctx.options.log?.('dense proxy: told the client its history is full (it compacts next)');
-  }
   const route = counting ? COUNT_TOKENS_ROUTE : api;
   finishRequest(ctx, { route, started, result, pricing, outcome });
 }

@@ -9,6 +9,7 @@ import type { DensifyResult } from './DensifyResult.js';
 import { finishRequest } from './finishRequest.js';
 import type { ForwardOutcome } from './forwardRequest.js';
 import { keepOriginals } from './keepOriginals.js';
+import { loadShared, saveShared } from './sharedState.js';
 import type { ProxyContext } from './proxyContext.js';
 import { sessionIdOf } from './proxyRoutes.js';
 import type { WireApi } from './wireHistory.js';
@@ -29,10 +30,14 @@ export async function replyToCompaction(
   const reply = answerCompaction(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
-  const budget = ctx.store.get(conversationId, exchange.started).budget;
+  const shared = await loadShared(ctx, conversationId);
+  const endSignals = () => {
+    ctx.store.get(conversationId, exchange.started).budget.historySignals = 0;
+  };
   // Dense told the client its history was full: this compaction is Dense's doing.
-  const induced = (budget.historySignals ?? 0) > 0;
-  budget.historySignals = 0;
+  const induced = (ctx.store.get(conversationId, exchange.started).budget.historySignals ?? 0) > 0;
+  endSignals();
+  if (shared) await saveShared(ctx, conversationId, endSignals);
   // The summary names recall ids: their originals are kept before the client reads it.
   await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
   exchange.response.writeHead(200, {

@@ -90,7 +90,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (running === undefined || running.exitCode !== null) return;
+    if (running?.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
       running.kill('SIGKILL');

@@ -1,0 +1,171 @@
+import type { ServerResponse } from 'node:http';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../proxy/conversationStore.js';
+import { densifyRequest } from '../../proxy/densifyRequest.js';
+import { longSessionBody } from '../../proxy/test-utils/longSession.js';
+import {
+  closeLoopback,
+  proxyTo,
+  send,
+  stub,
+  type LoopbackProxy,
+  type Seen,
+} from '../../proxy/test-utils/loopbackProxy.js';
+import {
+  ensureRedisServer,
+  startRedisServer,
+  type RedisServer,
+} from '../test-utils/redisServer.js';
+import { connectRedis } from './connectRedis.js';
+import { RedisConversations } from './RedisConversations.js';
+
+const missing = ensureRedisServer();
+if (missing !== undefined) console.warn(`Skipping the shared state tests: ${missing}.`);
+
+/** Replies like the Messages API, its prompt a function of the body (so calibration matters). */
+function reply(seen: Seen, res: ServerResponse): void {
+  const input = Math.round(seen.body.length / 3.7);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'msg',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      usage: { input_tokens: input, output_tokens: 5 },
+    }),
+  );
+}
+
+const ROUNDS = 16;
+const turn = (round: number) => longSessionBody(round + 4, 4_000);
+const headers = {
+  'x-api-key': 'k',
+  'anthropic-version': '2023-06-01',
+  'x-claude-code-session-id': 's1',
+};
+const budget = { workingBudget: 12_000 } as const;
+
+describe.skipIf(missing !== undefined)('conversation state shared on a real redis-server', () => {
+  let redis: RedisServer;
+  const clients: RedisClientType[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterEach(async () => {
+    await closeLoopback();
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    const flush = createClient({ url: redis.url });
+    await flush.connect();
+    await flush.flushAll();
+    await flush.close();
+  });
+  afterAll(async () => {
+    await redis.close();
+  });
+
+  async function replica(
+    upstream: string,
+    log: string[] = [],
+  ): Promise<{
+    proxy: LoopbackProxy;
+    shared: RedisConversations;
+  }> {
+    const client = await connectRedis(new URL(redis.url));
+    clients.push(client);
+    const shared = new RedisConversations({ client, log: (line) => log.push(line) });
+    const proxy = await proxyTo(upstream, { ...budget, shared, store: new ConversationStore() });
+    return { proxy, shared };
+  }
+
+  it('#36.1 #36.2 three replicas served round-robin send every upstream body byte for byte as one process does', async () => {
+    const single = await stub(reply);
+    const one = await proxyTo(single.url, budget);
+    for (let round = 0; round < ROUNDS; round++)
+      await send(one.url, { path: '/v1/messages', body: turn(round), headers });
+
+    const shared = await stub(reply);
+    const replicas = await Promise.all([0, 1, 2].map(() => replica(shared.url)));
+    for (let round = 0; round < ROUNDS; round++) {
+      const target = replicas[round % 3]?.proxy.url as string;
+      const answer = await send(target, { path: '/v1/messages', body: turn(round), headers });
+      expect(answer.status).toBe(200);
+    }
+    expect(shared.seen).toHaveLength(ROUNDS);
+    const differing = shared.seen.flatMap((seen, i) =>
+      seen.body.equals(single.seen[i]?.body as Buffer) ? [] : [i],
+    );
+    expect(differing).toEqual([]);
+    // The session was compacted by the working budget: the shared state carried real decisions.
+    expect(shared.seen.some((seen, i) => seen.body.length < Buffer.byteLength(turn(i)))).toBe(true);
+    const trips = replicas.reduce((sum, { shared: s }) => sum + s.roundTrips, 0);
+    expect(trips / ROUNDS).toBeLessThanOrEqual(2);
+  });
+
+  it('#36.2 with redis-server stopped mid-session, requests go out unchanged and none fails; density resumes once it is back', async () => {
+    const upstream = await stub(reply);
+    const log: string[] = [];
+    const { proxy } = await replica(upstream.url, log);
+    const statuses: number[] = [];
+    const at = async (round: number) =>
+      statuses.push(
+        (await send(proxy.url, { path: '/v1/messages', body: turn(round), headers })).status,
+      );
+    for (let round = 0; round < 10; round++) await at(round);
+    const compactedBefore = upstream.seen.at(-1)?.body.length as number;
+    expect(compactedBefore).toBeLessThan(Buffer.byteLength(turn(9)));
+    await redis.stop();
+    await at(10);
+    await at(11);
+    // Passed through unchanged while the store is down.
+    expect(upstream.seen[10]?.body.equals(Buffer.from(turn(10)))).toBe(true);
+    expect(upstream.seen[11]?.body.equals(Buffer.from(turn(11)))).toBe(true);
+    await redis.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await at(12);
+    await at(13);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(upstream.seen[13]?.body.length).toBeLessThan(Buffer.byteLength(turn(13)));
+    expect(log.some((line) => line.includes('does not answer'))).toBe(true);
+    expect(log.some((line) => line.includes('answers again'))).toBe(true);
+  });
+
+  it('#36.2 two replicas saving one conversation at once lose no update (the later one redoes its decisions on the newer copy)', async () => {
+    const client = await connectRedis(new URL(redis.url));
+    clients.push(client);
+    const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+    const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+    const id = 'session:s:race';
+    for (const side of [a, b]) expect(await side.shared.load(id, side.store)).toBe('new');
+    a.store.get(id, 0).applied.add('from-a');
+    b.store.get(id, 0).applied.add('from-b');
+    expect(await a.shared.save(id, a.store)).toBe('saved');
+    expect(await b.shared.save(id, b.store)).toBe('conflict');
+    expect(await b.shared.load(id, b.store)).toBe('restored');
+    b.store.get(id, 0).applied.add('from-b');
+    expect(await b.shared.save(id, b.store)).toBe('saved');
+    const fresh = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+    expect(await fresh.shared.load(id, fresh.store)).toBe('restored');
+    expect([...fresh.store.get(id, 0).applied].sort()).toEqual(['from-a', 'from-b']);
+  });
+
+  it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {
+    const client = await connectRedis(new URL(redis.url));
+    clients.push(client);
+    const shared = new RedisConversations({ client });
+    const store = new ConversationStore();
+    const id = densifyRequest({
+      api: 'anthropic',
+      body: Buffer.from(turn(3)),
+      sessionId: 's',
+      store,
+      now: 1,
+      pressureTokens: 150_000,
+    }).conversationId as string;
+    expect(await shared.save(id, store)).toBe('saved');
+    const held = store.peek(id);
+    expect(await shared.load(id, store)).toBe('current');
+    expect(store.peek(id)).toBe(held);
+  });
+});

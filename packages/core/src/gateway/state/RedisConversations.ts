@@ -1,0 +1,154 @@
+/**
+ * Conversation state shared on Redis (or Valkey): one hash per conversation with its version and
+ * its snapshot (`conversationSnapshot.ts`). A load is one round trip that returns the snapshot only
+ * when its version differs from the one this replica holds; a save is one round trip that writes
+ * it only when the version is still the one loaded (optimistic concurrency, checked inside Redis
+ * by a script). Every command has a timeout and nothing is queued while disconnected, so a store
+ * that is down or slow makes requests go out unchanged instead of waiting.
+ */
+import { RESP_TYPES, type RedisClientType } from 'redis';
+import {
+  conversationSnapshot,
+  decodeSnapshot,
+  encodeSnapshot,
+  restoreConversation,
+} from '../../proxy/conversationSnapshot.js';
+import type { ConversationState, ConversationStore } from '../../proxy/conversationStore.js';
+import { errorMessage } from '../../utils/errors.js';
+import type { LoadOutcome, SaveOutcome, SharedConversations } from './SharedConversations.js';
+
+/** Returns nil (none), {version} (same as ARGV[1]) or {version, snapshot}. */
+const LOAD = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return false end
+if v == ARGV[1] then return {v} end
+return {v, redis.call('HGET', KEYS[1], 's')}
+`;
+
+/** Writes version ARGV[1] + 1 when the stored version is ARGV[1] ('0': none stored). */
+const SAVE = `
+local v = redis.call('HGET', KEYS[1], 'v') or '0'
+if v ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return tonumber(v) + 1
+`;
+
+export const DEFAULT_STATE_TIMEOUT_MS = 250;
+export const DEFAULT_STATE_TTL_MS = 6 * 60 * 60_000;
+
+export interface RedisConversationsOptions {
+  /** A connected client created with `disableOfflineQueue` (see `connectRedis`). */
+  readonly client: RedisClientType;
+  /** Per command; past it the request goes out unchanged. */
+  readonly timeoutMs?: number;
+  /** An idle conversation's state expires after this long. */
+  readonly ttlMs?: number;
+  readonly prefix?: string;
+  /** One line per change of the store's health (never per request). */
+  readonly log?: (line: string) => void;
+}
+
+const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
+
+export class RedisConversations implements SharedConversations {
+  private readonly client: RedisClientType;
+  private readonly timeoutMs: number;
+  private readonly ttlMs: number;
+  private readonly prefix: string;
+  private readonly log: ((line: string) => void) | undefined;
+  /** The shared version each local state object was loaded or saved at. */
+  private readonly versions = new WeakMap<ConversationState, number>();
+  private healthy = true;
+  roundTrips = 0;
+
+  constructor(options: RedisConversationsOptions) {
+    this.client = options.client;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STATE_TIMEOUT_MS;
+    this.ttlMs = options.ttlMs ?? DEFAULT_STATE_TTL_MS;
+    this.prefix = options.prefix ?? 'dense:';
+    this.log = options.log;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}conv:${id}`;
+  }
+
+  private async command<T>(args: readonly (string | Buffer)[]): Promise<T | undefined> {
+    this.roundTrips++;
+    try {
+      const reply = await this.client.sendCommand<T>(args, {
+        timeout: this.timeoutMs,
+        typeMapping: BUFFERS,
+      });
+      if (!this.healthy) this.log?.('dense proxy: the shared state store answers again');
+      this.healthy = true;
+      return reply;
+    } catch (error) {
+      if (this.healthy) {
+        this.log?.(
+          `dense proxy: the shared state store does not answer (${errorMessage(error)}); requests go out unchanged until it does`,
+        );
+      }
+      this.healthy = false;
+      return undefined;
+    }
+  }
+
+  async load(id: string, store: ConversationStore): Promise<LoadOutcome> {
+    const local = store.peek(id);
+    const known = local === undefined ? 0 : (this.versions.get(local) ?? 0);
+    const reply = await this.command<null | readonly Buffer[]>([
+      'EVAL',
+      LOAD,
+      '1',
+      this.key(id),
+      String(known),
+    ]);
+    if (reply === undefined) return 'unavailable';
+    if (reply === null) {
+      // None stored (new, expired, or lost): every replica starts from nothing alike.
+      if (local !== undefined) store.forget(id);
+      return 'new';
+    }
+    const version = Number(String(reply[0]));
+    const data = reply[1];
+    if (data === undefined) return 'current';
+    try {
+      const state = restoreConversation(id, decodeSnapshot(data));
+      this.versions.set(state, version);
+      store.put(state);
+      return 'restored';
+    } catch (error) {
+      this.log?.(`dense proxy: ${errorMessage(error)}`);
+      return 'unavailable';
+    }
+  }
+
+  async save(id: string, store: ConversationStore): Promise<SaveOutcome> {
+    const state = store.peek(id);
+    if (state === undefined) return 'saved';
+    const expected = this.versions.get(state) ?? 0;
+    const data = encodeSnapshot(conversationSnapshot(state));
+    const reply = await this.command<number>([
+      'EVAL',
+      SAVE,
+      '1',
+      this.key(id),
+      String(expected),
+      data,
+      String(this.ttlMs),
+    ]);
+    if (reply === undefined || reply === 0) {
+      // The local copy now differs from every stored version: the next load replaces it.
+      this.versions.delete(state);
+      return reply === 0 ? 'conflict' : 'unavailable';
+    }
+    this.versions.set(state, reply);
+    return 'saved';
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+  }
+}
