@@ -10,6 +10,7 @@ import { recallCommand } from '../commands/recall.js';
 import { replayCommand } from '../commands/replay.js';
 import { savingsCommand } from '../commands/savings.js';
 import { statuslineCommand } from '../commands/statusline.js';
+import { tokenCommand } from '../commands/token.js';
 
 export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
   replayCommand,
@@ -19,4 +20,5 @@ export const CLI_SUBCOMMANDS: readonly CliSubcommand[] = [
   recallCommand,
   mcpCommand,
   statuslineCommand,
+  tokenCommand,
 ];
