@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defaultTokenFile, FileTokenStore } from '@dense/core';
 import { describe, expect, it } from 'vitest';
 import { captureIO } from '../test-utils/captureIO.js';
 import { parseProxyArgs, proxyCommand, runProxy } from './proxy.js';
@@ -50,13 +54,16 @@ describe('dense proxy (command)', () => {
     expect(await proxyCommand.run({ port: 70000 }, io)).toBe(2);
   });
 
-  it('#15.1 prints the env var to use, warns on a non-loopback host, summary at exit', async () => {
+  it('#15.1 #36.4 prints the env var to use; on a non-loopback host every request needs a token; summary at exit', async () => {
     const upstream = createServer((_, res) =>
       res.end('{"usage":{"input_tokens":3,"output_tokens":2}}'),
     );
     await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    const { io, out } = captureIO('/');
+    const home = await mkdtemp(path.join(tmpdir(), 'dense-proxy-home-'));
+    const env = { DENSE_HOME: home };
+    const { token } = await new FileTokenStore({ file: defaultTokenFile(env) }).create('ana');
+    const { io, out } = captureIO('/', env);
     let stop: () => void = () => undefined;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = runProxy(
@@ -66,16 +73,21 @@ describe('dense proxy (command)', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const url = /listening on (\S+)/.exec(out.stdout)?.[1]?.replace('0.0.0.0', '127.0.0.1');
+    const body = '{"model":"m","messages":[{"role":"user","content":"hi"}]}';
+    const refused = await fetch(`${url}/v1/messages`, { method: 'POST', body });
+    expect(refused.status).toBe(401);
     const reply = await fetch(`${url}/v1/messages`, {
       method: 'POST',
-      body: '{"model":"m","messages":[{"role":"user","content":"hi"}]}',
+      body,
+      headers: { 'x-dense-token': token },
     });
     expect(await reply.text()).toContain('input_tokens');
     stop();
     expect(await running).toBe(0);
     upstream.close();
+    await rm(home, { recursive: true, force: true });
     expect(out.stdout).toContain('ANTHROPIC_BASE_URL=');
-    expect(out.stderr).toContain('WARNING listening on 0.0.0.0');
+    expect(out.stderr).toContain('listening on 0.0.0.0: every request needs a Dense token');
     expect(out.stderr).toMatch(/dense proxy 200 anthropic .*in 3 .* out 2/);
     expect(out.stderr).toMatch(/requests\s+1/);
   });

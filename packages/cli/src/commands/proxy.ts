@@ -14,6 +14,7 @@ import {
 import type { CliIO, CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
 import { recallArchiveFor } from './recall.js';
+import { openProxyGateway } from './proxyGateway.js';
 
 export const DEFAULT_PROXY_PORT = 8787;
 
@@ -109,21 +110,49 @@ export function proxyBanner(url: string): string {
   );
 }
 
+/** `--state`, `--admin`, `--state-timeout-ms`: how this proxy serves a team. */
+export interface GatewayArgs {
+  readonly state?: string;
+  readonly admins?: readonly string[];
+  readonly stateTimeoutMs?: number;
+}
+
+export function parseGatewayArgs(args: Readonly<Record<string, unknown>>): GatewayArgs {
+  const admins = ([] as unknown[]).concat(args.admin ?? []).map(shown);
+  const timeout = args['state-timeout-ms'];
+  return {
+    ...(typeof args.state === 'string' ? { state: args.state } : {}),
+    admins,
+    ...(timeout === undefined
+      ? {}
+      : { stateTimeoutMs: positiveNumber(timeout, '--state-timeout-ms', 250) }),
+  };
+}
+
 /** Runs until `stop` resolves; the summary goes to stderr. */
 export async function runProxy(
   options: ProxyServerOptions,
   io: CliIO,
   stop: Promise<unknown>,
+  gatewayArgs: GatewayArgs = {},
 ): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   const color = options.color === true && io.stderr.isTTY === true;
   const recall = options.recall ?? recallArchiveFor(io.env);
-  const server = await startProxyServer({ ...options, log, color, recall });
+  const gateway = await openProxyGateway({
+    state: gatewayArgs.state,
+    admins: gatewayArgs.admins ?? [],
+    stateTimeoutMs: gatewayArgs.stateTimeoutMs,
+    env: io.env,
+    log,
+  });
+  const server = await startProxyServer({ ...gateway.options, ...options, log, color, recall });
   if (!LOOPBACK.has(options.host ?? '127.0.0.1')) {
     log(
-      `dense proxy: WARNING listening on ${options.host ?? ''}: anyone who can reach it can use it.`,
+      `dense proxy: listening on ${options.host ?? ''}: every request needs a Dense token (dense token create <user>)`,
     );
   }
+  log(`dense proxy: conversation state and tokens are kept in ${gateway.where}`);
   if (options.recordDir !== undefined) {
     log(`dense proxy: recording requests (credentials redacted) to ${options.recordDir}`);
   }
@@ -131,6 +160,7 @@ export async function runProxy(
   io.stdout.write(proxyBanner(server.url));
   await stop;
   await server.close();
+  await gateway.close();
   log(formatSummary(server.stats.toJSON()));
   return EXIT.ok;
 }
@@ -183,6 +213,22 @@ export const proxyCommand: CliSubcommand = {
         describe:
           'Send a new tool result that repeats one still in context as a short reply naming it (default true; --no-entry-replies sends every result as it is)',
       })
+      .option('state', {
+        type: 'string',
+        describe:
+          'Share conversation state, tokens and team counters with other replicas on this Redis (redis://host:port); env DENSE_STATE. Default: this process',
+      })
+      .option('admin', {
+        type: 'string',
+        array: true,
+        describe:
+          'A user who sees the whole team on /dense/stats and /dense/dashboard (repeatable)',
+      })
+      .option('state-timeout-ms', {
+        type: 'number',
+        describe:
+          'How long a request waits for the shared state before it goes out unchanged (default 250)',
+      })
       .option('repeated-lines', {
         type: 'boolean',
         describe:
@@ -190,7 +236,8 @@ export const proxyCommand: CliSubcommand = {
       }),
   async run(args, io) {
     try {
-      return await runProxy(parseProxyArgs(args, io.env), io, untilSignal());
+      const options = parseProxyArgs(args, io.env);
+      return await runProxy(options, io, untilSignal(), parseGatewayArgs(args));
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       io.stderr.write(`dense proxy: ${error.message.split('\n')[0] ?? ''}\n`);

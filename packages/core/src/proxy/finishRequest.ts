@@ -31,6 +31,9 @@ export function calibrate(
   if (perChar !== undefined) state.budget.promptTokensPerChar = perChar;
 }
 
+/** Who requests without a token are, on the dashboard (tokens are optional on loopback). */
+export const LOCAL_USER = 'local';
+
 export function finishRequest(
   ctx: ProxyContext,
   input: {
@@ -39,6 +42,8 @@ export function finishRequest(
     result: DensifyResult;
     pricing: RequestPricing | undefined;
     outcome: ForwardOutcome;
+    /** The token's user; requests without one are counted as `LOCAL_USER`. */
+    user: string | undefined;
   },
 ): void {
   const { result, outcome } = input;
@@ -62,5 +67,6 @@ export function finishRequest(
   };
   if (input.route !== COUNT_TOKENS_ROUTE) calibrate(ctx, result, input.pricing, outcome.usage);
   const stored = ctx.stats.record(entry, input.pricing);
+  ctx.options.timeline?.record(input.user ?? LOCAL_USER, stored);
   ctx.options.log?.(formatRequestLine(stored, ctx.options.color === true));
 }

@@ -8,6 +8,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Readable } from 'node:stream';
+import { withoutDenseCredentials } from '../gateway/auth/withoutDenseCredentials.js';
 import { ReportedUsageStream, raisedUsageJson, type PromptFloor } from './reportedUsage.js';
 import type { Usage } from './usageMeter.js';
 import { UsageTap } from './usageTap.js';
@@ -103,7 +104,10 @@ function sendBody(request: http.ClientRequest, body: Buffer | readonly Buffer[])
 
 function requestHeaders(input: ForwardInput): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(input.clientRequest.headers)) {
+  // The Dense token is the gateway's, never the provider's.
+  for (const [name, value] of Object.entries(
+    withoutDenseCredentials(input.clientRequest.headers),
+  )) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   }
   if (input.body !== undefined) headers['content-length'] = String(bodyLength(input.body));

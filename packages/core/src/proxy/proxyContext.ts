@@ -2,6 +2,8 @@
  * What the proxy server's request handling shares: its options and the state it holds for them
  * (upstreams, conversations, stats, the body bound, the recorder, the recall archive).
  */
+import type { TokenStore } from '../gateway/auth/TokenStore.js';
+import type { StatsTimeline } from '../gateway/dashboard/StatsTimeline.js';
 import type { SharedConversations } from '../gateway/state/SharedConversations.js';
 import type { RecallArchive } from '../recall/RecallArchive.js';
 import type { BodyBudget } from './bodyBudget.js';
@@ -50,6 +52,17 @@ export interface ProxyServerOptions {
    * process keeps it (one replica).
    */
   readonly shared?: SharedConversations;
+  /**
+   * The users' tokens. Required off loopback (requests without a valid token are refused); on
+   * loopback a token is optional and attributes the request to its user.
+   */
+  readonly tokens?: TokenStore;
+  /** Users who see the team's figures on `/dense/stats` and `/dense/dashboard`. */
+  readonly admins?: readonly string[];
+  /** Where each request's figures are counted per user over time (the dashboard's source). */
+  readonly timeline?: StatsTimeline;
+  /** The team's timeline summed across replicas (a shared store); absent: `timeline`. */
+  readonly teamTimeline?: () => Promise<StatsTimeline | undefined>;
   /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
   readonly recall?: RecallArchive;
 }

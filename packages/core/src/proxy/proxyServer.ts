@@ -14,7 +14,8 @@ import { errorMessage } from '../utils/errors.js';
 import { getDensePaths } from '../utils/paths.js';
 import { BodyBudget } from './bodyBudget.js';
 import { BodyTooLarge, errorBody, ProxyBusy, readBody, sendJson } from './proxyHttp.js';
-import { chatApi, isAnthropicRoute, isCountTokens, sessionIdOf } from './proxyRoutes.js';
+import { chatApi, isAnthropicRoute, isCountTokens } from './proxyRoutes.js';
+import { admit, scopedSessionId, serveDenseRoute, type Requester } from './gatewayRoutes.js';
 import { agentClient } from './budget/agentClient.js';
 import { ConversationStore } from './conversationStore.js';
 import {
@@ -76,9 +77,10 @@ async function handleChat(
   ctx: ProxyContext,
   api: WireApi,
   target: URL,
-  exchange: { request: http.IncomingMessage; response: http.ServerResponse },
+  exchange: { request: http.IncomingMessage; response: http.ServerResponse; requester: Requester },
 ): Promise<void> {
   const { request, response } = exchange;
+  const sessionId = scopedSessionId(request, exchange.requester);
   const started = ctx.now();
   const taken = { bytes: 0 };
   try {
@@ -90,7 +92,15 @@ async function handleChat(
       if (error instanceof ProxyBusy) return refuse(ctx, response, 'busy');
       throw error;
     }
-    await densifyAndForward(ctx, api, target, { request, response, body, started });
+    const user = exchange.requester.user;
+    await densifyAndForward(ctx, api, target, {
+      request,
+      response,
+      body,
+      started,
+      sessionId,
+      user,
+    });
   } finally {
     ctx.budget.give(taken.bytes);
   }
@@ -100,7 +110,12 @@ async function handleChat(
 function densifyOptions(
   ctx: ProxyContext,
   api: WireApi,
-  exchange: { request: http.IncomingMessage; body: Buffer; started: number },
+  exchange: {
+    request: http.IncomingMessage;
+    body: Buffer;
+    started: number;
+    sessionId: string | undefined;
+  },
   counting: boolean,
 ): DensifyOptions {
   const { request } = exchange;
@@ -108,7 +123,7 @@ function densifyOptions(
   return {
     api,
     body: exchange.body,
-    sessionId: sessionIdOf(request),
+    sessionId: exchange.sessionId,
     store: ctx.store,
     now: exchange.started,
     pressureTokens: ctx.options.pressureTokens ?? DEFAULT_PRESSURE_TOKENS,
@@ -138,6 +153,9 @@ async function densifyAndForward(
     body: Buffer;
     /** When the request arrived (before its body was read). */
     started: number;
+    /** The conversation's session, under its user's name (`scopedSessionId`). */
+    sessionId: string | undefined;
+    user: string | undefined;
   },
 ): Promise<void> {
   const { request, response, body, started } = exchange;
@@ -184,7 +202,7 @@ async function densifyAndForward(
   if (outcome.usageRaised === true && bound !== undefined)
     ctx.options.log?.('dense proxy: told the client its history is full (it compacts next)');
   const route = counting ? COUNT_TOKENS_ROUTE : api;
-  finishRequest(ctx, { route, started, result, pricing, outcome });
+  finishRequest(ctx, { route, started, result, pricing, outcome, user: exchange.user });
 }
 
 function logUnsupported(ctx: ProxyContext, result: DensifyResult): void {
@@ -198,17 +216,16 @@ async function handle(
   request: http.IncomingMessage,
   response: http.ServerResponse,
 ): Promise<void> {
-  const url = request.url ?? '/';
   if (!isAllowedHost(request.headers.host, ctx.options.host ?? '127.0.0.1')) {
     request.resume();
     const message = `Host '${request.headers.host ?? ''}' is not served (only loopback names and --host)`;
     sendJson(response, 403, errorBody('permission_error', message));
     return;
   }
-  if (request.method === 'GET' && url.split('?')[0] === '/dense/stats') {
-    sendJson(response, 200, ctx.stats.toJSON());
-    return;
-  }
+  const requester = await admit(ctx, request, response);
+  if (requester === undefined) return;
+  if (await serveDenseRoute(ctx, requester, { request, response })) return;
+  const url = request.url ?? '/';
   const api = chatApi(request.method, url);
   const upstream = api === 'anthropic' || (api === undefined && isAnthropicRoute(request));
   const target = upstreamTarget(upstream ? ctx.anthropic : ctx.openai, url);
@@ -221,7 +238,7 @@ async function handle(
     );
     return;
   }
-  if (api !== undefined) return handleChat(ctx, api, target, { request, response });
+  if (api !== undefined) return handleChat(ctx, api, target, { request, response, requester });
   if (Number(request.headers['content-length'] ?? 0) > ctx.maxBodyBytes) {
     request.resume();
     return refuse(ctx, response, 'too-large');

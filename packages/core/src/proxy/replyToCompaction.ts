@@ -11,7 +11,6 @@ import type { ForwardOutcome } from './forwardRequest.js';
 import { keepOriginals } from './keepOriginals.js';
 import { loadShared, saveShared } from './sharedState.js';
 import type { ProxyContext } from './proxyContext.js';
-import { sessionIdOf } from './proxyRoutes.js';
 import type { WireApi } from './wireHistory.js';
 
 /** Answers the client's compaction request itself, when it is one and that is on. */
@@ -23,10 +22,13 @@ export async function replyToCompaction(
     response: http.ServerResponse;
     body: Buffer;
     started: number;
+    /** The conversation's session, under its user's name. */
+    sessionId: string | undefined;
+    user: string | undefined;
   },
 ): Promise<boolean> {
   if (ctx.options.answerCompaction === false) return false;
-  const sessionId = sessionIdOf(exchange.request);
+  const sessionId = exchange.sessionId;
   const reply = answerCompaction(api, exchange.body);
   if (reply === undefined) return false;
   const conversationId = conversationKey(sessionId, reply.identity);
@@ -66,6 +68,7 @@ export async function replyToCompaction(
   // Billed nothing; priced against the client's own compaction call (`directClient.ts`).
   const size = exchange.body.length;
   const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
-  finishRequest(ctx, { route: api, started: exchange.started, result, pricing, outcome });
+  const user = exchange.user;
+  finishRequest(ctx, { route: api, started: exchange.started, result, pricing, outcome, user });
   return true;
 }

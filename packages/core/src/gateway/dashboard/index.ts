@@ -25,3 +25,4 @@ export {
 export type { StatsFigures } from './statsFigures.js';
 export { HOUR_MS, MINUTE_MS } from './BucketStore.js';
 export { dashboardPage, DashboardScopeError, type DashboardOptions } from './dashboardPage.js';
+export { RedisStats, type RedisStatsOptions } from './RedisStats.js';

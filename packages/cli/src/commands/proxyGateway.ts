@@ -1,0 +1,77 @@
+/**
+ * What `dense proxy` adds to serve a team: users' tokens, the per-user timeline behind
+ * `/dense/stats` and `/dense/dashboard`, and with `--state redis://…` (or env `DENSE_STATE`) the
+ * conversations' state, the tokens and the team's counters shared with every other replica on
+ * that Redis. Without a state URL everything stays in this process and its data directory.
+ */
+import {
+  connectRedis,
+  defaultTokenFile,
+  FileTokenStore,
+  parseStateUrl,
+  RedisConversations,
+  RedisStats,
+  RedisTokenStore,
+  StatsTimeline,
+  type ProxyServerOptions,
+} from '@dense/core';
+
+/** Seconds between two pushes of this replica's counters to the shared store. */
+export const STATS_PUSH_MS = 5_000;
+
+export interface ProxyGateway {
+  readonly options: Pick<
+    ProxyServerOptions,
+    'shared' | 'tokens' | 'timeline' | 'teamTimeline' | 'admins'
+  >;
+  /** Where the state and tokens are, for the start-up lines. */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+export async function openProxyGateway(input: {
+  readonly state: string | undefined;
+  readonly admins: readonly string[];
+  readonly stateTimeoutMs: number | undefined;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: (line: string) => void;
+}): Promise<ProxyGateway> {
+  const timeline = new StatsTimeline();
+  const state = input.state ?? input.env.DENSE_STATE;
+  if (state === undefined || state.trim() === '') {
+    const file = defaultTokenFile(input.env);
+    return {
+      options: { tokens: new FileTokenStore({ file }), timeline, admins: input.admins },
+      where: `this process (tokens in ${file})`,
+      close: () => Promise.resolve(),
+    };
+  }
+  const url = parseStateUrl(state.trim());
+  const client = await connectRedis(url, { log: input.log });
+  const stats = new RedisStats({ client });
+  const push = setInterval(() => {
+    void stats.push(timeline.drainDelta());
+  }, STATS_PUSH_MS);
+  push.unref();
+  const shown = new URL(url.href);
+  if (shown.password !== '') shown.password = '***';
+  return {
+    options: {
+      shared: new RedisConversations({
+        client,
+        log: input.log,
+        ...(input.stateTimeoutMs === undefined ? {} : { timeoutMs: input.stateTimeoutMs }),
+      }),
+      tokens: new RedisTokenStore({ client }),
+      timeline,
+      teamTimeline: () => stats.timeline(),
+      admins: input.admins,
+    },
+    where: shown.href,
+    close: async () => {
+      clearInterval(push);
+      await stats.push(timeline.drainDelta());
+      await client.close().catch(() => undefined);
+    },
+  };
+}
