@@ -244,13 +244,10 @@ export * from './gateway/auth/index.js';
 // The team dashboard.
 export * from './gateway/dashboard/index.js';
 // Conversation state shared across proxy replicas.
-export {
-  connectRedis,
-  parseStateUrl,
-  StateUrlError,
-} from './gateway/state/connectRedis.js';
+export { connectRedis, parseStateUrl, StateUrlError } from './gateway/state/connectRedis.js';
 export {
   DEFAULT_STATE_TIMEOUT_MS,
   RedisConversations,
 } from './gateway/state/RedisConversations.js';
 export type { SharedConversations } from './gateway/state/SharedConversations.js';
+export { redisArchiveFiles } from './gateway/recall/redisArchiveFiles.js';

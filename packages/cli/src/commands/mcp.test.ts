@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallArchive } from '@dense/core';
 import { DENSE_BIN, ensureBuilt } from '../test-utils/builtBinary.js';
+import { recallLookupFor } from './recall.js';
 import { createRecallMcpServer } from './recallMcpServer.js';
 
 const TEXT = 'Grüße — ✓ 🎉\r\n\tline two\r\nno newline at the end';
@@ -29,7 +30,7 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 
 describe('dense mcp (in process)', () => {
   it('#24.2 lists one tool, recall, whose answer is the exact original', async () => {
-    const server = createRecallMcpServer(new RecallArchive({ dir: path.join(home, 'recall') }));
+    const server = createRecallMcpServer(recallLookupFor({ DENSE_HOME: home }));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'test', version: '0' });

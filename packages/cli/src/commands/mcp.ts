@@ -7,7 +7,7 @@
 import type { Argv } from 'yargs';
 import type { CliSubcommand } from '../args/CliSubcommand.js';
 import { EXIT } from '../cliErrors.js';
-import { recallArchiveFor } from './recall.js';
+import { recallLookupFor } from './recall.js';
 
 export const mcpCommand: CliSubcommand = {
   command: 'mcp',
@@ -22,7 +22,7 @@ export const mcpCommand: CliSubcommand = {
       import('./recallMcpServer.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
-    const server = createRecallMcpServer(recallArchiveFor(io.env));
+    const server = createRecallMcpServer(recallLookupFor(io.env));
     const transport = new StdioServerTransport(io.stdin, io.stdout);
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();

@@ -138,7 +138,6 @@ export async function runProxy(
 ): Promise<number> {
   const log = (line: string) => io.stderr.write(`${line}\n`);
   const color = options.color === true && io.stderr.isTTY === true;
-  const recall = options.recall ?? recallArchiveFor(io.env);
   const gateway = await openProxyGateway({
     state: gatewayArgs.state,
     admins: gatewayArgs.admins ?? [],
@@ -146,6 +145,7 @@ export async function runProxy(
     env: io.env,
     log,
   });
+  const recall = options.recall ?? gateway.options.recall ?? recallArchiveFor(io.env);
   const server = await startProxyServer({ ...gateway.options, ...options, log, color, recall });
   if (!LOOPBACK.has(options.host ?? '127.0.0.1')) {
     log(

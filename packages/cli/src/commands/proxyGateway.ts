@@ -9,6 +9,8 @@ import {
   defaultTokenFile,
   FileTokenStore,
   parseStateUrl,
+  RecallArchive,
+  redisArchiveFiles,
   RedisConversations,
   RedisStats,
   RedisTokenStore,
@@ -22,7 +24,7 @@ export const STATS_PUSH_MS = 5_000;
 export interface ProxyGateway {
   readonly options: Pick<
     ProxyServerOptions,
-    'shared' | 'tokens' | 'timeline' | 'teamTimeline' | 'admins'
+    'shared' | 'tokens' | 'timeline' | 'teamTimeline' | 'admins' | 'recall' | 'userRecall'
   >;
   /** Where the state and tokens are, for the start-up lines. */
   readonly where: string;
@@ -53,6 +55,9 @@ export async function openProxyGateway(input: {
     void stats.push(timeline.drainDelta());
   }, STATS_PUSH_MS);
   push.unref();
+  // One archive per user on Redis: every replica keeps and recalls the same originals.
+  const archive = (root: string) =>
+    new RecallArchive({ dir: root, files: redisArchiveFiles(client, root) });
   const shown = new URL(url.href);
   if (shown.password !== '') shown.password = '***';
   return {
@@ -66,6 +71,8 @@ export async function openProxyGateway(input: {
       timeline,
       teamTimeline: () => stats.timeline(),
       admins: input.admins,
+      recall: archive('dense:recall:local'),
+      userRecall: (user) => archive(`dense:recall:u:${encodeURIComponent(user)}`),
     },
     where: shown.href,
     close: async () => {

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { getDensePaths, RecallArchive, recallMissingMessage } from '@dense/core';
 import type { CliSubcommand } from '../args/CliSubcommand.js';
 import { RECALL_DESCRIBE, RECALL_EPILOGUE, RECALL_OPTIONS } from '../recall/recallOptions.js';
+import { gatewayRecallLookup } from '../recall/gatewayRecallLookup.js';
 import { recallRequestOf } from '../recall/recallRequest.js';
 import { runRecall as runRecallRequest, type RecallLookup } from '../recall/runRecall.js';
 
@@ -16,6 +17,11 @@ export { lookupOriginal } from '../recall/runRecall.js';
 /** The archive `dense proxy` writes and `dense recall` / `dense mcp` read, for this environment. */
 export function recallArchiveFor(env: NodeJS.ProcessEnv): RecallArchive {
   return new RecallArchive({ dir: getDensePaths(env).recallDir });
+}
+
+/** What `dense recall` and `dense mcp` read: a gateway's archive when `DENSE_PROXY_URL` is set. */
+export function recallLookupFor(env: NodeJS.ProcessEnv): RecallLookup {
+  return gatewayRecallLookup(env) ?? lookupOf(recallArchiveFor(env));
 }
 
 function lookupOf(archive: RecallArchive): RecallLookup {
@@ -34,9 +40,10 @@ export function runRecall(
     readonly stderr: NodeJS.WritableStream;
     readonly env: NodeJS.ProcessEnv;
   },
-  archive = recallArchiveFor(io.env),
+  archive: RecallArchive | RecallLookup = recallLookupFor(io.env),
 ): Promise<number> {
-  return runRecallRequest({ id, json: false, view: undefined }, io, lookupOf(archive));
+  const lookup = archive instanceof RecallArchive ? lookupOf(archive) : archive;
+  return runRecallRequest({ id, json: false, view: undefined }, io, lookup);
 }
 
 function optionText(args: Readonly<Record<string, unknown>>, name: string): string | undefined {
@@ -76,6 +83,6 @@ export const recallCommand: CliSubcommand = {
       io.stderr.write(`dense recall: ${outcome.message} (see dense recall --help)\n`);
       return 2;
     }
-    return runRecallRequest(outcome.request, io, lookupOf(recallArchiveFor(io.env)));
+    return runRecallRequest(outcome.request, io, recallLookupFor(io.env));
   },
 };

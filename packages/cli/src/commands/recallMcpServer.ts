@@ -6,7 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { recallMissingMessage, type RecallArchive } from '@dense/core';
+import type { RecallLookup } from '../recall/runRecall.js';
 import { cliVersion } from '../version.js';
 import { lookupOriginal } from './recall.js';
 
@@ -15,10 +15,7 @@ const RECALL_DESCRIPTION =
   '`dense recall <id>` (id: an r followed by 10 hex digits, e.g. r0123456789).';
 
 /** The tool's answer for `id`: the original as text, or one line saying why there is none. */
-export async function recallToolResult(
-  archive: RecallArchive,
-  id: string,
-): Promise<CallToolResult> {
+export async function recallToolResult(archive: RecallLookup, id: string): Promise<CallToolResult> {
   const found = await lookupOriginal(archive, id);
   switch (found.kind) {
     case 'found':
@@ -26,7 +23,7 @@ export async function recallToolResult(
     case 'missing':
       return {
         isError: true,
-        content: [{ type: 'text', text: recallMissingMessage(id, found.reason) }],
+        content: [{ type: 'text', text: archive.missingMessage(id, found.reason) }],
       };
     case 'unreadable':
       return { isError: true, content: [{ type: 'text', text: found.message }] };
@@ -38,7 +35,7 @@ export async function recallToolResult(
 }
 
 /** The MCP server, not yet connected to a transport. */
-export function createRecallMcpServer(archive: RecallArchive): McpServer {
+export function createRecallMcpServer(archive: RecallLookup): McpServer {
   const server = new McpServer({ name: 'dense', version: cliVersion() });
   server.registerTool(
     'recall',

@@ -6,6 +6,7 @@
  * does not know, a runner without `import.meta.resolve`) the index is imported as usual.
  */
 import type { getDensePaths, RecallArchive, recallMissingMessage } from '@dense/core';
+import { gatewayRecallLookup } from './gatewayRecallLookup.js';
 import type { ImageOriginalPart } from './imageOriginal.js';
 import type { RecallLookup } from './runRecall.js';
 
@@ -44,8 +45,13 @@ async function recallModules(): Promise<RecallModules> {
   return import('@dense/core');
 }
 
-/** The archive `dense proxy` writes, for `env` (`DENSE_HOME` or the platform's data dir). */
+/**
+ * The archive `dense proxy` writes, for `env` (`DENSE_HOME` or the platform's data dir); a
+ * gateway's, over HTTP, when `DENSE_PROXY_URL` is set (`gatewayRecallLookup.ts`).
+ */
 export async function loadRecallArchive(env: NodeJS.ProcessEnv): Promise<RecallLookup> {
+  const gateway = gatewayRecallLookup(env);
+  if (gateway !== undefined) return gateway;
   const modules = await recallModules();
   const archive = new modules.RecallArchive({ dir: modules.getDensePaths(env).recallDir });
   const images = modules.recalledImageParts;

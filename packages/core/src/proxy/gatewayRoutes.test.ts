@@ -6,6 +6,7 @@ import { FileTokenStore } from '../gateway/auth/FileTokenStore.js';
 import { StatsTimeline } from '../gateway/dashboard/StatsTimeline.js';
 import { closeLoopback, proxyTo, send, stub } from './test-utils/loopbackProxy.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
+import { pointedId } from './test-utils/wireRequests.js';
 
 const usage = JSON.stringify({ usage: { input_tokens: 10, output_tokens: 2 } });
 
@@ -107,5 +108,32 @@ describe('the proxy as a gateway for several users', () => {
     const html = page.chunks.join('');
     expect(html).toContain('bo');
     expect(html).not.toContain('ana');
+  });
+
+  it("#36.3 #36.4 a recall id is answered from the asking user's own archive; to another user it is unknown", async () => {
+    const upstream = await stub((_, res) => res.end(usage));
+    const proxy = await proxyTo(upstream.url, { tokens, pressureTokens: 1_000 });
+    const ana = (await tokens.create('ana')).token;
+    const bo = (await tokens.create('bo')).token;
+    for (const body of bigSessionTurns(30_000, 3))
+      await send(proxy.url, { path: '/v1/messages', body, headers: { 'x-dense-token': ana } });
+    const id = pointedId(upstream.seen.at(-1)?.body.toString() ?? '') as string;
+    expect(id).toMatch(/^r[0-9a-f]{10}$/);
+    const as = (token: string) =>
+      send(proxy.url, {
+        method: 'GET',
+        path: `/dense/recall/${id}`,
+        headers: { 'x-dense-token': token },
+      });
+    const found = await as(ana);
+    expect(found.status).toBe(200);
+    expect(found.chunks.join('').length).toBeGreaterThan(100);
+    const other = await as(bo);
+    expect(other.status).toBe(404);
+    expect(JSON.parse(other.chunks.join(''))).toMatchObject({ reason: 'unknown' });
+    // Without a token: the proxy's own archive, where ana's originals are not.
+    expect((await send(proxy.url, { method: 'GET', path: `/dense/recall/${id}` })).status).toBe(
+      404,
+    );
   });
 });

@@ -3,7 +3,8 @@
  * loopback), the request's target without the token, each user's conversations kept apart, and
  * Dense's own routes scoped to the asking user: `/dense/stats` (JSON) and `/dense/dashboard`
  * (a page). Operators named with `--admin` and requests without a user on a loopback bind see the
- * team; everyone else sees only their own figures.
+ * team; everyone else sees only their own figures. `GET /dense/recall/<id>` answers an original
+ * from the asking user's own recall archive (what `dense recall` reads from a gateway).
  */
 import type * as http from 'node:http';
 import { authenticateRequest } from '../gateway/auth/authenticateRequest.js';
@@ -13,6 +14,9 @@ import type { StatsTimeline } from '../gateway/dashboard/StatsTimeline.js';
 import type { ProxyContext } from './proxyContext.js';
 import { sendJson } from './proxyHttp.js';
 import { sessionIdOf } from './proxyRoutes.js';
+import { recallOf } from './userRecall.js';
+import { recallMissingMessage } from '../recall/RecallArchive.js';
+import { errorMessage } from '../utils/errors.js';
 
 /** Who sent a request: a token's user, or nobody (tokens optional on a loopback bind). */
 export interface Requester {
@@ -80,6 +84,33 @@ async function timelineOf(ctx: ProxyContext): Promise<StatsTimeline | undefined>
   return (await ctx.options.teamTimeline?.()) ?? ctx.options.timeline;
 }
 
+/** `GET /dense/recall/<id>`: an original from the asking user's own archive. */
+export const RECALL_ROUTE = '/dense/recall/';
+
+async function serveRecall(
+  ctx: ProxyContext,
+  requester: Requester,
+  response: http.ServerResponse,
+  id: string,
+): Promise<void> {
+  const found = await recallOf(ctx, requester.user)
+    .lookup(id)
+    .catch((error: unknown) => ({ kind: 'failed' as const, message: errorMessage(error) }));
+  if (found.kind === 'found') {
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(found.bytes.length),
+      'cache-control': 'no-store',
+    });
+    response.end(found.bytes);
+  } else if (found.kind === 'missing') {
+    const message = recallMissingMessage(id, found.reason);
+    sendJson(response, found.reason === 'malformed' ? 400 : 404, { reason: found.reason, message });
+  } else {
+    sendJson(response, 503, { reason: 'unreadable', message: found.message });
+  }
+}
+
 /** Serves Dense's own GET routes; false when the request is not one of them. */
 export async function serveDenseRoute(
   ctx: ProxyContext,
@@ -88,7 +119,16 @@ export async function serveDenseRoute(
 ): Promise<boolean> {
   const { request, response } = exchange;
   if (request.method !== 'GET') return false;
-  const path = (request.url ?? '/').split('?')[0];
+  const path = (request.url ?? '/').split('?')[0] ?? '/';
+  if (path.startsWith(RECALL_ROUTE)) {
+    await serveRecall(
+      ctx,
+      requester,
+      response,
+      decodeURIComponent(path.slice(RECALL_ROUTE.length)),
+    );
+    return true;
+  }
   if (path !== '/dense/stats' && path !== '/dense/dashboard') return false;
   const team = seesTeam(ctx, requester);
   const timeline = await timelineOf(ctx);

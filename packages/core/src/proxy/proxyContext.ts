@@ -65,6 +65,8 @@ export interface ProxyServerOptions {
   readonly teamTimeline?: () => Promise<StatsTimeline | undefined>;
   /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
   readonly recall?: RecallArchive;
+  /** A user's own recall archive (`userRecall.ts`); default: a folder under `recall`'s. */
+  readonly userRecall?: (user: string) => RecallArchive;
 }
 
 /** The server's options and state, handed to each request's handling. */
@@ -79,4 +81,6 @@ export interface ProxyContext {
   readonly budget: BodyBudget;
   readonly recorder: RequestRecorder | undefined;
   readonly recall: RecallArchive;
+  /** The users' archives opened so far (`userRecall.ts`). */
+  readonly userRecalls: Map<string, RecallArchive>;
 }

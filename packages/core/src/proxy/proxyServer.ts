@@ -169,7 +169,7 @@ async function densifyAndForward(
     decide: () => densifyReading(options, reading),
   });
   logUnsupported(ctx, result);
-  await keepOriginals(ctx, result);
+  await keepOriginals(ctx, result, exchange.user);
   const recording = { method: request.method, url: request.url, headers: request.headers };
   await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
     ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
@@ -266,6 +266,7 @@ function createProxyContext(options: ProxyServerOptions): ProxyContext {
     budget: new BodyBudget(inFlight, { maxBodyBytes }),
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
     recall: options.recall ?? new RecallArchive({ dir: getDensePaths().recallDir }),
+    userRecalls: new Map(),
   };
 }
 

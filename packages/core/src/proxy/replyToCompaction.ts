@@ -41,7 +41,7 @@ export async function replyToCompaction(
   endSignals();
   if (shared) await saveShared(ctx, conversationId, endSignals);
   // The summary names recall ids: their originals are kept before the client reads it.
-  await keepOriginals(ctx, { conversationId, recalls: reply.recalls });
+  await keepOriginals(ctx, { conversationId, recalls: reply.recalls }, exchange.user);
   exchange.response.writeHead(200, {
     'content-type': reply.contentType,
     'cache-control': 'no-cache',
