@@ -5,6 +5,7 @@
  * that Redis. Without a state URL everything stays in this process and its data directory.
  */
 import {
+  CachedTokenStore,
   connectRedis,
   defaultTokenFile,
   FileTokenStore,
@@ -67,7 +68,8 @@ export async function openProxyGateway(input: {
         log: input.log,
         ...(input.stateTimeoutMs === undefined ? {} : { timeoutMs: input.stateTimeoutMs }),
       }),
-      tokens: new RedisTokenStore({ client }),
+      // A live token's user is remembered 30 s: most requests need no token round trip.
+      tokens: new CachedTokenStore(new RedisTokenStore({ client })),
       timeline,
       teamTimeline: () => stats.timeline(),
       admins: input.admins,

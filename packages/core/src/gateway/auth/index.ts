@@ -40,3 +40,4 @@ export {
   TOKEN_PATH_PREFIX,
   withoutDenseCredentials,
 } from './withoutDenseCredentials.js';
+export { CachedTokenStore, DEFAULT_TOKEN_CACHE_MS } from './CachedTokenStore.js';

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { CachedTokenStore } from './CachedTokenStore.js';
+import type { TokenStore } from './TokenStore.js';
+
+function countingStore(users: Map<string, string>) {
+  const calls = { userOf: 0 };
+  const store: TokenStore = {
+    create: () => Promise.reject(new Error('unused')),
+    list: () => Promise.resolve([]),
+    revoke: (user) => {
+      for (const [token, name] of users) if (name === user) users.delete(token);
+      return Promise.resolve([]);
+    },
+    userOf: (token) => {
+      calls.userOf++;
+      return Promise.resolve(users.get(token));
+    },
+  };
+  return { store, calls };
+}
+
+describe('CachedTokenStore', () => {
+  it('#36.7 a live token is asked of the store once per ttl; a wrong one every time', async () => {
+    let now = 0;
+    const { store, calls } = countingStore(new Map([['dense_a', 'ana']]));
+    const cached = new CachedTokenStore(store, { ttlMs: 1_000, now: () => now });
+    for (let i = 0; i < 5; i++) expect(await cached.userOf('dense_a')).toBe('ana');
+    expect(calls.userOf).toBe(1);
+    for (let i = 0; i < 3; i++) expect(await cached.userOf('dense_x')).toBeUndefined();
+    expect(calls.userOf).toBe(4);
+    now = 1_000;
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    expect(calls.userOf).toBe(5);
+  });
+
+  it('#36.4 a token revoked elsewhere stops working once its answer is older than the ttl; revoked here, at once', async () => {
+    let now = 0;
+    const users = new Map([
+      ['dense_a', 'ana'],
+      ['dense_b', 'bo'],
+    ]);
+    const { store } = countingStore(users);
+    const cached = new CachedTokenStore(store, { ttlMs: 1_000, now: () => now });
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    expect(await cached.userOf('dense_b')).toBe('bo');
+    users.delete('dense_a');
+    now = 500;
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    now = 1_001;
+    expect(await cached.userOf('dense_a')).toBeUndefined();
+    await cached.revoke('bo');
+    expect(await cached.userOf('dense_b')).toBeUndefined();
+  });
+});
