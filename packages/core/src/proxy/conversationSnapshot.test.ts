@@ -121,4 +121,18 @@ describe('conversationSnapshot', () => {
       expect((error as SnapshotError).code).toBe('DENSE_STATE_SNAPSHOT_INVALID');
     }
   });
+
+  it('#36.1 at 1M tokens of history the shared state stays under 64 KB (working budget on)', () => {
+    const store = new ConversationStore();
+    let id = '';
+    for (const [i, text] of bigSessionTurns(1_000_000, 3).entries()) {
+      const workingBudget = { tokens: 80_000, longContext: false };
+      const turn = { api: 'anthropic' as const, text };
+      id = densifyRequest({ ...options(turn, i, store), workingBudget }).conversationId as string;
+    }
+    const snapshot = conversationSnapshot(store.peek(id) as ConversationState);
+    expect(snapshot.budget.compaction).toBeDefined();
+    expect(snapshot.applied.length).toBeGreaterThan(100);
+    expect(encodeSnapshot(snapshot).length).toBeLessThan(64 * 1024);
+  }, 120_000);
 });

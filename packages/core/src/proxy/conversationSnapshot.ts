@@ -1,9 +1,12 @@
 /**
- * A conversation's state as plain data: everything that decides the bytes its next request is
- * sent as (pointers applied and last sent, replies at entry, the standing compaction and its
+ * A conversation's state as plain data: everything that decides the bytes its next readable
+ * request is sent as (pointers applied, replies at entry, the standing compaction and its
  * calibration, the scheduler's ledger, the time of the last request). Local caches (reads, plans,
  * fingerprint digests, splices) are not in it: a replica rebuilds them from the request, and the
- * bytes it sends are the same either way. Stored compressed by a shared store.
+ * bytes it sends are the same either way. Nor is what the previous request sent, pointer by
+ * pointer and message by message (megabytes at 1M tokens of history): on another replica a
+ * request the proxy cannot read goes out without the earlier pointers (a cache miss, on the
+ * fail-open path only) and the prefix-stability meter starts again. Stored compressed.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { newConversation, type ConversationState } from './conversationStore.js';
@@ -14,18 +17,13 @@ import {
   restoreProxyLedger,
   type ProxyLedgerSnapshot,
 } from './proxyLedger.js';
-import type { PointerSite } from './proxyPointer.js';
-import type { SentPointers } from './sentPointers.js';
 
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 export interface ConversationSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly applied: readonly string[];
-  readonly lastSent?: SentPointers;
   readonly lastRequestAt?: number;
-  readonly lastMessageHashes: readonly string[];
-  readonly lastPointerSites: readonly PointerSite[];
   readonly budget: BudgetState;
   readonly entryReplies: readonly (readonly [string, EntryReplyDecision])[];
   readonly ledger?: ProxyLedgerSnapshot;
@@ -36,10 +34,7 @@ export function conversationSnapshot(state: ConversationState): ConversationSnap
   return {
     format: SNAPSHOT_FORMAT,
     applied: [...state.applied],
-    ...(state.lastSent === undefined ? {} : { lastSent: state.lastSent }),
     ...(state.lastRequestAt === undefined ? {} : { lastRequestAt: state.lastRequestAt }),
-    lastMessageHashes: state.lastMessageHashes,
-    lastPointerSites: state.lastPointers.sites,
     budget: state.budget,
     entryReplies: state.entryReplies.entries(),
     ...(ledger === undefined ? {} : { ledger }),
@@ -50,10 +45,7 @@ export function restoreConversation(id: string, snapshot: ConversationSnapshot):
   const state: ConversationState = {
     ...newConversation(id),
     applied: new Set(snapshot.applied),
-    lastSent: snapshot.lastSent,
     lastRequestAt: snapshot.lastRequestAt,
-    lastMessageHashes: snapshot.lastMessageHashes,
-    lastPointers: { sites: snapshot.lastPointerSites, read: undefined },
     budget: { ...snapshot.budget },
     entryReplies: EntryReplyDecisions.restore(snapshot.entryReplies),
   };

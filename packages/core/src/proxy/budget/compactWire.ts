@@ -35,12 +35,13 @@ export interface WireCompactionState {
   readonly start: number;
   /** The item after the last one the replacement stands for. */
   readonly cut: number;
-  /** Hash of each replaced item, from `start` (cache breakpoints left out). */
-  readonly hashes: readonly string[];
-  /** Hash of each replaced message's raw bytes (the fast check; `hashes` when it fails). */
-  readonly rawHashes: readonly string[];
-  /** Hash of the replaced messages' raw text as one (the fastest check). */
+  /** Hash of the replaced messages' raw text as one (the fast check). */
   readonly regionHash: string;
+  /**
+   * Hash of the replaced items' hashes with cache breakpoints left out (the check when the raw
+   * text differs: a breakpoint moved). One hash, not one per item: the state stays small.
+   */
+  readonly canonicalHash: string;
   /** The replacement message, as sent. */
   readonly replacement: string;
 }
@@ -184,14 +185,15 @@ function standingCut(input: LaidOut): number {
   if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
   if ((input.verifiedMessages ?? 0) >= standing.cut) return standing.cut;
   if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
-  for (let i = start; i < standing.cut; i++) {
-    const span = spans[i];
-    if (span === undefined) return 0;
-    const raw = input.original.slice(span.start, span.end);
-    if (rawHash(raw) === standing.rawHashes[i - start]) continue;
-    if (messageHash(raw) !== standing.hashes[i - start]) return 0;
-  }
-  return standing.cut;
+  const raws = spans
+    .slice(start, standing.cut)
+    .map((span) => input.original.slice(span.start, span.end));
+  return canonicalHashOf(raws) === standing.canonicalHash ? standing.cut : 0;
+}
+
+/** One hash of the items' hashes with cache breakpoints left out. */
+function canonicalHashOf(raws: readonly string[]): string {
+  return rawHash(raws.map(messageHash).join('\n'));
 }
 
 function buildCompaction(
@@ -212,11 +214,10 @@ function buildCompaction(
     purpose: 'working-budget',
   });
   const raws = spans.slice(start, cut).map((span) => input.original.slice(span.start, span.end));
-  const hashes = raws.map(messageHash);
-  const rawHashes = raws.map(rawHash);
+  const canonicalHash = canonicalHashOf(raws);
   const replacement = input.layout.replacement(summary.text, { original: input.original, cut });
   const regionHash = rawHash(removedRaw);
-  return { start, cut, hashes, rawHashes, regionHash, replacement, recalls: summary.recall };
+  return { start, cut, regionHash, canonicalHash, replacement, recalls: summary.recall };
 }
 
 /** Characters each turn takes in the sent text (its items and their separators). */
@@ -398,9 +399,8 @@ export function compactWire(request: CompactInput): CompactOutcome {
     input.state.compaction = {
       start: compaction.start,
       cut: compaction.cut,
-      hashes: compaction.hashes,
-      rawHashes: compaction.rawHashes,
       regionHash: compaction.regionHash,
+      canonicalHash: compaction.canonicalHash,
       replacement: compaction.replacement,
     };
   }
