@@ -8,6 +8,8 @@ export interface FetchStatsOptions {
   /** Whole request, connect to last byte (ms). */
   readonly timeoutMs: number;
   readonly maxBytes?: number;
+  /** The user's Dense token, for a gateway (`x-dense-token`). */
+  readonly token?: string;
 }
 
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -22,7 +24,8 @@ export function fetchProxyStats(baseUrl: string, options: FetchStatsOptions): Pr
       req.destroy();
       resolve(value);
     };
-    const req = request(new URL('/dense/stats', baseUrl), { method: 'GET' }, (res) => {
+    const headers = options.token === undefined ? {} : { 'x-dense-token': options.token };
+    const req = request(new URL('/dense/stats', baseUrl), { method: 'GET', headers }, (res) => {
       if (res.statusCode !== 200) return done(undefined);
       const chunks: Buffer[] = [];
       let size = 0;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
+import { FileTokenStore, RecallArchive, startProxyServer, type ProxyServer } from '@dense/core';
 import { DENSE_BIN, ensureBuilt } from '../test-utils/builtBinary.js';
 
 const notBuilt = await ensureBuilt();
@@ -56,7 +56,7 @@ function sessionBody(rounds: number, resultChars: number, system: string): strin
   });
 }
 
-function post(base: string, body: string): Promise<number> {
+function post(base: string, body: string, extra: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(new URL('/v1/messages', base), {
       method: 'POST',
@@ -64,6 +64,7 @@ function post(base: string, body: string): Promise<number> {
         'content-type': 'application/json',
         'anthropic-version': '2023-06-01',
         'x-claude-code-session-id': SESSION,
+        ...extra,
       },
     });
     req.on('response', (res) => {
@@ -108,6 +109,7 @@ describe.skipIf(notBuilt !== undefined)(
     let upstream: Server;
     let proxy: ProxyServer;
     let recallDir: string;
+    let upstreamUrl: string;
 
     beforeAll(async () => {
       upstream = createServer((req, res) => {
@@ -127,7 +129,7 @@ describe.skipIf(notBuilt !== undefined)(
         });
       });
       await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
-      const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
       recallDir = await mkdtemp(path.join(tmpdir(), 'dense-statusline-e2e-'));
       proxy = await startProxyServer({
         anthropicUpstream: upstreamUrl,
@@ -158,6 +160,36 @@ describe.skipIf(notBuilt !== undefined)(
       expect(upstreamK).toBeLessThan(167);
       const byBase = await statusline(claudeCodeInput(SESSION), { ANTHROPIC_BASE_URL: proxy.url });
       expect(byBase.out).toBe(byDense.out);
+    });
+
+    it("#37.2 #36.4 on a gateway the line is the token user's own (token from ANTHROPIC_CUSTOM_HEADERS); another user's token prints nothing", async () => {
+      const tokens = new FileTokenStore({ file: path.join(recallDir, 'tokens.json') });
+      const ana = (await tokens.create('ana')).token;
+      const bo = (await tokens.create('bo')).token;
+      const gateway = await startProxyServer({
+        anthropicUpstream: upstreamUrl,
+        openaiUpstream: upstreamUrl,
+        recall: new RecallArchive({ dir: path.join(recallDir, 'gateway') }),
+        tokens,
+        log: () => undefined,
+      });
+      try {
+        const body = sessionBody(60, 12_000, 'You are a coding agent.');
+        expect(await post(gateway.url, body, { 'x-dense-token': ana })).toBe(200);
+        const headers = (token: string) => `x-other: 1\nx-dense-token: ${token}`;
+        const own = await statusline(claudeCodeInput(SESSION), {
+          ANTHROPIC_BASE_URL: gateway.url,
+          ANTHROPIC_CUSTOM_HEADERS: headers(ana),
+        });
+        expect(own.out).toMatch(/^dense ▸ \d+k upstream \/ 1[6-9]\dk held/);
+        const other = await statusline(claudeCodeInput(SESSION), {
+          ANTHROPIC_BASE_URL: gateway.url,
+          ANTHROPIC_CUSTOM_HEADERS: headers(bo),
+        });
+        expect(other).toMatchObject({ out: '', code: 0 });
+      } finally {
+        await gateway.close();
+      }
     });
 
     it('#37.2 an unknown session prints nothing and exits 0', async () => {

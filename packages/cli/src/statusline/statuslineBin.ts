@@ -9,7 +9,7 @@
 import { fetchProxyStats } from './fetchProxyStats.js';
 import { formatStatusLine } from './formatStatusLine.js';
 import { sessionStatus } from './sessionStatus.js';
-import { statuslineProxyUrl } from './statuslineProxyUrl.js';
+import { statuslineProxyUrl, statuslineToken } from './statuslineProxyUrl.js';
 
 export interface StatuslineProcess {
   readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
@@ -80,7 +80,11 @@ export async function runStatusline(
   const timeoutMs = proc.timeoutMs ?? STATUSLINE_TIMEOUT_MS;
   const sessionId = sessionIdOf(await readStdin(proc.stdin, 1_000));
   if (sessionId === undefined) return 0;
-  const stats = await fetchProxyStats(statuslineProxyUrl(proc.env), { timeoutMs });
+  const token = statuslineToken(proc.env);
+  const stats = await fetchProxyStats(statuslineProxyUrl(proc.env), {
+    timeoutMs,
+    ...(token === undefined ? {} : { token }),
+  });
   const status = stats === undefined ? undefined : sessionStatus(stats, sessionId);
   if (status !== undefined) proc.stdout.write(`${formatStatusLine(status)}\n`);
   return 0;

@@ -93,7 +93,10 @@ describe('the proxy as a gateway for several users', () => {
       ) as { team: { users: Record<string, unknown> }; conversations?: Record<string, unknown> };
     const anaStats = await stats(ana);
     expect(Object.keys(anaStats.team.users)).toEqual(['ana']);
-    expect(anaStats.conversations).toBeUndefined();
+    // Only ana's own conversation, keyed as without a gateway (the status line reads it so).
+    expect(Object.keys(anaStats.conversations ?? {})).toEqual([
+      expect.stringMatching(/^session:same:[0-9a-f]{16}$/),
+    ]);
     expect(JSON.stringify(anaStats)).not.toContain('"bo"');
     const team = await stats(boss);
     expect(Object.keys(team.team.users).sort()).toEqual(['ana', 'bo']);

@@ -74,6 +74,16 @@ export function scopedSessionId(
   return `user:${requester.user}/${session ?? ''}`;
 }
 
+/** The user's conversations in this process's stats, keyed `session:<session>:<hash>`. */
+function ownConversations(ctx: ProxyContext, requester: Requester): Record<string, unknown> {
+  const prefix = `session:user:${requester.user ?? ''}/`;
+  const own: Record<string, unknown> = {};
+  for (const [id, totals] of Object.entries(ctx.stats.toJSON().conversations)) {
+    if (id.startsWith(prefix)) own[`session:${id.slice(prefix.length)}`] = totals;
+  }
+  return own;
+}
+
 function seesTeam(ctx: ProxyContext, requester: Requester): boolean {
   if (requester.user === undefined) return true;
   return ctx.options.admins?.includes(requester.user) === true;
@@ -134,8 +144,9 @@ export async function serveDenseRoute(
   const timeline = await timelineOf(ctx);
   const scoped = timeline?.teamStats(team ? undefined : requester.user);
   if (path === '/dense/stats') {
-    // The process's own record (per conversation, recent requests) only for those who see the team.
-    const own = team ? ctx.stats.toJSON() : {};
+    // The process's own record (per conversation, recent requests) for those who see the team;
+    // a user gets their own conversations, keyed as without a gateway (what `dense statusline` reads).
+    const own = team ? ctx.stats.toJSON() : { conversations: ownConversations(ctx, requester) };
     sendJson(response, 200, { ...own, ...(scoped === undefined ? {} : { team: scoped }) });
     return true;
   }
