@@ -1,0 +1,380 @@
+/**
+ * `npm run bench:gateway`: `dense proxy` as a team gateway on this machine, side by side in one
+ * run (scripts/gateway-bench/): one embedded proxy (A, the default) and three replicas sharing
+ * their conversations on a real redis-server (B, round-robin, non-sticky; and B with every request
+ * carrying a Dense token, as a gateway off loopback requires), against a loopback mock upstream
+ * that answers at once. Measures the latency B adds over A at 100 concurrent conversations growing
+ * to ~200k tokens, Redis round trips per request, Redis memory per conversation (and one
+ * conversation grown to ~1M tokens), and each side's throughput as clients are added until it
+ * saturates. Prints markdown; `--docs` writes it into docs/benchmarks.md between
+ * `<!-- gateway-bench:start -->` and `<!-- gateway-bench:end -->` (nothing else in the file).
+ *
+ * Flags: --conversations <n> (100), --turns <n> (25 requests per conversation), --turn-tokens <n>
+ * (8k: what each request adds, so 25 turns reach ~200k), --think-ms <n> (12000 ± 50% between a
+ * reply and the next request: 100 conversations then offer ~8 requests/s to each side, which
+ * keeps this 2-core machine below saturation), --levels <n,n,…> (clients at once for the
+ * throughput phase, default 1,4,16), --level-ms <n> (4000 per level, the first 1000 not counted),
+ * --long-tokens <n> (1m; 0 skips the long conversation), --docs. Needs /usr/bin/redis-server
+ * (installed with apt-get when missing and run as root).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, type RedisClientType } from 'redis';
+import { writeFileAtomic } from '@dense/core';
+import {
+  ensureRedisServer,
+  startRedisServer,
+} from '../packages/core/src/gateway/test-utils/redisServer.js';
+import { BenchOptionError, flagValue, parseTokens, runBench } from './benchFlags.js';
+import { send, type Sample } from './gateway-bench/benchClient.js';
+import {
+  createTokens,
+  directSide,
+  embeddedSide,
+  sharedSide,
+  type BenchSide,
+} from './gateway-bench/benchSides.js';
+import {
+  runConversationLoad,
+  type ConversationLoadOptions,
+  type ConversationLoadResult,
+} from './gateway-bench/conversationLoad.js';
+import {
+  gatewayMarkdown,
+  keySummary,
+  replaceGatewaySection,
+  sideLatency,
+  type GatewayRun,
+  type SideRedis,
+} from './gateway-bench/gatewayReport.js';
+import { startMockUpstream, type MockUpstream } from './gateway-bench/mockUpstream.js';
+import { keyFigures, keysMatching, usedMemory } from './gateway-bench/redisMemory.js';
+import { runSaturation } from './gateway-bench/saturation.js';
+import { SyntheticConversation } from './gateway-bench/SyntheticConversation.js';
+import { percentile } from '../packages/core/src/replay/metrics/percentile.js';
+
+const BENCH = 'bench:gateway';
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPLICAS = 3;
+const USERS = 10;
+const LONG_TURN_TOKENS = 40_000;
+const WARMUP_CONVERSATIONS = 4;
+/** Conversations sent one at a time before the main phase: each side's cost without queueing. */
+const SOLO_CONVERSATIONS = 4;
+
+interface Options {
+  readonly conversations: number;
+  readonly turns: number;
+  readonly turnTokens: number;
+  readonly thinkMs: number;
+  readonly levels: readonly number[];
+  readonly levelMs: number;
+  readonly longTokens: number;
+  readonly docs: boolean;
+}
+
+function wholeNumber(argv: readonly string[], name: string, fallback: number, min = 1): number {
+  const text = flagValue(BENCH, argv, name);
+  if (text === undefined) return fallback;
+  const value = parseTokens(text) ?? (text.trim() === '0' ? 0 : undefined);
+  if (value === undefined || value < min)
+    throw new BenchOptionError(`${BENCH}: ${name} takes a whole number ≥ ${min}; got "${text}"`);
+  return value;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const levelsText = flagValue(BENCH, argv, '--levels');
+  const levels = (levelsText ?? '1,4,16').split(',').map((part) => Number(part));
+  if (levels.some((level) => !Number.isInteger(level) || level < 1))
+    throw new BenchOptionError(`${BENCH}: --levels takes whole numbers ≥ 1, e.g. 1,2,4,8`);
+  return {
+    conversations: wholeNumber(argv, '--conversations', 100),
+    turns: wholeNumber(argv, '--turns', 25, 2),
+    turnTokens: wholeNumber(argv, '--turn-tokens', 8_000),
+    thinkMs: wholeNumber(argv, '--think-ms', 12_000, 0),
+    levels,
+    levelMs: wholeNumber(argv, '--level-ms', 4_000, 2_000),
+    longTokens: wholeNumber(argv, '--long-tokens', 1_000_000, 0),
+    docs: argv.includes('--docs'),
+  };
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+function cpuModel(): string {
+  const info = readFileSync('/proc/cpuinfo', 'utf8');
+  return /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown CPU';
+}
+
+function nproc(): number {
+  try {
+    return Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    return os.availableParallelism();
+  }
+}
+
+const log = (line: string) => console.error(line);
+
+/** One conversation grown to `tokens` through `side`; the key its state is stored under. */
+async function longConversation(
+  side: BenchSide,
+  upstream: MockUpstream,
+  tokens: number,
+): Promise<{ tokens: number; sessionId: string }> {
+  const conversation = new SyntheticConversation({
+    seed: 777,
+    sessionId: 'bench-long',
+    turnTokens: LONG_TURN_TOKENS,
+  });
+  const turns = Math.ceil(tokens / LONG_TURN_TOKENS) + 1;
+  for (let turn = 0; turn < turns; turn++) {
+    const body = conversation.next();
+    const sample = await send({
+      side,
+      upstream,
+      body,
+      headers: side.headers(conversation.sessionId, 0),
+    });
+    if (sample.status !== 200)
+      log(`  the long conversation's request ${turn} got ${sample.status}`);
+  }
+  return { tokens: Math.round(conversation.bytes / 4), sessionId: conversation.sessionId };
+}
+
+interface Sides {
+  readonly direct: BenchSide;
+  readonly embedded: BenchSide;
+  readonly shared: BenchSide;
+  readonly withTokens: BenchSide;
+}
+
+async function startSides(redisUrl: string, upstream: string, opened: BenchSide[]): Promise<Sides> {
+  const tokens = await createTokens(redisUrl, USERS);
+  const direct = directSide(upstream);
+  opened.push(direct);
+  const embedded = await embeddedSide(upstream);
+  opened.push(embedded);
+  const base = { upstream, redisUrl, replicas: REPLICAS, prefix: 'dense:' };
+  const shared = await sharedSide(base);
+  opened.push(shared);
+  const withTokens = await sharedSide({ ...base, tokens });
+  opened.push(withTokens);
+  return { direct, embedded, shared, withTokens };
+}
+
+/** Each conversation key's figures, split by whether its conversation is a user's (tokens). */
+async function memoryFigures(
+  inspect: RedisClientType,
+  usedBefore: number,
+): Promise<GatewayRun['memory']> {
+  const usedAfter = await usedMemory(inspect);
+  const keys = await keysMatching(inspect, 'dense:conv:*bench-conv-*');
+  const figures = await keyFigures(inspect, keys);
+  const scoped = (key: string) => key.includes(':user:');
+  return {
+    usedBefore,
+    usedAfter,
+    conversations: keys.length,
+    groups: [
+      keySummary(
+        'B (no token)',
+        figures.filter((key) => !scoped(key.key)),
+      ),
+      keySummary(
+        'B + tokens (per user)',
+        figures.filter((key) => scoped(key.key)),
+      ),
+    ],
+  };
+}
+
+async function redisCounts(
+  sides: readonly BenchSide[],
+  samples: readonly Sample[],
+): Promise<SideRedis[]> {
+  const out: SideRedis[] = [];
+  for (const side of sides) {
+    out.push({
+      side: side.name,
+      requests: samples.filter((sample) => sample.side === side.name).length,
+      counters: await side.counters(),
+    });
+  }
+  return out;
+}
+
+async function longFigures(
+  side: BenchSide,
+  upstream: MockUpstream,
+  inspect: RedisClientType,
+  tokens: number,
+): Promise<GatewayRun['long']> {
+  if (tokens === 0) return undefined;
+  log(`${BENCH}: one conversation to ~${tokens} tokens through B`);
+  const grown = await longConversation(side, upstream, tokens);
+  const [key] = await keysMatching(inspect, `dense:conv:session:${grown.sessionId}:*`);
+  const [figure] = key === undefined ? [] : await keyFigures(inspect, [key]);
+  return figure === undefined ? undefined : { tokens: grown.tokens, key: figure };
+}
+
+async function throughput(
+  sides: readonly BenchSide[],
+  upstream: MockUpstream,
+  options: Options,
+): Promise<GatewayRun['saturation']> {
+  const out = [];
+  for (const side of sides) {
+    log(`${BENCH}: throughput of ${side.name}`);
+    const levels = await runSaturation(
+      {
+        side,
+        upstream,
+        levels: options.levels,
+        levelMs: options.levelMs,
+        warmupMs: 1_000,
+        turns: options.turns,
+        turnTokens: options.turnTokens,
+        sessionPrefix: 'bench-sat-',
+      },
+      log,
+    );
+    out.push({ side: side.name, levels });
+  }
+  return out;
+}
+
+function meta(
+  options: Options,
+  run: { started: number; loadBefore: string; load: ConversationLoadResult; cpuPercent: number },
+  leakedTokens: number,
+): GatewayRun['meta'] {
+  const finalTokens = run.load.finalBytes.map((bytes) => bytes / 4);
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    cores: nproc(),
+    cpu: cpuModel(),
+    node: process.version,
+    loadBefore: run.loadBefore,
+    loadAfter: loadAverage(),
+    wallMs: Date.now() - run.started,
+    conversations: options.conversations,
+    turns: options.turns,
+    turnTokens: options.turnTokens,
+    thinkMs: options.thinkMs,
+    replicas: REPLICAS,
+    finalTokensMedian: percentile(finalTokens, 50),
+    finalTokensMax: Math.max(0, ...finalTokens),
+    mainWallMs: run.load.wallMs,
+    mainCpuPercent: run.cpuPercent,
+    leakedTokens,
+  };
+}
+
+/** A few conversations sent one at a time, each turn to every side: costs without queueing. */
+async function oneAtATime(
+  common: Pick<ConversationLoadOptions, 'sides' | 'upstream' | 'turnTokens'>,
+  turns: number,
+): Promise<Sample[]> {
+  log(`${BENCH}: ${SOLO_CONVERSATIONS} conversations one at a time (no queueing)`);
+  const solo: Sample[] = [];
+  for (let k = 0; k < SOLO_CONVERSATIONS; k++) {
+    const alone = await runConversationLoad({
+      ...common,
+      ...{ conversations: 1, turns, thinkMs: 0 },
+      ...{ sessionPrefix: `bench-solo-${k}-`, seed: 100 + k },
+    });
+    solo.push(...alone.samples);
+  }
+  return solo;
+}
+
+async function measure(
+  options: Options,
+  redisUrl: string,
+  upstream: MockUpstream,
+  opened: BenchSide[],
+): Promise<GatewayRun> {
+  const started = Date.now();
+  const loadBefore = loadAverage();
+  const inspect: RedisClientType = createClient({ url: redisUrl });
+  await inspect.connect();
+  try {
+    const sides = await startSides(redisUrl, upstream.url, opened);
+    const all = [sides.direct, sides.embedded, sides.shared, sides.withTokens];
+    const proxies = [sides.embedded, sides.shared, sides.withTokens];
+    log(
+      `${BENCH}: warm-up (${WARMUP_CONVERSATIONS} conversations through every side, not counted)`,
+    );
+    const common = { sides: all, upstream, turnTokens: options.turnTokens };
+    await runConversationLoad({
+      ...common,
+      ...{ conversations: WARMUP_CONVERSATIONS, turns: Math.min(options.turns, 8), thinkMs: 0 },
+      ...{ sessionPrefix: 'bench-warm-', seed: 7 },
+    });
+    const solo = await oneAtATime(common, options.turns);
+    for (const side of all) await side.resetCounters();
+    const usedBefore = await usedMemory(inspect);
+    log(
+      `${BENCH}: ${options.conversations} conversations × ${options.turns} requests (~${options.turnTokens} tokens each), think ${options.thinkMs} ms; load ${loadAverage()}`,
+    );
+    const cpuBefore = process.cpuUsage();
+    const load = await runConversationLoad({
+      ...common,
+      ...{ conversations: options.conversations, turns: options.turns, thinkMs: options.thinkMs },
+      ...{ sessionPrefix: 'bench-conv-', seed: 36, progress: log },
+    });
+    const cpu = process.cpuUsage(cpuBefore);
+    const redis = await redisCounts(proxies, load.samples);
+    const memory = await memoryFigures(inspect, usedBefore);
+    const long = await longFigures(sides.shared, upstream, inspect, options.longTokens);
+    const saturation = await throughput(proxies, upstream, options);
+    const cpuPercent = (100 * (cpu.user + cpu.system)) / 1000 / load.wallMs;
+    return {
+      meta: meta(options, { started, loadBefore, load, cpuPercent }, upstream.leakedTokens()),
+      solo: all.map((side) => sideLatency(side.name, solo)),
+      latency: all.map((side) => sideLatency(side.name, load.samples)),
+      redis,
+      memory,
+      long,
+      saturation,
+    };
+  } finally {
+    await inspect.close().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const missing = ensureRedisServer();
+  if (missing !== undefined) {
+    log(`${BENCH}: needs a redis-server: ${missing}`);
+    return 1;
+  }
+  const redis = await startRedisServer();
+  const upstream = await startMockUpstream();
+  const opened: BenchSide[] = [];
+  try {
+    const markdown = gatewayMarkdown(await measure(options, redis.url, upstream, opened));
+    console.log(markdown);
+    if (options.docs) {
+      const file = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
+      const document = await readFile(file, 'utf8');
+      await writeFileAtomic(file, replaceGatewaySection(document, markdown));
+      log(`${BENCH}: wrote the gateway section of ${path.relative(REPO_ROOT, file)}`);
+    }
+    return 0;
+  } finally {
+    for (const side of opened) await side.close();
+    await upstream.close();
+    await redis.close();
+  }
+}
+
+await runBench(main);

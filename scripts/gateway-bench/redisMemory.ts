@@ -1,0 +1,53 @@
+/**
+ * What the shared state costs Redis: `used_memory` from `INFO memory`, and per conversation key
+ * its `MEMORY USAGE` (exact: `SAMPLES 0`) and the stored snapshot's bytes (`HSTRLEN … s`: the
+ * gzipped JSON of `conversationSnapshot.ts`). Read with the bench's own client (not counted as the
+ * replicas' round trips).
+ */
+import type { RedisClientType } from 'redis';
+
+export interface KeyFigures {
+  readonly key: string;
+  /** Bytes Redis holds for the key (value, key name, overhead). */
+  readonly memory: number;
+  /** Bytes of the stored snapshot. */
+  readonly snapshot: number;
+}
+
+export async function usedMemory(client: RedisClientType): Promise<number> {
+  const info = await client.sendCommand<string>(['INFO', 'memory']);
+  const match = /^used_memory:(\d+)/m.exec(String(info));
+  if (match === null) throw new Error('INFO memory has no used_memory line');
+  return Number(match[1]);
+}
+
+export async function keysMatching(client: RedisClientType, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const reply = await client.sendCommand<[string, string[]]>([
+      'SCAN',
+      cursor,
+      'MATCH',
+      pattern,
+      'COUNT',
+      '1000',
+    ]);
+    cursor = String(reply[0]);
+    keys.push(...reply[1].map(String));
+  } while (cursor !== '0');
+  return keys;
+}
+
+export async function keyFigures(
+  client: RedisClientType,
+  keys: readonly string[],
+): Promise<KeyFigures[]> {
+  const out: KeyFigures[] = [];
+  for (const key of keys) {
+    const memory = await client.sendCommand<number>(['MEMORY', 'USAGE', key, 'SAMPLES', '0']);
+    const snapshot = await client.sendCommand<number>(['HSTRLEN', key, 's']);
+    out.push({ key, memory: Number(memory), snapshot: Number(snapshot) });
+  }
+  return out;
+}
