@@ -337,7 +337,7 @@ export function targetLines(run: GatewayRun): string[] {
     const loaded = run.latency.find((side) => side.side === 'embedded');
     const alone = run.solo.find((side) => side.side === 'embedded');
     lines.push(
-      `- Added latency ${conversations}: **not judged in this run**: A itself saturated (its p50 ${ms(loaded?.roundTrip.p50 ?? 0)} against ${ms(alone?.roundTrip.p50 ?? 0)} alone, ${loaded?.errors ?? 0} requests without an answer), so B − A there measures capacity (3 threads against 1), not what sharing adds.`,
+      `- Added latency ${conversations}: **not judged in this run**: A itself saturated (its p50 ${ms(loaded?.roundTrip.p50 ?? 0)} against ${ms(alone?.roundTrip.p50 ?? 0)} alone, ${loaded?.errors ?? 0} refused or unanswered), so B − A there measures capacity (3 threads against 1), not what sharing adds.`,
     );
   } else {
     for (const name of ['shared', 'shared+tokens'] as const)
