@@ -12,6 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { newConversation, type ConversationState } from './conversationStore.js';
 import type { BudgetState } from './budget/compactWire.js';
 import { EntryReplyDecisions, type EntryReplyDecision } from './entryReplyDecisions.js';
+import type { ConversationMeter } from './proxyStats.js';
 import {
   proxyLedgerSnapshot,
   restoreProxyLedger,
@@ -27,9 +28,14 @@ export interface ConversationSnapshot {
   readonly budget: BudgetState;
   readonly entryReplies: readonly (readonly [string, EntryReplyDecision])[];
   readonly ledger?: ProxyLedgerSnapshot;
+  /** How the meter prices the conversation's next request against pass-through. */
+  readonly meter?: ConversationMeter;
 }
 
-export function conversationSnapshot(state: ConversationState): ConversationSnapshot {
+export function conversationSnapshot(
+  state: ConversationState,
+  meter?: ConversationMeter,
+): ConversationSnapshot {
   const ledger = proxyLedgerSnapshot(state);
   return {
     format: SNAPSHOT_FORMAT,
@@ -38,6 +44,7 @@ export function conversationSnapshot(state: ConversationState): ConversationSnap
     budget: state.budget,
     entryReplies: state.entryReplies.entries(),
     ...(ledger === undefined ? {} : { ledger }),
+    ...(meter === undefined ? {} : { meter }),
   };
 }
 

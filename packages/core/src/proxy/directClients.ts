@@ -43,6 +43,12 @@ export interface DirectRequest {
   readonly compacted: boolean;
 }
 
+/** A session's direct client as plain data. */
+export interface DirectSessionState {
+  readonly carried?: DirectClientState;
+  readonly latest?: PassThroughState;
+}
+
 export class DirectClients {
   private readonly carried = new Map<string, DirectClientState>();
   private readonly latest = new Map<string, PassThroughState>();
@@ -108,6 +114,22 @@ export class DirectClients {
     this.latest.delete(session);
     this.latest.set(session, state);
     bounded(this.latest, this.max);
+  }
+
+  /** The session's state, as plain data (a shared store keeps it between requests). */
+  sessionState(session: string): DirectSessionState {
+    const carried = this.carried.get(session);
+    const latest = this.latest.get(session);
+    return {
+      ...(carried === undefined ? {} : { carried }),
+      ...(latest === undefined ? {} : { latest }),
+    };
+  }
+
+  restoreSession(session: string, state: DirectSessionState): void {
+    this.setState(session, state.carried ?? DIRECT_START);
+    if (state.latest === undefined) this.latest.delete(session);
+    else this.priced(session, state.latest);
   }
 
   private stateOf(session: string): DirectClientState {

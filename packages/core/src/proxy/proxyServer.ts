@@ -26,7 +26,7 @@ import {
   type DensifyResult,
 } from './densifyRequest.js';
 import { calibrate, finishRequest } from './finishRequest.js';
-import { forwardRequest, upstreamTarget } from './forwardRequest.js';
+import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
 import { decideOnShared, requestSettlement } from './sharedState.js';
 import { keepOriginals } from './keepOriginals.js';
 import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';
@@ -142,6 +142,32 @@ function densifyOptions(
   };
 }
 
+/** `fn` run on its first call only. */
+function once<T>(fn: (value: T) => void): (value: T) => void {
+  let done = false;
+  return (value) => {
+    if (done) return;
+    done = true;
+    fn(value);
+  };
+}
+
+/** The opt-in recording of what the client sent and what went upstream. */
+async function recordBodies(
+  ctx: ProxyContext,
+  request: http.IncomingMessage,
+  bodies: { readonly body: Buffer; readonly result: DensifyResult },
+): Promise<void> {
+  const recorder = ctx.recorder;
+  // The sent body is joined from its chunks only when it is recorded.
+  if (recorder === undefined) return;
+  const recording = { method: request.method, url: request.url, headers: request.headers };
+  const { body, result } = bodies;
+  await recorder.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
+    ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
+  });
+}
+
 /** Density, the optional recording, the forward and the request's record, for a body read whole. */
 async function densifyAndForward(
   ctx: ProxyContext,
@@ -170,10 +196,7 @@ async function densifyAndForward(
   });
   logUnsupported(ctx, result);
   await keepOriginals(ctx, result, exchange.user);
-  const recording = { method: request.method, url: request.url, headers: request.headers };
-  await ctx.recorder?.record({ ...recording, body, sent: result.body }).catch((error: unknown) => {
-    ctx.options.log?.(`dense proxy: could not record the request (${errorMessage(error)})`);
-  });
+  await recordBodies(ctx, request, { body, result });
   // Sizes and images read once: the prompt floor and the meter both use them.
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
   const floorOf = () =>
@@ -184,10 +207,17 @@ async function densifyAndForward(
           ...{ store: ctx.store, now: started },
         });
   const bound = floorOf();
+  const route = counting ? COUNT_TOKENS_ROUTE : api;
+  // With a shared store the request is counted before its state is saved: the meter's state is
+  // part of what the next replica reads.
+  const record = once((outcome: ForwardOutcome) =>
+    finishRequest(ctx, { route, started, result, pricing, outcome, user: exchange.user }),
+  );
   const settlement = requestSettlement(ctx, shared, (outcome, redo) => {
     if (redo) densifyRequest(options);
     if (outcome.usageRaised === true) (redo ? floorOf() : bound)?.told();
     calibrate(ctx, result, pricing, outcome.usage);
+    if (shared !== undefined) record(outcome);
   });
   const beforeEnd = settlement.beforeEnd;
   const outcome = await forwardRequest({
@@ -201,8 +231,7 @@ async function densifyAndForward(
   await settlement.finish(outcome);
   if (outcome.usageRaised === true && bound !== undefined)
     ctx.options.log?.('dense proxy: told the client its history is full (it compacts next)');
-  const route = counting ? COUNT_TOKENS_ROUTE : api;
-  finishRequest(ctx, { route, started, result, pricing, outcome, user: exchange.user });
+  record(outcome);
 }
 
 function logUnsupported(ctx: ProxyContext, result: DensifyResult): void {

@@ -19,7 +19,7 @@ import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import type { CompactionNote } from './densifyRequest.js';
 import type { PassThroughPointers } from './sentPointers.js';
 import type { ReplyEnd } from './forwardRequest.js';
-import { DirectClients } from './directClients.js';
+import { DirectClients, sessionOf, type DirectSessionState } from './directClients.js';
 import { clientPromptTokens } from './images/clientPromptTokens.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from './proxySchedule.js';
@@ -230,6 +230,14 @@ const ZERO: ProxyTotals = {
   compactionsAvoided: 0,
 };
 
+/** A conversation's meter state (`ProxyStats.meterOf`). */
+export interface ConversationMeter {
+  readonly passThrough?: PassThroughState;
+  readonly context?: RequestContext;
+  readonly keptUnderMark: number;
+  readonly direct: DirectSessionState;
+}
+
 interface ConversationEntry {
   totals: ProxyTotals;
   passThrough: PassThroughState | undefined;
@@ -375,6 +383,34 @@ export class ProxyStats {
     this.totals = addTo(this.totals, unbilled, undefined);
     this.remember(record);
     return record;
+  }
+
+  /**
+   * What decides how the conversation's next request is priced against pass-through (its previous
+   * pass-through request, context, kept-under mark, its session's direct client), as plain data:
+   * replicas share it so each prices a request as one process would.
+   */
+  meterOf(conversationId: string): ConversationMeter | undefined {
+    const entry = this.perConversation.get(conversationId);
+    if (entry === undefined) return undefined;
+    return {
+      ...(entry.passThrough === undefined ? {} : { passThrough: entry.passThrough }),
+      ...(entry.context === undefined ? {} : { context: entry.context }),
+      keptUnderMark: entry.keptUnderMark,
+      direct: this.direct.sessionState(sessionOf(conversationId)),
+    };
+  }
+
+  restoreMeter(conversationId: string, meter: ConversationMeter): void {
+    const entry = this.perConversation.get(conversationId);
+    this.perConversation.set(conversationId, {
+      totals: entry?.totals ?? ZERO,
+      passThrough: meter.passThrough,
+      context: meter.context,
+      keptUnderMark: meter.keptUnderMark,
+    });
+    this.direct.restoreSession(sessionOf(conversationId), meter.direct);
+    this.bound();
   }
 
   toJSON(): ProxyStatsJson {

@@ -39,6 +39,8 @@ export async function replyToCompaction(
   // Dense told the client its history was full: this compaction is Dense's doing.
   const induced = (ctx.store.get(conversationId, exchange.started).budget.historySignals ?? 0) > 0;
   endSignals();
+  // Counted (the meter's state with it) and saved before the client reads the answer.
+  record(ctx, { api, exchange, conversationId, reply, induced });
   if (shared) await saveShared(ctx, conversationId, endSignals);
   // The summary names recall ids: their originals are kept before the client reads it.
   await keepOriginals(ctx, { conversationId, recalls: reply.recalls }, exchange.user);
@@ -47,6 +49,25 @@ export async function replyToCompaction(
     'cache-control': 'no-cache',
   });
   exchange.response.end(reply.body);
+  return true;
+}
+
+/** The answered compaction in the stats: billed nothing, priced against the client's own call. */
+function record(
+  ctx: ProxyContext,
+  input: {
+    readonly api: WireApi;
+    readonly exchange: {
+      readonly body: Buffer;
+      readonly started: number;
+      readonly user: string | undefined;
+    };
+    readonly conversationId: string;
+    readonly reply: { readonly messages: number; readonly body: Buffer | string };
+    readonly induced: boolean;
+  },
+): void {
+  const { api, exchange, conversationId, reply, induced } = input;
   const result: DensifyResult = {
     body: exchange.body,
     conversationId,
@@ -65,10 +86,9 @@ export async function replyToCompaction(
     provider: api === 'anthropic' ? 'anthropic' : 'openai',
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
-  // Billed nothing; priced against the client's own compaction call (`directClient.ts`).
+  // Priced against the client's own compaction call (`directClient.ts`).
   const size = exchange.body.length;
   const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
   const user = exchange.user;
   finishRequest(ctx, { route: api, started: exchange.started, result, pricing, outcome, user });
-  return true;
 }

@@ -20,7 +20,7 @@ export const SAVE_ATTEMPTS = 3;
 export async function loadShared(ctx: ProxyContext, id: string | undefined): Promise<boolean> {
   const shared = ctx.options.shared;
   if (shared === undefined || id === undefined) return true;
-  return (await shared.load(id, ctx.store)) !== 'unavailable';
+  return (await shared.load(id, ctx.store, ctx.stats)) !== 'unavailable';
 }
 
 /** Saves the state `redo` rebuilds on a newer copy when another replica saved first. */
@@ -32,7 +32,7 @@ export async function saveShared(
   const shared = ctx.options.shared;
   if (shared === undefined || id === undefined) return;
   for (let attempt = 1; ; attempt++) {
-    const saved = await shared.save(id, ctx.store);
+    const saved = await shared.save(id, ctx.store, ctx.stats);
     if (saved !== 'conflict') return;
     if (attempt === SAVE_ATTEMPTS) {
       ctx.options.log?.(
@@ -40,7 +40,7 @@ export async function saveShared(
       );
       return;
     }
-    if ((await shared.load(id, ctx.store)) === 'unavailable') return;
+    if ((await shared.load(id, ctx.store, ctx.stats)) === 'unavailable') return;
     redo();
   }
 }

@@ -101,6 +101,13 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
     expect(shared.seen.some((seen, i) => seen.body.length < Buffer.byteLength(turn(i)))).toBe(true);
     const trips = replicas.reduce((sum, { shared: s }) => sum + s.roundTrips, 0);
     expect(trips / ROUNDS).toBeLessThanOrEqual(2);
+    // The meter too: each replica prices its requests against pass-through as one process does.
+    const totals = one.stats.toJSON().totals;
+    const summed = (key: 'billedCost' | 'passThroughCost') =>
+      replicas.reduce((sum, { proxy }) => sum + proxy.stats.toJSON().totals[key], 0);
+    expect(totals.passThroughCost).toBeGreaterThan(0);
+    expect(summed('billedCost')).toBeCloseTo(totals.billedCost, 6);
+    expect(summed('passThroughCost')).toBeCloseTo(totals.passThroughCost, 6);
   });
 
   it('#36.2 with redis-server stopped mid-session, requests go out unchanged and none fails; density resumes once it is back', async () => {

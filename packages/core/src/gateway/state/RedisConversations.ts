@@ -15,7 +15,12 @@ import {
 } from '../../proxy/conversationSnapshot.js';
 import type { ConversationState, ConversationStore } from '../../proxy/conversationStore.js';
 import { errorMessage } from '../../utils/errors.js';
-import type { LoadOutcome, SaveOutcome, SharedConversations } from './SharedConversations.js';
+import type {
+  ConversationMeters,
+  LoadOutcome,
+  SaveOutcome,
+  SharedConversations,
+} from './SharedConversations.js';
 
 /** Returns nil (none), {version} (same as ARGV[1]) or {version, snapshot}. */
 const LOAD = `
@@ -95,7 +100,11 @@ export class RedisConversations implements SharedConversations {
     }
   }
 
-  async load(id: string, store: ConversationStore): Promise<LoadOutcome> {
+  async load(
+    id: string,
+    store: ConversationStore,
+    meters?: ConversationMeters,
+  ): Promise<LoadOutcome> {
     const local = store.peek(id);
     const known = local === undefined ? 0 : (this.versions.get(local) ?? 0);
     const reply = await this.command<null | readonly Buffer[]>([
@@ -115,9 +124,11 @@ export class RedisConversations implements SharedConversations {
     const data = reply[1];
     if (data === undefined) return 'current';
     try {
-      const state = restoreConversation(id, decodeSnapshot(data));
+      const snapshot = decodeSnapshot(data);
+      const state = restoreConversation(id, snapshot);
       this.versions.set(state, version);
       store.put(state);
+      if (snapshot.meter !== undefined) meters?.restoreMeter(id, snapshot.meter);
       return 'restored';
     } catch (error) {
       this.log?.(`dense proxy: ${errorMessage(error)}`);
@@ -125,11 +136,15 @@ export class RedisConversations implements SharedConversations {
     }
   }
 
-  async save(id: string, store: ConversationStore): Promise<SaveOutcome> {
+  async save(
+    id: string,
+    store: ConversationStore,
+    meters?: ConversationMeters,
+  ): Promise<SaveOutcome> {
     const state = store.peek(id);
     if (state === undefined) return 'saved';
     const expected = this.versions.get(state) ?? 0;
-    const data = encodeSnapshot(conversationSnapshot(state));
+    const data = encodeSnapshot(conversationSnapshot(state, meters?.meterOf(id)));
     const reply = await this.command<number>([
       'EVAL',
       SAVE,

@@ -5,6 +5,13 @@
  * answer in time is `unavailable`: the request then goes out unchanged (fail open).
  */
 import type { ConversationStore } from '../../proxy/conversationStore.js';
+import type { ConversationMeter } from '../../proxy/proxyStats.js';
+
+/** Where the meter keeps each conversation's pricing state (`ProxyStats`). */
+export interface ConversationMeters {
+  meterOf(conversationId: string): ConversationMeter | undefined;
+  restoreMeter(conversationId: string, meter: ConversationMeter): void;
+}
 
 /**
  * `current`: the local copy was the shared one; `restored`: the shared copy replaced it;
@@ -19,10 +26,10 @@ export type LoadOutcome = 'current' | 'restored' | 'new' | 'unavailable';
 export type SaveOutcome = 'saved' | 'conflict' | 'unavailable';
 
 export interface SharedConversations {
-  /** Brings `store`'s state for `id` up to the shared copy. */
-  load(id: string, store: ConversationStore): Promise<LoadOutcome>;
-  /** Writes `store`'s state for `id` unless another replica wrote since it was loaded. */
-  save(id: string, store: ConversationStore): Promise<SaveOutcome>;
+  /** Brings `store`'s state (and `meters`' for it) for `id` up to the shared copy. */
+  load(id: string, store: ConversationStore, meters?: ConversationMeters): Promise<LoadOutcome>;
+  /** Writes the state for `id` unless another replica wrote since it was loaded. */
+  save(id: string, store: ConversationStore, meters?: ConversationMeters): Promise<SaveOutcome>;
   /** Round trips to the store so far (each one request/reply on the wire, pipelined or not). */
   readonly roundTrips: number;
   close(): Promise<void>;

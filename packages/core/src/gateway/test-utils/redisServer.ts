@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,17 +75,46 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
+/** The working folder of the Redis answering on `port` (RESP `CONFIG GET dir`), or ''. */
+function redisDir(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let reply = '';
+    const done = (value: string) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(2_000, () => done(''));
+    socket.once('error', () => done(''));
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString();
+      const lines = reply.split('\r\n');
+      if (lines.length >= 5) done(lines[4] ?? '');
+    });
+    socket.write('*3\r\n$6\r\nCONFIG\r\n$3\r\nGET\r\n$3\r\ndir\r\n');
+  });
+}
+
 export async function startRedisServer(): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dense-redis-'));
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | undefined;
-  const start = async () => {
+  const spawnOn = async (): Promise<boolean> => {
     child = spawn(
       REDIS_SERVER,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { cwd: dir, stdio: 'ignore' },
     );
     await waitForPort(port, 10_000);
+    // Another test's server may have taken the port between `freePort` and this one's bind.
+    return (await redisDir(port)) === (await realpath(dir));
+  };
+  const start = async () => {
+    for (let attempt = 0; !(await spawnOn()); attempt++) {
+      child?.kill('SIGKILL');
+      if (attempt === 5) throw new Error(`redis-server could not bind a free port (last ${port})`);
+      port = await freePort();
+    }
   };
   const stop = async () => {
     const running = child;
@@ -98,8 +127,12 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
   await start();
   return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `redis://127.0.0.1:${port}`;
+    },
     stop,
     start,
     close: async () => {

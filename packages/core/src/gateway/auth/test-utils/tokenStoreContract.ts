@@ -51,7 +51,10 @@ export function tokenStoreContract(name: string, open: () => Promise<ContractSto
       const { store } = await open();
       const real = await store.create('erin');
       expect(await store.userOf(newTokenSecret())).toBeUndefined();
-      expect(await store.userOf(`${real.token.slice(0, -1)}A`)).toBeUndefined();
+      // One character changed (the last one may already be 'A': 1 time in 16 it is).
+      const first = real.token['dense_'.length];
+      const other = `dense_${first === 'A' ? 'B' : 'A'}${real.token.slice('dense_'.length + 1)}`;
+      expect(await store.userOf(other)).toBeUndefined();
       expect(await store.userOf('')).toBeUndefined();
       expect(await store.userOf(`Bearer ${real.token}`)).toBeUndefined();
     });
