@@ -3,48 +3,20 @@
  * driven by puppeteer-core). Installs the browser with apt-get when it is missing and the test
  * runs as root; otherwise skips with one line saying why.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '@dense/core/test-utils';
 import { main } from '../main.js';
 import { captureIO } from '../test-utils/captureIO.js';
 import { recording } from '../test-utils/replayFixture.js';
 import { replayCommand } from './replay.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-function ensureChromium(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  if (process.getuid?.() !== 0) return 'chromium is not installed and installing it needs root';
-  const apt = (args: string[]) =>
-    spawnSync('apt-get', args, {
-      stdio: 'ignore',
-      timeout: 600_000,
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  if (apt(['update']).status !== 0) return 'apt-get update failed';
-  if (apt(['install', '-y', 'chromium']).status !== 0) return 'apt-get install chromium failed';
-  return existsSync(CHROMIUM) ? undefined : `apt-get installed no ${CHROMIUM}`;
-}
-
 const missing = ensureChromium();
 if (missing !== undefined) console.warn(`Skipping the replay report browser test: ${missing}.`);
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe.skipIf(missing !== undefined)('the replay report in a browser', () => {
   let dir: string;
@@ -68,7 +40,7 @@ describe.skipIf(missing !== undefined)('the replay report in a browser', () => {
     const browser = await puppeteer.launch({
       executablePath: CHROMIUM,
       headless: false,
-      args: [...FLAGS, `--user-data-dir=${path.join(dir, 'profile')}`],
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${path.join(dir, 'profile')}`],
     });
     try {
       const page = await browser.newPage();

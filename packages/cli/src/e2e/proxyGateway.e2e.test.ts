@@ -30,17 +30,13 @@ import http from 'node:http';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ensureHaproxy,
-  startHaproxy,
-  type BackendStats,
-} from '../../../core/src/gateway/test-utils/haproxy.js';
+import { ensureHaproxy, startHaproxy, type BackendStats } from '@dense/core/test-utils';
 import {
   ensureRedisServer,
   freePort,
   startRedisServer,
   type RedisServer,
-} from '../../../core/src/gateway/test-utils/redisServer.js';
+} from '@dense/core/test-utils';
 import { ensureBuilt } from '../test-utils/builtBinary.js';
 import {
   fakeClock,

@@ -4,42 +4,17 @@
  * no network request. Installs the browser with apt-get when it is missing and the test runs as
  * root; otherwise skips with one line saying why.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '@dense/core/test-utils';
 import { runSavingsCli } from './test-utils/runSavingsCli.js';
 import { syntheticHome, type SyntheticHome } from './test-utils/syntheticHome.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-function ensureChromium(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  if (process.getuid?.() !== 0) return 'chromium is not installed and installing it needs root';
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args: string[]) =>
-    spawnSync('apt-get', args, { stdio: 'ignore', timeout: 600_000, env });
-  if (apt(['update']).status !== 0) return 'apt-get update failed';
-  if (apt(['install', '-y', 'chromium']).status !== 0) return 'apt-get install chromium failed';
-  return existsSync(CHROMIUM) ? undefined : `apt-get installed no ${CHROMIUM}`;
-}
-
 const missing = ensureChromium();
 if (missing !== undefined) console.warn(`Skipping the savings report browser test: ${missing}.`);
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Rendered {
   readonly tables: { rows: number; width: number }[];
@@ -53,7 +28,7 @@ async function render(file: string, profile: string): Promise<Rendered> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: false,
-    args: [...FLAGS, `--user-data-dir=${profile}`],
+    args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
   });
   try {
     const page = await browser.newPage();

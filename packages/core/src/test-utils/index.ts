@@ -6,3 +6,6 @@ export * from './mockServer/index.js';
 export * from './promptCache.js';
 export * from './promptBlocks.js';
 export * from './replaySessionReport.js';
+export * from './realServices.js';
+export * from '../gateway/test-utils/redisServer.js';
+export * from '../gateway/test-utils/haproxy.js';

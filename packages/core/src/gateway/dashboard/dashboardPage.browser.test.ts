@@ -3,8 +3,6 @@
  * served from a loopback HTTP server as the proxy serves it. Installs the browser with apt-get when
  * it is missing and the test runs as root; otherwise skips with one line saying why.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,42 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../../test-utils/realServices.js';
 import { MINUTE_MS } from './BucketStore.js';
 import { dashboardPage } from './dashboardPage.js';
 import { StatsTimeline } from './StatsTimeline.js';
 import { decodePng, type DecodedPng } from './test-utils/decodePng.js';
 import { requestRecord } from './test-utils/requestRecords.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/dashboard.png';
-
-function ensureChromium(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  if (process.getuid?.() !== 0) return 'chromium is not installed and installing it needs root';
-  const apt = (args: string[]) =>
-    spawnSync('apt-get', args, {
-      stdio: 'ignore',
-      timeout: 600_000,
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  if (apt(['update']).status !== 0) return 'apt-get update failed';
-  if (apt(['install', '-y', 'chromium']).status !== 0) return 'apt-get install chromium failed';
-  return existsSync(CHROMIUM) ? undefined : `apt-get installed no ${CHROMIUM}`;
-}
 
 const missing = ensureChromium();
 if (missing !== undefined) console.warn(`Skipping the dashboard browser test: ${missing}.`);
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const T0 = Date.UTC(2026, 10, 30, 8, 0, 0);
 const HOSTILE = `<script>alert("x")</script> O'Brien & co`;
@@ -129,7 +102,7 @@ describe.skipIf(missing !== undefined)('the dashboard in a browser', () => {
     browser = await puppeteer.launch({
       executablePath: CHROMIUM,
       headless: false,
-      args: [...FLAGS, `--user-data-dir=${path.join(dir, 'profile')}`],
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${path.join(dir, 'profile')}`],
     });
   }, 120_000);
 

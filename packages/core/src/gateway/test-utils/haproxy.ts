@@ -13,7 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDebianPackage, freePort } from './redisServer.js';
+import { ensureDebianPackage, freePort, waitForPort } from '../../test-utils/realServices.js';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 
@@ -78,25 +78,6 @@ export function haproxyConfig(input: {
   ].join('\n');
 }
 
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`haproxy does not listen on ${port}`));
-        else setTimeout(attempt, 20);
-      });
-    };
-    attempt();
-  });
-}
-
 /** One command on the stats socket; its whole answer. */
 function socketCommand(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -157,7 +138,7 @@ export async function startHaproxy(backends: readonly HaproxyBackend[]): Promise
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await waitForPort(port, 10_000);
+    await waitForPort(port, 10_000, 'no haproxy');
   } catch (error) {
     await stop();
     throw new Error(`${String(error)}: ${stderr}`);

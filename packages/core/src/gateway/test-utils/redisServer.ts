@@ -4,65 +4,17 @@
  * otherwise `ensureRedisServer` says why it cannot run. `stop` and `start` again keep the port, so
  * an outage mid-session can be tested.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureDebianPackage, freePort, waitForPort } from '../../test-utils/realServices.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
-/** Installs `pkg` with apt-get when `binary` is missing; the reason it cannot, or undefined. */
-export function ensureDebianPackage(binary: string, pkg: string): string | undefined {
-  if (existsSync(binary)) return undefined;
-  if (process.getuid?.() !== 0) return `${pkg} is not installed and installing it needs root`;
-  const apt = (args: string[]) =>
-    spawnSync('apt-get', args, {
-      stdio: 'ignore',
-      timeout: 600_000,
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  if (apt(['install', '-y', pkg]).status !== 0 && apt(['update']).status !== 0)
-    return 'apt-get update failed';
-  if (!existsSync(binary) && apt(['install', '-y', pkg]).status !== 0)
-    return `apt-get install ${pkg} failed`;
-  return existsSync(binary) ? undefined : `apt-get installed no ${binary}`;
-}
-
 export const ensureRedisServer = (): string | undefined =>
   ensureDebianPackage(REDIS_SERVER, 'redis-server');
-
-/** A free TCP port on 127.0.0.1 (bound and released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nothing listens on port ${port}`));
-        else setTimeout(attempt, 20);
-      });
-    };
-    attempt();
-  });
-}
 
 export interface RedisServer {
   readonly port: number;
