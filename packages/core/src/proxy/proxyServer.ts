@@ -191,7 +191,7 @@ async function densifyAndForward(
   const options = densifyOptions(ctx, api, exchange, counting);
   const reading = readForDensity(options);
   const { result, shared } = await decideOnShared(ctx, {
-    ...{ api, body, id: counting ? undefined : reading.conversationId },
+    ...{ api, body, id: reading.conversationId, readOnly: counting },
     decide: () => densifyReading(options, reading),
   });
   logUnsupported(ctx, result);
@@ -216,7 +216,7 @@ async function densifyAndForward(
   const settlement = requestSettlement(ctx, shared, (outcome, redo) => {
     if (redo) densifyRequest(options);
     if (outcome.usageRaised === true) (redo ? floorOf() : bound)?.told();
-    calibrate(ctx, result, pricing, outcome.usage);
+    if (!counting) calibrate(ctx, result, pricing, outcome.usage);
     if (shared !== undefined) record(outcome);
   });
   const beforeEnd = settlement.beforeEnd;

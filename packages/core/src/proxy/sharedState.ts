@@ -48,7 +48,8 @@ export async function saveShared(
 /**
  * The request decided (`decide`) on its conversation's state as the shared store holds it, or
  * sent as it came when the store does not answer (nothing decided). `shared`: the conversation
- * whose state is to be saved after the request.
+ * whose state is to be saved after the request (none for a read-only request, e.g. a token
+ * count, which reads the state and changes nothing).
  */
 export async function decideOnShared(
   ctx: ProxyContext,
@@ -56,10 +57,12 @@ export async function decideOnShared(
     readonly api: WireApi;
     readonly body: Buffer;
     readonly id: string | undefined;
+    readonly readOnly: boolean;
     readonly decide: () => DensifyResult;
   },
 ): Promise<{ readonly result: DensifyResult; readonly shared: string | undefined }> {
-  if (await loadShared(ctx, input.id)) return { result: input.decide(), shared: input.id };
+  if (await loadShared(ctx, input.id))
+    return { result: input.decide(), shared: input.readOnly ? undefined : input.id };
   return { result: unchangedForStore(input.api, input.body, input.id), shared: undefined };
 }
 

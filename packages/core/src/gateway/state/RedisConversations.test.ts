@@ -110,6 +110,20 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
     expect(summed('passThroughCost')).toBeCloseTo(totals.passThroughCost, 6);
   });
 
+  it('#36.2 a token count reads the shared state too: both replicas count the bytes the next request is sent as', async () => {
+    const upstream = await stub(reply);
+    const [a, b] = await Promise.all([0, 1].map(() => replica(upstream.url)));
+    // Every model request on replica a: b's own copy of the conversation is never updated locally.
+    for (let round = 0; round < 12; round++)
+      await send(a?.proxy.url as string, { path: '/v1/messages', body: turn(round), headers });
+    const count = { path: '/v1/messages/count_tokens', body: turn(12), headers };
+    await send(a?.proxy.url as string, count);
+    await send(b?.proxy.url as string, count);
+    const [fromA, fromB] = upstream.seen.slice(-2).map((seen) => seen.body);
+    expect(fromA?.length).toBeLessThan(Buffer.byteLength(turn(12)));
+    expect(fromB?.equals(fromA as Buffer)).toBe(true);
+  });
+
   it('#36.2 with redis-server stopped mid-session, requests go out unchanged and none fails; density resumes once it is back', async () => {
     const upstream = await stub(reply);
     const log: string[] = [];
