@@ -12,6 +12,15 @@ describe('#37.1 listPriceFor', () => {
     expect(listPriceFor('gemini-cli', 'gemini-2.5-flash').cacheRules).toBe('gemini');
   });
 
+  it('#37.1 the 2026 Claude models at their list prices (Opus 5.5 $4, Sonnet 5.x $2, Haiku 5.5 $0.10)', () => {
+    expect(listPriceFor('claude-code', 'claude-opus-5-5').inputUsdPerMTok).toBe(4);
+    expect(listPriceFor('claude-code', 'claude-opus-5').inputUsdPerMTok).toBe(5);
+    expect(listPriceFor('claude-code', 'claude-sonnet-5-5[1m]').inputUsdPerMTok).toBe(2);
+    expect(listPriceFor('claude-code', 'claude-sonnet-4-6').inputUsdPerMTok).toBe(3);
+    expect(listPriceFor('claude-code', 'claude-haiku-5-5').inputUsdPerMTok).toBe(0.1);
+    expect(listPriceFor('claude-code', 'claude-haiku-4-5').inputUsdPerMTok).toBe(1);
+  });
+
   it('#37.1 an unknown or missing model gets its client’s default, named as such', () => {
     expect(listPriceFor('codex', 'some-new-model').label).toBe('GPT-5 (Codex default)');
     expect(listPriceFor('claude-code', undefined).cacheRules).toBe('anthropic');

@@ -22,7 +22,7 @@ export interface ListPrice {
 
 /** The table's name, as outputs cite it. */
 export const PRICE_TABLE_NAME =
-  "API list prices per million input tokens (Anthropic, OpenAI and Google pricing pages, 2025-11; Dense's savings/listPrices.ts)";
+  "API list prices per million input tokens (Anthropic's pricing page 2026-12, OpenAI and Google 2025-11; Dense's savings/listPrices.ts)";
 
 const anthropic = (prefix: string, label: string, usd: number): ListPrice => ({
   prefix,
@@ -48,6 +48,15 @@ const gemini = (prefix: string, label: string, usd: number): ListPrice => ({
  * Pro 8×), which the vendors' pages match for the entries below.
  */
 export const LIST_PRICES: readonly ListPrice[] = [
+  // Anthropic's pricing page (platform.claude.com, read 2026-12-02). Haiku 5.5 is $0.10 for
+  // prompts up to 100k tokens ($0.50 above); Sonnet 5.5's cache reads are 0.05x since 2026-10-07,
+  // billed here at the 0.1x of the Anthropic cache rules (the saving is then understated).
+  anthropic('claude-fable-5', 'Claude Fable 5', 10),
+  anthropic('claude-mythos-5', 'Claude Mythos 5', 10),
+  anthropic('claude-opus-5-5', 'Claude Opus 5.5', 4),
+  anthropic('claude-opus-5', 'Claude Opus 5', 5),
+  anthropic('claude-sonnet-5', 'Claude Sonnet 5 and 5.5', 2),
+  anthropic('claude-haiku-5-5', 'Claude Haiku 5.5 (prompts up to 100k)', 0.1),
   anthropic('claude-opus-4-1', 'Claude Opus 4.1', 15),
   anthropic('claude-opus-4-0', 'Claude Opus 4', 15),
   anthropic('claude-opus-4-2', 'Claude Opus 4', 15),
