@@ -1,21 +1,25 @@
 /**
  * `npm run bench:gateway`: `dense proxy` as a team gateway on this machine, side by side in one
  * run (scripts/gateway-bench/): one embedded proxy (A, the default) and three replicas sharing
- * their conversations on a real redis-server (B, round-robin, non-sticky; and B with every request
- * carrying a Dense token, as a gateway off loopback requires), against a loopback mock upstream
- * that answers at once. Measures the latency B adds over A at 100 concurrent conversations growing
- * to ~200k tokens, Redis round trips per request, Redis memory per conversation (and one
- * conversation grown to ~1M tokens), and each side's throughput as clients are added until it
- * saturates. Prints markdown; `--docs` writes it into docs/benchmarks.md between
- * `<!-- gateway-bench:start -->` and `<!-- gateway-bench:end -->` (nothing else in the file).
+ * their conversations on a real redis-server, wired as `dense proxy --state` wires them (B), routed
+ * round-robin (non-sticky) or sticky (by a hash of the session id, as haproxy's `balance
+ * hdr(x-claude-code-session-id)`), each with and without every request carrying a Dense token (as
+ * a gateway off loopback requires), against a loopback mock upstream that answers at once. Every
+ * proxy has the same read cache (`READ_CACHE`: room for every conversation). Measures the latency
+ * B adds over A, one conversation at a time and at 100 concurrent conversations growing to ~200k
+ * tokens, Redis round trips per request on the request path and off it, Redis memory per
+ * conversation (state and recall originals; and one conversation grown to ~1M tokens), and each
+ * side's throughput as clients are added until it saturates. Prints markdown; `--docs` writes it
+ * into docs/benchmarks.md between `<!-- gateway-bench:start -->` and `<!-- gateway-bench:end -->`
+ * (nothing else in the file).
  *
  * Flags: --conversations <n> (100), --turns <n> (25 requests per conversation), --turn-tokens <n>
  * (8k: what each request adds, so 25 turns reach ~200k), --think-ms <n> (12000 ± 50% between a
- * reply and the next request: 100 conversations then offer ~8 requests/s to each side, which
- * keeps this 2-core machine below saturation), --levels <n,n,…> (clients at once for the
- * throughput phase, default 1,4,16), --level-ms <n> (4000 per level, the first 1000 not counted),
- * --long-tokens <n> (1m; 0 skips the long conversation), --docs. Needs /usr/bin/redis-server
- * (installed with apt-get when missing and run as root).
+ * reply and the next request: 100 conversations then offer ~8 requests/s to each side),
+ * --levels <n,n,…> (clients at once for the throughput phase, default 1,4,16), --level-ms <n>
+ * (4000 per level, the first 1000 not counted), --long-tokens <n> (1m; 0 skips the long
+ * conversation), --docs. Needs /usr/bin/redis-server (installed with apt-get when missing and run
+ * as root).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,12 +35,15 @@ import {
 } from '../packages/core/src/gateway/test-utils/redisServer.js';
 import { BenchOptionError, flagValue, parseTokens, runBench } from './benchFlags.js';
 import { send, type Sample } from './gateway-bench/benchClient.js';
+import { READ_CACHE } from './gateway-bench/benchReplica.js';
 import {
   createTokens,
   directSide,
   embeddedSide,
   sharedSide,
   type BenchSide,
+  type Routing,
+  type SideName,
 } from './gateway-bench/benchSides.js';
 import {
   runConversationLoad,
@@ -44,16 +51,17 @@ import {
   type ConversationLoadResult,
 } from './gateway-bench/conversationLoad.js';
 import {
-  gatewayMarkdown,
-  keySummary,
-  replaceGatewaySection,
   sideLatency,
+  stateKeys,
   type GatewayRun,
+  type SideMemory,
   type SideRedis,
-} from './gateway-bench/gatewayReport.js';
+} from './gateway-bench/gatewayFigures.js';
+import { gatewayMarkdown, replaceGatewaySection } from './gateway-bench/gatewayReport.js';
 import { startMockUpstream, type MockUpstream } from './gateway-bench/mockUpstream.js';
-import { keyFigures, keysMatching, usedMemory } from './gateway-bench/redisMemory.js';
+import { keyFigures, keysMatching, keysMemory, usedMemory } from './gateway-bench/redisMemory.js';
 import { runSaturation } from './gateway-bench/saturation.js';
+import { stickySpread } from './gateway-bench/stickyReplica.js';
 import { SyntheticConversation } from './gateway-bench/SyntheticConversation.js';
 import { percentile } from '../packages/core/src/replay/metrics/percentile.js';
 
@@ -65,6 +73,20 @@ const LONG_TURN_TOKENS = 40_000;
 const WARMUP_CONVERSATIONS = 4;
 /** Conversations sent one at a time before the main phase: each side's cost without queueing. */
 const SOLO_CONVERSATIONS = 4;
+/** The main phase's session ids are `<MAIN_PREFIX><n>`. */
+const MAIN_PREFIX = 'bench-conv-';
+/** Each side on Redis, its routing, whether it sends tokens, and its keys' prefix. */
+const SHARED: readonly {
+  readonly name: SideName;
+  readonly routing: Routing;
+  readonly tokens: boolean;
+  readonly prefix: string;
+}[] = [
+  { name: 'shared', routing: 'round-robin', tokens: false, prefix: 'dense:' },
+  { name: 'shared+tokens', routing: 'round-robin', tokens: true, prefix: 'dense-rt:' },
+  { name: 'sticky', routing: 'sticky', tokens: false, prefix: 'dense-s:' },
+  { name: 'sticky+tokens', routing: 'sticky', tokens: true, prefix: 'dense-st:' },
+];
 
 interface Options {
   readonly conversations: number;
@@ -139,6 +161,7 @@ async function longConversation(
     const sample = await send({
       side,
       upstream,
+      sessionId: conversation.sessionId,
       body,
       headers: side.headers(conversation.sessionId, 0),
     });
@@ -151,8 +174,8 @@ async function longConversation(
 interface Sides {
   readonly direct: BenchSide;
   readonly embedded: BenchSide;
-  readonly shared: BenchSide;
-  readonly withTokens: BenchSide;
+  /** In the order of `SHARED`. */
+  readonly shared: readonly BenchSide[];
 }
 
 async function startSides(redisUrl: string, upstream: string, opened: BenchSide[]): Promise<Sides> {
@@ -161,38 +184,50 @@ async function startSides(redisUrl: string, upstream: string, opened: BenchSide[
   opened.push(direct);
   const embedded = await embeddedSide(upstream);
   opened.push(embedded);
-  const base = { upstream, redisUrl, replicas: REPLICAS, prefix: 'dense:' };
-  const shared = await sharedSide(base);
-  opened.push(shared);
-  const withTokens = await sharedSide({ ...base, tokens });
-  opened.push(withTokens);
-  return { direct, embedded, shared, withTokens };
+  const shared: BenchSide[] = [];
+  for (const side of SHARED) {
+    const started = await sharedSide({
+      ...{ upstream, redisUrl, replicas: REPLICAS, routing: side.routing, prefix: side.prefix },
+      ...(side.tokens ? { tokens } : {}),
+    });
+    opened.push(started);
+    shared.push(started);
+  }
+  return { direct, embedded, shared };
 }
 
-/** Each conversation key's figures, split by whether its conversation is a user's (tokens). */
+/** Bytes (`MEMORY USAGE`) of each B side's recall archive keys, by side. */
+async function archiveBytes(
+  inspect: RedisClientType,
+): Promise<Map<SideName, { keys: number; bytes: number }>> {
+  const out = new Map<SideName, { keys: number; bytes: number }>();
+  for (const side of SHARED) {
+    const keys = await keysMatching(inspect, `${side.prefix}recall:*`);
+    out.set(side.name, { keys: keys.length, bytes: await keysMemory(inspect, keys) });
+  }
+  return out;
+}
+
+/** Each B side's conversation keys of the main phase, and what its recall archive grew by. */
 async function memoryFigures(
   inspect: RedisClientType,
-  usedBefore: number,
+  before: { used: number; archives: Map<SideName, { keys: number; bytes: number }> },
+  conversations: number,
 ): Promise<GatewayRun['memory']> {
   const usedAfter = await usedMemory(inspect);
-  const keys = await keysMatching(inspect, 'dense:conv:*bench-conv-*');
-  const figures = await keyFigures(inspect, keys);
-  const scoped = (key: string) => key.includes(':user:');
-  return {
-    usedBefore,
-    usedAfter,
-    conversations: keys.length,
-    groups: [
-      keySummary(
-        'B (no token)',
-        figures.filter((key) => !scoped(key.key)),
-      ),
-      keySummary(
-        'B + tokens (per user)',
-        figures.filter((key) => scoped(key.key)),
-      ),
-    ],
-  };
+  const archives = await archiveBytes(inspect);
+  const sides: SideMemory[] = [];
+  for (const side of SHARED) {
+    const keys = await keysMatching(inspect, `${side.prefix}conv:*${MAIN_PREFIX}*`);
+    const archive = archives.get(side.name);
+    sides.push({
+      side: side.name,
+      state: stateKeys(await keyFigures(inspect, keys)),
+      archiveKeys: archive?.keys ?? 0,
+      archiveBytes: (archive?.bytes ?? 0) - (before.archives.get(side.name)?.bytes ?? 0),
+    });
+  }
+  return { usedBefore: before.used, usedAfter, conversations, sides };
 }
 
 async function redisCounts(
@@ -217,9 +252,10 @@ async function longFigures(
   tokens: number,
 ): Promise<GatewayRun['long']> {
   if (tokens === 0) return undefined;
-  log(`${BENCH}: one conversation to ~${tokens} tokens through B`);
+  log(`${BENCH}: one conversation to ~${tokens} tokens through ${side.name}`);
   const grown = await longConversation(side, upstream, tokens);
-  const [key] = await keysMatching(inspect, `dense:conv:session:${grown.sessionId}:*`);
+  const prefix = SHARED.find((shared) => shared.name === side.name)?.prefix ?? 'dense:';
+  const [key] = await keysMatching(inspect, `${prefix}conv:session:${grown.sessionId}:*`);
   const [figure] = key === undefined ? [] : await keyFigures(inspect, [key]);
   return figure === undefined ? undefined : { tokens: grown.tokens, key: figure };
 }
@@ -269,6 +305,12 @@ function meta(
     turnTokens: options.turnTokens,
     thinkMs: options.thinkMs,
     replicas: REPLICAS,
+    users: USERS,
+    readCache: READ_CACHE,
+    stickySpread: stickySpread(
+      Array.from({ length: options.conversations }, (_, i) => `${MAIN_PREFIX}${i}`),
+      REPLICAS,
+    ),
     finalTokensMedian: percentile(finalTokens, 50),
     finalTokensMax: Math.max(0, ...finalTokens),
     mainWallMs: run.load.wallMs,
@@ -307,8 +349,8 @@ async function measure(
   await inspect.connect();
   try {
     const sides = await startSides(redisUrl, upstream.url, opened);
-    const all = [sides.direct, sides.embedded, sides.shared, sides.withTokens];
-    const proxies = [sides.embedded, sides.shared, sides.withTokens];
+    const proxies = [sides.embedded, ...sides.shared];
+    const all = [sides.direct, ...proxies];
     log(
       `${BENCH}: warm-up (${WARMUP_CONVERSATIONS} conversations through every side, not counted)`,
     );
@@ -320,7 +362,7 @@ async function measure(
     });
     const solo = await oneAtATime(common, options.turns);
     for (const side of all) await side.resetCounters();
-    const usedBefore = await usedMemory(inspect);
+    const before = { used: await usedMemory(inspect), archives: await archiveBytes(inspect) };
     log(
       `${BENCH}: ${options.conversations} conversations × ${options.turns} requests (~${options.turnTokens} tokens each), think ${options.thinkMs} ms; load ${loadAverage()}`,
     );
@@ -328,12 +370,17 @@ async function measure(
     const load = await runConversationLoad({
       ...common,
       ...{ conversations: options.conversations, turns: options.turns, thinkMs: options.thinkMs },
-      ...{ sessionPrefix: 'bench-conv-', seed: 36, progress: log },
+      ...{ sessionPrefix: MAIN_PREFIX, seed: 36, progress: log },
     });
     const cpu = process.cpuUsage(cpuBefore);
     const redis = await redisCounts(proxies, load.samples);
-    const memory = await memoryFigures(inspect, usedBefore);
-    const long = await longFigures(sides.shared, upstream, inspect, options.longTokens);
+    const memory = await memoryFigures(inspect, before, options.conversations);
+    const long = await longFigures(
+      sides.shared[0] as BenchSide,
+      upstream,
+      inspect,
+      options.longTokens,
+    );
     const saturation = await throughput(proxies, upstream, options);
     const cpuPercent = (100 * (cpu.user + cpu.system)) / 1000 / load.wallMs;
     return {

@@ -27,13 +27,15 @@ let sequence = 0;
 export interface Send {
   readonly side: BenchSide;
   readonly upstream: MockUpstream;
+  /** The conversation's session id (a sticky side routes by it). */
+  readonly sessionId: string;
   readonly body: Buffer;
   readonly headers: Record<string, string>;
 }
 
-export function send({ side, upstream, body, headers }: Send): Promise<Sample> {
+export function send({ side, upstream, sessionId, body, headers }: Send): Promise<Sample> {
   const id = `r${++sequence}`;
-  const base = side.target();
+  const base = side.target(sessionId);
   return new Promise((resolve) => {
     const sentAt = performance.now();
     const done = (status: number) => {

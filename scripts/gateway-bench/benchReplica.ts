@@ -1,19 +1,25 @@
 /**
- * One proxy replica of the gateway bench, as the CLI starts it: the embedded default (its own
- * ConversationStore, a timeline, a recall archive on disk) or a replica of a shared gateway (the
- * same, plus its own Redis client for RedisConversations, RedisTokenStore and the timeline's
- * counters pushed with RedisStats every 5 s, as `dense proxy --state` does). It counts what the
- * bench reports: Redis round trips (state loads and saves, token lookups, counter pushes), load and
- * save outcomes and times, and how the proxy read each request (resumed from a kept read, or read
- * in full). Runs in its own worker thread (`replicaWorker.ts`).
+ * One proxy replica of the gateway bench, wired as the CLI wires it: the embedded default (its own
+ * ConversationStore, a timeline, a recall archive on disk) or a replica of a shared gateway as
+ * `dense proxy --state redis://…` builds one (packages/cli/src/commands/proxyGateway.ts): one Redis
+ * client for RedisConversations, a CachedTokenStore around RedisTokenStore, the recall archives
+ * (`recall`, and one per user through `userRecall`) on `redisArchiveFiles`, and the timeline's
+ * counters pushed with RedisStats every 5 s. Keys go under the spec's prefix, so the bench's sides
+ * share one redis-server without sharing keys (with `dense:` they are the CLI's own). Every replica
+ * gets the same read cache (`READ_CACHE`). It counts what the bench reports: Redis round trips on
+ * the request path (state loads and saves, token lookups, recall archive calls) and off it (counter
+ * pushes), load and save outcomes and times, and how the proxy read each request (resumed from a
+ * kept read, or read in full). Runs in its own worker thread (`replicaWorker.ts`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  CachedTokenStore,
   connectRedis,
   RecallArchive,
+  redisArchiveFiles,
   RedisConversations,
   RedisStats,
   RedisTokenStore,
@@ -25,15 +31,27 @@ import {
 } from '@dense/core';
 import type { RedisClientType } from 'redis';
 import { ConversationStore } from '../../packages/core/src/proxy/conversationStore.js';
+import { archiveFiles, type ArchiveFiles } from '../../packages/core/src/recall/archiveFiles.js';
+import {
+  countedArchiveFiles,
+  zeroArchiveCounts,
+  type ArchiveCounts,
+} from './countedArchiveFiles.js';
 
 /** As `dense proxy --state` pushes its counters (packages/cli/src/commands/proxyGateway.ts). */
 export const STATS_PUSH_MS = 5_000;
+
+/**
+ * The read cache of every proxy in the bench, embedded or replica: room for every conversation
+ * the bench sends (the default, 64 entries and 32 Mi characters, is below 100 conversations).
+ */
+export const READ_CACHE = { maxEntries: 512, maxChars: 256 * 2 ** 20 } as const;
 
 export interface ReplicaSpec {
   readonly upstream: string;
   /** Absent: the embedded default (no shared store). */
   readonly redisUrl?: string;
-  /** Key prefix of the conversations and counters on Redis. */
+  /** Key prefix of the conversations, counters and recall archives on Redis. */
   readonly prefix?: string;
 }
 
@@ -41,7 +59,14 @@ export interface ReplicaSpec {
 export interface ReplicaCounters {
   /** RedisConversations' own count (loads, saves, conflict reloads). */
   readonly stateTrips: number;
+  /** Token lookups that reached Redis (the rest were answered by the 30 s cache). */
   readonly tokenLookups: number;
+  /** Recall archive round trips to Redis (`countedArchiveFiles.ts`); 0 for the embedded proxy. */
+  readonly archiveTrips: number;
+  /** Recall archive calls by method (on disk for the embedded proxy, on Redis for a replica). */
+  readonly archiveCalls: Readonly<Record<string, number>>;
+  /** How long each put of originals took (on the request path: the pointers wait for it). */
+  readonly archivePutMs: readonly number[];
   readonly statsPushes: number;
   readonly loads: Readonly<Record<string, number>>;
   readonly saves: Readonly<Record<string, number>>;
@@ -84,9 +109,28 @@ class MeteredConversations extends RedisConversations {
   }
 }
 
-/** A store whose read cache counts how it reads each request. */
+/** A recall archive timing each put. */
+class TimedArchive extends RecallArchive {
+  constructor(
+    files: ArchiveFiles,
+    private readonly putMs: number[],
+  ) {
+    super({ dir: files.root, files });
+  }
+
+  override async put(...args: Parameters<RecallArchive['put']>): Promise<void> {
+    const started = performance.now();
+    try {
+      await super.put(...args);
+    } finally {
+      this.putMs.push(performance.now() - started);
+    }
+  }
+}
+
+/** A store with the bench's read cache, counting how it reads each request. */
 function meteredStore(): { store: ConversationStore; paths: { full: number; resumed: number } } {
-  const store = new ConversationStore();
+  const store = new ConversationStore({ reads: READ_CACHE });
   const paths = { full: 0, resumed: 0 };
   const read = store.reads.read.bind(store.reads);
   store.reads.read = (request) => {
@@ -112,61 +156,101 @@ function countedTokens(client: RedisClientType, lookups: { count: number }): Red
   return new RedisTokenStore({ client: counting });
 }
 
+/** Mutated in place (the archives hold them), reset between the bench's phases. */
+interface Counts {
+  readonly lookups: { count: number };
+  readonly archive: ArchiveCounts;
+  readonly putMs: number[];
+  readonly pushes: { count: number };
+}
+
+const zeroCounts = (): Counts => ({
+  lookups: { count: 0 },
+  archive: zeroArchiveCounts(),
+  putMs: [],
+  pushes: { count: 0 },
+});
+
+function resetCounts(counts: Counts): void {
+  counts.lookups.count = 0;
+  counts.pushes.count = 0;
+  counts.archive.trips = 0;
+  for (const method of Object.keys(counts.archive.calls)) delete counts.archive.calls[method];
+  counts.putMs.length = 0;
+}
+
+const timedArchive = (files: ArchiveFiles, counts: Counts) =>
+  new TimedArchive(countedArchiveFiles(files, counts.archive), counts.putMs);
+
 interface SharedParts {
   readonly client: RedisClientType;
   readonly shared: MeteredConversations;
   readonly push: NodeJS.Timeout;
-  readonly options: Pick<ProxyServerOptions, 'shared' | 'tokens' | 'teamTimeline'>;
+  readonly options: Pick<
+    ProxyServerOptions,
+    'shared' | 'tokens' | 'teamTimeline' | 'recall' | 'userRecall'
+  >;
 }
 
-/** A replica's Redis client and what `--state` builds on it; the counters pushed every 5 s. */
+const log = (line: string) => console.error(`  replica: ${line}`);
+
+/** What `--state` builds on one Redis client (proxyGateway.ts), counted. */
 async function sharedParts(
   spec: ReplicaSpec & { readonly redisUrl: string },
   timeline: StatsTimeline,
-  counts: { lookups: { count: number }; pushes: { count: number } },
+  counts: Counts,
 ): Promise<SharedParts> {
-  const client = await connectRedis(new URL(spec.redisUrl));
-  const shared = new MeteredConversations({ client, prefix: spec.prefix });
-  const stats = new RedisStats({ client, prefix: spec.prefix });
+  const prefix = spec.prefix ?? 'dense:';
+  const client = await connectRedis(new URL(spec.redisUrl), { log });
+  const shared = new MeteredConversations({ client, prefix, log });
+  const stats = new RedisStats({ client, prefix });
   const push = setInterval(() => {
     const delta = timeline.drainDelta();
-    if (Object.keys(delta.users).length === 0) return;
-    counts.pushes.count++;
+    // RedisStats.push sends nothing when no user has a count (then no round trip).
+    if (Object.keys(delta.users).length > 0) counts.pushes.count++;
     void stats.push(delta);
   }, STATS_PUSH_MS);
+  push.unref();
+  const archive = (root: string) => timedArchive(redisArchiveFiles(client, root), counts);
   const options = {
     shared,
-    tokens: countedTokens(client, counts.lookups),
+    tokens: new CachedTokenStore(countedTokens(client, counts.lookups)),
     teamTimeline: () => stats.timeline(),
+    recall: archive(`${prefix}recall:local`),
+    userRecall: (user: string) => archive(`${prefix}recall:u:${encodeURIComponent(user)}`),
   };
   return { client, shared, push, options };
 }
 
 export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dense-gateway-bench-recall-'));
   const { store, paths } = meteredStore();
-  const lookups = { count: 0 };
-  const pushes = { count: 0 };
+  const counts = zeroCounts();
   const timeline = new StatsTimeline();
   const redisUrl = spec.redisUrl;
   const parts =
-    redisUrl === undefined
-      ? undefined
-      : await sharedParts({ ...spec, redisUrl }, timeline, { lookups, pushes });
+    redisUrl === undefined ? undefined : await sharedParts({ ...spec, redisUrl }, timeline, counts);
+  // The embedded default keeps its recall archive on disk.
+  const dir =
+    parts === undefined
+      ? await mkdtemp(path.join(os.tmpdir(), 'dense-gateway-bench-recall-'))
+      : undefined;
   const shared = parts?.shared;
   const server: ProxyServer = await startProxyServer({
     anthropicUpstream: spec.upstream,
     store,
     timeline,
-    recall: new RecallArchive({ dir }),
+    ...(dir === undefined ? {} : { recall: timedArchive(archiveFiles(dir), counts) }),
     ...parts?.options,
   });
   return {
     url: server.url,
     counters: () => ({
       stateTrips: shared?.roundTrips ?? 0,
-      tokenLookups: lookups.count,
-      statsPushes: pushes.count,
+      tokenLookups: counts.lookups.count,
+      archiveTrips: parts === undefined ? 0 : counts.archive.trips,
+      archiveCalls: { ...counts.archive.calls },
+      archivePutMs: [...counts.putMs],
+      statsPushes: counts.pushes.count,
       loads: { ...shared?.loads },
       saves: { ...shared?.saves },
       loadMs: [...(shared?.loadMs ?? [])],
@@ -177,8 +261,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
     reset: () => {
       paths.full = 0;
       paths.resumed = 0;
-      lookups.count = 0;
-      pushes.count = 0;
+      resetCounts(counts);
       if (shared === undefined) return;
       shared.roundTrips = 0;
       shared.loads = {};
@@ -190,7 +273,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
       clearInterval(parts?.push);
       await server.close();
       await parts?.client.close().catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
     },
   };
 }

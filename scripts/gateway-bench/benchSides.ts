@@ -1,7 +1,8 @@
 /**
  * The gateway bench's sides: the upstream itself (pass-through), one embedded proxy (no shared
  * store: the default on one machine), and three proxy replicas sharing their conversations on one
- * redis-server, served round-robin (non-sticky), with or without each request carrying a Dense
+ * redis-server, served round-robin (non-sticky) or sticky (each conversation to the replica a hash
+ * of its session id names, `stickyReplica.ts`), with or without each request carrying a Dense
  * token. Every replica runs in its own worker thread of this process (`replicaWorker.ts`): its own
  * event loop, as a separate process would have, so one side's work never queues another side's
  * requests behind it on one loop.
@@ -12,16 +13,21 @@ import { Worker } from 'node:worker_threads';
 import { connectRedis, RedisTokenStore } from '@dense/core';
 import type { ReplicaCounters, ReplicaSpec } from './benchReplica.js';
 import type { ReplicaRequest } from './replicaWorker.js';
+import { stickyReplica } from './stickyReplica.js';
 
-export type SideName = 'direct' | 'embedded' | 'shared' | 'shared+tokens';
+export type SideName =
+  'direct' | 'embedded' | 'shared' | 'shared+tokens' | 'sticky' | 'sticky+tokens';
+
+/** How a side's load balancer picks a replica per request. */
+export type Routing = 'round-robin' | 'sticky';
 
 /** A side's counts: its replicas' summed. */
 export type SideCounters = ReplicaCounters;
 
 export interface BenchSide {
   readonly name: SideName;
-  /** Where the next request goes (round-robin over the replicas). */
-  target(): string;
+  /** Where the next request of conversation `sessionId` goes. */
+  target(sessionId: string): string;
   /** Headers every request of this side carries, for conversation number `index`. */
   headers(sessionId: string, index: number): Record<string, string>;
   readonly agent: Agent;
@@ -91,6 +97,9 @@ function sessionHeaders(sessionId: string): Record<string, string> {
 const ZERO: SideCounters = {
   stateTrips: 0,
   tokenLookups: 0,
+  archiveTrips: 0,
+  archiveCalls: {},
+  archivePutMs: [],
   statsPushes: 0,
   loads: {},
   saves: {},
@@ -112,6 +121,9 @@ function sum(all: readonly ReplicaCounters[]): SideCounters {
   return {
     stateTrips: total((c) => c.stateTrips),
     tokenLookups: total((c) => c.tokenLookups),
+    archiveTrips: total((c) => c.archiveTrips),
+    archiveCalls: merged((c) => c.archiveCalls),
+    archivePutMs: all.flatMap((c) => c.archivePutMs),
     statsPushes: total((c) => c.statsPushes),
     loads: merged((c) => c.loads),
     saves: merged((c) => c.saves),
@@ -141,15 +153,19 @@ export function directSide(upstream: string): BenchSide {
 async function proxySide(
   name: SideName,
   specs: readonly ReplicaSpec[],
-  headers: BenchSide['headers'],
+  routing: { readonly routing: Routing; readonly headers: BenchSide['headers'] },
 ): Promise<BenchSide> {
   const replicas = await Promise.all(specs.map((spec) => new ReplicaThread(spec).started()));
   const agent = clientAgent();
   let next = 0;
+  const pick = (sessionId: string) =>
+    routing.routing === 'sticky'
+      ? stickyReplica(sessionId, replicas.length)
+      : next++ % replicas.length;
   return {
     name,
-    target: () => (replicas[next++ % replicas.length] as ReplicaThread).url,
-    headers,
+    target: (sessionId) => (replicas[pick(sessionId)] as ReplicaThread).url,
+    headers: routing.headers,
     agent,
     counters: async () => {
       const all: ReplicaCounters[] = [];
@@ -168,14 +184,18 @@ async function proxySide(
 }
 
 export function embeddedSide(upstream: string): Promise<BenchSide> {
-  return proxySide('embedded', [{ upstream }], sessionHeaders);
+  return proxySide('embedded', [{ upstream }], {
+    routing: 'round-robin',
+    headers: sessionHeaders,
+  });
 }
 
 export interface SharedSideOptions {
   readonly upstream: string;
   readonly redisUrl: string;
   readonly replicas: number;
-  /** Key prefix of this side's conversations and counters on Redis. */
+  readonly routing: Routing;
+  /** Key prefix of this side's conversations, counters and recall archives on Redis. */
   readonly prefix: string;
   /** Tokens by conversation number (`x-dense-token`); none: requests carry no token. */
   readonly tokens?: readonly string[];
@@ -196,7 +216,9 @@ export function sharedSide(options: SharedSideOptions): Promise<BenchSide> {
           'x-dense-token': tokens[index % tokens.length] as string,
         });
   const specs = Array.from({ length: options.replicas }, () => spec);
-  return proxySide(tokens === undefined ? 'shared' : 'shared+tokens', specs, headers);
+  const base = options.routing === 'sticky' ? 'sticky' : 'shared';
+  const name: SideName = tokens === undefined ? base : `${base}+tokens`;
+  return proxySide(name, specs, { routing: options.routing, headers });
 }
 
 /** `users` tokens created in the shared token store (`dense token create`), one per user. */

@@ -64,7 +64,8 @@ export async function runConversationLoad(
       const body = conversation.next();
       for (const side of shuffled(options.sides, random)) {
         const headers = side.headers(conversation.sessionId, index);
-        samples.push(await send({ side, upstream: options.upstream, body, headers }));
+        const sessionId = conversation.sessionId;
+        samples.push(await send({ side, upstream: options.upstream, sessionId, body, headers }));
       }
       turnsDone++;
       if (turnsDone % Math.max(1, Math.round(total / 10)) === 0)

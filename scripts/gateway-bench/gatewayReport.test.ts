@@ -2,18 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from './benchClient.js';
 import type { SideCounters } from './benchSides.js';
 import {
-  GATEWAY_END,
-  GATEWAY_START,
-  replaceGatewaySection,
+  offPathPerRequest,
+  onPathPerRequest,
   saturationPoint,
   sideLatency,
-  tripsPerRequest,
-} from './gatewayReport.js';
+} from './gatewayFigures.js';
+import { GATEWAY_END, GATEWAY_START, replaceGatewaySection } from './gatewayReport.js';
 import type { SaturationLevel } from './saturation.js';
 
 const counters = (over: Partial<SideCounters>): SideCounters => ({
   stateTrips: 0,
   tokenLookups: 0,
+  archiveTrips: 0,
+  archiveCalls: {},
+  archivePutMs: [],
   statsPushes: 0,
   loads: {},
   saves: {},
@@ -34,14 +36,16 @@ const sample = (roundTripMs: number, status = 200): Sample => ({
 });
 
 describe('gateway bench report', () => {
-  it('#36.7 counts every Redis round trip of a side per request: state, token lookups, counter pushes', () => {
+  it('#36.7 Redis round trips per request: state, token lookups and recall archive calls on the request path, counter pushes off it', () => {
     const side = {
-      side: 'shared+tokens' as const,
+      side: 'sticky+tokens' as const,
       requests: 100,
-      counters: counters({ stateTrips: 200, tokenLookups: 100, statsPushes: 4 }),
+      counters: counters({ stateTrips: 200, tokenLookups: 10, archiveTrips: 30, statsPushes: 4 }),
     };
-    expect(tripsPerRequest(side)).toBeCloseTo(3.04);
-    expect(tripsPerRequest({ ...side, requests: 0 })).toBe(0);
+    expect(onPathPerRequest(side)).toBeCloseTo(2.4);
+    expect(offPathPerRequest(side)).toBeCloseTo(0.04);
+    expect(onPathPerRequest({ ...side, requests: 0 })).toBe(0);
+    expect(offPathPerRequest({ ...side, requests: 0 })).toBe(0);
   });
 
   it('#36.7 latency percentiles leave failed requests out and count their statuses', () => {

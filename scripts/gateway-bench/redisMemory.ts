@@ -51,3 +51,14 @@ export async function keyFigures(
   }
   return out;
 }
+
+/** The summed `MEMORY USAGE` of `keys` (of any type). */
+export async function keysMemory(
+  client: RedisClientType,
+  keys: readonly string[],
+): Promise<number> {
+  let bytes = 0;
+  for (const key of keys)
+    bytes += Number(await client.sendCommand<number>(['MEMORY', 'USAGE', key, 'SAMPLES', '0']));
+  return bytes;
+}

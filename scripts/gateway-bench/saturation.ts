@@ -61,7 +61,8 @@ async function level(options: SaturationOptions, concurrency: number): Promise<S
       if (current.turns >= turns) current = conversation(worker, ++cycle, 0);
       const body = current.next();
       const headers = side.headers(current.sessionId, worker);
-      const sample = await send({ side, upstream, body, headers });
+      const sessionId = current.sessionId;
+      const sample = await send({ side, upstream, sessionId, body, headers });
       if (sample.sentAt < countFrom || sample.sentAt + sample.roundTripMs > end) continue;
       counted.push(sample);
       if (sample.status !== 200) errors++;
