@@ -10,8 +10,7 @@ import {
   defaultTokenFile,
   FileTokenStore,
   parseStateUrl,
-  RecallArchive,
-  redisArchiveFiles,
+  RedisRecallArchive,
   RedisConversations,
   RedisStats,
   RedisTokenStore,
@@ -56,9 +55,8 @@ export async function openProxyGateway(input: {
     void stats.push(timeline.drainDelta());
   }, STATS_PUSH_MS);
   push.unref();
-  // One archive per user on Redis: every replica keeps and recalls the same originals.
-  const archive = (root: string) =>
-    new RecallArchive({ dir: root, files: redisArchiveFiles(client, root) });
+  // One archive per user on Redis (one round trip a put): every replica recalls the same originals.
+  const archive = (root: string) => new RedisRecallArchive({ client, root });
   const shown = new URL(url.href);
   if (shown.password !== '') shown.password = '***';
   return {

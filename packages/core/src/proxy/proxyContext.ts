@@ -64,10 +64,13 @@ export interface ProxyServerOptions {
   /** The team's timeline summed across replicas (a shared store); absent: `timeline`. */
   readonly teamTimeline?: () => Promise<StatsTimeline | undefined>;
   /** Where pointed results are kept for `dense recall`. Default: `getDensePaths().recallDir`. */
-  readonly recall?: RecallArchive;
+  readonly recall?: OriginalsArchive;
   /** A user's own recall archive (`userRecall.ts`); default: a folder under `recall`'s. */
-  readonly userRecall?: (user: string) => RecallArchive;
+  readonly userRecall?: (user: string) => OriginalsArchive;
 }
+
+/** Where originals are kept and recalled: the archive on disk, or a gateway's on Redis. */
+export type OriginalsArchive = Pick<RecallArchive, 'dir' | 'put' | 'lookup'>;
 
 /** The server's options and state, handed to each request's handling. */
 export interface ProxyContext {
@@ -80,7 +83,7 @@ export interface ProxyContext {
   readonly maxBodyBytes: number;
   readonly budget: BodyBudget;
   readonly recorder: RequestRecorder | undefined;
-  readonly recall: RecallArchive;
+  readonly recall: OriginalsArchive;
   /** The users' archives opened so far (`userRecall.ts`). */
-  readonly userRecalls: Map<string, RecallArchive>;
+  readonly userRecalls: Map<string, OriginalsArchive>;
 }

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { RecallArchive } from '../recall/RecallArchive.js';
-import type { ProxyContext } from './proxyContext.js';
+import type { OriginalsArchive, ProxyContext } from './proxyContext.js';
 
 /** Users whose archive is held open at once (each holds only its index). */
 const HELD_USERS = 256;
 
-export function recallOf(ctx: ProxyContext, user: string | undefined): RecallArchive {
+export function recallOf(ctx: ProxyContext, user: string | undefined): OriginalsArchive {
   if (user === undefined) return ctx.recall;
   const held = ctx.userRecalls.get(user);
   if (held !== undefined) return held;

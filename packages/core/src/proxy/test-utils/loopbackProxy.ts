@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RecallArchive } from '../../recall/RecallArchive.js';
+import type { OriginalsArchive } from '../proxyContext.js';
 import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../proxyServer.js';
 
 export interface Seen {
@@ -63,7 +64,7 @@ export async function stub(handler: Handler): Promise<{ url: string; seen: Seen[
 
 export type LoopbackProxy = ProxyServer & {
   readonly lines: string[];
-  readonly recall: RecallArchive;
+  readonly recall: OriginalsArchive;
 };
 
 /** A proxy whose both upstreams are `upstream`; its log lines are in `lines`. */
