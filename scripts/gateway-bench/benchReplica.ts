@@ -3,7 +3,7 @@
  * ConversationStore, a timeline, a recall archive on disk) or a replica of a shared gateway as
  * `dense proxy --state redis://…` builds one (packages/cli/src/commands/proxyGateway.ts): one Redis
  * client for RedisConversations, a CachedTokenStore around RedisTokenStore, the recall archives
- * (`recall`, and one per user through `userRecall`) on `redisArchiveFiles`, and the timeline's
+ * (`recall`, and one per user through `userRecall`) each a `RedisRecallArchive`, and the timeline's
  * counters pushed with RedisStats every 5 s. Keys go under the spec's prefix, so the bench's sides
  * share one redis-server without sharing keys (with `dense:` they are the CLI's own). Every replica
  * gets the same read cache (`READ_CACHE`). It counts what the bench reports: Redis round trips on
@@ -19,8 +19,8 @@ import {
   CachedTokenStore,
   connectRedis,
   RecallArchive,
-  redisArchiveFiles,
   RedisConversations,
+  RedisRecallArchive,
   RedisStats,
   RedisTokenStore,
   startProxyServer,
@@ -31,12 +31,12 @@ import {
 } from '@dense/core';
 import type { RedisClientType } from 'redis';
 import { ConversationStore } from '../../packages/core/src/proxy/conversationStore.js';
-import { archiveFiles, type ArchiveFiles } from '../../packages/core/src/recall/archiveFiles.js';
 import {
-  countedArchiveFiles,
+  countedArchive,
+  resetArchiveCounts,
   zeroArchiveCounts,
   type ArchiveCounts,
-} from './countedArchiveFiles.js';
+} from './countedArchive.js';
 
 /** As `dense proxy --state` pushes its counters (packages/cli/src/commands/proxyGateway.ts). */
 export const STATS_PUSH_MS = 5_000;
@@ -61,7 +61,7 @@ export interface ReplicaCounters {
   readonly stateTrips: number;
   /** Token lookups that reached Redis (the rest were answered by the 30 s cache). */
   readonly tokenLookups: number;
-  /** Recall archive round trips to Redis (`countedArchiveFiles.ts`); 0 for the embedded proxy. */
+  /** Recall archive round trips to Redis (`countedArchive.ts`); 0 for the embedded proxy. */
   readonly archiveTrips: number;
   /** Recall archive calls by method (on disk for the embedded proxy, on Redis for a replica). */
   readonly archiveCalls: Readonly<Record<string, number>>;
@@ -109,25 +109,6 @@ class MeteredConversations extends RedisConversations {
   }
 }
 
-/** A recall archive timing each put. */
-class TimedArchive extends RecallArchive {
-  constructor(
-    files: ArchiveFiles,
-    private readonly putMs: number[],
-  ) {
-    super({ dir: files.root, files });
-  }
-
-  override async put(...args: Parameters<RecallArchive['put']>): Promise<void> {
-    const started = performance.now();
-    try {
-      await super.put(...args);
-    } finally {
-      this.putMs.push(performance.now() - started);
-    }
-  }
-}
-
 /** A store with the bench's read cache, counting how it reads each request. */
 function meteredStore(): { store: ConversationStore; paths: { full: number; resumed: number } } {
   const store = new ConversationStore({ reads: READ_CACHE });
@@ -160,27 +141,20 @@ function countedTokens(client: RedisClientType, lookups: { count: number }): Red
 interface Counts {
   readonly lookups: { count: number };
   readonly archive: ArchiveCounts;
-  readonly putMs: number[];
   readonly pushes: { count: number };
 }
 
 const zeroCounts = (): Counts => ({
   lookups: { count: 0 },
   archive: zeroArchiveCounts(),
-  putMs: [],
   pushes: { count: 0 },
 });
 
 function resetCounts(counts: Counts): void {
   counts.lookups.count = 0;
   counts.pushes.count = 0;
-  counts.archive.trips = 0;
-  for (const method of Object.keys(counts.archive.calls)) delete counts.archive.calls[method];
-  counts.putMs.length = 0;
+  resetArchiveCounts(counts.archive);
 }
-
-const timedArchive = (files: ArchiveFiles, counts: Counts) =>
-  new TimedArchive(countedArchiveFiles(files, counts.archive), counts.putMs);
 
 interface SharedParts {
   readonly client: RedisClientType;
@@ -211,7 +185,9 @@ async function sharedParts(
     void stats.push(delta);
   }, STATS_PUSH_MS);
   push.unref();
-  const archive = (root: string) => timedArchive(redisArchiveFiles(client, root), counts);
+  // One archive per user on Redis, as proxyGateway.ts builds it (one round trip a put).
+  const archive = (root: string) =>
+    countedArchive(new RedisRecallArchive({ client, root }), counts.archive);
   const options = {
     shared,
     tokens: new CachedTokenStore(countedTokens(client, counts.lookups)),
@@ -239,7 +215,9 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
     anthropicUpstream: spec.upstream,
     store,
     timeline,
-    ...(dir === undefined ? {} : { recall: timedArchive(archiveFiles(dir), counts) }),
+    ...(dir === undefined
+      ? {}
+      : { recall: countedArchive(new RecallArchive({ dir }), counts.archive) }),
     ...parts?.options,
   });
   return {
@@ -249,7 +227,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
       tokenLookups: counts.lookups.count,
       archiveTrips: parts === undefined ? 0 : counts.archive.trips,
       archiveCalls: { ...counts.archive.calls },
-      archivePutMs: [...counts.putMs],
+      archivePutMs: [...counts.archive.putMs],
       statsPushes: counts.pushes.count,
       loads: { ...shared?.loads },
       saves: { ...shared?.saves },

@@ -146,7 +146,7 @@ export function gatewayMarkdown(run: GatewayRun): string {
     '',
     redisTable(run),
     '',
-    `The recall archive on the request path (originals are kept before the reply that points at them goes out; a put waits for the replica's earlier puts and sends up to 8 writes at once; each replica holds its own index of what the shared archive holds, read once an hour):`,
+    `The recall archive on the request path (originals are kept before the reply that points at them goes out; on Redis each archive is a \`RedisRecallArchive\`: one script, one round trip, per put, one \`GET\` per lookup; A's is the archive on disk):`,
     '',
     archiveTable(run),
     '',

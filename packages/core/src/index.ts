@@ -250,5 +250,4 @@ export {
   RedisConversations,
 } from './gateway/state/RedisConversations.js';
 export type { SharedConversations } from './gateway/state/SharedConversations.js';
-export { redisArchiveFiles } from './gateway/recall/redisArchiveFiles.js';
 export { RedisRecallArchive, type RedisRecallArchiveOptions } from './gateway/recall/RedisRecallArchive.js';
