@@ -250,4 +250,7 @@ export {
   RedisConversations,
 } from './gateway/state/RedisConversations.js';
 export type { SharedConversations } from './gateway/state/SharedConversations.js';
-export { RedisRecallArchive, type RedisRecallArchiveOptions } from './gateway/recall/RedisRecallArchive.js';
+export {
+  RedisRecallArchive,
+  type RedisRecallArchiveOptions,
+} from './gateway/recall/RedisRecallArchive.js';
