@@ -254,3 +254,9 @@ export {
   RedisRecallArchive,
   type RedisRecallArchiveOptions,
 } from './gateway/recall/RedisRecallArchive.js';
+// The proxy's client windows and default working budget (what `dense savings` replays with).
+export {
+  claudeCodeNative1M,
+  clientWindow,
+  defaultWorkingBudget,
+} from './proxy/budget/workingBudget.js';

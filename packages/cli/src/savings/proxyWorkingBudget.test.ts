@@ -43,4 +43,19 @@ describe('#37.1 proxyWorkingBudget', () => {
     );
     expect(proxyWorkingBudget('gemini-cli', 'gemini-2.5-pro').budget).toBe(80_000);
   });
+
+  it("#37.1 a gemini-cli session: Claude Code's rule at the model's 1M window, known model or not", () => {
+    expect(proxyWorkingBudget('gemini-cli', 'gemini-2.5-pro')).toEqual({
+      window: 1_048_576,
+      budget: 80_000,
+    });
+    expect(proxyWorkingBudget('gemini-cli', 'gemini-9-unknown')).toEqual({
+      window: 1_048_576,
+      budget: 80_000,
+    });
+    expect(proxyWorkingBudget('gemini-cli', undefined)).toEqual({
+      window: 1_048_576,
+      budget: 80_000,
+    });
+  });
 });
