@@ -14,6 +14,7 @@ import {
   RedisConversations,
   RedisStats,
   RedisTokenStore,
+  shownStateUrl,
   StatsTimeline,
   type ProxyServerOptions,
 } from '@dense/core';
@@ -57,8 +58,6 @@ export async function openProxyGateway(input: {
   push.unref();
   // One archive per user on Redis (one round trip a put): every replica recalls the same originals.
   const archive = (root: string) => new RedisRecallArchive({ client, root });
-  const shown = new URL(url.href);
-  if (shown.password !== '') shown.password = '***';
   return {
     options: {
       shared: new RedisConversations({
@@ -74,7 +73,7 @@ export async function openProxyGateway(input: {
       recall: archive('dense:recall:local'),
       userRecall: (user) => archive(`dense:recall:u:${encodeURIComponent(user)}`),
     },
-    where: shown.href,
+    where: shownStateUrl(url),
     close: async () => {
       clearInterval(push);
       await stats.push(timeline.drainDelta());

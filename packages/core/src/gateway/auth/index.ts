@@ -17,6 +17,7 @@ export { FileTokenStore, type FileTokenStoreOptions } from './FileTokenStore.js'
 export {
   defaultTokenFile,
   openTokenStore,
+  shownStateUrl,
   type OpenedTokenStore,
   type OpenTokenStoreInput,
 } from './openTokenStore.js';

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { errorMessage } from '../../utils/errors.js';
 import { getDensePaths } from '../../utils/paths.js';
+import { parseStateUrl } from '../state/connectRedis.js';
 import { FileTokenStore } from './FileTokenStore.js';
 import { RedisTokenStore } from './RedisTokenStore.js';
 import { TokenStoreError, type TokenStore } from './TokenStore.js';
@@ -40,19 +41,11 @@ export function shownStateUrl(url: URL): string {
 }
 
 function stateUrl(text: string): URL {
-  let url: URL | undefined;
   try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
+    return parseStateUrl(text);
+  } catch (error) {
+    throw new TokenStoreError('TOKEN_STATE_URL_INVALID', errorMessage(error));
   }
-  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
-    throw new TokenStoreError(
-      'TOKEN_STATE_URL_INVALID',
-      `the state store must be a redis:// or rediss:// URL, got '${text.slice(0, 200)}' (--state or DENSE_STATE)`,
-    );
-  }
-  return url;
 }
 
 async function openRedis(url: URL, connectTimeoutMs: number): Promise<OpenedTokenStore> {
