@@ -12,7 +12,7 @@ import { CompactionReads } from './budget/compactionReads.js';
 import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { MessageFingerprints } from './messageFingerprints.js';
 import { ProxyPlans } from './proxyPlans.js';
-import type { PointerSite } from './proxyPointer.js';
+import type { PointerSite } from './spliceEdits.js';
 import {
   RequestReadCache,
   type ReadKey,

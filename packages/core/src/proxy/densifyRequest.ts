@@ -23,10 +23,10 @@ import {
 import { stringMember } from './jsonSpans.js';
 import type { ReadKey, RequestRead } from './requestReadCache.js';
 import type { SegmentedText, TextSlices } from './segmentedText.js';
-import { pointerPays, pointerSite, recallEntryAt, type PointerSite } from './proxyPointer.js';
+import { pointerPays, pointerSite, recallEntryAt } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from './proxySchedule.js';
 import { recordSentPointers } from './sentPointers.js';
-import { charsTakenOut, mergedByStart, pointerValue } from './spliceEdits.js';
+import { charsTakenOut, mergedByStart, pointerValue, type PointerSite } from './spliceEdits.js';
 import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
 import { charTokens, wireCache, wireShape } from './wireCache.js';
 import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from './proxyLedger.js';

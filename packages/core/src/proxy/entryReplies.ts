@@ -31,7 +31,7 @@ import {
   type EntryReplyDecision,
   type EntryReplyDecisions,
 } from './entryReplyDecisions.js';
-import type { PointerSite } from './proxyPointer.js';
+import type { PointerSite } from './spliceEdits.js';
 import { namedLines, repeatedLinesEntryReply } from './repeatedLinesEntryReply.js';
 import {
   callBefore,

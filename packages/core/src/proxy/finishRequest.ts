@@ -3,7 +3,7 @@
  * calibration from the upstream's own count, and the request line in the log.
  */
 import type { DensifyResult } from './DensifyResult.js';
-import type { ForwardOutcome } from './forwardRequest.js';
+import type { ForwardOutcome } from './forwardOutcome.js';
 import type { Usage } from './usageMeter.js';
 import { textTokensPerChar } from './images/imageTurnChars.js';
 import type { ProxyContext } from './proxyContext.js';

@@ -10,7 +10,8 @@ import * as https from 'node:https';
 import type { Readable } from 'node:stream';
 import { withoutDenseCredentials } from '../gateway/auth/withoutDenseCredentials.js';
 import { ReportedUsageStream, raisedUsageJson, type PromptFloor } from './reportedUsage.js';
-import type { Usage } from './usageMeter.js';
+import { bodyLength } from './bodyLength.js';
+import type { ForwardOutcome, ReplyEnd } from './forwardOutcome.js';
 import { UsageTap } from './usageTap.js';
 
 /** Headers that describe one hop, not the message (RFC 9110 §7.6.1). */
@@ -47,20 +48,6 @@ export interface ForwardInput {
   readonly beforeEnd?: (outcome: ForwardOutcome) => Promise<void>;
 }
 
-/**
- * How the reply ended: passed on whole, cut because the upstream dropped the connection
- * mid-reply, or cut because the client went away first.
- */
-export type ReplyEnd = 'complete' | 'upstream-cut' | 'client-closed';
-
-export interface ForwardOutcome {
-  readonly status: number;
-  readonly usage: Usage | undefined;
-  readonly end: ReplyEnd;
-  /** The reply told the client a larger prompt than the upstream's (`promptFloor`). */
-  readonly usageRaised?: boolean;
-}
-
 /** `%2f`, `%5c` or `%2e`, in any case. */
 const ENCODED_PATH_PART = /%(2f|5c|2e)/i;
 
@@ -81,14 +68,6 @@ export function upstreamTarget(upstream: URL, requestUrl: string): URL | undefin
   target.search = query === -1 ? '' : requestUrl.slice(query);
   const inside = target.pathname === base || target.pathname.startsWith(`${base}/`);
   return inside ? target : undefined;
-}
-
-/** Bytes of a body given whole or as chunks. */
-export function bodyLength(body: Buffer | readonly Buffer[]): number {
-  if (Buffer.isBuffer(body)) return body.length;
-  let length = 0;
-  for (const chunk of body) length += chunk.length;
-  return length;
 }
 
 /** Writes the body and ends the request: chunks go out in one batch, uncopied. */

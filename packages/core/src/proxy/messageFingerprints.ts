@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IContent } from '../services/history/IContent.js';
-import type { PointerSite } from './proxyPointer.js';
-import { inOrder } from './spliceEdits.js';
+import { inOrder, type PointerSite } from './spliceEdits.js';
 import type { TextSlices } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 

@@ -14,14 +14,8 @@ import { shorterInTokens } from '../core/compression/shorterInTokens.js';
 import type { RecallEntry } from '../recall/RecallArchive.js';
 import type { ToolResponseBlock } from '../services/history/IContent.js';
 import { outputSpecifics } from './budget/outputSpecifics.js';
+import type { PointerSite } from './spliceEdits.js';
 import type { ResultSite, WireHistory } from './wireHistory.js';
-
-/** A result site the pointer goes into, with the recall id it names and the pointer's text. */
-export interface PointerSite extends ResultSite {
-  readonly recallId: string;
-  /** The pointer (`proxyPointer` of the result), not yet JSON-encoded. */
-  readonly pointer: string;
-}
 
 /** Characters a pointer may spend on the specifics of the read it replaces. */
 export const POINTER_SPECIFICS_CHARS = 800;

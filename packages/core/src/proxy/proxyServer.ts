@@ -26,7 +26,8 @@ import {
   type DensifyResult,
 } from './densifyRequest.js';
 import { calibrate, finishRequest } from './finishRequest.js';
-import { forwardRequest, upstreamTarget, type ForwardOutcome } from './forwardRequest.js';
+import type { ForwardOutcome } from './forwardOutcome.js';
+import { forwardRequest, upstreamTarget } from './forwardRequest.js';
 import { decideOnShared, requestSettlement } from './sharedState.js';
 import { keepOriginals } from './keepOriginals.js';
 import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';

@@ -18,7 +18,7 @@
 import { cacheRulesFor, type CacheProviderName } from '../cache/cacheRules.js';
 import type { CompactionNote } from './densifyRequest.js';
 import type { PassThroughPointers } from './sentPointers.js';
-import type { ReplyEnd } from './forwardRequest.js';
+import type { ReplyEnd } from './forwardOutcome.js';
 import { DirectClients, sessionOf, type DirectSessionState } from './directClients.js';
 import { clientPromptTokens } from './images/clientPromptTokens.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';

@@ -7,7 +7,7 @@ import { answerCompaction } from './budget/answerCompaction.js';
 import { conversationKey } from './conversationStore.js';
 import type { DensifyResult } from './DensifyResult.js';
 import { finishRequest } from './finishRequest.js';
-import type { ForwardOutcome } from './forwardRequest.js';
+import type { ForwardOutcome } from './forwardOutcome.js';
 import { keepOriginals } from './keepOriginals.js';
 import { loadShared, saveShared } from './sharedState.js';
 import type { ProxyContext } from './proxyContext.js';

@@ -3,7 +3,7 @@ import type * as http from 'node:http';
 import { agentClient } from './budget/agentClient.js';
 import { clientCompactionThreshold } from './budget/workingBudget.js';
 import type { DensifyResult } from './densifyRequest.js';
-import { bodyLength } from './forwardRequest.js';
+import { bodyLength } from './bodyLength.js';
 import { bodyImageLoad } from './images/requestImages.js';
 import type { RequestPricing } from './proxyStats.js';
 import type { WireApi } from './wireHistory.js';

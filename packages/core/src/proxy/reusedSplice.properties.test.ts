@@ -1,12 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { proxyPointer, type PointerSite } from './proxyPointer.js';
+import { proxyPointer } from './proxyPointer.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from './densifyRequest.js';
 import { reusedSplice, type SpliceMemo } from './reusedSplice.js';
 import { SegmentedText } from './segmentedText.js';
 import { bigSessionTurns } from './test-utils/bigSession.js';
-import { spliceEdits, VIEW_BYTES } from './spliceEdits.js';
+import { spliceEdits, VIEW_BYTES, type PointerSite } from './spliceEdits.js';
 
 /** Text with multi-byte characters (and astral ones, two UTF-16 units each). */
 const PIECE = fc.string({

@@ -5,7 +5,6 @@
  * for the messages whose bytes it verified, so a leading run of the very same pointer sites means
  * the same bytes, the same pointers and the same chunks up to there. Only the rest is computed.
  */
-import type { PointerSite } from './proxyPointer.js';
 import type { ByteAnchors } from './byteAnchors.js';
 import type { TextSlices } from './segmentedText.js';
 import {
@@ -14,6 +13,7 @@ import {
   orderedSites,
   pointerBytes,
   VIEW_BYTES,
+  type PointerSite,
 } from './spliceEdits.js';
 
 /**

@@ -6,7 +6,7 @@
  * cached prefix is rewritten from the first dropped pointer, and why.
  */
 import { createHash } from 'node:crypto';
-import type { PointerSite } from './proxyPointer.js';
+import type { PointerSite } from './spliceEdits.js';
 import type { TextSlices } from './segmentedText.js';
 import type { WireHistory } from './wireHistory.js';
 

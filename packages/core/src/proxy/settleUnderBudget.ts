@@ -15,10 +15,9 @@ import type { CompactionReads } from './budget/compactionReads.js';
 import type { ConversationState } from './conversationStore.js';
 import type { AgentClient } from './budget/agentClient.js';
 import { repliesUnderBudget } from './entryReplies.js';
-import type { PointerSite } from './proxyPointer.js';
 import type { RequestRead } from './requestReadCache.js';
 import type { TextSlices } from './segmentedText.js';
-import { charsTakenOut, orderedSites, pointerValue } from './spliceEdits.js';
+import { charsTakenOut, orderedSites, pointerValue, type PointerSite } from './spliceEdits.js';
 import type { WireApi, WireHistory } from './wireHistory.js';
 
 export interface WorkingBudgetOptions {

@@ -7,7 +7,7 @@
  */
 import { requestCacheProvider } from '../cache/cacheRules.js';
 import type { DensifyResult } from './DensifyResult.js';
-import type { ForwardOutcome } from './forwardRequest.js';
+import type { ForwardOutcome } from './forwardOutcome.js';
 import type { ProxyContext } from './proxyContext.js';
 import type { WireApi } from './wireHistory.js';
 

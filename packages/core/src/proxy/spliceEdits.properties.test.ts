@@ -1,8 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { proxyPointer, type PointerSite } from './proxyPointer.js';
+import { proxyPointer } from './proxyPointer.js';
 import { reusedSplice } from './reusedSplice.js';
-import { mergedByStart, orderedSites, spliceEdits, VIEW_BYTES } from './spliceEdits.js';
+import {
+  mergedByStart,
+  orderedSites,
+  spliceEdits,
+  VIEW_BYTES,
+  type PointerSite,
+} from './spliceEdits.js';
 import type { ByteAnchors } from './byteAnchors.js';
 
 /** The body's splice from scratch (no previous request to resume from). */

@@ -4,7 +4,14 @@
  * request. `spliceEdits` works on the text; `reusedSplice` on the body bytes the text was decoded
  * from (no second encoding of the whole request).
  */
-import type { PointerSite } from './proxyPointer.js';
+import type { ResultSite } from './wireHistory.js';
+
+/** A result site the pointer goes into, with the recall id it names and the pointer's text. */
+export interface PointerSite extends ResultSite {
+  readonly recallId: string;
+  /** The pointer (`proxyPointer` of the result), not yet JSON-encoded. */
+  readonly pointer: string;
+}
 
 /** Pointer values by recall id, breakpoint-less (every request writes the same ones again). */
 const POINTER_VALUES = new Map<string, string>();

@@ -7,8 +7,8 @@ import { compactionLayout } from '../budget/compactionLayout.js';
 import type { BudgetState, CompactInput } from '../budget/compactWire.js';
 import { parseJsonSpans } from '../jsonSpans.js';
 import { planProxyEdits } from '../planProxyEdits.js';
-import { pointerSite, type PointerSite } from '../proxyPointer.js';
-import { pointerValue, spliceEdits } from '../spliceEdits.js';
+import { pointerSite } from '../proxyPointer.js';
+import { pointerValue, spliceEdits, type PointerSite } from '../spliceEdits.js';
 
 export function densityCompactInput(
   body: string,
