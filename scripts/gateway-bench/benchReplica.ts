@@ -30,7 +30,7 @@ import {
   type RedisHashClient,
 } from '@dense/core';
 import type { RedisClientType } from 'redis';
-import { ConversationStore } from '../../packages/core/src/proxy/conversationStore.js';
+import { ConversationStore } from '../../packages/core/src/proxy/decide/conversationStore.js';
 import {
   countedArchive,
   resetArchiveCounts,

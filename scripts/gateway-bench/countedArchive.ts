@@ -6,7 +6,7 @@
  * lookup of a malformed id send nothing. Wrapped around the archive on disk the trips mean
  * nothing, and the bench reports none for it.
  */
-import type { OriginalsArchive } from '../../packages/core/src/proxy/proxyContext.js';
+import type { OriginalsArchive } from '../../packages/core/src/proxy/http/proxyContext.js';
 import { isRecallIdShape } from '../../packages/core/src/core/compression/recallPointers.js';
 import { performance } from 'node:perf_hooks';
 

@@ -2,7 +2,7 @@
  * The context a streamed reply told the client (prompt + output tokens), read as the client reads
  * it: through the proxy it may be raised so the client compacts (`clientHistoryBound.ts`).
  */
-import { UsageMeter } from '../../packages/core/src/proxy/usageMeter.js';
+import { UsageMeter } from '../../packages/core/src/proxy/meter/usageMeter.js';
 
 /** Prompt + output tokens the reply's usage told; undefined when it told none. */
 export function toldContext(chunks: readonly string[]): number | undefined {

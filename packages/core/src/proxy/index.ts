@@ -1,15 +1,15 @@
 /** `dense proxy`: request-side high density in front of any agent's model API. */
-export * from './conversationStore.js';
-export * from './densifyRequest.js';
-export * from './jsonSpans.js';
-export * from './proxySchedule.js';
-export * from './proxyServer.js';
-export * from './passThroughCost.js';
-export * from './proxyReport.js';
-export * from './proxyStats.js';
-export * from './sentPointers.js';
-export * from './usageMeter.js';
-export type { WireApi } from './wireHistory.js';
+export * from './decide/conversationStore.js';
+export * from './densify/densifyRequest.js';
+export * from './wire/jsonSpans.js';
+export * from './decide/proxySchedule.js';
+export * from './http/proxyServer.js';
+export * from './meter/passThroughCost.js';
+export * from './meter/proxyReport.js';
+export * from './meter/proxyStats.js';
+export * from './decide/sentPointers.js';
+export * from './meter/usageMeter.js';
+export type { WireApi } from './wire/wireHistory.js';
 export * from './budget/workingBudget.js';
 export {
   COMPACTION_MARKER,
@@ -20,4 +20,4 @@ export {
 } from './budget/clientCompactionRequests.js';
 export { answerCompaction, type CompactionReply } from './budget/answerCompaction.js';
 export { agentClient, type AgentClient } from './budget/agentClient.js';
-export * from './proxyPointer.js';
+export * from './decide/proxyPointer.js';

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../proxy/conversationStore.js';
-import { densifyRequest } from '../../proxy/densifyRequest.js';
+import { ConversationStore } from '../../proxy/decide/conversationStore.js';
+import { densifyRequest } from '../../proxy/densify/densifyRequest.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
 import {
   closeLoopback,

@@ -12,8 +12,8 @@ import {
   decodeSnapshot,
   encodeSnapshot,
   restoreConversation,
-} from '../../proxy/conversationSnapshot.js';
-import type { ConversationState, ConversationStore } from '../../proxy/conversationStore.js';
+} from '../../proxy/http/conversationSnapshot.js';
+import type { ConversationState, ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { errorMessage } from '../../utils/errors.js';
 import type {
   ConversationMeters,

@@ -4,8 +4,8 @@
  * bytes. The embedded default is the process itself (no shared store). A store that does not
  * answer in time is `unavailable`: the request then goes out unchanged (fail open).
  */
-import type { ConversationStore } from '../../proxy/conversationStore.js';
-import type { ConversationMeter } from '../../proxy/proxyStats.js';
+import type { ConversationStore } from '../../proxy/decide/conversationStore.js';
+import type { ConversationMeter } from '../../proxy/meter/proxyStats.js';
 
 /** Where the meter keeps each conversation's pricing state (`ProxyStats`). */
 export interface ConversationMeters {

@@ -3,7 +3,7 @@
  * Chat Completions (which several clients speak), its `User-Agent`. The working budget and the
  * client's compaction threshold follow the client's own rules (docs/clients.md).
  */
-import type { WireApi } from '../wireHistory.js';
+import type { WireApi } from '../wire/wireHistory.js';
 
 export const AGENT_CLIENTS = ['claude-code', 'codex', 'qwen-code'] as const;
 export type AgentClient = (typeof AGENT_CLIENTS)[number];

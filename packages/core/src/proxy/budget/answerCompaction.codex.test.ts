@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonSpans } from '../jsonSpans.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { codexCompactionRequestBody, codexSessionBody } from '../test-utils/codexSession.js';
 import { answerCompaction } from './answerCompaction.js';
 import { CLIENT_COMPACTIONS } from './clientCompactionRequests.js';

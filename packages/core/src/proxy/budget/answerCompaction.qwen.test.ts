@@ -1,6 +1,6 @@
 import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { parseJsonSpans } from '../jsonSpans.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { CODEX_TASK, chatSessionBody } from '../test-utils/codexSession.js';
 import {
   chatRequestAskingForSummary,

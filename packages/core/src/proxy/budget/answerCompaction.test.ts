@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonSpans } from '../jsonSpans.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { compactionRequestBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';
 import { answerCompaction } from './answerCompaction.js';

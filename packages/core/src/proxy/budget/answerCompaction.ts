@@ -8,10 +8,10 @@ import { isUtf8 } from 'node:buffer';
 import type { IContent } from '../../services/history/IContent.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { regionPieces } from '../../recall/regionPieces.js';
-import { readAnthropicRequest } from '../anthropicHistory.js';
-import { parseJsonSpans, stringMember, member, type JsonNode } from '../jsonSpans.js';
-import { readOpenAIRequest } from '../openaiHistory.js';
-import type { WireApi, WireHistory } from '../wireHistory.js';
+import { readAnthropicRequest } from '../wire/anthropicHistory.js';
+import { parseJsonSpans, stringMember, member, type JsonNode } from '../wire/jsonSpans.js';
+import { readOpenAIRequest } from '../wire/openaiHistory.js';
+import type { WireApi, WireHistory } from '../wire/wireHistory.js';
 import {
   CLIENT_COMPACTIONS,
   COMPACTION_MARKER,

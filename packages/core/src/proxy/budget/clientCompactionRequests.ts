@@ -7,8 +7,8 @@
  * client's compaction prompt into an ordinary turn is answered by the model. A compaction the user
  * gave instructions for (`/compact <instructions>`) is forwarded: Dense's summary cannot follow them.
  */
-import { member, stringMember, type JsonNode } from '../jsonSpans.js';
-import type { WireApi } from '../wireHistory.js';
+import { member, stringMember, type JsonNode } from '../wire/jsonSpans.js';
+import type { WireApi } from '../wire/wireHistory.js';
 import { openaiLayout } from './compactionLayout.js';
 
 /**

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ConversationStore } from '../conversationStore.js';
-import { densifyRequest } from '../densifyRequest.js';
+import { ConversationStore } from '../decide/conversationStore.js';
+import { densifyRequest } from '../densify/densifyRequest.js';
 import { codexLeadingItems, codexRound } from '../test-utils/codexSession.js';
 
 type Json = Record<string, unknown>;

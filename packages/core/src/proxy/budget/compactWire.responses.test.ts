@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetProxy } from '../test-utils/budgetProxy.js';
-import type { WireApi } from '../wireHistory.js';
+import type { WireApi } from '../wire/wireHistory.js';
 import {
   chatSessionBody,
   CODEX_TASK,

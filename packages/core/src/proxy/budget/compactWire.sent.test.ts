@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spliceEdits } from '../spliceEdits.js';
+import { spliceEdits } from '../splice/spliceEdits.js';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
 import { densityCompactInput } from '../test-utils/densityCompactInput.js';
 import { compactWire } from './compactWire.js';

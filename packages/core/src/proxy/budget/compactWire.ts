@@ -1,4 +1,6 @@
 /**
+ * Room `budget/`: the working budget and compaction; imports splice/, wire/ and images/ only.
+ *
  * Applies the working budget to one request (Anthropic Messages, OpenAI Chat Completions or
  * Responses): repeats the conversation's sticky compaction (the same replacement bytes while the
  * compacted items are unchanged: known from the request's verified prefix, else by their hashes),
@@ -9,7 +11,7 @@
  * conversation state it is given; may throw on a body it cannot parse (the caller fails open).
  */
 import { createHash } from 'node:crypto';
-import type { WireHistory } from '../wireHistory.js';
+import type { WireHistory } from '../wire/wireHistory.js';
 import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import {
@@ -27,7 +29,7 @@ import { regionPieces } from '../../recall/regionPieces.js';
 import { turnImageCharDeltas, withImageDeltas } from '../images/imageTurnChars.js';
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
-import type { TextSlices } from '../segmentedText.js';
+import type { TextSlices } from '../wire/segmentedText.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonSpans } from '../jsonSpans.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { budgetProxy } from '../test-utils/budgetProxy.js';
 import { codexLeadingItems, codexRound } from '../test-utils/codexSession.js';
 import { fileText } from '../test-utils/longSession.js';

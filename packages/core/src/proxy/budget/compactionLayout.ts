@@ -6,9 +6,9 @@
  * that API, after the pinned items (instructions, unknown items) the compacted span held, which go
  * out unchanged.
  */
-import { member, stringMember, type JsonNode } from '../jsonSpans.js';
-import type { WireApi, WireHistory } from '../wireHistory.js';
-import type { TextSlices } from '../segmentedText.js';
+import { member, stringMember, type JsonNode } from '../wire/jsonSpans.js';
+import type { WireApi, WireHistory } from '../wire/wireHistory.js';
+import type { TextSlices } from '../wire/segmentedText.js';
 
 export type TurnRole = 'assistant' | 'user';
 

@@ -4,7 +4,7 @@
  * they reach the compaction's cut, the compacted messages are the ones the compaction was
  * confirmed on, so the request repeats it without reading them again (no hash of the region).
  */
-import type { ReadKey } from '../requestReadCache.js';
+import type { ReadKey } from '../wire/requestReadCache.js';
 import type { BudgetState, WireCompactionState } from './compactWire.js';
 
 /** What of a request's read this needs: its own key and the kept read it resumed from. */

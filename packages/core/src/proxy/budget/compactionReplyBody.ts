@@ -3,7 +3,7 @@
  * request streams, one JSON object otherwise. Usage reports only the output (about characters
  * / 4): no model read a prompt.
  */
-import type { WireApi } from '../wireHistory.js';
+import type { WireApi } from '../wire/wireHistory.js';
 
 export interface TextReply {
   readonly model: string;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readAnthropicRequest } from '../anthropicHistory.js';
+import { readAnthropicRequest } from '../wire/anthropicHistory.js';
 import { compactionLayout } from '../budget/compactionLayout.js';
 import { earlyBudgetOf, planWireCompaction } from '../budget/planWireCompaction.js';
 import { defaultWorkingBudget } from '../budget/workingBudget.js';
-import { parseJsonSpans } from '../jsonSpans.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { longSessionMessages } from '../test-utils/longSession.js';
 import { anthropicImageBlock, pngBytes } from '../test-utils/syntheticImages.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';

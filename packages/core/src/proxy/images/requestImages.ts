@@ -1,4 +1,6 @@
 /**
+ * Room `images/`: images in requests and their token cost; imports no other room.
+ *
  * The base64 images a request's JSON text carries, found without parsing it: Anthropic image
  * sources (`"data"` beside an `image/*` `media_type`) and OpenAI data URLs (`image_url`,
  * `input_image`: `data:image/…;base64,`). Each with where its base64 sits, its media type, pixel

@@ -2,9 +2,13 @@
  * The proxy's density step with a working budget, driven request by request for the budget's
  * tests: a store, the originals each request's recall entries keep, and a clock a second apart.
  */
-import { ConversationStore } from '../conversationStore.js';
-import { densifyRequest, type DensifyOptions, type DensifyResult } from '../densifyRequest.js';
-import type { WireApi } from '../wireHistory.js';
+import { ConversationStore } from '../decide/conversationStore.js';
+import {
+  densifyRequest,
+  type DensifyOptions,
+  type DensifyResult,
+} from '../densify/densifyRequest.js';
+import type { WireApi } from '../wire/wireHistory.js';
 
 export interface BudgetProxy {
   readonly store: ConversationStore;

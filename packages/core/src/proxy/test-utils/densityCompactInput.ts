@@ -2,13 +2,13 @@
  * compactWire's input for an Anthropic request with density's pointers applied, as the proxy
  * builds it; `onBuilt` hears how many characters of sent text each `sent` call builds.
  */
-import { readAnthropicRequest } from '../anthropicHistory.js';
+import { readAnthropicRequest } from '../wire/anthropicHistory.js';
 import { compactionLayout } from '../budget/compactionLayout.js';
 import type { BudgetState, CompactInput } from '../budget/compactWire.js';
-import { parseJsonSpans } from '../jsonSpans.js';
-import { planProxyEdits } from '../planProxyEdits.js';
-import { pointerSite } from '../proxyPointer.js';
-import { pointerValue, spliceEdits, type PointerSite } from '../spliceEdits.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
+import { planProxyEdits } from '../decide/planProxyEdits.js';
+import { pointerSite } from '../decide/proxyPointer.js';
+import { pointerValue, spliceEdits, type PointerSite } from '../splice/spliceEdits.js';
 
 export function densityCompactInput(
   body: string,

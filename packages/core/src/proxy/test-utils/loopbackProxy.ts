@@ -16,8 +16,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RecallArchive } from '../../recall/RecallArchive.js';
-import type { OriginalsArchive } from '../proxyContext.js';
-import { startProxyServer, type ProxyServer, type ProxyServerOptions } from '../proxyServer.js';
+import type { OriginalsArchive } from '../http/proxyContext.js';
+import {
+  startProxyServer,
+  type ProxyServer,
+  type ProxyServerOptions,
+} from '../http/proxyServer.js';
 
 export interface Seen {
   method: string;

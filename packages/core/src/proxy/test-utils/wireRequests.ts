@@ -4,10 +4,10 @@
  * tests compare.
  */
 
-import { ConversationStore } from '../conversationStore.js';
-import type { DensifyOptions } from '../densifyRequest.js';
-import { parseJsonSpans } from '../jsonSpans.js';
-import { readOpenAIRequest } from '../openaiHistory.js';
+import { ConversationStore } from '../decide/conversationStore.js';
+import type { DensifyOptions } from '../densify/densifyRequest.js';
+import { parseJsonSpans } from '../wire/jsonSpans.js';
+import { readOpenAIRequest } from '../wire/openaiHistory.js';
 
 type Json = Record<string, unknown>;
 

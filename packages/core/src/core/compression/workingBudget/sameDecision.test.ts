@@ -6,16 +6,16 @@
  * wire request's bytes in the proxy and the transcript lines in the CLI.
  */
 import { describe, expect, it } from 'vitest';
-import { readAnthropicRequest } from '../../../proxy/anthropicHistory.js';
+import { readAnthropicRequest } from '../../../proxy/wire/anthropicHistory.js';
 import { compactionLayout } from '../../../proxy/budget/compactionLayout.js';
 import {
   compactWire,
   type BudgetState,
   type CompactOutcome,
 } from '../../../proxy/budget/compactWire.js';
-import { parseJsonSpans } from '../../../proxy/jsonSpans.js';
+import { parseJsonSpans } from '../../../proxy/wire/jsonSpans.js';
 import { longSessionBody } from '../../../proxy/test-utils/longSession.js';
-import type { WireHistory } from '../../../proxy/wireHistory.js';
+import type { WireHistory } from '../../../proxy/wire/wireHistory.js';
 import type { IContent } from '../../../services/history/IContent.js';
 import { makeCompressionContext } from '../../../test-utils/compressionContext.js';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';

@@ -1,0 +1,121 @@
+/**
+ * The text the proxy sends in place of a pruned tool result: it names the result's recall id and
+ * the command that gives the original back, then, within `POINTER_SPECIFICS_CHARS`, what the read
+ * it replaces declared (`name:line`), the error messages its code spells out and the paths and
+ * names it mentioned (`outputSpecifics`),
+ * said to be from the version read then: a later partial edit leaves most of them true, and the
+ * agent goes on using them. The id and the specifics are pure functions of the result (its call
+ * id, tool and text, as Dense's own recall ids are), so the same request always gets the same bytes.
+ * A pointer is worth writing only when it costs fewer tokens than the result (`pointerPays`, the
+ * rule replies at entry and the CLI follow).
+ */
+import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
+import { shorterInTokens } from '../../core/compression/shorterInTokens.js';
+import type { RecallEntry } from '../../recall/RecallArchive.js';
+import type { ToolResponseBlock } from '../../services/history/IContent.js';
+import { outputSpecifics } from '../budget/outputSpecifics.js';
+import type { PointerSite } from '../splice/spliceEdits.js';
+import type { ResultSite, WireHistory } from '../wire/wireHistory.js';
+
+/** Characters a pointer may spend on the specifics of the read it replaces. */
+export const POINTER_SPECIFICS_CHARS = 800;
+
+/** What introduces the specifics: they describe the file as it was read, before the write. */
+export const SPECIFICS_LEAD = '. The version read then declared (name:line) or named: ';
+
+const pointerHead = (recallId: string): string =>
+  `[Result pruned (stale read) — run \`dense recall ${recallId}\` to see the original`;
+
+/**
+ * The pointer naming `recallId` for a result whose original text is `original`: with the read's
+ * specifics when it has any and the pointer stays shorter in tokens than the original, else the
+ * recall id alone. Pure; at most `PROXY_POINTER_CHARS + SPECIFICS_LEAD.length + POINTER_SPECIFICS_CHARS`
+ * characters.
+ */
+export function proxyPointer(recallId: string, original = ''): string {
+  const bare = `${pointerHead(recallId)}]`;
+  // Only reads are made stale by a later write, so the specifics are a read's.
+  const specifics = outputSpecifics({
+    kind: 'read',
+    text: original,
+    shown: '',
+    budgetChars: POINTER_SPECIFICS_CHARS,
+  });
+  if (specifics === '') return bare;
+  const full = `${pointerHead(recallId)}${SPECIFICS_LEAD}${specifics}]`;
+  return shorterInTokens(full, original) ? full : bare;
+}
+
+/** Characters of the shortest pointer (recall ids have one length; no specifics). */
+export const PROXY_POINTER_CHARS = proxyPointer('r0000000000').length;
+
+/** The tool result at `site`; throws when there is none (a reader bug). */
+function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock {
+  const block = wire.history[site.messageIndex]?.blocks[site.blockIndex];
+  if (block?.type !== 'tool_response') {
+    throw new Error(`result site ${site.messageIndex}:${site.blockIndex} names no tool result`);
+  }
+  return block;
+}
+
+/**
+ * The original of the result at `site`: its recall id and its text as the model saw it (a string
+ * content as is; text blocks joined by newlines). Throws when the site names no tool result (a
+ * reader bug; the caller forwards the request unchanged).
+ */
+export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry {
+  const block = responseAt(wire, site);
+  return { id: recallIdOfResponse(block), text: originalResponseText(block) };
+}
+
+/**
+ * Pointer sites by result site: the read cache hands a request the previous request's site objects
+ * for the messages whose bytes it verified, and their blocks with them, so the recall id is the
+ * same.
+ */
+const POINTER_SITES = new WeakMap<ResultSite, PointerSite>();
+
+/** A result's pointer and whether it costs fewer tokens than the result. */
+interface Pointer {
+  readonly text: string;
+  readonly pays: boolean;
+}
+
+/** Pointers by recall id (a recall id stands for one original text). */
+const POINTERS = new Map<string, Pointer>();
+const MAX_POINTERS = 8192;
+
+function pointerOf(recallId: string, block: ToolResponseBlock): Pointer {
+  let pointer = POINTERS.get(recallId);
+  if (pointer === undefined) {
+    if (POINTERS.size >= MAX_POINTERS) POINTERS.clear();
+    const original = originalResponseText(block);
+    const text = proxyPointer(recallId, original);
+    pointer = { text, pays: shorterInTokens(text, original) };
+    POINTERS.set(recallId, pointer);
+  }
+  return pointer;
+}
+
+/**
+ * Whether the pointer for the result at `site` costs fewer tokens than the result: a stale read
+ * is pointed only then. Counted once per recall id. Throws when the site names no tool result.
+ */
+export function pointerPays(wire: WireHistory, site: ResultSite): boolean {
+  const block = responseAt(wire, site);
+  return pointerOf(recallIdOfResponse(block), block).pays;
+}
+
+/**
+ * The site with its recall id and pointer (the pointer's specifics are read from the original once
+ * per recall id; `recallEntryAt` hands out the original itself).
+ */
+export function pointerSite(wire: WireHistory, site: ResultSite): PointerSite {
+  const known = POINTER_SITES.get(site);
+  if (known !== undefined) return known;
+  const block = responseAt(wire, site);
+  const recallId = recallIdOfResponse(block);
+  const pointer = { ...site, recallId, pointer: pointerOf(recallId, block).text };
+  POINTER_SITES.set(site, pointer);
+  return pointer;
+}

@@ -1,0 +1,145 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { ConversationStore, type ConversationState } from '../decide/conversationStore.js';
+import {
+  conversationSnapshot,
+  decodeSnapshot,
+  encodeSnapshot,
+  restoreConversation,
+  SnapshotError,
+} from './conversationSnapshot.js';
+import { densifyRequest, type DensifyOptions } from '../densify/densifyRequest.js';
+import { bigSessionTurns } from '../test-utils/bigSession.js';
+import { longSessionBody } from '../test-utils/longSession.js';
+import { codexBody } from '../test-utils/wireRequests.js';
+import type { WireApi } from '../wire/wireHistory.js';
+
+interface Turn {
+  readonly api: WireApi;
+  readonly text: string;
+  readonly pressureTokens?: number;
+}
+
+const options = (turn: Turn, i: number, store: ConversationStore): DensifyOptions => ({
+  api: turn.api,
+  body: Buffer.from(turn.text),
+  sessionId: 's',
+  store,
+  now: i * 20_000,
+  pressureTokens: turn.pressureTokens ?? 150_000,
+  workingBudget: { tokens: 12_000, longContext: false },
+});
+
+/**
+ * Sends `turns` through one store, and through `replicas` stores that share nothing but each
+ * conversation's encoded snapshot (what a shared store holds): request i goes to replica
+ * `serve(i)`, which takes the shared snapshot before deciding and leaves its own after.
+ */
+function alternate(turns: readonly Turn[], replicas: number, serve: (i: number) => number) {
+  const single = new ConversationStore();
+  const stores = Array.from({ length: replicas }, () => new ConversationStore());
+  const shared = new Map<string, Buffer>();
+  const differing: number[] = [];
+  let changed = 0;
+  let largest = 0;
+  for (const [i, turn] of turns.entries()) {
+    const expected = densifyRequest(options(turn, i, single));
+    const store = stores[serve(i) % replicas] as ConversationStore;
+    const id = expected.conversationId as string;
+    const stored = shared.get(id);
+    if (stored !== undefined) store.put(restoreConversation(id, decodeSnapshot(stored)));
+    const sent = densifyRequest(options(turn, i, store));
+    const encoded = encodeSnapshot(conversationSnapshot(store.peek(id) as ConversationState));
+    largest = Math.max(largest, encoded.length);
+    shared.set(id, encoded);
+    if (!sent.body.equals(expected.body)) differing.push(i);
+    if (!expected.body.equals(Buffer.from(turn.text))) changed++;
+  }
+  return { differing, changed, largest };
+}
+
+const anthropicTurns = (): Turn[] =>
+  bigSessionTurns(30_000, 14).map((text) => ({ api: 'anthropic' as const, text }));
+
+const budgetTurns = (): Turn[] =>
+  Array.from({ length: 14 }, (_, round) => ({
+    api: 'anthropic' as const,
+    text: longSessionBody(round + 4, 4_000),
+  }));
+
+/** Codex cats a file, patches it, cats it again: the first read is stale (a pointer). */
+const codexTurns = (): Turn[] =>
+  Array.from({ length: 7 }, (_, step) => ({
+    api: 'openai-responses' as const,
+    text: codexBody(step + 1),
+    pressureTokens: 100,
+  }));
+
+describe('conversationSnapshot', () => {
+  it('#36.1 replicas that share only the snapshot send the bytes one process sends (pointers, Anthropic)', () => {
+    const { differing } = alternate(anthropicTurns(), 3, (i) => i);
+    expect(differing).toEqual([]);
+  });
+
+  it('#36.1 ... and with the working budget compacting', () => {
+    const single = new ConversationStore();
+    const turns = budgetTurns();
+    const kinds = turns.map(
+      (turn, i) => densifyRequest(options(turn, i, single)).compaction?.kind ?? 'none',
+    );
+    expect(kinds).toContain('compacted');
+    expect(kinds).toContain('kept');
+    expect(alternate(turns, 2, (i) => i).differing).toEqual([]);
+  });
+
+  it('#36.1 ... and for Codex (OpenAI Responses)', () => {
+    const { differing, changed } = alternate(codexTurns(), 2, (i) => i);
+    expect(changed).toBeGreaterThan(3);
+    expect(differing).toEqual([]);
+  });
+
+  test.prop([fc.array(fc.nat(2), { minLength: 14, maxLength: 14 })], { numRuns: 12 })(
+    '#36.1 whichever replica serves each request, the bytes are the same',
+    (serving) => {
+      const { differing } = alternate(budgetTurns(), 3, (i) => serving[i] as number);
+      expect(differing).toEqual([]);
+    },
+  );
+
+  it('#36.1 a snapshot restores to the same snapshot', () => {
+    const store = new ConversationStore();
+    let id = '';
+    for (const [i, turn] of budgetTurns().entries())
+      id = densifyRequest(options(turn, i, store)).conversationId as string;
+    const snapshot = conversationSnapshot(store.peek(id) as ConversationState);
+    const again = conversationSnapshot(
+      restoreConversation(id, decodeSnapshot(encodeSnapshot(snapshot))),
+    );
+    expect(again).toEqual(snapshot);
+    expect(snapshot.ledger).toBeDefined();
+    expect(snapshot.budget.compaction).toBeDefined();
+  });
+
+  it('#36.1 bytes that are no snapshot give a typed error, not a crash', () => {
+    expect(() => decodeSnapshot(Buffer.from('not gzip'))).toThrow(SnapshotError);
+    try {
+      decodeSnapshot(Buffer.from('x'));
+    } catch (error) {
+      expect((error as SnapshotError).code).toBe('DENSE_STATE_SNAPSHOT_INVALID');
+    }
+  });
+
+  it('#36.1 at 1M tokens of history the shared state stays under 64 KB (working budget on)', () => {
+    const store = new ConversationStore();
+    let id = '';
+    for (const [i, text] of bigSessionTurns(1_000_000, 3).entries()) {
+      const workingBudget = { tokens: 80_000, longContext: false };
+      const turn = { api: 'anthropic' as const, text };
+      id = densifyRequest({ ...options(turn, i, store), workingBudget }).conversationId as string;
+    }
+    const snapshot = conversationSnapshot(store.peek(id) as ConversationState);
+    expect(snapshot.budget.compaction).toBeDefined();
+    expect(snapshot.applied.length).toBeGreaterThan(100);
+    expect(encodeSnapshot(snapshot).length).toBeLessThan(64 * 1024);
+  }, 120_000);
+});

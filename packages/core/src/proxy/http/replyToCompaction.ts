@@ -1,0 +1,94 @@
+/**
+ * The server's side of the client's own compaction request (`budget/answerCompaction.ts`):
+ * answered at once, not forwarded; the history signals of `clientHistoryBound.ts` end here.
+ */
+import type * as http from 'node:http';
+import { answerCompaction } from '../budget/answerCompaction.js';
+import { conversationKey } from '../decide/conversationStore.js';
+import type { DensifyResult } from '../densify/DensifyResult.js';
+import { finishRequest } from './finishRequest.js';
+import type { ForwardOutcome } from '../meter/forwardOutcome.js';
+import { keepOriginals } from './keepOriginals.js';
+import { loadShared, saveShared } from './sharedState.js';
+import type { ProxyContext } from './proxyContext.js';
+import type { WireApi } from '../wire/wireHistory.js';
+
+/** Answers the client's compaction request itself, when it is one and that is on. */
+export async function replyToCompaction(
+  ctx: ProxyContext,
+  api: WireApi,
+  exchange: {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    body: Buffer;
+    started: number;
+    /** The conversation's session, under its user's name. */
+    sessionId: string | undefined;
+    user: string | undefined;
+  },
+): Promise<boolean> {
+  if (ctx.options.answerCompaction === false) return false;
+  const sessionId = exchange.sessionId;
+  const reply = answerCompaction(api, exchange.body);
+  if (reply === undefined) return false;
+  const conversationId = conversationKey(sessionId, reply.identity);
+  const shared = await loadShared(ctx, conversationId);
+  const endSignals = () => {
+    ctx.store.get(conversationId, exchange.started).budget.historySignals = 0;
+  };
+  // Dense told the client its history was full: this compaction is Dense's doing.
+  const induced = (ctx.store.get(conversationId, exchange.started).budget.historySignals ?? 0) > 0;
+  endSignals();
+  // Counted (the meter's state with it) and saved before the client reads the answer.
+  record(ctx, { api, exchange, conversationId, reply, induced });
+  if (shared) await saveShared(ctx, conversationId, endSignals);
+  // The summary names recall ids: their originals are kept before the client reads it.
+  await keepOriginals(ctx, { conversationId, recalls: reply.recalls }, exchange.user);
+  exchange.response.writeHead(200, {
+    'content-type': reply.contentType,
+    'cache-control': 'no-cache',
+  });
+  exchange.response.end(reply.body);
+  return true;
+}
+
+/** The answered compaction in the stats: billed nothing, priced against the client's own call. */
+function record(
+  ctx: ProxyContext,
+  input: {
+    readonly api: WireApi;
+    readonly exchange: {
+      readonly body: Buffer;
+      readonly started: number;
+      readonly user: string | undefined;
+    };
+    readonly conversationId: string;
+    readonly reply: { readonly messages: number; readonly body: Buffer | string };
+    readonly induced: boolean;
+  },
+): void {
+  const { api, exchange, conversationId, reply, induced } = input;
+  const result: DensifyResult = {
+    body: exchange.body,
+    conversationId,
+    schedule: 'none',
+    pointers: 0,
+    newEdits: 0,
+    recalls: [],
+    removedChars: 0,
+    prefixStable: undefined,
+    compaction: {
+      kind: 'answered',
+      cut: reply.messages,
+      ...(induced ? { induced } : {}),
+      summaryTokens: Math.round(reply.body.length / 4),
+    },
+    provider: api === 'anthropic' ? 'anthropic' : 'openai',
+  };
+  const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
+  // Priced against the client's own compaction call (`directClient.ts`).
+  const size = exchange.body.length;
+  const pricing = { provider: result.provider, originalBytes: size, sentBytes: size };
+  const user = exchange.user;
+  finishRequest(ctx, { route: api, started: exchange.started, result, pricing, outcome, user });
+}

@@ -1,0 +1,116 @@
+/**
+ * A request's conversation state on a shared store (`gateway/state/`): loaded before anything is
+ * decided, saved once the request's decisions and the reply's calibration are in, before the
+ * client can send its next request. When another replica saved first, the state is loaded again
+ * and the request's decisions are redone on it (its bytes are already sent; its effect on the state
+ * is not lost). Without a shared store these do nothing.
+ */
+import { requestCacheProvider } from '../../cache/cacheRules.js';
+import type { DensifyResult } from '../densify/DensifyResult.js';
+import type { ForwardOutcome } from '../meter/forwardOutcome.js';
+import type { ProxyContext } from './proxyContext.js';
+import type { WireApi } from '../wire/wireHistory.js';
+
+export const STORE_UNAVAILABLE = 'the shared state store did not answer in time';
+
+/** Conflicts redone before the request's effect is given up (logged). */
+export const SAVE_ATTEMPTS = 3;
+
+/** False when the shared store did not answer: the request goes out unchanged. */
+export async function loadShared(ctx: ProxyContext, id: string | undefined): Promise<boolean> {
+  const shared = ctx.options.shared;
+  if (shared === undefined || id === undefined) return true;
+  return (await shared.load(id, ctx.store, ctx.stats)) !== 'unavailable';
+}
+
+/** Saves the state `redo` rebuilds on a newer copy when another replica saved first. */
+export async function saveShared(
+  ctx: ProxyContext,
+  id: string | undefined,
+  redo: () => void,
+): Promise<void> {
+  const shared = ctx.options.shared;
+  if (shared === undefined || id === undefined) return;
+  for (let attempt = 1; ; attempt++) {
+    const saved = await shared.save(id, ctx.store, ctx.stats);
+    if (saved !== 'conflict') return;
+    if (attempt === SAVE_ATTEMPTS) {
+      ctx.options.log?.(
+        `dense proxy: conversation ${id} changed on another replica ${SAVE_ATTEMPTS} times while this request was saved; its state is left as the other replica wrote it`,
+      );
+      return;
+    }
+    if ((await shared.load(id, ctx.store, ctx.stats)) === 'unavailable') return;
+    redo();
+  }
+}
+
+/**
+ * The request decided (`decide`) on its conversation's state as the shared store holds it, or
+ * sent as it came when the store does not answer (nothing decided). `shared`: the conversation
+ * whose state is to be saved after the request (none for a read-only request, e.g. a token
+ * count, which reads the state and changes nothing).
+ */
+export async function decideOnShared(
+  ctx: ProxyContext,
+  input: {
+    readonly api: WireApi;
+    readonly body: Buffer;
+    readonly id: string | undefined;
+    readonly readOnly: boolean;
+    readonly decide: () => DensifyResult;
+  },
+): Promise<{ readonly result: DensifyResult; readonly shared: string | undefined }> {
+  if (await loadShared(ctx, input.id))
+    return { result: input.decide(), shared: input.readOnly ? undefined : input.id };
+  return { result: unchangedForStore(input.api, input.body, input.id), shared: undefined };
+}
+
+/** A request sent as it came because the shared store did not answer (nothing decided). */
+function unchangedForStore(
+  api: WireApi,
+  body: Buffer,
+  conversationId: string | undefined,
+): DensifyResult {
+  return {
+    body,
+    conversationId,
+    unsupported: STORE_UNAVAILABLE,
+    schedule: 'none',
+    pointers: 0,
+    newEdits: 0,
+    recalls: [],
+    removedChars: 0,
+    prefixStable: undefined,
+    provider: requestCacheProvider(api, body.toString('latin1')),
+  };
+}
+
+/** When what a forwarded request leaves in its conversation is applied and saved. */
+export interface RequestSettlement {
+  /** For the forward, with a shared store: applies and saves before the reply's end is sent. */
+  readonly beforeEnd: ((outcome: ForwardOutcome) => Promise<void>) | undefined;
+  /** After the forward: applies (and saves) it, unless `beforeEnd` already did. */
+  finish(outcome: ForwardOutcome): Promise<void>;
+}
+
+/**
+ * `apply(outcome, redo)` leaves the request's effect in the conversation's state (`redo`: on a
+ * newer copy loaded after a conflict, the request's decisions made again first); `id` is the
+ * conversation when its state is shared and was loaded.
+ */
+export function requestSettlement(
+  ctx: ProxyContext,
+  id: string | undefined,
+  apply: (outcome: ForwardOutcome, redo: boolean) => void,
+): RequestSettlement {
+  let done = false;
+  const settle = async (outcome: ForwardOutcome) => {
+    if (done) return;
+    done = true;
+    apply(outcome, false);
+    await saveShared(ctx, id, () => apply(outcome, true));
+  };
+  const shared = ctx.options.shared !== undefined && id !== undefined;
+  return { beforeEnd: shared ? settle : undefined, finish: settle };
+}

@@ -1,0 +1,88 @@
+/**
+ * The client as it would have run passed straight through, for the live pass-through meter: its
+ * own compactions, at its own threshold, cost a model call (its prompt the history it held), and
+ * a compaction Dense made it do early (`budget/clientHistoryBound.ts`) never happened — the
+ * history it took away is still held, and priced, until the direct client would have reached its
+ * threshold and compacted by itself. Kept per client session (a compaction starts a new
+ * conversation; the session header links them), so a client that sends no session header loses
+ * the carry at its compaction: the meter then under-states the saving, never over-states it.
+ * Pure.
+ */
+import type { CacheRules } from '../../cache/cacheRules.js';
+import { isCacheCold, priceCall } from '../../cache/priceCall.js';
+import type { PassThroughState } from './passThroughCost.js';
+
+export interface DirectClientState {
+  /** Tokens compactions Dense induced took out of the history the direct client would still hold. */
+  readonly carriedTokens: number;
+  /**
+   * Set by a compaction Dense induced: the direct client's prompt then. The next request fixes the
+   * carry as that less what the client holds after its compaction (summary, system, tools).
+   */
+  readonly pendingHeldTokens?: number;
+}
+
+export const DIRECT_START: DirectClientState = { carriedTokens: 0 };
+
+/** What the direct client's own compaction call would cost, base-input-token units. */
+export function directCompactionCost(input: {
+  readonly rules: CacheRules;
+  /** Prompt tokens of the history it summarizes. */
+  readonly heldTokens: number;
+  readonly at: number;
+  /** The conversation's previous pass-through request (its prefix is the call's). */
+  readonly previous: PassThroughState | undefined;
+}): number {
+  const { previous } = input;
+  const warm = previous !== undefined && !isCacheCold(input.rules, input.at - previous.at);
+  const reusable = warm ? Math.min(previous.promptTokens, input.heldTokens) : 0;
+  return priceCall(input.rules, {
+    promptTokens: input.heldTokens,
+    reusablePrefixTokens: reusable,
+    gapMs: undefined,
+    hasPrevious: reusable > 0,
+  }).weightedTokens;
+}
+
+/**
+ * After the client's compaction request was answered by Dense: an induced one is carried (the
+ * direct client still holds `heldTokens`, its prompt before), one the client made by itself is a
+ * model call the direct client pays (`chargeCompaction`).
+ */
+export function afterAnswered(
+  state: DirectClientState,
+  input: { readonly induced: boolean; readonly heldTokens: number },
+): { readonly state: DirectClientState; readonly chargeCompaction: boolean } {
+  if (!input.induced) return { state: DIRECT_START, chargeCompaction: true };
+  return {
+    state: { carriedTokens: state.carriedTokens, pendingHeldTokens: input.heldTokens },
+    chargeCompaction: false,
+  };
+}
+
+/**
+ * Before pricing a request whose client holds `clientTokens`: the direct client holds that plus
+ * the carry; once that reaches its threshold it compacts by itself (a call to charge, over about
+ * its threshold: `compactedTokens`) and, like the client now, holds only what the client holds.
+ */
+export function beforePriced(
+  state: DirectClientState,
+  input: { readonly clientTokens: number; readonly threshold: number | undefined },
+): {
+  readonly state: DirectClientState;
+  /** Prompt tokens of the request as the direct client would send it. */
+  readonly promptTokens: number;
+  /** Set when the direct client compacts first: the history its compaction call summarizes. */
+  readonly compactedTokens?: number;
+} {
+  const pending = state.pendingHeldTokens;
+  const carried =
+    pending === undefined ? state.carriedTokens : Math.max(0, pending - input.clientTokens);
+  const held = input.clientTokens + carried;
+  const { threshold } = input;
+  if (carried > 0 && threshold !== undefined && held >= threshold) {
+    const compactedTokens = Math.min(held, threshold);
+    return { state: DIRECT_START, promptTokens: input.clientTokens, compactedTokens };
+  }
+  return { state: { carriedTokens: carried }, promptTokens: held };
+}

@@ -1,0 +1,37 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, test } from 'vitest';
+import { RequestReadCache } from './requestReadCache.js';
+import { bigSessionBody } from '../test-utils/bigSession.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap bytes a kept read of `body` holds per wire message, and the messages read. */
+function keptPerMessage(body: Buffer): { readonly bytes: number; readonly messages: number } {
+  const before = heapAfterGc();
+  const cache = new RequestReadCache();
+  const read = cache.read({ api: 'anthropic', sessionId: 's', body });
+  const messages = read.outcome.kind === 'history' ? read.outcome.wire.messageCount : 0;
+  const after = heapAfterGc();
+  expect(cache.size.entries).toBe(1);
+  return { bytes: (after - before) / Math.max(1, messages), messages };
+}
+
+describe('what a kept read holds', () => {
+  test('#24.4 a Claude Code-shaped conversation keeps under 2,000 heap bytes a message (parse tree and history)', () => {
+    // ASCII: the text is held outside the heap, so this is the tree, history and tables (about
+    // 2,500 bytes a message with a Map per object node and arrays with spare capacity).
+    const body = Buffer.from(bigSessionBody(250_000));
+    keptPerMessage(body);
+    const { bytes, messages } = keptPerMessage(body);
+    expect(messages).toBeGreaterThan(1_800);
+    expect(bytes).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * A request's text held as the decoded pieces it was built from: the part of an earlier request's
+ * text that a resumed read keeps, then the newly decoded bytes. Joined into one string, the text
+ * would be copied whole by V8 on its first character read (for a non-ASCII body, a two-byte copy
+ * of several MB per request); a slice inside one piece reads only that piece, so a reader of the
+ * new part never touches the kept one. `toString()` joins the pieces, once.
+ */
+import type { TextSlices } from '../../utils/TextSlices.js';
+import { keepThenAppend, type PieceKind, type Pieces } from './keptPieces.js';
+
+export type { TextSlices };
+
+/** The largest piece merging makes (two-byte: 1 MiB, a copy well under a millisecond). */
+export const MAX_MERGED_CHARS = 1 << 19;
+
+/**
+ * The most pieces a text of `length` characters holds: log2(length) + 1 while no merge reaches
+ * the cap; beyond it, adjacent pieces either halve or together pass the cap, so at most
+ * 2 × length / cap + 1 runs of halving pieces.
+ */
+export function maxPieceCount(length: number): number {
+  const halving = Math.log2(Math.max(1, Math.min(length, MAX_MERGED_CHARS))) + 1;
+  if (length <= MAX_MERGED_CHARS) return halving;
+  return Math.ceil((2 * length) / MAX_MERGED_CHARS + 1) * (halving + 1);
+}
+
+const TEXT: PieceKind<string> = {
+  length: (piece) => piece.length,
+  head: (piece, units) => piece.slice(0, units),
+  join: (before, after) => before + after,
+};
+
+export class SegmentedText implements TextSlices {
+  readonly length: number;
+  private joined: string | undefined;
+  /** The piece the last slice started in (slices mostly move forward through one piece). */
+  private last = 0;
+
+  private constructor(
+    private readonly pieces: readonly string[],
+    /** Offset of each piece's first character, ascending. */
+    private readonly starts: readonly number[],
+  ) {
+    const end = pieces.at(-1);
+    this.length = end === undefined ? 0 : (starts.at(-1) as number) + end.length;
+    if (pieces.length === 1) this.joined = pieces[0];
+  }
+
+  static of(text: string): SegmentedText {
+    return new SegmentedText([text], [0]);
+  }
+
+  /** Pieces held (for tests: a resumed text must not grow them without bound). */
+  get pieceCount(): number {
+    return this.pieces.length;
+  }
+
+  /**
+   * The first `chars` characters of this text followed by `tail`, merged by `keepThenAppend`'s
+   * rule up to `MAX_MERGED_CHARS` (merges are lazy: V8 copies a merged piece when it is first
+   * sliced; a cascade of merges up to the whole text would cost one request a copy of several MB).
+   * Pieces held: at most `maxPieceCount(length)`.
+   */
+  withTail(chars: number, tail: string): SegmentedText {
+    const kept = keepThenAppend(TEXT, this.kept(), chars, tail, MAX_MERGED_CHARS);
+    return new SegmentedText(kept.pieces, kept.starts);
+  }
+
+  private kept(): Pieces<string> & { readonly length: number } {
+    return { pieces: this.pieces, starts: this.starts, length: this.length };
+  }
+
+  slice(start: number, end: number = this.length): string {
+    if (this.joined !== undefined) return this.joined.slice(start, end);
+    const from = Math.max(0, Math.min(start, this.length));
+    const to = Math.max(from, Math.min(end, this.length));
+    let index = this.pieceAt(from);
+    let piece = this.pieces[index] as string;
+    let pieceStart = this.starts[index] as number;
+    if (to <= pieceStart + piece.length) return piece.slice(from - pieceStart, to - pieceStart);
+    const parts: string[] = [];
+    let at = from;
+    while (at < to) {
+      parts.push(piece.slice(at - pieceStart, to - pieceStart));
+      at = pieceStart + piece.length;
+      index++;
+      piece = this.pieces[index] ?? '';
+      pieceStart = this.starts[index] ?? to;
+    }
+    return parts.join('');
+  }
+
+  /**
+   * Offsets of the matches of global `pattern`, found piece by piece without joining: only for a
+   * pattern whose match cannot hold a `{` (every piece boundary is a message's first character,
+   * a `{`, in this text and in the earlier ones whose bytes it kept).
+   */
+  matchOffsets(pattern: RegExp): number[] {
+    const offsets: number[] = [];
+    for (const [index, piece] of this.pieces.entries()) {
+      const start = this.starts[index] as number;
+      for (const match of piece.matchAll(pattern)) offsets.push(start + match.index);
+    }
+    return offsets;
+  }
+
+  toString(): string {
+    this.joined ??= this.pieces.join('');
+    return this.joined;
+  }
+
+  /** Index of the piece holding character `offset` (the last piece for the end). */
+  private pieceAt(offset: number): number {
+    const { starts } = this;
+    if (
+      (starts[this.last] as number) <= offset &&
+      (this.last + 1 >= starts.length || offset < (starts[this.last + 1] as number))
+    ) {
+      return this.last;
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    this.last = low;
+    return low;
+  }
+}
