@@ -3,12 +3,14 @@
  * `dir`, `put` and `lookup`) with every call counted by method, each put timed, and counted as the
  * Redis round trips `RedisRecallArchive` makes for it: one per put that keeps an original (one
  * `EVAL`), one per lookup of a well-shaped id (one `GET`); a put with no recall id to keep and a
- * lookup of a malformed id send nothing. Wrapped around the archive on disk the trips mean
- * nothing, and the bench reports none for it.
+ * lookup of a malformed id send nothing. A put a state save carries (`scriptedPut`, passed on
+ * when the inner archive has it) rides in the save's round trip and adds none. Wrapped around the
+ * archive on disk the trips mean nothing, and the bench reports none for it.
  */
 import type { OriginalsArchive } from '../../packages/core/src/proxy/http/proxyContext.js';
 import { isRecallIdShape } from '../../packages/core/src/core/compression/recallPointers.js';
 import { performance } from 'node:perf_hooks';
+import { canScriptPut } from '../../packages/core/src/gateway/recall/RedisRecallArchive.js';
 
 export interface ArchiveCounts {
   /** Round trips, were the archive a `RedisRecallArchive`. */
@@ -32,7 +34,9 @@ export function countedArchive(inner: OriginalsArchive, counts: ArchiveCounts): 
     counts.calls[method] = (counts.calls[method] ?? 0) + 1;
     counts.trips += trips;
   };
+  const carried = canScriptPut(inner) ? { scriptedPut: inner.scriptedPut.bind(inner) } : {};
   return {
+    ...carried,
     get dir() {
       return inner.dir;
     },

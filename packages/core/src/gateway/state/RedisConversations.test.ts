@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createClient, type RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { densifyRequest } from '../../proxy/densify/densifyRequest.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
@@ -17,6 +17,7 @@ import {
   startRedisServer,
   type RedisServer,
 } from '../test-utils/redisServer.js';
+import { RedisRecallArchive } from '../recall/RedisRecallArchive.js';
 import { connectRedis } from './connectRedis.js';
 import { RedisConversations } from './RedisConversations.js';
 
@@ -71,12 +72,15 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
   ): Promise<{
     proxy: LoopbackProxy;
     shared: RedisConversations;
+    recall: RedisRecallArchive;
   }> {
     const client = await connectRedis(new URL(redis.url));
     clients.push(client);
     const shared = new RedisConversations({ client, log: (line) => log.push(line) });
-    const proxy = await proxyTo(upstream, { ...budget, shared, store: new ConversationStore() });
-    return { proxy, shared };
+    const recall = new RedisRecallArchive({ client, root: 'dense:recall' });
+    const store = new ConversationStore();
+    const proxy = await proxyTo(upstream, { ...budget, shared, store, recall });
+    return { proxy, shared, recall };
   }
 
   it('#36.1 #36.2 three replicas served round-robin send every upstream body byte for byte as one process does', async () => {
@@ -87,6 +91,7 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
 
     const shared = await stub(reply);
     const replicas = await Promise.all([0, 1, 2].map(() => replica(shared.url)));
+    const puts = replicas.map(({ recall }) => vi.spyOn(recall, 'put'));
     for (let round = 0; round < ROUNDS; round++) {
       const target = replicas[round % 3]?.proxy.url as string;
       const answer = await send(target, { path: '/v1/messages', body: turn(round), headers });
@@ -99,6 +104,17 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
     expect(differing).toEqual([]);
     // The session was compacted by the working budget: the shared state carried real decisions.
     expect(shared.seen.some((seen, i) => seen.body.length < Buffer.byteLength(turn(i)))).toBe(true);
+    // Every original a pointer names is recallable, kept inside the state saves' round trips.
+    const named = new Set(
+      shared.seen.flatMap((seen) =>
+        [...seen.body.toString().matchAll(/dense recall (r[0-9a-f]{10})/g)].map(
+          (m) => m[1] as string,
+        ),
+      ),
+    );
+    expect(named.size).toBeGreaterThan(0);
+    for (const id of named) expect((await replicas[0]?.recall.lookup(id))?.kind).toBe('found');
+    expect(puts.every((put) => put.mock.calls.length === 0)).toBe(true);
     const trips = replicas.reduce((sum, { shared: s }) => sum + s.roundTrips, 0);
     expect(trips / ROUNDS).toBeLessThanOrEqual(2);
     // The meter too: each replica prices its requests against pass-through as one process does.
@@ -169,6 +185,34 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
     const fresh = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
     expect(await fresh.shared.load(id, fresh.store)).toBe('restored');
     expect([...fresh.store.get(id, 0).applied].sort()).toEqual(['from-a', 'from-b']);
+  });
+
+  it("#36.7 a save carries the request's originals in its one round trip, conflict or not; an archive on another client is not carried", async () => {
+    const client = await connectRedis(new URL(redis.url));
+    const other = await connectRedis(new URL(redis.url));
+    clients.push(client, other);
+    const archive = new RedisRecallArchive({ client, root: 'dense:recall:u:ada' });
+    const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+    const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+    const id = 'session:s:carried';
+    const originals = (recallId: string) => ({
+      archive,
+      conversationId: id,
+      entries: [{ id: recallId, text: `original of ${recallId}` }],
+    });
+    for (const side of [a, b]) await side.shared.load(id, side.store);
+    a.store.get(id, 0).applied.add('from-a');
+    b.store.get(id, 0).applied.add('from-b');
+    expect(a.shared.carries(originals('r00000000a1'))).toBe(true);
+    expect(await a.shared.save(id, a.store, undefined, originals('r00000000a1'))).toBe('saved');
+    expect(await b.shared.save(id, b.store, undefined, originals('r00000000b2'))).toBe('conflict');
+    expect(a.shared.roundTrips + b.shared.roundTrips).toBe(4);
+    for (const recallId of ['r00000000a1', 'r00000000b2']) {
+      const found = await archive.lookup(recallId);
+      expect(found.kind === 'found' && found.bytes.toString()).toBe(`original of ${recallId}`);
+    }
+    const elsewhere = new RedisRecallArchive({ client: other, root: 'dense:recall:u:ada' });
+    expect(a.shared.carries({ ...originals('r00000000c3'), archive: elsewhere })).toBe(false);
   });
 
   it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {

@@ -3,7 +3,8 @@
  * its snapshot (`conversationSnapshot.ts`). A load is one round trip that returns the snapshot only
  * when its version differs from the one this replica holds; a save is one round trip that writes
  * it only when the version is still the one loaded (optimistic concurrency, checked inside Redis
- * by a script). Every command has a timeout and nothing is queued while disconnected, so a store
+ * by a script), and keeps the request's originals for recall in the same script when their archive
+ * is on the same client. Every command has a timeout and nothing is queued while disconnected, so a store
  * that is down or slow makes requests go out unchanged instead of waiting.
  */
 import { RESP_TYPES, type RedisClientType } from 'redis';
@@ -15,9 +16,15 @@ import {
 } from '../../proxy/http/conversationSnapshot.js';
 import type { ConversationState, ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { errorMessage } from '../../utils/errors.js';
+import {
+  canScriptPut,
+  KEEP_ORIGINALS_LUA,
+  type ScriptedPut,
+} from '../recall/RedisRecallArchive.js';
 import type {
   ConversationMeters,
   LoadOutcome,
+  OriginalsToKeep,
   SaveOutcome,
   SharedConversations,
 } from './SharedConversations.js';
@@ -30,14 +37,32 @@ if v == ARGV[1] then return {v} end
 return {v, redis.call('HGET', KEYS[1], 's')}
 `;
 
-/** Writes version ARGV[1] + 1 when the stored version is ARGV[1] ('0': none stored). */
-const SAVE = `
-local v = redis.call('HGET', KEYS[1], 'v') or '0'
-if v ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 's', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return tonumber(v) + 1
+/** `save_state(key, expected, snapshot, ttl)`: writes version expected + 1 when the stored one is `expected` ('0': none). */
+const SAVE_STATE_LUA = `
+local function save_state(key, expected, snapshot, ttl)
+  local v = redis.call('HGET', key, 'v') or '0'
+  if v ~= expected then return 0 end
+  redis.call('HSET', key, 'v', tostring(tonumber(v) + 1), 's', snapshot)
+  redis.call('PEXPIRE', key, ttl)
+  return tonumber(v) + 1
+end
 `;
+
+/** KEYS[1] the conversation; ARGV: expected version, snapshot, ttl ms. */
+const SAVE = `${SAVE_STATE_LUA}\nreturn save_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3])`;
+
+/**
+ * A save that first keeps a request's originals (`keep_originals`): KEYS[1] the conversation,
+ * KEYS[2..] the archive's keys; ARGV[1] the count n of the archive's arguments, ARGV[2..n+1] them,
+ * then expected version, snapshot, ttl ms.
+ */
+const SAVE_WITH_ORIGINALS = `${KEEP_ORIGINALS_LUA}${SAVE_STATE_LUA}
+local n = tonumber(ARGV[1])
+local keys, args = {}, {}
+for i = 2, #KEYS do keys[#keys + 1] = KEYS[i] end
+for i = 2, n + 1 do args[#args + 1] = ARGV[i] end
+keep_originals(keys, args)
+return save_state(KEYS[1], ARGV[n + 2], ARGV[n + 3], ARGV[n + 4])`;
 
 export const DEFAULT_STATE_TIMEOUT_MS = 250;
 export const DEFAULT_STATE_TTL_MS = 6 * 60 * 60_000;
@@ -140,20 +165,27 @@ export class RedisConversations implements SharedConversations {
     id: string,
     store: ConversationStore,
     meters?: ConversationMeters,
+    originals?: OriginalsToKeep,
   ): Promise<SaveOutcome> {
     const state = store.peek(id);
     if (state === undefined) return 'saved';
     const expected = this.versions.get(state) ?? 0;
     const data = encodeSnapshot(conversationSnapshot(state, meters?.meterOf(id)));
-    const reply = await this.command<number>([
-      'EVAL',
-      SAVE,
-      '1',
-      this.key(id),
-      String(expected),
-      data,
-      String(this.ttlMs),
-    ]);
+    const saving = [String(expected), data, String(this.ttlMs)] as const;
+    const carried = this.carried(originals);
+    const reply =
+      carried === undefined
+        ? await this.command<number>(['EVAL', SAVE, '1', this.key(id), ...saving])
+        : await this.command<number>([
+            'EVAL',
+            SAVE_WITH_ORIGINALS,
+            String(1 + carried.keys.length),
+            this.key(id),
+            ...carried.keys,
+            String(carried.arguments.length),
+            ...carried.arguments,
+            ...saving,
+          ]);
     if (reply === undefined || reply === 0) {
       // The local copy now differs from every stored version: the next load replaces it.
       this.versions.delete(state);
@@ -161,6 +193,17 @@ export class RedisConversations implements SharedConversations {
     }
     this.versions.set(state, reply);
     return 'saved';
+  }
+
+  carries(originals: OriginalsToKeep): boolean {
+    return this.carried(originals) !== undefined;
+  }
+
+  /** The originals' put, when their archive is on this client: it rides in the save's script. */
+  private carried(originals: OriginalsToKeep | undefined): ScriptedPut | undefined {
+    if (originals === undefined || !canScriptPut(originals.archive)) return undefined;
+    const put = originals.archive.scriptedPut(originals.conversationId, originals.entries);
+    return put?.client === this.client ? put : undefined;
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import type { ConversationMeter } from '../../proxy/meter/proxyStats.js';
+import type { RecallArchive, RecallEntry } from '../../recall/RecallArchive.js';
 
 /** Where the meter keeps each conversation's pricing state (`ProxyStats`). */
 export interface ConversationMeters {
@@ -25,11 +26,29 @@ export type LoadOutcome = 'current' | 'restored' | 'new' | 'unavailable';
  */
 export type SaveOutcome = 'saved' | 'conflict' | 'unavailable';
 
+/** A request's originals for recall, kept with its state's save (in its round trip when it can). */
+export interface OriginalsToKeep {
+  readonly archive: Pick<RecallArchive, 'put'>;
+  readonly conversationId: string;
+  readonly entries: readonly RecallEntry[];
+}
+
 export interface SharedConversations {
   /** Brings `store`'s state (and `meters`' for it) for `id` up to the shared copy. */
   load(id: string, store: ConversationStore, meters?: ConversationMeters): Promise<LoadOutcome>;
-  /** Writes the state for `id` unless another replica wrote since it was loaded. */
-  save(id: string, store: ConversationStore, meters?: ConversationMeters): Promise<SaveOutcome>;
+  /**
+   * Writes the state for `id` unless another replica wrote since it was loaded. `originals` the
+   * store `carries` are kept in the same round trip, conflict or not (none when it is unavailable);
+   * others are not its to keep.
+   */
+  save(
+    id: string,
+    store: ConversationStore,
+    meters?: ConversationMeters,
+    originals?: OriginalsToKeep,
+  ): Promise<SaveOutcome>;
+  /** Whether `save` keeps these originals itself (their archive is on the same store). */
+  carries(originals: OriginalsToKeep): boolean;
   /** Round trips to the store so far (each one request/reply on the wire, pipelined or not). */
   readonly roundTrips: number;
   close(): Promise<void>;

@@ -31,7 +31,7 @@ import { calibrate, finishRequest } from './finishRequest.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
 import { forwardRequest, upstreamTarget } from './forwardRequest.js';
 import { decideOnShared, requestSettlement } from './sharedState.js';
-import { keepOriginals } from './keepOriginals.js';
+import { keepOriginalsOrDefer } from './keepOriginals.js';
 import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { COUNT_TOKENS_ROUTE, ProxyStats } from '../meter/proxyStats.js';
@@ -198,7 +198,7 @@ async function densifyAndForward(
     decide: () => densifyReading(options, reading),
   });
   logUnsupported(ctx, result);
-  await keepOriginals(ctx, result, exchange.user);
+  const originals = await keepOriginalsOrDefer(ctx, result, exchange.user, shared);
   await recordBodies(ctx, request, { body, result });
   // Sizes and images read once: the prompt floor and the meter both use them.
   const pricing = counting ? undefined : requestPricing({ api, request, body, result });
@@ -216,7 +216,7 @@ async function densifyAndForward(
   const record = once((outcome: ForwardOutcome) =>
     finishRequest(ctx, { route, started, result, pricing, outcome, user: exchange.user }),
   );
-  const settlement = requestSettlement(ctx, shared, (outcome, redo) => {
+  const settlement = requestSettlement(ctx, { id: shared, originals }, (outcome, redo) => {
     if (redo) densifyRequest(options);
     if (outcome.usageRaised === true) (redo ? floorOf() : bound)?.told();
     if (!counting) calibrate(ctx, result, pricing, outcome.usage);

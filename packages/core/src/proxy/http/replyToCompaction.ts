@@ -8,7 +8,7 @@ import { conversationKey } from '../decide/conversationStore.js';
 import type { DensifyResult } from '../densify/DensifyResult.js';
 import { finishRequest } from './finishRequest.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
-import { keepOriginals } from './keepOriginals.js';
+import { keepOriginals, originalsOf } from './keepOriginals.js';
 import { loadShared, saveShared } from './sharedState.js';
 import type { ProxyContext } from './proxyContext.js';
 import type { WireApi } from '../wire/wireHistory.js';
@@ -41,9 +41,10 @@ export async function replyToCompaction(
   endSignals();
   // Counted (the meter's state with it) and saved before the client reads the answer.
   record(ctx, { api, exchange, conversationId, reply, induced });
-  if (shared) await saveShared(ctx, conversationId, endSignals);
-  // The summary names recall ids: their originals are kept before the client reads it.
-  await keepOriginals(ctx, { conversationId, recalls: reply.recalls }, exchange.user);
+  // The summary names recall ids: their originals are kept (with the save) before the client reads it.
+  const originals = originalsOf(ctx, { conversationId, recalls: reply.recalls }, exchange.user);
+  if (shared) await saveShared(ctx, conversationId, endSignals, originals);
+  else await keepOriginals(ctx, originals);
   exchange.response.writeHead(200, {
     'content-type': reply.contentType,
     'cache-control': 'no-cache',

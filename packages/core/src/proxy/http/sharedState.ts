@@ -6,8 +6,10 @@
  * is not lost). Without a shared store these do nothing.
  */
 import { requestCacheProvider } from '../../cache/cacheRules.js';
+import type { OriginalsToKeep } from '../../gateway/state/SharedConversations.js';
 import type { DensifyResult } from '../densify/DensifyResult.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
+import { keepOriginals } from './keepOriginals.js';
 import type { ProxyContext } from './proxyContext.js';
 import type { WireApi } from '../wire/wireHistory.js';
 
@@ -23,17 +25,27 @@ export async function loadShared(ctx: ProxyContext, id: string | undefined): Pro
   return (await shared.load(id, ctx.store, ctx.stats)) !== 'unavailable';
 }
 
-/** Saves the state `redo` rebuilds on a newer copy when another replica saved first. */
+/**
+ * Saves the state `redo` rebuilds on a newer copy when another replica saved first, and keeps the
+ * request's `originals` for recall: in the save's round trip when the store carries them, beside it
+ * otherwise (and alone without a shared store).
+ */
 export async function saveShared(
   ctx: ProxyContext,
   id: string | undefined,
   redo: () => void,
+  originals?: OriginalsToKeep,
 ): Promise<void> {
   const shared = ctx.options.shared;
-  if (shared === undefined || id === undefined) return;
-  for (let attempt = 1; ; attempt++) {
-    const saved = await shared.save(id, ctx.store, ctx.stats);
-    if (saved !== 'conflict') return;
+  if (shared === undefined || id === undefined) return keepOriginals(ctx, originals);
+  const carried = originals !== undefined && shared.carries(originals);
+  const [first] = await Promise.all([
+    shared.save(id, ctx.store, ctx.stats, carried ? originals : undefined),
+    carried ? undefined : keepOriginals(ctx, originals),
+  ]);
+  if (carried && first === 'unavailable')
+    ctx.options.log?.(`dense proxy: could not keep originals for recall (${STORE_UNAVAILABLE})`);
+  for (let attempt = 1, saved = first; saved === 'conflict'; attempt++) {
     if (attempt === SAVE_ATTEMPTS) {
       ctx.options.log?.(
         `dense proxy: conversation ${id} changed on another replica ${SAVE_ATTEMPTS} times while this request was saved; its state is left as the other replica wrote it`,
@@ -42,6 +54,7 @@ export async function saveShared(
     }
     if ((await shared.load(id, ctx.store, ctx.stats)) === 'unavailable') return;
     redo();
+    saved = await shared.save(id, ctx.store, ctx.stats);
   }
 }
 
@@ -96,20 +109,22 @@ export interface RequestSettlement {
 
 /**
  * `apply(outcome, redo)` leaves the request's effect in the conversation's state (`redo`: on a
- * newer copy loaded after a conflict, the request's decisions made again first); `id` is the
- * conversation when its state is shared and was loaded.
+ * newer copy loaded after a conflict, the request's decisions made again first). `saved.id` is the
+ * conversation when its state is shared and was loaded; `saved.originals` are kept with the save
+ * (before the reply's end reaches the client, so before the agent can ask for one).
  */
 export function requestSettlement(
   ctx: ProxyContext,
-  id: string | undefined,
+  saved: { readonly id: string | undefined; readonly originals?: OriginalsToKeep | undefined },
   apply: (outcome: ForwardOutcome, redo: boolean) => void,
 ): RequestSettlement {
+  const { id, originals } = saved;
   let done = false;
   const settle = async (outcome: ForwardOutcome) => {
     if (done) return;
     done = true;
     apply(outcome, false);
-    await saveShared(ctx, id, () => apply(outcome, true));
+    await saveShared(ctx, id, () => apply(outcome, true), originals);
   };
   const shared = ctx.options.shared !== undefined && id !== undefined;
   return { beforeEnd: shared ? settle : undefined, finish: settle };
