@@ -59,8 +59,10 @@ export interface ReplicaSpec {
 export interface ReplicaCounters {
   /** RedisConversations' own count (loads, saves, conflict reloads). */
   readonly stateTrips: number;
-  /** Token lookups that reached Redis (the rest were answered by the 30 s cache). */
+  /** Token lookups that reached Redis on a request's path (the rest were answered by the cache). */
   readonly tokenLookups: number;
+  /** Token lookups made beside a request to renew a cached answer (`CachedTokenStore.refreshes`). */
+  readonly tokenRenewals: number;
   /** Recall archive round trips to Redis (`countedArchive.ts`); 0 for the embedded proxy. */
   readonly archiveTrips: number;
   /** Recall archive calls by method (on disk for the embedded proxy, on Redis for a replica). */
@@ -160,6 +162,7 @@ interface SharedParts {
   readonly client: RedisClientType;
   readonly shared: MeteredConversations;
   readonly push: NodeJS.Timeout;
+  readonly tokens: CachedTokenStore;
   readonly options: Pick<
     ProxyServerOptions,
     'shared' | 'tokens' | 'teamTimeline' | 'recall' | 'userRecall'
@@ -188,14 +191,15 @@ async function sharedParts(
   // One archive per user on Redis, as proxyGateway.ts builds it (one round trip a put).
   const archive = (root: string) =>
     countedArchive(new RedisRecallArchive({ client, root }), counts.archive);
+  const tokens = new CachedTokenStore(countedTokens(client, counts.lookups));
   const options = {
     shared,
-    tokens: new CachedTokenStore(countedTokens(client, counts.lookups)),
+    tokens,
     teamTimeline: () => stats.timeline(),
     recall: archive(`${prefix}recall:local`),
     userRecall: (user: string) => archive(`${prefix}recall:u:${encodeURIComponent(user)}`),
   };
-  return { client, shared, push, options };
+  return { client, shared, push, tokens, options };
 }
 
 export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
@@ -224,7 +228,8 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
     url: server.url,
     counters: () => ({
       stateTrips: shared?.roundTrips ?? 0,
-      tokenLookups: counts.lookups.count,
+      tokenLookups: counts.lookups.count - (parts?.tokens.refreshes ?? 0),
+      tokenRenewals: parts?.tokens.refreshes ?? 0,
       archiveTrips: parts === undefined ? 0 : counts.archive.trips,
       archiveCalls: { ...counts.archive.calls },
       archivePutMs: [...counts.archive.putMs],
@@ -240,6 +245,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
       paths.full = 0;
       paths.resumed = 0;
       resetCounts(counts);
+      if (parts !== undefined) parts.tokens.refreshes = 0;
       if (shared === undefined) return;
       shared.roundTrips = 0;
       shared.loads = {};

@@ -97,6 +97,7 @@ function sessionHeaders(sessionId: string): Record<string, string> {
 const ZERO: SideCounters = {
   stateTrips: 0,
   tokenLookups: 0,
+  tokenRenewals: 0,
   archiveTrips: 0,
   archiveCalls: {},
   archivePutMs: [],
@@ -121,6 +122,7 @@ function sum(all: readonly ReplicaCounters[]): SideCounters {
   return {
     stateTrips: total((c) => c.stateTrips),
     tokenLookups: total((c) => c.tokenLookups),
+    tokenRenewals: total((c) => c.tokenRenewals),
     archiveTrips: total((c) => c.archiveTrips),
     archiveCalls: merged((c) => c.archiveCalls),
     archivePutMs: all.flatMap((c) => c.archivePutMs),

@@ -7,6 +7,7 @@ import { summaryTable } from './gatewayTables.js';
 const ZERO: SideCounters = {
   stateTrips: 0,
   tokenLookups: 0,
+  tokenRenewals: 0,
   archiveTrips: 0,
   archiveCalls: {},
   archivePutMs: [],

@@ -51,4 +51,30 @@ describe('CachedTokenStore', () => {
     await cached.revoke('bo');
     expect(await cached.userOf('dense_b')).toBeUndefined();
   });
+
+  it('#36.7 a token in use is looked up on the request path once: past half its ttl it is renewed beside the request', async () => {
+    let now = 0;
+    const { store, calls } = countingStore(new Map([['dense_a', 'ana']]));
+    const cached = new CachedTokenStore(store, { ttlMs: 1_000, now: () => now });
+    for (now = 0; now <= 5_000; now += 400) {
+      expect(await cached.userOf('dense_a')).toBe('ana');
+      await Promise.resolve();
+    }
+    expect(cached.refreshes).toBeGreaterThan(5);
+    expect(calls.userOf - cached.refreshes).toBe(1);
+  });
+
+  it('#36.4 a renewal that finds the token revoked refuses it from the next request on, before its ttl', async () => {
+    let now = 0;
+    const users = new Map([['dense_a', 'ana']]);
+    const { store } = countingStore(users);
+    const cached = new CachedTokenStore(store, { ttlMs: 1_000, now: () => now });
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    users.delete('dense_a');
+    now = 600;
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    await new Promise((resolve) => setImmediate(resolve));
+    now = 700;
+    expect(await cached.userOf('dense_a')).toBeUndefined();
+  });
 });

@@ -1,9 +1,11 @@
 /**
  * A token store whose answers for live tokens are remembered for a short while, so a gateway on
- * Redis checks a user's token without a round trip on most requests. Only positive answers are
- * kept (a wrong token is asked again every time), at most `maxEntries`, keyed by the token's hash;
- * a revoked token stops working within `ttlMs` on every replica (immediately on the replica that
- * revoked it through this store).
+ * Redis checks a user's token without a round trip on the request's path. Only positive answers
+ * are kept (a wrong token is asked again every time), at most `maxEntries`, keyed by the token's
+ * hash. An answer past half its `ttlMs` is still given, and the store is asked again beside the
+ * request (`refreshes`), so a token in use is never looked up on the path twice; a revoked token
+ * stops working within `ttlMs` on every replica (immediately on the replica that revoked it
+ * through this store).
  */
 import { createHash } from 'node:crypto';
 import type { CreatedToken, TokenRecord, TokenStore } from './TokenStore.js';
@@ -16,6 +18,10 @@ export class CachedTokenStore implements TokenStore {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private readonly known = new Map<string, { readonly user: string; readonly at: number }>();
+  /** Tokens being asked again beside a request, by hash. */
+  private readonly refreshing = new Set<string>();
+  /** Lookups made beside a request (off its path) to renew an answer past half its ttl. */
+  refreshes = 0;
 
   constructor(
     inner: TokenStore,
@@ -45,15 +51,37 @@ export class CachedTokenStore implements TokenStore {
     const key = createHash('sha256').update(token).digest('base64url');
     const now = this.now();
     const held = this.known.get(key);
-    if (held !== undefined && now - held.at < this.ttlMs) return held.user;
-    const user = await this.inner.userOf(token);
+    if (held !== undefined && now - held.at < this.ttlMs) {
+      if (now - held.at >= this.ttlMs / 2) this.refresh(key, token);
+      return held.user;
+    }
     this.known.delete(key);
+    return this.remember(key, await this.inner.userOf(token), now);
+  }
+
+  /** Asks the store again without holding the request; an error leaves the answer to expire. */
+  private refresh(key: string, token: string): void {
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    this.refreshes++;
+    const asked = this.now();
+    void this.inner
+      .userOf(token)
+      .then((user) => {
+        this.known.delete(key);
+        this.remember(key, user, asked);
+      })
+      .catch(() => undefined)
+      .finally(() => this.refreshing.delete(key));
+  }
+
+  private remember(key: string, user: string | undefined, at: number): string | undefined {
     if (user === undefined) return undefined;
     if (this.known.size >= this.maxEntries) {
       const oldest = this.known.keys().next().value;
       if (oldest !== undefined) this.known.delete(oldest);
     }
-    this.known.set(key, { user, at: now });
+    this.known.set(key, { user, at });
     return user;
   }
 }
