@@ -11,6 +11,7 @@ import type * as http from 'node:http';
 import { errorMessage } from '../../utils/errors.js';
 import type { TokenStore } from './TokenStore.js';
 import { DENSE_TOKEN_HEADER, TOKEN_PATH_PREFIX, denseBearer } from './withoutDenseCredentials.js';
+import { answeredWithin } from '../../utils/answeredWithin.js';
 
 export const DEFAULT_AUTH_TIMEOUT_MS = 1_000;
 
@@ -109,26 +110,15 @@ function headerToken(headers: http.IncomingHttpHeaders): string | undefined {
 }
 
 /** The store's answer within `timeoutMs`; a rejection or a late answer is `failed`. */
-async function userWithin(
+function userWithin(
   store: TokenStore,
   token: string,
   timeoutMs: number,
 ): Promise<{ user: string | undefined } | { failed: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ failed: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ failed: `no answer in ${timeoutMs} ms` }), timeoutMs);
-  });
-  try {
-    return await Promise.race([
-      store.userOf(token).then(
-        (user) => ({ user }),
-        (error: unknown) => ({ failed: errorMessage(error) }),
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return answeredWithin(store.userOf(token), timeoutMs).then(
+    (user) => ({ user }),
+    (error: unknown) => ({ failed: errorMessage(error) }),
+  );
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { RedisClientType } from 'redis';
 import { StatsTimeline } from './StatsTimeline.js';
 import { parseStatsDelta, type CountersJson, type StatsDelta } from './statsDelta.js';
+import { answeredWithin } from '../../utils/answeredWithin.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -78,7 +79,7 @@ export class RedisStats {
       }
     }
     try {
-      await withTimeout(multi.exec(), this.timeoutMs);
+      await answeredWithin(multi.exec(), this.timeoutMs);
       this.pending = [];
       return true;
     } catch {
@@ -90,7 +91,7 @@ export class RedisStats {
   /** The team's timeline from the sums (undefined when Redis does not answer). */
   async timeline(): Promise<StatsTimeline | undefined> {
     try {
-      return await withTimeout(this.read(), this.timeoutMs);
+      return await answeredWithin(this.read(), this.timeoutMs);
     } catch {
       return undefined;
     }
@@ -142,12 +143,4 @@ function bucketsInto(buckets: Record<string, CountersJson>, hash: Record<string,
     const bucket = (buckets[start] ??= {});
     bucket[counter] = (bucket[counter] ?? 0) + Number(count);
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

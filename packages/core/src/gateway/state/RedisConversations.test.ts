@@ -215,6 +215,21 @@ describe.skipIf(missing !== undefined)('conversation state shared on a real redi
     expect(a.shared.carries({ ...originals('r00000000c3'), archive: elsewhere })).toBe(false);
   });
 
+  it('#36.2 a store that answers too late is reported as such, and the load gives up in time', async () => {
+    const client = await connectRedis(new URL(redis.url));
+    const admin = await connectRedis(new URL(redis.url));
+    clients.push(client, admin);
+    const log: string[] = [];
+    const shared = new RedisConversations({
+      client,
+      timeoutMs: 100,
+      log: (line) => log.push(line),
+    });
+    await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'ALL']);
+    expect(await shared.load('session:s:late', new ConversationStore())).toBe('unavailable');
+    expect(log).toEqual([expect.stringContaining('(no answer in 100 ms)')]);
+  });
+
   it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {
     const client = await connectRedis(new URL(redis.url));
     clients.push(client);

@@ -7,7 +7,7 @@
  * is on the same client. Every command has a timeout and nothing is queued while disconnected, so a store
  * that is down or slow makes requests go out unchanged instead of waiting.
  */
-import { RESP_TYPES, type RedisClientType } from 'redis';
+import { RESP_TYPES, TimeoutError, type RedisClientType } from 'redis';
 import {
   conversationSnapshot,
   decodeSnapshot,
@@ -15,6 +15,7 @@ import {
   restoreConversation,
 } from '../../proxy/http/conversationSnapshot.js';
 import type { ConversationState, ConversationStore } from '../../proxy/decide/conversationStore.js';
+import { answeredWithin } from '../../utils/answeredWithin.js';
 import { errorMessage } from '../../utils/errors.js';
 import {
   canScriptPut,
@@ -107,22 +108,32 @@ export class RedisConversations implements SharedConversations {
   private async command<T>(args: readonly (string | Buffer)[]): Promise<T | undefined> {
     this.roundTrips++;
     try {
-      const reply = await this.client.sendCommand<T>(args, {
+      // The client's own timeout drops a command not yet written; `answeredWithin` bounds the wait
+      // for one written to a server that stays silent.
+      const sent = this.client.sendCommand<T>(args, {
         timeout: this.timeoutMs,
         typeMapping: BUFFERS,
       });
+      const reply = await answeredWithin(sent, this.timeoutMs);
       if (!this.healthy) this.log?.('dense proxy: the shared state store answers again');
       this.healthy = true;
       return reply;
     } catch (error) {
       if (this.healthy) {
         this.log?.(
-          `dense proxy: the shared state store does not answer (${errorMessage(error)}); requests go out unchanged until it does`,
+          `dense proxy: the shared state store does not answer (${this.whyNot(error)}); requests go out unchanged until it does`,
         );
       }
       this.healthy = false;
       return undefined;
     }
+  }
+
+  /** A command's failure in words (the client's timeout error carries none). */
+  private whyNot(error: unknown): string {
+    return error instanceof TimeoutError
+      ? `no answer in ${this.timeoutMs} ms`
+      : errorMessage(error);
   }
 
   async load(
