@@ -3,7 +3,8 @@
  *
  * Applies the working budget to one request (Anthropic Messages, OpenAI Chat Completions or
  * Responses): repeats the conversation's sticky compaction (the same replacement bytes while the
- * compacted items are unchanged: known from the request's verified prefix, else by their hashes),
+ * compacted items are unchanged: known from the request's verified prefix, else by their hashes,
+ * `regionHash.ts`),
  * re-checks the budget on the items after it, and when the request would exceed it
  * replaces the oldest turns after the layout's start by one user message holding Dense's
  * deterministic summary. A new compaction returns the originals its summary
@@ -30,6 +31,8 @@ import { turnImageCharDeltas, withImageDeltas } from '../images/imageTurnChars.j
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../wire/segmentedText.js';
+import type { VerifiedRegion } from './compactionReads.js';
+import { chainedRegionHash, regionStart, type RegionMark } from './regionHash.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {
@@ -37,7 +40,7 @@ export interface WireCompactionState {
   readonly start: number;
   /** The item after the last one the replacement stands for. */
   readonly cut: number;
-  /** Hash of the replaced messages' raw text as one (the fast check). */
+  /** Hash of the replaced messages' raw text, chained message by message (`regionHash.ts`; the fast check). */
   readonly regionHash: string;
   /**
    * Hash of the replaced items' hashes with cache breakpoints left out (the check when the raw
@@ -109,11 +112,12 @@ export interface CompactInput {
    */
   readonly sent: (from: number, to: number) => string;
   /**
-   * Leading messages of `original` that are, byte for byte and at the same offsets, those of a
-   * request the standing compaction was confirmed on (absent: none known): when they reach its
-   * cut, it is repeated without reading the messages it replaces.
+   * What the request's read knows (`CompactionReads`): leading messages byte for byte those of a
+   * request the standing compaction was confirmed on (when they reach its cut, it is repeated
+   * without reading the messages it replaces), and a region hash known up to some cut (only the
+   * messages past it are hashed). Absent: nothing known.
    */
-  readonly verifiedMessages?: number;
+  readonly verified?: VerifiedRegion;
   /** Density's replacements in `original`: where `sent` differs from it. */
   readonly edits: EditSource;
   /** The request's `model`. */
@@ -163,63 +167,71 @@ function withoutCacheControl(value: unknown): unknown {
 }
 
 /** A message's hash, blind to the cache breakpoints clients move between requests. */
-function rawHash(raw: string): string {
-  return createHash('sha1').update(raw).digest('base64');
-}
-
 function messageHash(raw: string): string {
   const canonical = JSON.stringify(withoutCacheControl(JSON.parse(raw)));
   return createHash('sha1').update(canonical).digest('base64');
 }
 
-/** The raw text of the items from the layout's start up to `cut`. */
-function regionOf(input: LaidOut, cut: number): string {
-  const spans = input.wire.messageSpans;
-  return input.original.slice(spans[input.layout.start]?.start ?? 0, spans[cut - 1]?.end ?? 0);
+/** The raw text of each item in `[from, to)`. */
+function rawsOf(input: LaidOut, from: number, to: number): string[] {
+  return input.wire.messageSpans
+    .slice(from, to)
+    .map((span) => input.original.slice(span.start, span.end));
 }
 
-/** The standing compaction's cut when it still applies to this request's items; else 0. */
-function standingCut(input: LaidOut): number {
+/** The region `[start, cut)`'s chained hash, read from `known`'s cut on when it lies inside. */
+function regionHashOf(input: LaidOut, cut: number, known: RegionMark | undefined): string {
+  const from = regionStart(known, input.layout.start, cut);
+  return chainedRegionHash(from.hash, rawsOf(input, from.at, cut));
+}
+
+/**
+ * The standing compaction's cut when it still applies to this request's items, else 0; `mark`:
+ * its region's hash holds for this request's raw bytes (an extension may hash from there).
+ */
+function standingCut(input: LaidOut): { readonly cut: number; readonly mark?: RegionMark } {
   const standing = input.state.compaction;
   const spans = input.wire.messageSpans;
   const { start, turns } = input.layout;
-  if (standing?.start !== start || standing.cut >= spans.length) return 0;
-  if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant')) return 0;
-  if ((input.verifiedMessages ?? 0) >= standing.cut) return standing.cut;
-  if (rawHash(regionOf(input, standing.cut)) === standing.regionHash) return standing.cut;
-  const raws = spans
-    .slice(start, standing.cut)
-    .map((span) => input.original.slice(span.start, span.end));
-  return canonicalHashOf(raws) === standing.canonicalHash ? standing.cut : 0;
+  if (standing?.start !== start || standing.cut >= spans.length) return { cut: 0 };
+  if (!turns.some((turn) => turn.first === standing.cut && turn.role === 'assistant'))
+    return { cut: 0 };
+  const mark = { start, cut: standing.cut, hash: standing.regionHash };
+  if ((input.verified?.messages ?? 0) >= standing.cut) return { cut: standing.cut, mark };
+  if (regionHashOf(input, standing.cut, input.verified?.mark) === standing.regionHash)
+    return { cut: standing.cut, mark };
+  const raws = rawsOf(input, start, standing.cut);
+  return { cut: canonicalHashOf(raws) === standing.canonicalHash ? standing.cut : 0 };
 }
 
 /** One hash of the items' hashes with cache breakpoints left out. */
 function canonicalHashOf(raws: readonly string[]): string {
-  return rawHash(raws.map(messageHash).join('\n'));
+  return createHash('sha1').update(raws.map(messageHash).join('\n')).digest('base64');
 }
 
 function buildCompaction(
   input: LaidOut,
   cut: number,
-  summaryChars: number,
+  summary: { readonly chars: number; readonly mark: RegionMark | undefined },
 ): WireCompactionState & { readonly recalls: readonly RecallEntry[] } {
   const spans = input.wire.messageSpans;
   const { start } = input.layout;
-  const removedRaw = regionOf(input, cut);
-  const summary = compactionSummary({
+  const removedRaw = input.original.slice(spans[start]?.start ?? 0, spans[cut - 1]?.end ?? 0);
+  const made = compactionSummary({
     removed: input.wire.history.slice(start, cut),
     history: input.wire.history,
     removedRaw,
     // The region's messages as pieces: a later, longer region stores only its new messages.
     removedPieces: regionPieces(input.original, spans, start, cut),
-    budgetChars: summaryChars,
+    budgetChars: summary.chars,
     purpose: 'working-budget',
   });
-  const raws = spans.slice(start, cut).map((span) => input.original.slice(span.start, span.end));
+  const raws = rawsOf(input, start, cut);
   const canonicalHash = canonicalHashOf(raws);
-  const replacement = input.layout.replacement(summary.text, { original: input.original, cut });
-  const regionHash = rawHash(removedRaw);
-  return { start, cut, regionHash, canonicalHash, replacement, recalls: summary.recall };
+  const replacement = input.layout.replacement(made.text, { original: input.original, cut });
+  const from = regionStart(summary.mark, start, cut);
+  const regionHash = chainedRegionHash(from.hash, raws.slice(from.at - start));
+  return { start, cut, regionHash, canonicalHash, replacement, recalls: made.recall };
 }
 
 /** Characters each turn takes in the sent text (its items and their separators). */
@@ -390,11 +402,14 @@ export function compactWire(request: CompactInput): CompactOutcome {
   const perChar = request.state.promptTokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
   if (clearlyUnder(request, request.edits.sentChars, perChar)) return { kind: 'none' };
   const input: LaidOut = { ...request, layout: request.layout() };
-  const previousCut = standingCut(input);
+  const standing = standingCut(input);
+  const previousCut = standing.cut;
   if (previousCut === 0 && !input.readOnly) input.state.compaction = undefined;
   const { plan, summaryChars } = planFor(input, { standingItem: previousCut, perChar });
   const built =
-    plan.kind === 'compact' ? buildCompaction(input, plan.cut, summaryChars) : undefined;
+    plan.kind === 'compact'
+      ? buildCompaction(input, plan.cut, { chars: summaryChars, mark: standing.mark })
+      : undefined;
   const compaction = built ?? input.state.compaction;
   if (plan.cut === 0 || compaction === undefined) return { kind: 'none' };
   if (!input.readOnly) {

@@ -3,9 +3,12 @@
  * that read has its leading messages byte for byte those of the read, at the same offsets; when
  * they reach the compaction's cut, the compacted messages are the ones the compaction was
  * confirmed on, so the request repeats it without reading them again (no hash of the region).
+ * A compaction is known by its value (start, cut, region hash), not its object: one restored from
+ * a shared store (another replica extended nothing since) is the one this replica confirmed.
  */
 import type { ReadKey } from '../wire/requestReadCache.js';
 import type { BudgetState, WireCompactionState } from './compactWire.js';
+import type { RegionMark } from './regionHash.js';
 
 /** What of a request's read this needs: its own key and the kept read it resumed from. */
 export interface ReadIdentity {
@@ -13,25 +16,46 @@ export interface ReadIdentity {
   readonly resumedFrom?: { readonly key: ReadKey; readonly messages: number };
 }
 
+/** A compaction's identity: a new or extended one has another. */
+const identity = (compaction: WireCompactionState): string =>
+  `${compaction.start}:${compaction.cut}:${compaction.regionHash}`;
+
+/** What a request's read says about its standing compaction. */
+export interface VerifiedRegion {
+  /** Leading messages byte for byte those of the read it resumed from (0: none known). */
+  readonly messages: number;
+  /** That read's confirmed compaction, when its cut lies within `messages`: its region's hash. */
+  readonly mark?: RegionMark;
+}
+
 export class CompactionReads {
-  /** Keyed by the compaction object: a new or extended compaction is another object. */
-  private readonly confirmed = new WeakMap<WireCompactionState, ReadKey>();
+  /** The compaction each read confirmed (reads are dropped with the read cache's entries). */
+  private readonly confirmed = new WeakMap<ReadKey, WireCompactionState>();
   /** Requests whose standing compaction was taken on the verified prefix, and the others. */
   readonly counts = { verified: 0, checked: 0 };
 
   /**
-   * Leading messages of the request known to be those the standing compaction was confirmed on
-   * (0: none known).
+   * Leading messages of the request known to be those of the read it resumed from, with that
+   * read's confirmed compaction (counted `verified` when it is the standing one and covers it).
    */
-  verifiedMessages(state: BudgetState, read: ReadIdentity): number {
+  verifiedRegion(state: BudgetState, read: ReadIdentity): VerifiedRegion {
     const standing = state.compaction;
-    if (standing === undefined) return 0;
     const from = read.resumedFrom;
-    const verified =
-      from !== undefined && this.confirmed.get(standing) === from.key ? from.messages : 0;
-    if (verified >= standing.cut) this.counts.verified++;
+    if (standing === undefined || from === undefined) {
+      if (standing !== undefined) this.counts.checked++;
+      return { messages: 0 };
+    }
+    const confirmed = this.confirmed.get(from.key);
+    const same = confirmed !== undefined && identity(confirmed) === identity(standing);
+    if (same && from.messages >= standing.cut) this.counts.verified++;
     else this.counts.checked++;
-    return verified;
+    const known = confirmed !== undefined && confirmed.cut <= from.messages;
+    return {
+      messages: same ? from.messages : 0,
+      ...(known
+        ? { mark: { start: confirmed.start, cut: confirmed.cut, hash: confirmed.regionHash } }
+        : {}),
+    };
   }
 
   /**
@@ -41,7 +65,7 @@ export class CompactionReads {
   record(state: BudgetState, read: ReadIdentity, applied: boolean): void {
     const standing = state.compaction;
     if (applied && standing !== undefined && read.key !== undefined) {
-      this.confirmed.set(standing, read.key);
+      this.confirmed.set(read.key, standing);
     }
   }
 }

@@ -109,7 +109,7 @@ function applyBudget(
     layout: () => compactionLayout(options.api, request.wire, read.root),
     sent: pointers.sent,
     edits: pointers.edits,
-    verifiedMessages: request.compactionReads.verifiedMessages(state.budget, read),
+    verified: request.compactionReads.verifiedRegion(state.budget, read),
     model: request.model,
     state: state.budget,
     budgetTokens: budget.tokens,

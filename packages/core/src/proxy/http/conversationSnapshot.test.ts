@@ -55,7 +55,7 @@ function alternate(turns: readonly Turn[], replicas: number, serve: (i: number) 
     if (!sent.body.equals(expected.body)) differing.push(i);
     if (!expected.body.equals(Buffer.from(turn.text))) changed++;
   }
-  return { differing, changed, largest };
+  return { differing, changed, largest, stores };
 }
 
 const anthropicTurns = (): Turn[] =>
@@ -90,6 +90,17 @@ describe('conversationSnapshot', () => {
     expect(kinds).toContain('compacted');
     expect(kinds).toContain('kept');
     expect(alternate(turns, 2, (i) => i).differing).toEqual([]);
+  });
+
+  it('#36.7 a replica repeats a restored compaction it confirmed itself without hashing its region again', () => {
+    const turns = Array.from({ length: 24 }, (_, round) => ({
+      api: 'anthropic' as const,
+      text: longSessionBody(round + 4, 4_000),
+    }));
+    const { differing, stores } = alternate(turns, 3, (i) => i);
+    expect(differing).toEqual([]);
+    const verified = stores.reduce((sum, store) => sum + store.compactionReads.counts.verified, 0);
+    expect(verified).toBeGreaterThan(0);
   });
 
   it('#36.1 ... and for Codex (OpenAI Responses)', () => {
