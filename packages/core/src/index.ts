@@ -227,6 +227,7 @@ export {
   DEFAULT_ANTHROPIC_UPSTREAM,
   DEFAULT_OPENAI_UPSTREAM,
   DEFAULT_PRESSURE_TOKENS,
+  formatStatusLine,
   formatSummary,
   type JsonNode,
   member,
@@ -235,7 +236,11 @@ export {
   type ProxyRequestRecord,
   type ProxyServer,
   type ProxyServerOptions,
+  sessionStatus,
+  type SessionStatus,
   startProxyServer,
+  STATUS_LINE_ROUTE,
+  statusLineOf,
   stringMember,
 } from './proxy/index.js';
 

@@ -10,14 +10,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn, type IPty } from 'node-pty';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RecallArchive, startProxyServer } from '@dense/core';
+import { formatStatusLine, RecallArchive, sessionStatus, startProxyServer } from '@dense/core';
 import { DENSE_BIN, ensureBuilt } from '../test-utils/builtBinary.js';
 import { streamReply } from '../test-utils/claudeCodeWire.js';
 import { claudeCodeEnv, claudeCodeSuite, sessionDirs } from '../test-utils/claudeCodeSession.js';
 import { parseBody, startLoopbackUpstream } from '../test-utils/loopbackUpstream.js';
 import { stripAnsi } from '../test-utils/processDrivers.js';
-import { formatStatusLine } from './formatStatusLine.js';
-import { sessionStatus } from './sessionStatus.js';
 
 const { command, skipReason, title } = await claudeCodeSuite('dense statusline', ensureBuilt);
 

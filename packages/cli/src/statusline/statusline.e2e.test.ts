@@ -90,6 +90,18 @@ function statusline(stdin: string, env: NodeJS.ProcessEnv) {
   });
 }
 
+/** docs/proxy.md's curl status line command (through `sh -c`, as Claude Code runs it). */
+function curlStatusline(stdin: string, base: string) {
+  return new Promise<{ out: string; code: number | null }>((resolve) => {
+    const command = `curl -sf -m 1 --data-binary @- ${base}/dense/statusline || true`;
+    const child = spawn('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '' } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('close', (code) => resolve({ out, code }));
+    child.stdin.end(stdin);
+  });
+}
+
 /** What Claude Code 2.1.331 writes on a status line command's stdin (its documented fields). */
 const claudeCodeInput = (sessionId: string) =>
   JSON.stringify({
@@ -150,7 +162,7 @@ describe.skipIf(notBuilt !== undefined)(
       await rm(recallDir, { recursive: true, force: true });
     });
 
-    it('#37.2 prints the session line from GET /dense/stats (DENSE_PROXY_URL, then a loopback ANTHROPIC_BASE_URL)', async () => {
+    it('#37.2 prints the session line the proxy renders at POST /dense/statusline (DENSE_PROXY_URL, then a loopback ANTHROPIC_BASE_URL)', async () => {
       const byDense = await statusline(claudeCodeInput(SESSION), { DENSE_PROXY_URL: proxy.url });
       expect(byDense.code).toBe(0);
       expect(byDense.out).toMatch(
@@ -190,6 +202,17 @@ describe.skipIf(notBuilt !== undefined)(
       } finally {
         await gateway.close();
       }
+    });
+
+    it('#37.2 the documented curl command (real curl) prints the same line, and nothing for an unknown session', async () => {
+      const byDense = await statusline(claudeCodeInput(SESSION), { DENSE_PROXY_URL: proxy.url });
+      const byCurl = await curlStatusline(claudeCodeInput(SESSION), proxy.url);
+      expect(byCurl).toMatchObject({ out: byDense.out, code: 0 });
+      const unknown = await curlStatusline(
+        claudeCodeInput('aaaaaaaa-0000-4000-8000-000000000000'),
+        proxy.url,
+      );
+      expect(unknown).toMatchObject({ out: '', code: 0 });
     });
 
     it('#37.2 an unknown session prints nothing and exits 0', async () => {

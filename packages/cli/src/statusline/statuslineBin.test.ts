@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runStatusline, sessionIdOf } from './statuslineBin.js';
+import { runStatusline } from './statuslineBin.js';
 
 const SESSION = '5d0f6a52-7777-4888-9999-aaaabbbbcccc';
 const servers: Server[] = [];
@@ -59,44 +59,32 @@ describe('dense statusline: silent unless a proxy knows the session', () => {
     expect(result.ms).toBeLessThan(1_000);
   });
 
-  it('#37.2 stdin without a session id, an unknown session or a non-JSON answer: nothing', async () => {
-    const stats = { conversations: { [`session:${SESSION}:abcd`]: { contextClientTokens: 5 } } };
-    const proxy = await listen((_, res) => res.end(JSON.stringify(stats)));
-    const notJson = await listen((_, res) => res.end('<html>'));
-    expect((await run('not json', { DENSE_PROXY_URL: proxy })).out).toBe('');
-    expect((await run('{"model":{}}', { DENSE_PROXY_URL: proxy })).out).toBe('');
-    const other = JSON.stringify({ session_id: 'another-session' });
-    expect((await run(other, { DENSE_PROXY_URL: proxy })).out).toBe('');
-    expect((await run(input, { DENSE_PROXY_URL: notJson })).out).toBe('');
+  it('#37.2 empty stdin sends nothing; a proxy without the route (404) prints nothing', async () => {
+    const paths: string[] = [];
+    const proxy = await listen((req, res) => {
+      paths.push(req.url ?? '');
+      res.writeHead(404).end('{"error":"not found"}');
+    });
+    expect((await run('', { DENSE_PROXY_URL: proxy })).out).toBe('');
+    expect(paths).toEqual([]);
+    expect((await run(input, { DENSE_PROXY_URL: proxy })).out).toBe('');
+    expect(paths).toEqual(['/dense/statusline']);
   });
 
-  it("#37.2 a known session: one line from the proxy's GET /dense/stats", async () => {
-    const paths: string[] = [];
-    const stats = {
-      conversations: {
-        [`session:${SESSION}:abcd`]: {
-          contextUpstreamTokens: 41_000,
-          contextClientTokens: 156_000,
-          billedCost: 62,
-          passThroughCost: 100,
-          compactionsAvoided: 2,
-        },
-      },
-    };
+  it("#37.2 stdin goes to the proxy's POST /dense/statusline as is, and its line is printed", async () => {
+    const seen: string[] = [];
     const proxy = await listen((req, res) => {
-      paths.push(`${req.method ?? ''} ${req.url ?? ''}`);
-      res.end(JSON.stringify(stats));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push(`${req.method ?? ''} ${req.url ?? ''} ${Buffer.concat(chunks).toString()}`);
+        res.end('dense ▸ 41k upstream / 156k held · saved 38% · 2 compactions avoided\n');
+      });
     });
     const result = await run(input, { ANTHROPIC_BASE_URL: proxy });
     expect(result.out).toBe(
       'dense ▸ 41k upstream / 156k held · saved 38% · 2 compactions avoided\n',
     );
-    expect(paths).toEqual(['GET /dense/stats']);
-  });
-
-  it('#37.2 the session id is read from Claude Code status line JSON', () => {
-    expect(sessionIdOf(input)).toBe(SESSION);
-    expect(sessionIdOf('{"session_id": 3}')).toBeUndefined();
-    expect(sessionIdOf('null')).toBeUndefined();
+    expect(seen).toEqual([`POST /dense/statusline ${input}`]);
   });
 });

@@ -1,14 +1,12 @@
 /**
- * `dense statusline`: the command Claude Code's `statusLine` setting runs. Reads the session JSON
- * Claude Code writes on stdin (`session_id`), asks the running proxy for its stats and prints one
- * line for that session. Prints nothing and exits 0 when stdin names no session, no proxy answers
- * within the deadline or the proxy does not know the session: a status line never shows an error.
+ * `dense statusline`: the command Claude Code's `statusLine` setting runs. Passes the session JSON
+ * Claude Code writes on stdin to the running proxy (`POST /dense/statusline`, which renders the
+ * line) and prints its answer. Prints nothing and exits 0 when no proxy answers within the
+ * deadline or the proxy does not know the session: a status line never shows an error.
  * Loaded by the `dense` executable before the rest of the CLI (start-up), and by the yargs
  * subcommand.
  */
-import { fetchProxyStats } from './fetchProxyStats.js';
-import { formatStatusLine } from './formatStatusLine.js';
-import { sessionStatus } from './sessionStatus.js';
+import { postStatusLine } from './postStatusLine.js';
 import { statuslineProxyUrl, statuslineToken } from './statuslineProxyUrl.js';
 
 export interface StatuslineProcess {
@@ -25,12 +23,15 @@ const MAX_STDIN_BYTES = 1024 * 1024;
 export const STATUSLINE_HELP = `Usage: dense statusline
 
 Prints one line for Claude Code's status line: the context upstream vs the one Claude Code holds,
-the session's saving so far and the compactions avoided, read from the running dense proxy
+the session's saving so far and the compactions avoided, as the running dense proxy renders it
 (DENSE_PROXY_URL, else a loopback ANTHROPIC_BASE_URL, else http://127.0.0.1:8787).
 Reads Claude Code's session JSON on stdin; prints nothing when no proxy knows the session.
 
 In ~/.claude/settings.json:
   {"statusLine": {"type": "command", "command": "dense statusline"}}
+or, without starting Node each time (the proxy renders the line):
+  {"statusLine": {"type": "command",
+    "command": "curl -sf -m 1 --data-binary @- http://127.0.0.1:8787/dense/statusline || true"}}
 `;
 
 /** Stdin's text, or '' for a terminal or past `deadlineMs` (Claude Code writes it, then closes). */
@@ -56,18 +57,6 @@ function readStdin(stdin: StatuslineProcess['stdin'], deadlineMs: number): Promi
   });
 }
 
-/** The `session_id` of Claude Code's status line JSON, or undefined. */
-export function sessionIdOf(text: string): string | undefined {
-  try {
-    const input = JSON.parse(text) as unknown;
-    if (typeof input !== 'object' || input === null) return undefined;
-    const id = (input as { readonly session_id?: unknown }).session_id;
-    return typeof id === 'string' && id !== '' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Runs `dense statusline`; resolves to 0 always (the line, or nothing, is on stdout). */
 export async function runStatusline(
   argv: readonly string[],
@@ -78,14 +67,13 @@ export async function runStatusline(
     return 0;
   }
   const timeoutMs = proc.timeoutMs ?? STATUSLINE_TIMEOUT_MS;
-  const sessionId = sessionIdOf(await readStdin(proc.stdin, 1_000));
-  if (sessionId === undefined) return 0;
+  const input = await readStdin(proc.stdin, 1_000);
+  if (input.trim() === '') return 0;
   const token = statuslineToken(proc.env);
-  const stats = await fetchProxyStats(statuslineProxyUrl(proc.env), {
+  const line = await postStatusLine(statuslineProxyUrl(proc.env), input, {
     timeoutMs,
     ...(token === undefined ? {} : { token }),
   });
-  const status = stats === undefined ? undefined : sessionStatus(stats, sessionId);
-  if (status !== undefined) proc.stdout.write(`${formatStatusLine(status)}\n`);
+  proc.stdout.write(line);
   return 0;
 }

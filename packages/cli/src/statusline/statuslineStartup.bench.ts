@@ -1,9 +1,11 @@
 /**
- * `dense statusline` start-up: wall time of the built `dense` executable answering Claude Code's
- * status line JSON, beside bare Node (an empty module: the floor). Two cases: a proxy that knows
- * the session (a loopback server answering `GET /dense/stats` with a canned stats JSON of 256
- * conversations) and no proxy (the connection refused). Spawns run interleaved, one of each per
- * round; prints p50 / min / max per side. Builds the CLI first when dist is stale.
+ * Status line start-up: wall time of the built `dense statusline` and of the documented `curl`
+ * command (through `sh -c`, as Claude Code runs it) answering Claude Code's status line JSON,
+ * beside bare Node (an empty module: the floor). Two cases: a proxy that knows the session (a
+ * loopback server answering `POST /dense/statusline` with the proxy's own `statusLineOf` over a
+ * canned stats JSON of 256 conversations) and no proxy (the connection refused). Spawns run
+ * interleaved, one of each per round; prints p50 / min / max per side. Builds the CLI first when
+ * dist is stale.
  * Run: npx vitest bench --run packages/cli/src/statusline/statuslineStartup.bench.ts
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
+import { statusLineOf } from '@dense/core';
 import { DENSE_BIN, ensureBuilt } from '../test-utils/builtBinary.js';
 
 const ROUNDS = 21;
@@ -35,8 +38,12 @@ const conversations = Object.fromEntries(
     totals(n),
   ]),
 );
-const stats = JSON.stringify({ totals: totals(0), conversations, recent: [] });
-const server = createServer((_, res) => res.end(stats));
+const stats = { totals: totals(0), conversations, recent: [] };
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => res.end(statusLineOf(Buffer.concat(chunks).toString(), stats)));
+});
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 const proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const closed = createServer();
@@ -48,10 +55,11 @@ const build = await ensureBuilt();
 const input = JSON.stringify({ session_id: SESSION, model: { id: 'claude-sonnet-4-6' } });
 const samples = new Map<string, number[]>();
 
-function timed(side: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+function timed(side: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, args, {
+    const [file = process.execPath, ...args] = command;
+    const child = spawn(file, args, {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
@@ -89,15 +97,23 @@ describe.skipIf(build !== undefined)(
   `dense statusline start-up${build === undefined ? '' : ` (skipped: ${build})`}`,
   () => {
     bench(
-      'one round: node, dense statusline (known session; no proxy)',
+      'one round: node, dense statusline and curl (known session; no proxy)',
       async () => {
-        await timed('node (empty module)', [empty], {});
-        await timed('dense statusline (known session)', [DENSE_BIN, 'statusline'], {
+        const node = process.execPath;
+        const curl = (url: string) => [
+          'sh',
+          '-c',
+          `curl -sf -m 1 --data-binary @- ${url}/dense/statusline || true`,
+        ];
+        await timed('node (empty module)', [node, empty], {});
+        await timed('dense statusline (known session)', [node, DENSE_BIN, 'statusline'], {
           DENSE_PROXY_URL: proxyUrl,
         });
-        await timed('dense statusline (no proxy)', [DENSE_BIN, 'statusline'], {
+        await timed('dense statusline (no proxy)', [node, DENSE_BIN, 'statusline'], {
           DENSE_PROXY_URL: closedUrl,
         });
+        await timed('curl (known session)', curl(proxyUrl), {});
+        await timed('curl (no proxy)', curl(closedUrl), {});
       },
       { iterations: ROUNDS, time: 0, warmupIterations: 1 },
     );

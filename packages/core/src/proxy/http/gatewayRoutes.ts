@@ -4,7 +4,8 @@
  * Dense's own routes scoped to the asking user: `/dense/stats` (JSON) and `/dense/dashboard`
  * (a page). Operators named with `--admin` and requests without a user on a loopback bind see the
  * team; everyone else sees only their own figures. `GET /dense/recall/<id>` answers an original
- * from the asking user's own recall archive (what `dense recall` reads from a gateway).
+ * from the asking user's own recall archive (what `dense recall` reads from a gateway);
+ * `POST /dense/statusline` a session's status line from the figures the user sees.
  */
 import type * as http from 'node:http';
 import { authenticateRequest } from '../../gateway/auth/authenticateRequest.js';
@@ -14,6 +15,7 @@ import type { StatsTimeline } from '../../gateway/dashboard/StatsTimeline.js';
 import type { ProxyContext } from './proxyContext.js';
 import { sendJson } from './proxyHttp.js';
 import { sessionIdOf } from './proxyRoutes.js';
+import { serveStatusLine, STATUS_LINE_ROUTE } from './statusLineRoute.js';
 import { recallOf } from './userRecall.js';
 import { recallMissingMessage } from '../../recall/RecallArchive.js';
 import { errorMessage } from '../../utils/errors.js';
@@ -84,6 +86,16 @@ function ownConversations(ctx: ProxyContext, requester: Requester): Record<strin
   return own;
 }
 
+/**
+ * The process's own record (per conversation, recent requests) for those who see the team; a
+ * user gets their own conversations, keyed as without a gateway (what the status line reads).
+ */
+function ownStats(ctx: ProxyContext, requester: Requester): Record<string, unknown> {
+  return seesTeam(ctx, requester)
+    ? { ...ctx.stats.toJSON() }
+    : { conversations: ownConversations(ctx, requester) };
+}
+
 function seesTeam(ctx: ProxyContext, requester: Requester): boolean {
   if (requester.user === undefined) return true;
   return ctx.options.admins?.includes(requester.user) === true;
@@ -121,15 +133,19 @@ async function serveRecall(
   }
 }
 
-/** Serves Dense's own GET routes; false when the request is not one of them. */
+/** Serves Dense's own routes; false when the request is not one of them. */
 export async function serveDenseRoute(
   ctx: ProxyContext,
   requester: Requester,
   exchange: { request: http.IncomingMessage; response: http.ServerResponse },
 ): Promise<boolean> {
   const { request, response } = exchange;
-  if (request.method !== 'GET') return false;
   const path = (request.url ?? '/').split('?')[0] ?? '/';
+  if (request.method === 'POST' && path === STATUS_LINE_ROUTE) {
+    await serveStatusLine(ctx, exchange, () => ownStats(ctx, requester));
+    return true;
+  }
+  if (request.method !== 'GET') return false;
   if (path.startsWith(RECALL_ROUTE)) {
     await serveRecall(
       ctx,
@@ -144,9 +160,7 @@ export async function serveDenseRoute(
   const timeline = await timelineOf(ctx);
   const scoped = timeline?.teamStats(team ? undefined : requester.user);
   if (path === '/dense/stats') {
-    // The process's own record (per conversation, recent requests) for those who see the team;
-    // a user gets their own conversations, keyed as without a gateway (what `dense statusline` reads).
-    const own = team ? ctx.stats.toJSON() : { conversations: ownConversations(ctx, requester) };
+    const own = ownStats(ctx, requester);
     sendJson(response, 200, { ...own, ...(scoped === undefined ? {} : { team: scoped }) });
     return true;
   }
