@@ -77,4 +77,31 @@ describe('CachedTokenStore', () => {
     now = 700;
     expect(await cached.userOf('dense_a')).toBeUndefined();
   });
+
+  it('#36.4 a renewal under way when the token is revoked here does not bring it back', async () => {
+    let now = 0;
+    const users = new Map([['dense_a', 'ana']]);
+    let answer: (user: string | undefined) => void = () => undefined;
+    const { store } = countingStore(users);
+    const slow: TokenStore = {
+      ...store,
+      userOf: (token) =>
+        now < 500
+          ? store.userOf(token)
+          : new Promise((resolve) => {
+              answer = resolve;
+            }),
+    };
+    const cached = new CachedTokenStore(slow, { ttlMs: 1_000, now: () => now });
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    now = 600;
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    await cached.revoke('ana');
+    answer('ana');
+    await new Promise((resolve) => setImmediate(resolve));
+    now = 700;
+    const refused = cached.userOf('dense_a');
+    answer(undefined);
+    expect(await refused).toBeUndefined();
+  });
 });

@@ -22,6 +22,8 @@ export class CachedTokenStore implements TokenStore {
   private readonly refreshing = new Set<string>();
   /** Lookups made beside a request (off its path) to renew an answer past half its ttl. */
   refreshes = 0;
+  /** Bumped by each revocation here: a renewal asked before it must not bring a token back. */
+  private revocations = 0;
 
   constructor(
     inner: TokenStore,
@@ -42,7 +44,9 @@ export class CachedTokenStore implements TokenStore {
   }
 
   async revoke(idOrUser: string): Promise<readonly TokenRecord[]> {
+    this.revocations++;
     const revoked = await this.inner.revoke(idOrUser);
+    this.revocations++;
     this.known.clear();
     return revoked;
   }
@@ -65,9 +69,11 @@ export class CachedTokenStore implements TokenStore {
     this.refreshing.add(key);
     this.refreshes++;
     const asked = this.now();
+    const revocations = this.revocations;
     void this.inner
       .userOf(token)
       .then((user) => {
+        if (revocations !== this.revocations) return;
         this.known.delete(key);
         this.remember(key, user, asked);
       })
