@@ -31,8 +31,12 @@ import { turnImageCharDeltas, withImageDeltas } from '../images/imageTurnChars.j
 import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../wire/segmentedText.js';
-import type { VerifiedRegion } from './compactionReads.js';
-import { chainedRegionHash, regionStart, type RegionMark } from './regionHash.js';
+import {
+  chainedRegionHash,
+  regionStart,
+  type RegionMark,
+  type VerifiedRegion,
+} from './regionHash.js';
 
 /** A conversation's standing compaction. */
 export interface WireCompactionState {

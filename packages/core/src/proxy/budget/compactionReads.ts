@@ -8,7 +8,7 @@
  */
 import type { ReadKey } from '../wire/requestReadCache.js';
 import type { BudgetState, WireCompactionState } from './compactWire.js';
-import type { RegionMark } from './regionHash.js';
+import type { VerifiedRegion } from './regionHash.js';
 
 /** What of a request's read this needs: its own key and the kept read it resumed from. */
 export interface ReadIdentity {
@@ -19,14 +19,6 @@ export interface ReadIdentity {
 /** A compaction's identity: a new or extended one has another. */
 const identity = (compaction: WireCompactionState): string =>
   `${compaction.start}:${compaction.cut}:${compaction.regionHash}`;
-
-/** What a request's read says about its standing compaction. */
-export interface VerifiedRegion {
-  /** Leading messages byte for byte those of the read it resumed from (0: none known). */
-  readonly messages: number;
-  /** That read's confirmed compaction, when its cut lies within `messages`: its region's hash. */
-  readonly mark?: RegionMark;
-}
 
 export class CompactionReads {
   /** The compaction each read confirmed (reads are dropped with the read cache's entries). */

@@ -13,6 +13,14 @@ export interface RegionMark {
   readonly hash: string;
 }
 
+/** What a request's read says about its standing compaction. */
+export interface VerifiedRegion {
+  /** Leading messages byte for byte those of the read it resumed from (0: none known). */
+  readonly messages: number;
+  /** That read's confirmed compaction, when its cut lies within `messages`: its region's hash. */
+  readonly mark?: RegionMark;
+}
+
 /** `h` carried from `from` (`''`: the region's start) over `raws`, one message each. */
 export function chainedRegionHash(from: string, raws: Iterable<string>): string {
   let hash = from;
