@@ -56,7 +56,8 @@ export async function openProxyGateway(input: {
     void stats.push(timeline.drainDelta());
   }, STATS_PUSH_MS);
   push.unref();
-  // One archive per user on Redis (one round trip a put): every replica recalls the same originals.
+  // One archive per user on the same Redis client: a request's originals ride in its state save,
+  // and every replica recalls the same originals.
   const archive = (root: string) => new RedisRecallArchive({ client, root });
   return {
     options: {
@@ -65,7 +66,7 @@ export async function openProxyGateway(input: {
         log: input.log,
         ...(input.stateTimeoutMs === undefined ? {} : { timeoutMs: input.stateTimeoutMs }),
       }),
-      // A live token's user is remembered 30 s: most requests need no token round trip.
+      // A live token's user is remembered 30 s and renewed beside requests: no lookup on the path.
       tokens: new CachedTokenStore(new RedisTokenStore({ client })),
       timeline,
       teamTimeline: () => stats.timeline(),
