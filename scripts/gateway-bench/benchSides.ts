@@ -94,7 +94,8 @@ function sessionHeaders(sessionId: string): Record<string, string> {
   return { ...BASE_HEADERS, 'x-claude-code-session-id': sessionId };
 }
 
-const ZERO: SideCounters = {
+/** No counts: a side before its first request. */
+export const ZERO_COUNTERS: SideCounters = {
   stateTrips: 0,
   tokenLookups: 0,
   tokenRenewals: 0,
@@ -143,7 +144,7 @@ export function directSide(upstream: string): BenchSide {
     target: () => upstream,
     headers: sessionHeaders,
     agent,
-    counters: () => Promise.resolve(ZERO),
+    counters: () => Promise.resolve(ZERO_COUNTERS),
     resetCounters: () => Promise.resolve(),
     close: () => {
       agent.destroy();

@@ -34,7 +34,9 @@ export function countedArchive(inner: OriginalsArchive, counts: ArchiveCounts): 
     counts.calls[method] = (counts.calls[method] ?? 0) + 1;
     counts.trips += trips;
   };
-  const carried = canScriptPut(inner) ? { scriptedPut: inner.scriptedPut.bind(inner) } : {};
+  const carried = canScriptPut(inner)
+    ? { client: inner.client, scriptedPut: inner.scriptedPut.bind(inner) }
+    : {};
   return {
     ...carried,
     get dir() {

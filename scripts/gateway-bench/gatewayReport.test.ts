@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sample } from './benchClient.js';
-import type { SideCounters } from './benchSides.js';
+import { ZERO_COUNTERS, type SideCounters } from './benchSides.js';
 import {
   offPathPerRequest,
   onPathPerRequest,
@@ -10,22 +10,7 @@ import {
 import { GATEWAY_END, GATEWAY_START, replaceGatewaySection } from './gatewayReport.js';
 import type { SaturationLevel } from './saturation.js';
 
-const counters = (over: Partial<SideCounters>): SideCounters => ({
-  stateTrips: 0,
-  tokenLookups: 0,
-  tokenRenewals: 0,
-  archiveTrips: 0,
-  archiveCalls: {},
-  archivePutMs: [],
-  statsPushes: 0,
-  loads: {},
-  saves: {},
-  loadMs: [],
-  saveMs: [],
-  fullReads: 0,
-  resumedReads: 0,
-  ...over,
-});
+const counters = (over: Partial<SideCounters>): SideCounters => ({ ...ZERO_COUNTERS, ...over });
 
 const sample = (roundTripMs: number, status = 200): Sample => ({
   side: 'shared',

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SideCounters, SideName } from './benchSides.js';
+import { ZERO_COUNTERS, type SideCounters, type SideName } from './benchSides.js';
 import type { GatewayRun, SideLatency, SideRedis } from './gatewayFigures.js';
 import { gatewayMarkdown, targetLines } from './gatewayReport.js';
 import { summaryTable } from './gatewayTables.js';
-
-const ZERO: SideCounters = {
-  stateTrips: 0,
-  tokenLookups: 0,
-  tokenRenewals: 0,
-  archiveTrips: 0,
-  archiveCalls: {},
-  archivePutMs: [],
-  statsPushes: 0,
-  loads: {},
-  saves: {},
-  loadMs: [],
-  saveMs: [],
-  fullReads: 0,
-  resumedReads: 0,
-};
 
 const latency = (side: SideName, p50: number, p99: number): SideLatency => ({
   side,
@@ -32,7 +16,7 @@ const latency = (side: SideName, p50: number, p99: number): SideLatency => ({
 const redis = (side: SideName, over: Partial<SideCounters>): SideRedis => ({
   side,
   requests: 100,
-  counters: { ...ZERO, ...over },
+  counters: { ...ZERO_COUNTERS, ...over },
 });
 
 const state = {

@@ -59,13 +59,13 @@ const PUT = `${KEEP_ORIGINALS_LUA}\nreturn keep_originals(KEYS, ARGV)`;
 
 /** A put as `keep_originals`' keys and arguments, for a script on the same client to run. */
 export interface ScriptedPut {
-  readonly client: RedisClientType;
   readonly keys: readonly string[];
   readonly arguments: readonly string[];
 }
 
-/** An archive whose puts a state save on the same Redis can carry (`RedisRecallArchive`). */
+/** An archive whose puts a state save on the same Redis `client` can carry (`RedisRecallArchive`). */
 export interface ScriptablePut {
+  readonly client: RedisClientType;
   scriptedPut(conversationId: string, entries: readonly RecallEntry[]): ScriptedPut | undefined;
 }
 
@@ -83,7 +83,7 @@ export interface RedisRecallArchiveOptions {
 }
 
 export class RedisRecallArchive implements ScriptablePut {
-  private readonly client: RedisClientType;
+  readonly client: RedisClientType;
   private readonly root: string;
   private readonly ttlMs: number;
   private readonly maxConversationBytes: number;
@@ -114,7 +114,6 @@ export class RedisRecallArchive implements ScriptablePut {
     if (kept.length === 0) return undefined;
     const conversation = `${this.root}:c:${conversationId}`;
     return {
-      client: this.client,
       keys: [`${conversation}:ids`, `${conversation}:bytes`],
       arguments: [
         `${this.root}:id:`,

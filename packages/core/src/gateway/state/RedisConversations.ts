@@ -20,6 +20,7 @@ import { errorMessage } from '../../utils/errors.js';
 import {
   canScriptPut,
   KEEP_ORIGINALS_LUA,
+  type ScriptablePut,
   type ScriptedPut,
 } from '../recall/RedisRecallArchive.js';
 import type {
@@ -207,14 +208,17 @@ export class RedisConversations implements SharedConversations {
   }
 
   carries(originals: OriginalsToKeep): boolean {
-    return this.carried(originals) !== undefined;
+    return this.onThisClient(originals.archive);
+  }
+
+  private onThisClient(archive: object): archive is ScriptablePut {
+    return canScriptPut(archive) && archive.client === this.client;
   }
 
   /** The originals' put, when their archive is on this client: it rides in the save's script. */
   private carried(originals: OriginalsToKeep | undefined): ScriptedPut | undefined {
-    if (originals === undefined || !canScriptPut(originals.archive)) return undefined;
-    const put = originals.archive.scriptedPut(originals.conversationId, originals.entries);
-    return put?.client === this.client ? put : undefined;
+    if (originals === undefined || !this.onThisClient(originals.archive)) return undefined;
+    return originals.archive.scriptedPut(originals.conversationId, originals.entries);
   }
 
   async close(): Promise<void> {

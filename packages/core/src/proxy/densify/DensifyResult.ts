@@ -83,3 +83,15 @@ export interface DensifyResult {
    */
   readonly sentChars?: number;
 }
+
+/** A request that goes out as it came: nothing decided on it, nothing pointed or replied. */
+export function undecidedResult(
+  body: Buffer,
+  conversationId: string | undefined,
+  provider: CacheProviderName,
+): DensifyResult {
+  return {
+    ...{ body, conversationId, provider, schedule: 'none', prefixStable: undefined },
+    ...{ pointers: 0, newEdits: 0, recalls: [], removedChars: 0 },
+  };
+}

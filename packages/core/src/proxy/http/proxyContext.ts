@@ -2,6 +2,7 @@
  * What the proxy server's request handling shares: its options and the state it holds for them
  * (upstreams, conversations, stats, the body bound, the recorder, the recall archive).
  */
+import type * as http from 'node:http';
 import type { TokenStore } from '../../gateway/auth/TokenStore.js';
 import type { StatsTimeline } from '../../gateway/dashboard/StatsTimeline.js';
 import type { SharedConversations } from '../../gateway/state/SharedConversations.js';
@@ -71,6 +72,18 @@ export interface ProxyServerOptions {
 
 /** Where originals are kept and recalled: the archive on disk, or a gateway's on Redis. */
 export type OriginalsArchive = Pick<RecallArchive, 'dir' | 'put' | 'lookup'>;
+
+/** A chat request read whole, with its reply to write: what density and forwarding work on. */
+export interface ChatExchange {
+  readonly request: http.IncomingMessage;
+  readonly response: http.ServerResponse;
+  readonly body: Buffer;
+  /** When the request arrived (before its body was read). */
+  readonly started: number;
+  /** The conversation's session, under its user's name (`scopedSessionId`). */
+  readonly sessionId: string | undefined;
+  readonly user: string | undefined;
+}
 
 /** The server's options and state, handed to each request's handling. */
 export interface ProxyContext {

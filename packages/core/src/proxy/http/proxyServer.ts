@@ -32,7 +32,7 @@ import type { ForwardOutcome } from '../meter/forwardOutcome.js';
 import { forwardRequest, upstreamTarget } from './forwardRequest.js';
 import { decideOnShared, requestSettlement } from './sharedState.js';
 import { keepOriginalsOrDefer } from './keepOriginals.js';
-import type { ProxyContext, ProxyServerOptions } from './proxyContext.js';
+import type { ChatExchange, ProxyContext, ProxyServerOptions } from './proxyContext.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { COUNT_TOKENS_ROUTE, ProxyStats } from '../meter/proxyStats.js';
 import { replyToCompaction } from './replyToCompaction.js';
@@ -113,12 +113,7 @@ async function handleChat(
 function densifyOptions(
   ctx: ProxyContext,
   api: WireApi,
-  exchange: {
-    request: http.IncomingMessage;
-    body: Buffer;
-    started: number;
-    sessionId: string | undefined;
-  },
+  exchange: Pick<ChatExchange, 'request' | 'body' | 'started' | 'sessionId'>,
   counting: boolean,
 ): DensifyOptions {
   const { request } = exchange;
@@ -176,16 +171,7 @@ async function densifyAndForward(
   ctx: ProxyContext,
   api: WireApi,
   target: URL,
-  exchange: {
-    request: http.IncomingMessage;
-    response: http.ServerResponse;
-    body: Buffer;
-    /** When the request arrived (before its body was read). */
-    started: number;
-    /** The conversation's session, under its user's name (`scopedSessionId`). */
-    sessionId: string | undefined;
-    user: string | undefined;
-  },
+  exchange: ChatExchange,
 ): Promise<void> {
   const { request, response, body, started } = exchange;
   const counting = isCountTokens(request.url ?? '');

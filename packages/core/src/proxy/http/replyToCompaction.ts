@@ -2,30 +2,21 @@
  * The server's side of the client's own compaction request (`budget/answerCompaction.ts`):
  * answered at once, not forwarded; the history signals of `clientHistoryBound.ts` end here.
  */
-import type * as http from 'node:http';
 import { answerCompaction } from '../budget/answerCompaction.js';
 import { conversationKey } from '../decide/conversationStore.js';
-import type { DensifyResult } from '../densify/DensifyResult.js';
+import { undecidedResult, type DensifyResult } from '../densify/DensifyResult.js';
 import { finishRequest } from './finishRequest.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
 import { keepOriginals, originalsOf } from './keepOriginals.js';
 import { loadShared, saveShared } from './sharedState.js';
-import type { ProxyContext } from './proxyContext.js';
+import type { ChatExchange, ProxyContext } from './proxyContext.js';
 import type { WireApi } from '../wire/wireHistory.js';
 
 /** Answers the client's compaction request itself, when it is one and that is on. */
 export async function replyToCompaction(
   ctx: ProxyContext,
   api: WireApi,
-  exchange: {
-    request: http.IncomingMessage;
-    response: http.ServerResponse;
-    body: Buffer;
-    started: number;
-    /** The conversation's session, under its user's name. */
-    sessionId: string | undefined;
-    user: string | undefined;
-  },
+  exchange: ChatExchange,
 ): Promise<boolean> {
   if (ctx.options.answerCompaction === false) return false;
   const sessionId = exchange.sessionId;
@@ -58,33 +49,22 @@ function record(
   ctx: ProxyContext,
   input: {
     readonly api: WireApi;
-    readonly exchange: {
-      readonly body: Buffer;
-      readonly started: number;
-      readonly user: string | undefined;
-    };
+    readonly exchange: Pick<ChatExchange, 'body' | 'started' | 'user'>;
     readonly conversationId: string;
     readonly reply: { readonly messages: number; readonly body: Buffer | string };
     readonly induced: boolean;
   },
 ): void {
   const { api, exchange, conversationId, reply, induced } = input;
+  const provider = api === 'anthropic' ? 'anthropic' : 'openai';
   const result: DensifyResult = {
-    body: exchange.body,
-    conversationId,
-    schedule: 'none',
-    pointers: 0,
-    newEdits: 0,
-    recalls: [],
-    removedChars: 0,
-    prefixStable: undefined,
+    ...undecidedResult(exchange.body, conversationId, provider),
     compaction: {
       kind: 'answered',
       cut: reply.messages,
       ...(induced ? { induced } : {}),
       summaryTokens: Math.round(reply.body.length / 4),
     },
-    provider: api === 'anthropic' ? 'anthropic' : 'openai',
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };
   // Priced against the client's own compaction call (`directClient.ts`).

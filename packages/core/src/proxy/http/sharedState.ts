@@ -7,7 +7,7 @@
  */
 import { requestCacheProvider } from '../../cache/cacheRules.js';
 import type { OriginalsToKeep } from '../../gateway/state/SharedConversations.js';
-import type { DensifyResult } from '../densify/DensifyResult.js';
+import { undecidedResult, type DensifyResult } from '../densify/DensifyResult.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
 import { keepOriginals } from './keepOriginals.js';
 import type { ProxyContext } from './proxyContext.js';
@@ -85,18 +85,8 @@ function unchangedForStore(
   body: Buffer,
   conversationId: string | undefined,
 ): DensifyResult {
-  return {
-    body,
-    conversationId,
-    unsupported: STORE_UNAVAILABLE,
-    schedule: 'none',
-    pointers: 0,
-    newEdits: 0,
-    recalls: [],
-    removedChars: 0,
-    prefixStable: undefined,
-    provider: requestCacheProvider(api, body.toString('latin1')),
-  };
+  const provider = requestCacheProvider(api, body.toString('latin1'));
+  return { ...undecidedResult(body, conversationId, provider), unsupported: STORE_UNAVAILABLE };
 }
 
 /** When what a forwarded request leaves in its conversation is applied and saved. */
