@@ -265,3 +265,8 @@ export {
   clientWindow,
   defaultWorkingBudget,
 } from './proxy/budget/workingBudget.js';
+// The CLI's working budget setting (`compression.density.workingBudget`) as tokens.
+export {
+  AUTO_WORKING_BUDGET,
+  workingBudgetTokens,
+} from './core/compression/workingBudget/workingBudgetTokens.js';

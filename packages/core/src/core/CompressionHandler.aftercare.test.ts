@@ -12,6 +12,8 @@ import type { CompressionContext, CompressionStrategy } from './compression/type
 import { getCompressionStrategy } from './compression/compressionStrategyFactory.js';
 import { historyText, isNamedIn } from './compression/artifactTrail/namedInHistory.js';
 import { isTrailEntry } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import { isWorkingBudgetSummary } from './compression/workingBudget/compactToWorkingBudget.js';
+import { AUTO_WORKING_BUDGET } from './compression/workingBudget/workingBudgetTokens.js';
 import type { CompactionLoopEvent } from './CompactionLoopGuard.js';
 import { LOOP_WINDOW_SENDS } from './CompactionLoopGuard.js';
 
@@ -48,7 +50,14 @@ function setup(
   const history = new HistoryService({ tokenCounter: charEstimateTokenCounter });
   const { handler } = testCompressionHandler({
     history,
-    settings: { 'context-limit': 20_000, 'compression.preserveThreshold': 0.2, ...settings },
+    settings: {
+      'context-limit': 20_000,
+      'compression.preserveThreshold': 0.2,
+      // The threshold's compression and the trail entry after it (the working budget's summary
+      // carries its own: below).
+      'compression.density.workingBudget': 0,
+      ...settings,
+    },
     provider,
     overrides: { resolveStrategy: () => strategy, completionReserve: () => 0, todos: () => TODOS },
   });
@@ -93,6 +102,24 @@ describe('after compression (issue #11.3, #11.4)', () => {
       expect(text).toMatch(/Numbers the user gave:\n250, 3/);
     });
   }
+
+  it('#35.1 the todo list from the store survives two working-budget compactions (the default budget)', async () => {
+    // Each round of 12 (~5,200 tokens) passes the threshold (5,100): both compactions are needed.
+    const { history, handler } = setup(getCompressionStrategy('high-density'), {
+      'context-limit': 6_000,
+      'compression.density.workingBudget': AUTO_WORKING_BUDGET,
+    });
+    history.addAll(session(12));
+    expect((await handler.performCompression('p1')).result.kind).toBe('applied');
+    history.addAll(session(12, 12));
+    expect((await handler.performCompression('p2')).result.kind).toBe('applied');
+    const raw = history.getRawHistory();
+    const summaries = raw.filter(isWorkingBudgetSummary);
+    expect(summaries).toHaveLength(1);
+    expect(textOf(summaries[0])).toContain(formatTodoList(TODOS));
+    expect(textOf(summaries[0])).toContain('Please make the limit 250 and retry 3 times.');
+    expect(trailOf(raw)).toHaveLength(0);
+  });
 
   it('#11.3 a summarizing strategy gets the trail right after its summary', async () => {
     const provider = new ScriptedProvider([

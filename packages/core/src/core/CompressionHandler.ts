@@ -20,6 +20,7 @@ import {
   type CompressionContext,
   type CompressionResult,
   type CompressionStrategy,
+  type CompressionWhy,
   type CompressionStrategyName,
   type DensityConfig,
 } from './compression/types.js';
@@ -82,9 +83,6 @@ export class CompressionHandler {
       historyTokens: () => options.history.getTotalTokens(),
       ...(options.completionReserve ? { completionReserve: options.completionReserve } : {}),
     });
-    this.events.on('compressed', (event) => {
-      this.lastCompressionChangedNothing = event.result.kind !== 'applied';
-    });
   }
 
   /** New content entered the history through the turn loop (REQ-HD-002.6). */
@@ -131,11 +129,11 @@ export class CompressionHandler {
     let compressed = false;
     const planned = plansCompression(density);
     const due = planned || this.shouldCompress(pendingTokens);
-    if (
-      (due && !this.reportedLoop(pendingTokens)) ||
-      (!due && this.workingBudgetDue(pendingTokens))
-    ) {
+    if (due && !this.reportedLoop(pendingTokens)) {
       await this.performCompression(promptId, pendingTokens);
+      compressed = true;
+    } else if (!due && this.workingBudgetDue(pendingTokens)) {
+      await this.performCompression(promptId, pendingTokens, { earlyCompaction: true });
       compressed = true;
     }
     if (this.hardLimit.exceeds(pendingTokens)) {
@@ -255,18 +253,27 @@ export class CompressionHandler {
    * Compresses now with the active strategy; joins a compression already running. `pendingTokens`:
    * the message about to be added, which the compressed history must leave room for.
    */
-  performCompression(promptId: string, pendingTokens = 0): Promise<CompressionEvent> {
-    this.compressionPromise ??= this.runCompression(promptId, pendingTokens).finally(() => {
+  performCompression(
+    promptId: string,
+    pendingTokens = 0,
+    why: CompressionWhy = {},
+  ): Promise<CompressionEvent> {
+    this.compressionPromise ??= this.runCompression(promptId, pendingTokens, why).finally(() => {
       this.compressionPromise = undefined;
     });
     return this.compressionPromise;
   }
 
-  async buildCompressionContext(promptId: string, pendingTokens = 0): Promise<CompressionContext> {
+  async buildCompressionContext(
+    promptId: string,
+    pendingTokens = 0,
+    why: CompressionWhy = {},
+  ): Promise<CompressionContext> {
     const { history, runtime } = this.options;
     await history.waitForTokenUpdates();
     const state = this.options.runtimeState();
     const todos = this.options.activeTodos?.() ?? [];
+    const allTodos = this.options.todos?.() ?? [];
     const transcriptPath = runtime.config.getTranscriptPath();
     const runtimeContext = runtimeContextSnapshot(runtime, {
       compressionThreshold: this.compressionThreshold(),
@@ -292,6 +299,8 @@ export class CompressionHandler {
       ...(pendingTokens > 0 ? { pendingTokens } : {}),
       earlyCompactionRisk: this.earlyCompactionRisk(),
       ...(todos.length === 0 ? {} : { activeTodos: todos }),
+      ...(allTodos.length === 0 ? {} : { todos: allTodos }),
+      ...(why.earlyCompaction === true ? { earlyCompaction: true } : {}),
       ...(transcriptPath === undefined ? {} : { transcriptPath }),
     };
   }
@@ -327,10 +336,14 @@ export class CompressionHandler {
     return densityConfigFrom(settings, config.getWorkspaceRoot());
   }
 
-  private async runCompression(promptId: string, pendingTokens: number): Promise<CompressionEvent> {
+  private async runCompression(
+    promptId: string,
+    pendingTokens: number,
+    why: CompressionWhy,
+  ): Promise<CompressionEvent> {
     const { history } = this.options;
     const strategy = this.currentStrategy();
-    const context = await this.buildCompressionContext(promptId, pendingTokens);
+    const context = await this.buildCompressionContext(promptId, pendingTokens, why);
     const tokensBefore = history.getTotalTokens();
     history.startCompression();
     let result: CompressionResult;
@@ -348,6 +361,9 @@ export class CompressionHandler {
       if (result.kind === 'applied')
         result = { ...result, newHistory: settleReplies(result.newHistory) };
       this.loopGuard.onCompressed(result);
+      // An early compaction the budget declined says nothing of what a due one would do.
+      if (result.kind === 'applied' || why.earlyCompaction !== true)
+        this.lastCompressionChangedNothing = result.kind !== 'applied';
       if (result.kind === 'applied') {
         history.replaceHistory(result.newHistory);
         this.scheduler.onRewritten();

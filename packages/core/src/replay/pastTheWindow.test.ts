@@ -17,6 +17,7 @@ import type { IContent } from '../services/history/IContent.js';
 import { prepareReplay } from './prepareReplay.js';
 import { getReplayPolicy, type ReplayPolicyId } from './replayPolicies.js';
 import { replaySession } from './replaySession.js';
+import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 
 /** One token per character. */
 const CHARS: TokenCounter = { countText: (text) => text.length };
@@ -27,13 +28,22 @@ function body(name: string, chars: number): string {
   return `// ${name}\n${line.repeat(Math.ceil(chars / line.length))}`.slice(0, chars);
 }
 
-async function replay(contents: readonly IContent[], id: ReplayPolicyId, contextLimit: number) {
+/** The threshold's own decisions, with no working budget in front of them. */
+const THRESHOLD_ONLY: EphemeralSettings = { 'compression.density.workingBudget': 0 };
+
+async function replay(
+  contents: readonly IContent[],
+  id: ReplayPolicyId,
+  contextLimit: number,
+  settings: EphemeralSettings = THRESHOLD_ONLY,
+) {
   const prepared = await prepareReplay(importedSession(contents), { tokenCounter: CHARS });
   let clock = 0;
   const { report } = await replaySession(prepared, {
     policy: getReplayPolicy(id),
     contextLimit,
     tokenCounter: CHARS,
+    settings,
     now: () => (clock += 1),
   });
   return report;
@@ -94,6 +104,9 @@ describe('#35.2 never lose to growing just past the window', () => {
     expect(none.peakContextTokens).toBeGreaterThan(128_000);
     expect(dense.compressions).toBeGreaterThanOrEqual(1);
     expect(cost(dense)).toBeLessThanOrEqual(cost(none));
+    // The default working budget in front of the threshold costs no more either.
+    const budgeted = await replay(session, 'high-density', 128_000, {});
+    expect(cost(budgeted)).toBeLessThanOrEqual(cost(none));
   });
 
   it('#35.2 a session that ends right after a batch that would have paid back costs no more than none', async () => {

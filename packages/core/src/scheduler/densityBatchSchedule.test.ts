@@ -19,7 +19,12 @@ function setup(settings: EphemeralSettings, clock: { t: number }, provider = 'an
   const strategy = new HighDensityStrategy();
   const { handler } = testCompressionHandler({
     history,
-    settings: { 'compression.strategy': 'high-density', ...settings },
+    // The threshold's decisions, with no working budget in front of them.
+    settings: {
+      'compression.strategy': 'high-density',
+      'compression.density.workingBudget': 0,
+      ...settings,
+    },
     providerName: provider,
     overrides: { resolveStrategy: () => strategy, completionReserve: () => 0, now: () => clock.t },
   });

@@ -1,6 +1,7 @@
 /** Settings of the compression domain: which strategy runs, when, and what density does. */
 import { COMPRESSION_STRATEGIES } from '../core/compression/compressionStrategyName.js';
 import { POINTER_STYLES } from '../core/compression/recallPointers.js';
+import { AUTO_WORKING_BUDGET } from '../core/compression/workingBudget/workingBudgetTokens.js';
 import { DENSITY_SCHEDULE_MODES } from '../scheduler/densitySchedule.js';
 import type { NumericRange } from './settingSpec.js';
 
@@ -162,11 +163,11 @@ export const COMPRESSION_SETTINGS = [
     key: 'compression.density.workingBudget',
     category: 'cli-behavior',
     description:
-      "high-density keeps the history under this working budget (tokens, or a share of the context window when at most 1) by compacting early with the proxy's plan and deterministic summary (no LLM call); 0 or off: only the threshold compresses",
+      "high-density keeps the history under this working budget by compacting early with the proxy's plan and deterministic summary (no LLM call): tokens, or a share of the context window when at most 1; auto: the proxy's rule for the window and threshold (at most 75% of the window, the threshold less room for the next result, 80,000 tokens); 0 or off: only the threshold compresses",
     type: 'number',
-    range: { min: 0 },
-    words: { off: 0 },
-    default: 0,
+    range: { min: AUTO_WORKING_BUDGET, typedMin: 0 },
+    words: { off: 0, auto: AUTO_WORKING_BUDGET },
+    default: AUTO_WORKING_BUDGET,
     persistToProfile: true,
   },
   {

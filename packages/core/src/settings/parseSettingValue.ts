@@ -109,7 +109,11 @@ export function parseSettingValue(key: string, raw: string): SettingParseResult 
   if (resolved instanceof SettingError) return { ok: false, error: resolved };
   const spec = getSettingSpec(resolved);
   const result = checkValue(spec, coerceRaw(spec, raw));
-  const typedMin = spec.type === 'number' ? spec.range?.typedMin : undefined;
+  // A word (e.g. `auto`) stands for its value whatever `typedMin` says of typed numbers.
+  const typedMin =
+    spec.type === 'number' && spec.words?.[raw.trim().toLowerCase()] === undefined
+      ? spec.range?.typedMin
+      : undefined;
   if (result.ok && typedMin !== undefined && (result.value as number) < typedMin) {
     return fail(
       'SETTING_OUT_OF_RANGE',

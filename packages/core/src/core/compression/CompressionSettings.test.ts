@@ -82,6 +82,7 @@ describe('compressionSettingsFrom', () => {
     const reader = fakeReader({
       'compression.preserveThreshold': 0.8,
       'compression.artifactTrail': false,
+      'compression.density.workingBudget': 0,
     });
     const settings = compressionSettingsFrom(reader, limit);
     expect(settings['compression.density.pointerStyle']).toBe('recall');
@@ -99,6 +100,7 @@ describe('compressionSettingsFrom', () => {
         'compression.preserveThreshold': 0.8,
         'compression.artifactTrail': false,
         'compression.density.pointerStyle': 'spec',
+        'compression.density.workingBudget': 0,
       }),
       limit,
     );

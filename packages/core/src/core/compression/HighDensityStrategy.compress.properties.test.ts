@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { AUTO_WORKING_BUDGET } from './workingBudget/workingBudgetTokens.js';
 import { describe, expect, it } from 'vitest';
 import { HighDensityStrategy } from './HighDensityStrategy.js';
 import type { CompressionContext } from './types.js';
@@ -23,6 +24,8 @@ async function compressed(
   preserve: number,
   contextLimit: number,
   pointerStyle: 'recall' | 'spec' = 'recall',
+  // The spec's compress() unless a test asks for the working budget in front of it.
+  workingBudget = 0,
 ) {
   const ctx: CompressionContext = await makeCompressionContext({
     history: deepFreeze(history),
@@ -30,6 +33,7 @@ async function compressed(
       'compression.preserveThreshold': preserve,
       'context-limit': contextLimit,
       'compression.density.pointerStyle': pointerStyle,
+      'compression.density.workingBudget': workingBudget,
     },
     tokenCounter: charEstimateTokenCounter,
     resolveProvider: () => {
@@ -53,10 +57,12 @@ const ids = (history: readonly IContent[], type: 'tool_call' | 'tool_response'):
   );
 
 describe('compress() properties', () => {
-  it('never orphans a call or a response', async () => {
+  it('never orphans a call or a response, with or without the working budget (#35.1)', async () => {
+    const budgetArb = fc.constantFrom(0, AUTO_WORKING_BUDGET, 0.3);
     await fc.assert(
-      fc.asyncProperty(historyArb, settingsArb, async (history, { preserve, contextLimit }) => {
-        const { result } = await compressed(history, preserve, contextLimit);
+      fc.asyncProperty(historyArb, settingsArb, budgetArb, async (history, settings, budget) => {
+        const { preserve, contextLimit } = settings;
+        const { result } = await compressed(history, preserve, contextLimit, 'recall', budget);
         const callsBefore = ids(history, 'tool_call');
         const answeredBefore = ids(history, 'tool_response');
         const callsAfter = ids(result.newHistory, 'tool_call');

@@ -34,6 +34,8 @@ async function context(
       // REQ-HD-008.3 as specified: summarize every result outside the tail (issue #11 keeps it
       // behind the spec-literal pointer style).
       'compression.density.pointerStyle': 'spec',
+      // The spec's compress(): no working budget in front of it.
+      'compression.density.workingBudget': 0,
       ...settings,
     },
     tokenCounter: charEstimateTokenCounter,

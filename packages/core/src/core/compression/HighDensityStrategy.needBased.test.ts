@@ -51,6 +51,7 @@ describe('need-based compress() (issue #11.2)', () => {
         'context-limit': limit,
         'compression.preserveThreshold': 0.1,
         'compression.artifactTrail': false,
+        'compression.density.workingBudget': 0,
       },
       tokenCounter: charEstimateTokenCounter,
     });
@@ -76,6 +77,7 @@ describe('need-based compress() (issue #11.2)', () => {
         'context-limit': 2_000,
         'compression.preserveThreshold': 0.1,
         'compression.artifactTrail': false,
+        'compression.density.workingBudget': 0,
       },
       tokenCounter: charEstimateTokenCounter,
     });
@@ -109,6 +111,7 @@ describe('need-based compress() with a tail over the target (issue #11.2)', () =
       'context-limit': limit,
       'compression.preserveThreshold': 0.8,
       'compression.artifactTrail': false,
+      'compression.density.workingBudget': 0,
       'compression.density.pointerStyle': pointerStyle,
     };
     const context = await makeCompressionContext({

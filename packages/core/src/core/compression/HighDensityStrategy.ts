@@ -38,7 +38,7 @@ import type {
   StrategyTrigger,
 } from './types.js';
 import { targetWithRoomForPending } from './types.js';
-import { compactToWorkingBudget, thresholdTokens } from './workingBudget/compactToWorkingBudget.js';
+import { compactToWorkingBudget } from './workingBudget/compactToWorkingBudget.js';
 import { earlyBudgetOf } from './workingBudget/planCompaction.js';
 import { workingBudgetTokens } from './workingBudget/workingBudgetTokens.js';
 
@@ -65,15 +65,22 @@ function trailReserve(settings: CompressionSettings): number {
     : 0;
 }
 
+/** The compression threshold high-density runs at unless a setting says otherwise. */
+const DEFAULT_THRESHOLD = 0.85;
+
 /** The working budget (tokens) the settings ask for, if any. */
 function workingBudget(settings: CompressionSettings): number | undefined {
-  return workingBudgetTokens(settings['compression.density.workingBudget'], settings.contextLimit);
+  return workingBudgetTokens(
+    settings['compression.density.workingBudget'],
+    settings.contextLimit,
+    settings['compression-threshold'] ?? DEFAULT_THRESHOLD,
+  );
 }
 
 export class HighDensityStrategy implements CompressionStrategy {
   readonly name = 'high-density' as const;
   readonly requiresLLM = false;
-  readonly trigger: StrategyTrigger = { mode: 'continuous', defaultThreshold: 0.85 };
+  readonly trigger: StrategyTrigger = { mode: 'continuous', defaultThreshold: DEFAULT_THRESHOLD };
 
   /**
    * Pure: never mutates `history`, never throws on odd tool parameters. Indices refer to the raw
@@ -132,9 +139,8 @@ export class HighDensityStrategy implements CompressionStrategy {
     if (budget !== undefined) {
       const compacted = await compactToWorkingBudget(context, budget);
       if (compacted !== undefined) return compacted;
-      // Below the threshold only the budget's plan may rewrite the history (it declined).
-      const tokens = context.currentTokenCount + (context.pendingTokens ?? 0);
-      if (tokens < thresholdTokens(context)) return this.noop(history, 'already-under-target');
+      // Asked for by the early budget alone: its plan declined, so the history stays.
+      if (context.earlyCompaction === true) return this.noop(history, 'already-under-target');
     }
     const tailStart = planTailStart(history, settings['compression.preserveThreshold']);
     if (tailStart <= 0) return this.noop(history, 'tail-covers-all');

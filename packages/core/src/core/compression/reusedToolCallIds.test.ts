@@ -51,7 +51,8 @@ async function compressed(make: () => CompressionStrategy, history: readonly ICo
     history,
     provider: new ScriptedProvider([{ text: '<state_snapshot>s</state_snapshot>' }]),
     tokenCounter: charEstimateTokenCounter,
-    settings: { 'context-limit': CONTEXT_LIMIT },
+    // The threshold's compression (the working budget plans its own cut).
+    settings: { 'context-limit': CONTEXT_LIMIT, 'compression.density.workingBudget': 0 },
   });
   const result = await make().compress(context);
   return {

@@ -107,6 +107,13 @@ export interface CompressionContext {
   readonly promptId: string;
   /** The agent's open todos, for LLM summaries that explain why each exists. */
   readonly activeTodos?: readonly Todo[];
+  /** The whole todo list from the store: a working-budget summary shows it. */
+  readonly todos?: readonly Todo[];
+  /**
+   * Only the working budget's early budget asked for this compression (the threshold did not, nor
+   * did density plan one, nor the user): when the budget's plan declines, nothing else is done.
+   */
+  readonly earlyCompaction?: boolean;
   /** Where the full, uncompressed session transcript is recorded. */
   readonly transcriptPath?: string;
   /**
@@ -132,6 +139,12 @@ export const COMPRESSION_NOOP_REASONS = [
 ] as const;
 
 export type CompressionNoopReason = (typeof COMPRESSION_NOOP_REASONS)[number];
+
+/** Why a compression runs, when not because it is due (threshold, density's plan, `/compress`). */
+export interface CompressionWhy {
+  /** Asked for by the working budget's early budget alone (`CompressionContext.earlyCompaction`). */
+  readonly earlyCompaction?: boolean;
+}
 
 export interface CompressionResultMetadata {
   readonly originalMessageCount: number;

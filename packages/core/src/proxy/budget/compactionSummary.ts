@@ -32,6 +32,7 @@ import {
 } from '../../core/compression/pinnedUserMessages.js';
 import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskList.js';
 import { formatTodoList } from '../../tools/todo/formatTodoList.js';
+import type { Todo } from '../../tools/todo-schemas.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages } from '../images/compactedImages.js';
@@ -62,6 +63,8 @@ export interface SummaryInput {
   readonly budgetChars: number;
   /** Why the summary is made: the working budget, or the client's own compaction request. */
   readonly purpose: 'working-budget' | 'client-compaction';
+  /** The task list as the agent's own store has it (absent or empty: the task calls removed). */
+  readonly tasks?: readonly Todo[];
 }
 
 export interface CompactionSummary {
@@ -175,7 +178,8 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
   const lines = images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
   const pinned = renderPinned(messages);
-  const tasks = clientTaskList(removed);
+  const tasks =
+    input.tasks !== undefined && input.tasks.length > 0 ? input.tasks : clientTaskList(removed);
   const artifacts = collectArtifacts(removed, '');
   const what =
     input.purpose === 'working-budget'

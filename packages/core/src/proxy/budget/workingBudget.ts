@@ -1,27 +1,27 @@
 /**
  * The working budget: the prompt size (tokens) the proxy keeps each conversation under, so the
- * client never reaches its own compaction. Derived from the window the client assumes for the
- * model and the client's compaction threshold, less room for the next tool result; at most
- * `MAX_WORKING_BUDGET`. A client's own compaction replaces ~150k tokens with a summary of a few
- * thousand, so a budget near its threshold keeps the client waiting less but paying more on every
- * later call; measured on the proxy bench (docs/decisions/proxy-working-budget.md), 80,000 is the
- * largest budget at which no session costs more than passing the requests through.
+ * client never reaches its own compaction. The one rule the CLI uses too (`autoWorkingBudget`),
+ * applied to the window the client assumes for the model and the client's compaction threshold,
+ * and never closer to the window than the client's reserve plus room for the next tool result.
  */
+import {
+  autoWorkingBudget,
+  NEXT_RESULT_TOKENS,
+} from '../../core/compression/workingBudget/autoWorkingBudget.js';
 import { getModelLimits } from '../../providers/modelLimits.js';
 import type { AgentClient } from './agentClient.js';
 import { qwenCodeWindow } from './qwenCodeWindow.js';
 
-/** Never more than this, whatever the window. */
-export const MAX_WORKING_BUDGET = 80_000;
-/** Share of the window the budget may take. */
-export const WINDOW_SHARE = 0.75;
+export {
+  MAX_WORKING_BUDGET,
+  NEXT_RESULT_TOKENS,
+  WINDOW_SHARE,
+} from '../../core/compression/workingBudget/autoWorkingBudget.js';
 /**
  * What Claude Code keeps free below the window before it compacts: up to 20,000 for the summary's
  * output and 13,000 of margin (measured: `claude-sonnet-4-6` compacts at 167,000 of 200,000).
  */
 export const CLIENT_RESERVE_TOKENS = 33_000;
-/** Room for the next tool result (Claude Code's Read returns at most ~25,000 tokens). */
-export const NEXT_RESULT_TOKENS = 25_000;
 /** Claude Code's window for Anthropic models unless the request asks for the 1M-token beta. */
 export const CLIENT_DEFAULT_WINDOW = 200_000;
 /**
@@ -152,9 +152,8 @@ export function clientThresholdFor(client: AgentClient, window: number): number 
 }
 
 /**
- * The default working budget for a request: the smallest of `WINDOW_SHARE` × window, the window
- * less `CLIENT_RESERVE_TOKENS` and room for the next result, the client's threshold less that
- * room, and `MAX_WORKING_BUDGET`.
+ * The default working budget for a request: `autoWorkingBudget` for the client's window and
+ * threshold, and at most the window less `CLIENT_RESERVE_TOKENS` and room for the next result.
  */
 export function defaultWorkingBudget(input: WindowInput): number {
   const rule = CLIENT_RULES[clientOf(input)];
@@ -162,10 +161,8 @@ export function defaultWorkingBudget(input: WindowInput): number {
   return Math.max(
     1,
     Math.min(
-      Math.floor(window * WINDOW_SHARE),
+      autoWorkingBudget(window, rule.threshold(window)),
       window - CLIENT_RESERVE_TOKENS - NEXT_RESULT_TOKENS,
-      rule.threshold(window) - NEXT_RESULT_TOKENS,
-      MAX_WORKING_BUDGET,
     ),
   );
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';
 import { ArtifactTrailKeeper, isTrailEntry } from '../artifactTrail/ArtifactTrailKeeper.js';
@@ -8,7 +9,10 @@ import type { IContent } from '../../../services/history/IContent.js';
 import type { EphemeralSettings } from '../../../settings/settingsRegistry.js';
 import type { CompressionContext, CompressionResult } from '../types.js';
 import { isWorkingBudgetSummary } from './compactToWorkingBudget.js';
-import { workingBudgetTokens } from './workingBudgetTokens.js';
+import { getSettingSpec } from '../../../settings/settingsRegistry.js';
+import { parseSettingValue } from '../../../settings/parseSettingValue.js';
+import { autoWorkingBudget } from './autoWorkingBudget.js';
+import { AUTO_WORKING_BUDGET, workingBudgetTokens } from './workingBudgetTokens.js';
 
 const TASK = 'Make the tokenizer in src/lex.ts accept unicode identifiers.';
 const strategy = new HighDensityStrategy();
@@ -44,18 +48,62 @@ function applied(result: CompressionResult) {
 
 describe('#35.1 working budget setting', () => {
   it('#35.1 tokens, a share of the window, or off', () => {
-    expect(workingBudgetTokens(0, 128_000)).toBeUndefined();
-    expect(workingBudgetTokens(0.5, 128_000)).toBe(64_000);
-    expect(workingBudgetTokens(1, 128_000)).toBe(128_000);
-    expect(workingBudgetTokens(40_000, 128_000)).toBe(40_000);
-    expect(workingBudgetTokens(400_000, 128_000)).toBe(128_000);
+    expect(workingBudgetTokens(0, 128_000, 0.85)).toBeUndefined();
+    expect(workingBudgetTokens(0.5, 128_000, 0.85)).toBe(64_000);
+    expect(workingBudgetTokens(1, 128_000, 0.85)).toBe(128_000);
+    expect(workingBudgetTokens(40_000, 128_000, 0.85)).toBe(40_000);
+    expect(workingBudgetTokens(400_000, 128_000, 0.85)).toBe(128_000);
   });
 
-  it('#35.1 high-density asks for compress() from the early budget only with a working budget', async () => {
-    const off = await context([], {});
+  it('#35.1 auto is the proxy rule for the window and threshold', () => {
+    expect(workingBudgetTokens(AUTO_WORKING_BUDGET, 128_000, 0.85)).toBe(80_000);
+    expect(workingBudgetTokens(AUTO_WORKING_BUDGET, 1_000_000, 0.85)).toBe(80_000);
+    // A small window: room for the next result is a quarter of the threshold (13,600 - 3,400).
+    expect(workingBudgetTokens(AUTO_WORKING_BUDGET, 16_000, 0.85)).toBe(10_200);
+    // A lower threshold lowers it: 0.5 x 128,000 less 16,000 of room.
+    expect(workingBudgetTokens(AUTO_WORKING_BUDGET, 128_000, 0.5)).toBe(48_000);
+  });
+
+  it('#35.1 the registry default is auto; `auto` and `off` are words, a negative number is refused', () => {
+    expect(getSettingSpec('compression.density.workingBudget').default).toBe(AUTO_WORKING_BUDGET);
+    expect(parseSettingValue('compression.density.workingBudget', 'auto')).toMatchObject({
+      ok: true,
+      value: AUTO_WORKING_BUDGET,
+    });
+    expect(parseSettingValue('compression.density.workingBudget', 'off')).toMatchObject({
+      ok: true,
+      value: 0,
+    });
+    const negative = parseSettingValue('compression.density.workingBudget', '-0.5');
+    expect(negative.ok).toBe(false);
+  });
+
+  it('#35.1 property: the auto budget stays below the threshold and within the window share', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1_000, max: 2_000_000 }),
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        (window, share) => {
+          const threshold = Math.floor(window * share);
+          const budget = autoWorkingBudget(window, threshold);
+          expect(budget).toBeGreaterThanOrEqual(1);
+          expect(budget).toBeLessThan(threshold);
+          expect(budget).toBeLessThanOrEqual(Math.floor(window * 0.75));
+          expect(budget).toBeLessThanOrEqual(80_000);
+        },
+      ),
+    );
+  });
+
+  it('#35.1 high-density asks for compress() from the early budget unless the budget is off', async () => {
+    const off = await context([], { 'compression.density.workingBudget': 0 });
     expect(strategy.compactionDueTokens(off.settings)).toBeUndefined();
     const on = await context([], { 'compression.density.workingBudget': 0.4 });
     expect(strategy.compactionDueTokens(on.settings)).toBe(Math.floor(40_000 * 0.85));
+    const auto = await context([], {});
+    expect(strategy.compactionDueTokens(auto.settings)).toBe(
+      Math.floor(autoWorkingBudget(100_000, 85_000) * 0.85),
+    );
   });
 });
 
@@ -76,13 +124,21 @@ describe('#35.1 high-density compacts to the working budget', () => {
     expect(result.metadata.carriesTrail).toBe(true);
   });
 
-  it('#35.1 below the threshold compress() rewrites only what the budget asks for; past it, what it did without a budget', async () => {
+  it('#35.1 asked for by the early budget alone compress() rewrites only what the budget asks for; otherwise, what it did without a budget', async () => {
     const history = session(16);
     // Below the threshold (34k) and the early budget (30.6k), over what compress() aims at (7.6k).
     const roomy = { 'context-limit': 40_000, 'compression.density.workingBudget': 0.9 } as const;
-    const withoutBudget = { 'context-limit': 40_000 } as const;
-    expect((await strategy.compress(await context(history, withoutBudget))).kind).toBe('applied');
-    expect((await strategy.compress(await context(history, roomy))).kind).toBe('noop');
+    const withoutBudget = {
+      'context-limit': 40_000,
+      'compression.density.workingBudget': 0,
+    } as const;
+    const plain = await strategy.compress(await context(history, withoutBudget));
+    expect(plain.kind).toBe('applied');
+    const early = { ...(await context(history, roomy)), earlyCompaction: true };
+    expect((await strategy.compress(early)).kind).toBe('noop');
+    // Due for another reason (density planned it, or the user's /compress): the budget's plan
+    // declines, so the threshold's compression runs as it would without a budget.
+    expect(await strategy.compress(await context(history, roomy))).toEqual(plain);
     // A threshold below the history: compression is needed, and is what it was without a budget.
     const lowThreshold = { 'compression-threshold': 0.1 } as const;
     const without = await strategy.compress(

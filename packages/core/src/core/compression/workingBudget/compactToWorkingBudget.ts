@@ -71,6 +71,7 @@ export async function compactToWorkingBudget(
     ...(context.earlyCompactionRisk === undefined ? {} : { risk: context.earlyCompactionRisk }),
     neededTokens: thresholdTokens(context),
     rawOf: (cut) => transcriptOf(turns.slice(0, cut)),
+    ...(context.todos === undefined ? {} : { tasks: context.todos }),
   });
   context.logger.debug('working budget', {
     budgetTokens,

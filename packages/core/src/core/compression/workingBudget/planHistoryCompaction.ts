@@ -9,6 +9,7 @@
  * Pure apart from what `risk` reads.
  */
 import type { IContent } from '../../../services/history/IContent.js';
+import type { Todo } from '../../../tools/todo-schemas.js';
 import {
   compactionSummary,
   type CompactionSummary,
@@ -46,6 +47,8 @@ export interface HistoryCompactionInput {
   readonly neededTokens?: number;
   /** The first `cut` turns' raw text, as the store of originals keeps it (one recall id names it). */
   readonly rawOf: (cut: number) => string;
+  /** The task list as the agent's store has it (absent or empty: the task calls it cuts). */
+  readonly tasks?: readonly Todo[];
 }
 
 export type HistoryCompaction =
@@ -58,16 +61,42 @@ export type HistoryCompaction =
       readonly plan: Extract<CompactionPlan, { kind: 'compact' }>;
     };
 
-/** `'assistant'` for the model's turns, `'user'` for everything the client sends. */
-export function turnRole(entry: IContent): 'assistant' | 'user' {
-  return entry.speaker === 'ai' ? 'assistant' : 'user';
+/**
+ * Each turn's role for the plan, which cuts only before an `'assistant'` turn: the model's turns,
+ * except one that sits between a tool call and its response (a cut there would leave one without
+ * the other); `'user'` for everything else. Calls pair with responses by id, in order, so reused
+ * ids pair too; a call never answered (or a response to no call) holds no turn.
+ */
+export function cutRoles(turns: readonly IContent[]): ('assistant' | 'user')[] {
+  const waiting = new Map<string, number[]>();
+  // +1 where a pair opens (after its call's turn), -1 where it closes (after its response's).
+  const change = new Array<number>(turns.length + 1).fill(0);
+  turns.forEach((entry, index) => {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') {
+        const calls = waiting.get(block.id) ?? [];
+        calls.push(index);
+        waiting.set(block.id, calls);
+      } else if (block.type === 'tool_response') {
+        const callIndex = waiting.get(block.callId)?.shift();
+        if (callIndex === undefined || callIndex === index) continue;
+        change[callIndex + 1] = (change[callIndex + 1] ?? 0) + 1;
+        change[index + 1] = (change[index + 1] ?? 0) - 1;
+      }
+    }
+  });
+  let open = 0;
+  return turns.map((entry, index) => {
+    open += change[index] ?? 0;
+    return entry.speaker === 'ai' && open === 0 ? 'assistant' : 'user';
+  });
 }
 
 /** The plan's input for these turns: sizes in tokens (one token a "character"). */
 export function historyPlanInput(input: HistoryCompactionInput): CompactionPlanInput {
   const summaryChars = summaryBudgetChars(input.budgetTokens);
   return {
-    roles: input.turns.map(turnRole),
+    roles: cutRoles(input.turns),
     messageChars: input.turnTokens,
     // The history is what goes out: as sent and as kept are one, so it is compacted once it
     // passes the early budget (within the risk budget while it still fits the budget).
@@ -94,6 +123,7 @@ export function planHistoryCompaction(input: HistoryCompactionInput): HistoryCom
     removedRaw: input.rawOf(plan.cut),
     budgetChars: summaryBudgetChars(input.budgetTokens),
     purpose: 'working-budget',
+    ...(input.tasks === undefined ? {} : { tasks: input.tasks }),
   });
   return { kind: 'compact', cut: plan.cut, summary, plan };
 }
