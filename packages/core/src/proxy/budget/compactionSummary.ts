@@ -146,6 +146,13 @@ function pasteRecalls(messages: readonly string[]): RecallEntry[] {
     .map((text) => ({ id: recallIdOfUserMessage(text), text }));
 }
 
+/** The task list the summary shows: the agent's store's, else the task calls it removes. */
+function tasksOf(input: SummaryInput): readonly Todo[] {
+  return input.tasks !== undefined && input.tasks.length > 0
+    ? input.tasks
+    : clientTaskList(input.removed);
+}
+
 /** The summary text and the originals its recall ids name. */
 export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { removed } = input;
@@ -178,8 +185,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
   const lines = images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
   const pinned = renderPinned(messages);
-  const tasks =
-    input.tasks !== undefined && input.tasks.length > 0 ? input.tasks : clientTaskList(removed);
+  const tasks = tasksOf(input);
   const artifacts = collectArtifacts(removed, '');
   const what =
     input.purpose === 'working-budget'
