@@ -191,7 +191,9 @@ async function sharedParts(
   // One archive per user on Redis, as proxyGateway.ts builds it (one round trip a put).
   const archive = (root: string) =>
     countedArchive(new RedisRecallArchive({ client, root }), counts.archive);
+  // Primed at start as proxyGateway.ts primes it (one HGETALL, before any request).
   const tokens = new CachedTokenStore(countedTokens(client, counts.lookups));
+  await tokens.prime();
   const options = {
     shared,
     tokens,

@@ -8,6 +8,7 @@ import {
   CachedTokenStore,
   connectRedis,
   defaultTokenFile,
+  errorMessage,
   FileTokenStore,
   parseStateUrl,
   RedisRecallArchive,
@@ -59,6 +60,14 @@ export async function openProxyGateway(input: {
   // One archive per user on the same Redis client: a request's originals ride in its state save,
   // and every replica recalls the same originals.
   const archive = (root: string) => new RedisRecallArchive({ client, root });
+  // A live token's user is remembered 30 s and renewed beside requests, and every live token is
+  // known from the start (one HGETALL, off the requests' path): no lookup on the path.
+  const tokens = new CachedTokenStore(new RedisTokenStore({ client }));
+  void tokens.prime().catch((error: unknown) => {
+    input.log(
+      `dense proxy: could not list the tokens to start warm (${errorMessage(error)}); each is looked up on its first request`,
+    );
+  });
   return {
     options: {
       shared: new RedisConversations({
@@ -66,8 +75,7 @@ export async function openProxyGateway(input: {
         log: input.log,
         ...(input.stateTimeoutMs === undefined ? {} : { timeoutMs: input.stateTimeoutMs }),
       }),
-      // A live token's user is remembered 30 s and renewed beside requests: no lookup on the path.
-      tokens: new CachedTokenStore(new RedisTokenStore({ client })),
+      tokens,
       timeline,
       teamTimeline: () => stats.timeline(),
       admins: input.admins,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedTokenStore } from './CachedTokenStore.js';
 import type { TokenStore } from './TokenStore.js';
+import { tokenHash } from './tokenSecret.js';
 
 function countingStore(users: Map<string, string>) {
   const calls = { userOf: 0 };
@@ -103,5 +104,58 @@ describe('CachedTokenStore', () => {
     const refused = cached.userOf('dense_a');
     answer(undefined);
     expect(await refused).toBeUndefined();
+  });
+
+  it('#36.7 primed at start: a listed token is answered with no lookup, even on its first request', async () => {
+    const users = new Map([
+      ['dense_a', 'ana'],
+      ['dense_b', 'bo'],
+    ]);
+    const { store, calls } = countingStore(users);
+    let lists = 0;
+    const listing: TokenStore = {
+      ...store,
+      liveTokens: () => {
+        lists++;
+        return Promise.resolve(
+          new Map([...users].map(([token, user]) => [tokenHash(token), user])),
+        );
+      },
+    };
+    const cached = new CachedTokenStore(listing, { ttlMs: 1_000, now: () => 0 });
+    expect(await cached.prime()).toBe(2);
+    expect(await cached.userOf('dense_a')).toBe('ana');
+    expect(await cached.userOf('dense_b')).toBe('bo');
+    expect(calls.userOf).toBe(0);
+    expect(lists).toBe(1);
+    // A token the listing did not hold is asked as before.
+    expect(await cached.userOf('dense_x')).toBeUndefined();
+    expect(calls.userOf).toBe(1);
+  });
+
+  it('#36.4 a revocation while priming wins: nothing listed before it is kept', async () => {
+    const users = new Map([['dense_a', 'ana']]);
+    const { store, calls } = countingStore(users);
+    let release: () => void = () => undefined;
+    const listing: TokenStore = {
+      ...store,
+      liveTokens: async () => {
+        const listed = new Map([[tokenHash('dense_a'), 'ana']]);
+        await new Promise<void>((resolve) => (release = resolve));
+        return listed;
+      },
+    };
+    const cached = new CachedTokenStore(listing, { ttlMs: 1_000, now: () => 0 });
+    const priming = cached.prime();
+    await cached.revoke('ana');
+    release();
+    expect(await priming).toBe(0);
+    expect(await cached.userOf('dense_a')).toBeUndefined();
+    expect(calls.userOf).toBe(1);
+  });
+
+  it('#36.7 a store that cannot list its tokens primes nothing', async () => {
+    const { store } = countingStore(new Map([['dense_a', 'ana']]));
+    expect(await new CachedTokenStore(store).prime()).toBe(0);
   });
 });

@@ -5,10 +5,11 @@
  * hash. An answer past half its `ttlMs` is still given, and the store is asked again beside the
  * request (`refreshes`), so a token in use is never looked up on the path twice; a revoked token
  * stops working within `ttlMs` on every replica (immediately on the replica that revoked it
- * through this store).
+ * through this store). `prime` fills it with every live token at once (one `HGETALL` on Redis), so
+ * a replica that has just started asks nothing on a user's first request either.
  */
-import { createHash } from 'node:crypto';
 import type { CreatedToken, TokenRecord, TokenStore } from './TokenStore.js';
+import { tokenHash } from './tokenSecret.js';
 
 export const DEFAULT_TOKEN_CACHE_MS = 30_000;
 
@@ -52,7 +53,7 @@ export class CachedTokenStore implements TokenStore {
   }
 
   async userOf(token: string): Promise<string | undefined> {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = tokenHash(token);
     const now = this.now();
     const held = this.known.get(key);
     if (held !== undefined && now - held.at < this.ttlMs) {
@@ -61,6 +62,26 @@ export class CachedTokenStore implements TokenStore {
     }
     this.known.delete(key);
     return this.remember(key, await this.inner.userOf(token), now);
+  }
+
+  /**
+   * Remembers every live token the store lists (nothing when it cannot list them); resolves to how
+   * many. A revocation here while it runs wins: nothing listed before it is kept.
+   */
+  async prime(): Promise<number> {
+    if (this.inner.liveTokens === undefined) return 0;
+    const revocations = this.revocations;
+    const asked = this.now();
+    const live = await this.inner.liveTokens();
+    if (revocations !== this.revocations) return 0;
+    let primed = 0;
+    for (const [hash, user] of live) {
+      if (this.known.size >= this.maxEntries) break;
+      if (this.known.has(hash)) continue;
+      this.remember(hash, user, asked);
+      primed++;
+    }
+    return primed;
   }
 
   /** Asks the store again without holding the request; an error leaves the answer to expire. */

@@ -6,7 +6,9 @@ import {
   type RedisServer,
 } from '../test-utils/redisServer.js';
 import { openTokenStore } from './openTokenStore.js';
+import { CachedTokenStore } from './CachedTokenStore.js';
 import { RedisTokenStore } from './RedisTokenStore.js';
+import { tokenHash } from './tokenSecret.js';
 import { tokenStoreContract } from './test-utils/tokenStoreContract.js';
 
 const missing = ensureRedisServer();
@@ -52,6 +54,37 @@ describe.skipIf(missing !== undefined)('RedisTokenStore on a real redis-server',
     expect(await store.userOf(created.token)).toBe('ada');
     await store.revoke('ada');
     expect(await client.exists('dense:tokens')).toBe(0);
+  });
+
+  it('#36.7 a replica primes its token cache with one HGETALL: every live token, no lookup after', async () => {
+    const key = fresh();
+    const cli = new RedisTokenStore({ client, key });
+    const ada = await cli.create('ada');
+    const bob = await cli.create('bob');
+    let lookups = 0;
+    const counted = new RedisTokenStore({
+      client: {
+        hSet: (k, f, v) => client.hSet(k, f, v),
+        hGet: (k, f) => {
+          lookups++;
+          return client.hGet(k, f);
+        },
+        hGetAll: (k) => client.hGetAll(k),
+        hDel: (k, f) => client.hDel(k, f),
+      },
+      key,
+    });
+    expect(await counted.liveTokens()).toEqual(
+      new Map([
+        [tokenHash(ada.token), 'ada'],
+        [tokenHash(bob.token), 'bob'],
+      ]),
+    );
+    const cached = new CachedTokenStore(counted);
+    expect(await cached.prime()).toBe(2);
+    expect(await cached.userOf(ada.token)).toBe('ada');
+    expect(await cached.userOf(bob.token)).toBe('bob');
+    expect(lookups).toBe(0);
   });
 
   it('#36.4 two replicas share the tokens: created on one, refused on the other once revoked', async () => {

@@ -74,6 +74,11 @@ export class RedisTokenStore implements TokenStore {
     return value === null ? undefined : this.parse(hash, value).user;
   }
 
+  /** One `HGETALL`: every token's hash and user. */
+  async liveTokens(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.entries()).map(([hash, record]) => [hash, record.user]));
+  }
+
   private async entries(): Promise<[string, TokenRecord][]> {
     const all = await this.client.hGetAll(this.key);
     return Object.entries(all).map(([hash, value]) => [hash, this.parse(hash, value)]);

@@ -31,6 +31,8 @@ export interface TokenStore {
   list(): Promise<readonly TokenRecord[]>;
   revoke(idOrUser: string): Promise<readonly TokenRecord[]>;
   userOf(token: string): Promise<string | undefined>;
+  /** Every live token's hash (`tokenHash`) and user, for a cache that starts warm (optional). */
+  liveTokens?(): Promise<ReadonlyMap<string, string>>;
 }
 
 export const tokenRecordSchema = z.object({
