@@ -158,6 +158,31 @@ describe("escalateAtHardLimit: the user's dropped words (#33.1)", () => {
     expect(JSON.stringify(history.getCurated()[0])).toContain('Keep the API stable.');
   });
 
+  it('#33.1 when what keep returns does not fit beside the plan, older entries make room for it', async () => {
+    const note = `Pinned: ${text(60)}`;
+    const history = await historyOf([
+      human('Keep the API stable.'),
+      ai(text(300)),
+      human('next'),
+      ai(text(300)),
+      human('more'),
+      ai(text(150)),
+    ]);
+    const event = await escalateAtHardLimit({
+      history,
+      room: 500,
+      capTokens: 10_000,
+      pendingTokens: 10,
+      promptId: 'p',
+      keep: pinned(note),
+    });
+    const curated = history.getCurated();
+    expect(event?.fits).toBe(true);
+    expect(JSON.stringify(curated[0])).toContain(note);
+    expect(await history.estimateTokensForContents(curated)).toBeLessThanOrEqual(500);
+    expect(JSON.stringify(curated)).toContain('more');
+  });
+
   it('#33.1 and the plan alone when what keep returns would not fit (the send is never refused for it)', async () => {
     const history = await historyOf(entries);
     await escalateAtHardLimit({

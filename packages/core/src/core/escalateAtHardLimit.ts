@@ -228,18 +228,33 @@ export interface EscalateAtHardLimitInput {
   readonly keep?: (before: readonly IContent[], after: readonly IContent[]) => IContent[];
 }
 
+/** Times a plan is made again with less room, so what `keep` gives back fits beside it. */
+const KEEP_ATTEMPTS = 3;
+
+type RewritePlan = Extract<EmergencyRoomPlan, { kind: 'rewrite' }>;
+
 /**
- * The planned entries with what `keep` gives back after a drop, when that still fits the room;
- * else the plan as it is (the send would be refused otherwise).
+ * The planned entries with what `keep` gives back after a drop. When that does not fit, the room
+ * is planned again less what `keep` adds (the user's words outrank older entries), a few times;
+ * when it still does not fit, the plan as it is (the send would be refused otherwise).
  */
 async function withKept(
   input: EscalateAtHardLimitInput,
-  plan: Extract<EmergencyRoomPlan, { kind: 'rewrite' }>,
-): Promise<readonly IContent[]> {
-  if (plan.entriesDropped === 0 || input.keep === undefined) return plan.entries;
-  const kept = input.keep(input.history.getCurated(), plan.entries);
-  const tokens = await input.history.estimateTokensForContents(kept);
-  return tokens <= input.room ? kept : plan.entries;
+  first: RewritePlan,
+  replan: (room: number) => Promise<EmergencyRoomPlan>,
+): Promise<{ readonly entries: readonly IContent[]; readonly plan: RewritePlan }> {
+  const { keep, history, room } = input;
+  let plan = first;
+  for (let attempt = 0; attempt < KEEP_ATTEMPTS; attempt++) {
+    if (plan.entriesDropped === 0 || keep === undefined) break;
+    const kept = keep(history.getCurated(), plan.entries);
+    const tokens = await history.estimateTokensForContents(kept);
+    if (tokens <= room) return { entries: kept, plan };
+    const next = await replan(room - (tokens - plan.tokens));
+    if (next.kind !== 'rewrite' || !next.fits) break;
+    plan = next;
+  }
+  return { entries: first.entries, plan: first };
 }
 
 /**
@@ -252,16 +267,18 @@ export async function escalateAtHardLimit(
 ): Promise<EmergencyRoomEvent | undefined> {
   const { history, room } = input;
   const tokensBefore = history.getTotalTokens();
-  const plan = await planEmergencyRoom({
-    entries: history.getCurated(),
-    room,
-    capTokens: input.capTokens,
-    // Before a new message everything may go; mid-turn the last call stays with its responses.
-    keepNewest: input.pendingTokens > 0 ? 0 : 1,
-    countEntries: (entries) => history.estimateTokensForContents(entries),
-  });
-  if (plan.kind === 'unchanged') return undefined;
-  const entries = await withKept(input, plan);
+  const planFor = (roomTokens: number) =>
+    planEmergencyRoom({
+      entries: history.getCurated(),
+      room: roomTokens,
+      capTokens: input.capTokens,
+      // Before a new message everything may go; mid-turn the last call stays with its responses.
+      keepNewest: input.pendingTokens > 0 ? 0 : 1,
+      countEntries: (entries) => history.estimateTokensForContents(entries),
+    });
+  const first = await planFor(room);
+  if (first.kind === 'unchanged') return undefined;
+  const { entries, plan } = await withKept(input, first, planFor);
   history.startCompression();
   try {
     history.replaceHistory(entries);
