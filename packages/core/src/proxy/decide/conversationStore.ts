@@ -6,6 +6,7 @@
  * least-recently-used conversations beyond `maxConversations` and conversations idle longer than
  * `idleMs` are forgotten.
  */
+import { PointerVerdicts } from './pointerVerdicts.js';
 import { createHash } from 'node:crypto';
 import type { BudgetState } from '../budget/compactWire.js';
 import { CompactionReads } from '../budget/compactionReads.js';
@@ -40,6 +41,8 @@ export interface ConversationState {
   readonly budget: BudgetState;
   /** The replies at entry decided for the results seen so far (`entryReplies.ts`). */
   readonly entryReplies: EntryReplyDecisions;
+  /** The stale results' pointer verdicts reached so far, by recall id (`proxyPointer.ts`). */
+  readonly pointerVerdicts: PointerVerdicts;
 }
 
 export interface ConversationStoreOptions {
@@ -74,6 +77,7 @@ export function newConversation(id: string): ConversationState {
     loggedReasons: new Set(),
     budget: { compaction: undefined, promptTokensPerChar: undefined },
     entryReplies: new EntryReplyDecisions(),
+    pointerVerdicts: new PointerVerdicts(),
   };
 }
 

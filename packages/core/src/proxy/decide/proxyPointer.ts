@@ -33,7 +33,17 @@ const pointerHead = (recallId: string): string =>
  * characters.
  */
 export function proxyPointer(recallId: string, original = ''): string {
-  const bare = `${pointerHead(recallId)}]`;
+  const full = pointerWithSpecifics(recallId, original);
+  return full !== undefined && shorterInTokens(full, original) ? full : barePointer(recallId);
+}
+
+/** The pointer naming `recallId` alone. */
+function barePointer(recallId: string): string {
+  return `${pointerHead(recallId)}]`;
+}
+
+/** The pointer with the read's specifics; undefined when the read has none. */
+function pointerWithSpecifics(recallId: string, original: string): string | undefined {
   // Only reads are made stale by a later write, so the specifics are a read's.
   const specifics = outputSpecifics({
     kind: 'read',
@@ -41,9 +51,7 @@ export function proxyPointer(recallId: string, original = ''): string {
     shown: '',
     budgetChars: POINTER_SPECIFICS_CHARS,
   });
-  if (specifics === '') return bare;
-  const full = `${pointerHead(recallId)}${SPECIFICS_LEAD}${specifics}]`;
-  return shorterInTokens(full, original) ? full : bare;
+  return specifics === '' ? undefined : `${pointerHead(recallId)}${SPECIFICS_LEAD}${specifics}]`;
 }
 
 /** Characters of the shortest pointer (recall ids have one length; no specifics). */
@@ -75,35 +83,80 @@ export function recallEntryAt(wire: WireHistory, site: ResultSite): RecallEntry 
  */
 const POINTER_SITES = new WeakMap<ResultSite, PointerSite>();
 
+/**
+ * What weighing a result's pointer against the result decided, in one letter: `f` the pointer with
+ * the read's specifics is shorter in tokens; `b` only the bare pointer is; `n` neither (the result
+ * is not pointed). A pure function of the result, so a verdict one replica reached serves every
+ * other (carried in the conversation's shared state) and the tokenizer runs once per result.
+ */
+export type PointerVerdict = 'f' | 'b' | 'n';
+
 /** A result's pointer and whether it costs fewer tokens than the result. */
 interface Pointer {
   readonly text: string;
-  readonly pays: boolean;
+  readonly verdict: PointerVerdict;
 }
 
 /** Pointers by recall id (a recall id stands for one original text). */
 const POINTERS = new Map<string, Pointer>();
 const MAX_POINTERS = 8192;
 
-function pointerOf(recallId: string, block: ToolResponseBlock): Pointer {
+function weighed(recallId: string, original: string): Pointer {
+  const full = pointerWithSpecifics(recallId, original);
+  if (full !== undefined && shorterInTokens(full, original)) return { text: full, verdict: 'f' };
+  const bare = barePointer(recallId);
+  return { text: bare, verdict: shorterInTokens(bare, original) ? 'b' : 'n' };
+}
+
+/** The pointer a verdict reached elsewhere stands for (no token is counted). */
+function fromVerdict(recallId: string, original: string, verdict: PointerVerdict): Pointer {
+  const text =
+    verdict === 'f'
+      ? (pointerWithSpecifics(recallId, original) ?? barePointer(recallId))
+      : barePointer(recallId);
+  return { text, verdict };
+}
+
+function pointerOf(
+  recallId: string,
+  block: ToolResponseBlock,
+  known?: ReadonlyMap<string, PointerVerdict>,
+): Pointer {
   let pointer = POINTERS.get(recallId);
   if (pointer === undefined) {
     if (POINTERS.size >= MAX_POINTERS) POINTERS.clear();
     const original = originalResponseText(block);
-    const text = proxyPointer(recallId, original);
-    pointer = { text, pays: shorterInTokens(text, original) };
+    const verdict = known?.get(recallId);
+    pointer =
+      verdict === undefined
+        ? weighed(recallId, original)
+        : fromVerdict(recallId, original, verdict);
     POINTERS.set(recallId, pointer);
   }
   return pointer;
 }
 
 /**
+ * The result at `site`'s recall id and its pointer's verdict (`known`: verdicts reached before,
+ * e.g. by another replica, used instead of counting tokens). Counted once per recall id. Throws
+ * when the site names no tool result.
+ */
+export function pointerVerdictAt(
+  wire: WireHistory,
+  site: ResultSite,
+  known?: ReadonlyMap<string, PointerVerdict>,
+): { readonly recallId: string; readonly verdict: PointerVerdict } {
+  const block = responseAt(wire, site);
+  const recallId = recallIdOfResponse(block);
+  return { recallId, verdict: pointerOf(recallId, block, known).verdict };
+}
+
+/**
  * Whether the pointer for the result at `site` costs fewer tokens than the result: a stale read
- * is pointed only then. Counted once per recall id. Throws when the site names no tool result.
+ * is pointed only then. Throws when the site names no tool result.
  */
 export function pointerPays(wire: WireHistory, site: ResultSite): boolean {
-  const block = responseAt(wire, site);
-  return pointerOf(recallIdOfResponse(block), block).pays;
+  return pointerVerdictAt(wire, site).verdict !== 'n';
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 import { stringMember } from '../wire/jsonSpans.js';
 import type { ReadKey, RequestRead } from '../wire/requestReadCache.js';
 import type { SegmentedText, TextSlices } from '../wire/segmentedText.js';
-import { pointerPays, pointerSite, recallEntryAt } from '../decide/proxyPointer.js';
+import { pointerSite, pointerVerdictAt, recallEntryAt } from '../decide/proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from '../decide/proxySchedule.js';
 import { recordSentPointers } from '../decide/sentPointers.js';
 import {
@@ -328,9 +328,14 @@ function staleSites(
   state: ConversationState,
 ) {
   // A stale read is pointed only when its pointer costs fewer tokens than the read.
+  const verdicts = state.pointerVerdicts;
   const stale = store.plans
     .plan(wire, read)
-    .filter((site) => pointerPays(wire, site))
+    .filter((site) => {
+      const { recallId, verdict } = pointerVerdictAt(wire, site, verdicts.known);
+      verdicts.set(recallId, verdict);
+      return verdict !== 'n';
+    })
     .map((site) => ({ site, key: siteKey(wire, site) }));
   const sticky: typeof stale = [];
   const candidates: ResultSite[] = [];

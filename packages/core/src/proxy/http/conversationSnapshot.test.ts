@@ -77,8 +77,15 @@ const codexTurns = (): Turn[] =>
 
 describe('conversationSnapshot', () => {
   it('#36.1 replicas that share only the snapshot send the bytes one process sends (pointers, Anthropic)', () => {
-    const { differing } = alternate(anthropicTurns(), 3, (i) => i);
+    const turns = anthropicTurns();
+    const { differing, stores } = alternate(turns, 3, (i) => i);
     expect(differing).toEqual([]);
+    // The stale results' pointer verdicts ride in the shared state (no replica weighs them again).
+    const last = stores[(turns.length - 1) % 3] as ConversationStore;
+    const id = densifyRequest(options(turns[0] as Turn, 0, new ConversationStore())).conversationId;
+    const state = last.peek(id as string);
+    expect(state?.applied.size).toBeGreaterThan(0);
+    expect(state?.pointerVerdicts.known.size).toBeGreaterThanOrEqual(state?.applied.size ?? 1);
   });
 
   it('#36.1 ... and with the working budget compacting', () => {

@@ -1,7 +1,8 @@
 /**
  * A conversation's state as plain data: everything that decides the bytes its next readable
  * request is sent as (pointers applied, replies at entry, the standing compaction and its
- * calibration, the scheduler's ledger, the time of the last request). Local caches (reads, plans,
+ * calibration, the scheduler's ledger, the time of the last request), and the stale results'
+ * pointer verdicts (so no replica counts their tokens again). Local caches (reads, plans,
  * fingerprint digests, splices) are not in it: a replica rebuilds them from the request, and the
  * bytes it sends are the same either way. Nor is what the previous request sent, pointer by
  * pointer and message by message (megabytes at 1M tokens of history): on another replica a
@@ -12,6 +13,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { newConversation, type ConversationState } from '../decide/conversationStore.js';
 import type { BudgetState } from '../budget/compactWire.js';
 import { EntryReplyDecisions, type EntryReplyDecision } from '../decide/entryReplyDecisions.js';
+import { PointerVerdicts } from '../decide/pointerVerdicts.js';
 import type { ConversationMeter } from '../meter/proxyStats.js';
 import {
   proxyLedgerSnapshot,
@@ -30,6 +32,8 @@ export interface ConversationSnapshot {
   readonly ledger?: ProxyLedgerSnapshot;
   /** How the meter prices the conversation's next request against pass-through. */
   readonly meter?: ConversationMeter;
+  /** Stale results' pointer verdicts (`recallId:verdict`): no replica counts their tokens again. */
+  readonly pointerVerdicts?: readonly string[];
 }
 
 export function conversationSnapshot(
@@ -43,6 +47,9 @@ export function conversationSnapshot(
     ...(state.lastRequestAt === undefined ? {} : { lastRequestAt: state.lastRequestAt }),
     budget: state.budget,
     entryReplies: state.entryReplies.entries(),
+    ...(state.pointerVerdicts.known.size === 0
+      ? {}
+      : { pointerVerdicts: state.pointerVerdicts.entries() }),
     ...(ledger === undefined ? {} : { ledger }),
     ...(meter === undefined ? {} : { meter }),
   };
@@ -55,6 +62,7 @@ export function restoreConversation(id: string, snapshot: ConversationSnapshot):
     lastRequestAt: snapshot.lastRequestAt,
     budget: { ...snapshot.budget },
     entryReplies: EntryReplyDecisions.restore(snapshot.entryReplies),
+    pointerVerdicts: PointerVerdicts.restore(snapshot.pointerVerdicts),
   };
   if (snapshot.ledger !== undefined) restoreProxyLedger(state, snapshot.ledger);
   return state;
