@@ -70,6 +70,34 @@ describe('a session never locks at a 10k window', () => {
     expect(provider.remaining).toBe(0);
   });
 
+  it('#35.1 with the default working budget the same session never reaches the hard limit: both big messages stay as head and tail', async () => {
+    const big = (tag: string) => `${tag} ${'x'.repeat(13_990)}`;
+    const provider = new ScriptedProvider(
+      Array.from({ length: 6 }, (_, i) => ({ text: `ok ${i}` })),
+    );
+    const session = scriptedToolSession({
+      provider,
+      settings: { 'context-limit': WINDOW },
+      output: () => '',
+      tokenCounter: charEstimateTokenCounter,
+    });
+    const emergencies: EmergencyRoomEvent[] = [];
+    session.compression.events.on('emergencyRoom', (event) => emergencies.push(event));
+    for (const i of [1, 2, 3]) await session.sendMessage(`small ${i} ${'s'.repeat(390)}`);
+    await session.sendMessage(big('first-big'));
+    await session.sendMessage(big('second-big'));
+    await session.sendMessage(`last ${'m'.repeat(9_195)}`);
+    const request = provider.requests.at(-1);
+    const sent = JSON.stringify(request?.contents ?? []);
+    expect(emergencies).toHaveLength(0);
+    for (const tag of ['small 1', 'small 3', 'first-big', 'second-big', 'last ']) {
+      expect(sent).toContain(tag);
+    }
+    expect(await requestTokens(request!, charEstimateTokenCounter)).toBeLessThanOrEqual(
+      WINDOW - RESERVE,
+    );
+  });
+
   it('#22.9 at the hard limit the oldest turn goes instead of refusing the message', async () => {
     const big = (tag: string) => `${tag} ${'x'.repeat(13_990)}`; // 3.5k tokens at chars/4
     const provider = new ScriptedProvider(
@@ -77,7 +105,8 @@ describe('a session never locks at a 10k window', () => {
     );
     const session = scriptedToolSession({
       provider,
-      settings: { 'context-limit': WINDOW },
+      // The threshold's compression alone, so the hard limit is reached.
+      settings: { 'context-limit': WINDOW, 'compression.density.workingBudget': 0 },
       output: () => '',
       tokenCounter: charEstimateTokenCounter,
     });
