@@ -61,7 +61,10 @@ export interface ReplicaCounters {
   readonly stateTrips: number;
   /** Token lookups that reached Redis on a request's path (the rest were answered by the cache). */
   readonly tokenLookups: number;
-  /** Token lookups made beside a request to renew a cached answer (`CachedTokenStore.refreshes`). */
+  /**
+   * Token lookups made beside a request to renew a cached answer, and listings of every token
+   * (`CachedTokenStore.refreshes`, `listings`): off the request path.
+   */
   readonly tokenRenewals: number;
   /** Recall archive round trips to Redis (`countedArchive.ts`); 0 for the embedded proxy. */
   readonly archiveTrips: number;
@@ -191,9 +194,10 @@ async function sharedParts(
   // One archive per user on Redis, as proxyGateway.ts builds it (one round trip a put).
   const archive = (root: string) =>
     countedArchive(new RedisRecallArchive({ client, root }), counts.archive);
-  // Primed at start as proxyGateway.ts primes it (one HGETALL, before any request).
+  // Kept primed as proxyGateway.ts keeps it (one HGETALL at start and every 15 s).
   const tokens = new CachedTokenStore(countedTokens(client, counts.lookups));
   await tokens.prime();
+  tokens.keepPrimed(() => undefined);
   const options = {
     shared,
     tokens,
@@ -231,7 +235,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
     counters: () => ({
       stateTrips: shared?.roundTrips ?? 0,
       tokenLookups: counts.lookups.count - (parts?.tokens.refreshes ?? 0),
-      tokenRenewals: parts?.tokens.refreshes ?? 0,
+      tokenRenewals: (parts?.tokens.refreshes ?? 0) + (parts?.tokens.listings ?? 0),
       archiveTrips: parts === undefined ? 0 : counts.archive.trips,
       archiveCalls: { ...counts.archive.calls },
       archivePutMs: [...counts.archive.putMs],
@@ -247,7 +251,10 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
       paths.full = 0;
       paths.resumed = 0;
       resetCounts(counts);
-      if (parts !== undefined) parts.tokens.refreshes = 0;
+      if (parts !== undefined) {
+        parts.tokens.refreshes = 0;
+        parts.tokens.listings = 0;
+      }
       if (shared === undefined) return;
       shared.roundTrips = 0;
       shared.loads = {};

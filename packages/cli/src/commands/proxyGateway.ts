@@ -61,11 +61,11 @@ export async function openProxyGateway(input: {
   // and every replica recalls the same originals.
   const archive = (root: string) => new RedisRecallArchive({ client, root });
   // A live token's user is remembered 30 s and renewed beside requests, and every live token is
-  // known from the start (one HGETALL, off the requests' path): no lookup on the path.
+  // listed at start and every 15 s (one HGETALL, off the requests' path): no lookup on the path.
   const tokens = new CachedTokenStore(new RedisTokenStore({ client }));
-  void tokens.prime().catch((error: unknown) => {
+  const stopPriming = tokens.keepPrimed((error) => {
     input.log(
-      `dense proxy: could not list the tokens to start warm (${errorMessage(error)}); each is looked up on its first request`,
+      `dense proxy: could not list the tokens (${errorMessage(error)}); each is looked up on its next request`,
     );
   });
   return {
@@ -85,6 +85,7 @@ export async function openProxyGateway(input: {
     where: shownStateUrl(url),
     close: async () => {
       clearInterval(push);
+      stopPriming();
       await stats.push(timeline.drainDelta());
       await client.close().catch(() => undefined);
     },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CachedTokenStore } from './CachedTokenStore.js';
 import type { TokenStore } from './TokenStore.js';
 import { tokenHash } from './tokenSecret.js';
@@ -157,5 +157,43 @@ describe('CachedTokenStore', () => {
   it('#36.7 a store that cannot list its tokens primes nothing', async () => {
     const { store } = countingStore(new Map([['dense_a', 'ana']]));
     expect(await new CachedTokenStore(store).prime()).toBe(0);
+  });
+
+  it('#36.7 kept primed: every half ttl the listing renews each token and forgets one revoked elsewhere', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const users = new Map([
+        ['dense_a', 'ana'],
+        ['dense_b', 'bo'],
+      ]);
+      const { store, calls } = countingStore(users);
+      const listing: TokenStore = {
+        ...store,
+        liveTokens: () =>
+          Promise.resolve(new Map([...users].map(([token, user]) => [tokenHash(token), user]))),
+      };
+      const cached = new CachedTokenStore(listing, { ttlMs: 1_000, now: () => now });
+      const stop = cached.keepPrimed(() => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      // Never used for far longer than the ttl, still answered with no lookup.
+      for (now = 0; now <= 5_000; now += 500) await vi.advanceTimersByTimeAsync(500);
+      expect(await cached.userOf('dense_a')).toBe('ana');
+      // No lookup on the path (a renewal beside the request may run).
+      expect(calls.userOf - cached.refreshes).toBe(0);
+      // Revoked on another replica: gone at the next listing, before its ttl would end.
+      users.delete('dense_b');
+      expect(await cached.userOf('dense_b')).toBe('bo');
+      now += 500;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await cached.userOf('dense_b')).toBeUndefined();
+      expect(cached.listings).toBeGreaterThanOrEqual(12);
+      stop();
+      const listings = cached.listings;
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(cached.listings).toBe(listings);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -5,8 +5,9 @@
  * hash. An answer past half its `ttlMs` is still given, and the store is asked again beside the
  * request (`refreshes`), so a token in use is never looked up on the path twice; a revoked token
  * stops working within `ttlMs` on every replica (immediately on the replica that revoked it
- * through this store). `prime` fills it with every live token at once (one `HGETALL` on Redis), so
- * a replica that has just started asks nothing on a user's first request either.
+ * through this store). `prime` fills it with every live token at once (one `HGETALL` on Redis) and
+ * forgets the ones the store no longer lists; `keepPrimed` does so every half ttl, so a replica asks
+ * nothing on the request path for a token that existed at its last listing, however seldom used.
  */
 import type { CreatedToken, TokenRecord, TokenStore } from './TokenStore.js';
 import { tokenHash } from './tokenSecret.js';
@@ -23,6 +24,8 @@ export class CachedTokenStore implements TokenStore {
   private readonly refreshing = new Set<string>();
   /** Lookups made beside a request (off its path) to renew an answer past half its ttl. */
   refreshes = 0;
+  /** Listings of every live token (`prime`), off the requests' path. */
+  listings = 0;
   /** Bumped by each revocation here: a renewal asked before it must not bring a token back. */
   private revocations = 0;
 
@@ -65,23 +68,41 @@ export class CachedTokenStore implements TokenStore {
   }
 
   /**
-   * Remembers every live token the store lists (nothing when it cannot list them); resolves to how
-   * many. A revocation here while it runs wins: nothing listed before it is kept.
+   * Remembers every live token the store lists, as of now, and forgets a remembered one it no
+   * longer lists (revoked elsewhere) unless that was learned after the listing was asked for;
+   * nothing when the store cannot list its tokens. Resolves to how many it lists. A revocation
+   * here while it runs wins: nothing listed before it is kept.
    */
   async prime(): Promise<number> {
     if (this.inner.liveTokens === undefined) return 0;
     const revocations = this.revocations;
     const asked = this.now();
+    this.listings++;
     const live = await this.inner.liveTokens();
     if (revocations !== this.revocations) return 0;
+    for (const [hash, held] of this.known) {
+      if (!live.has(hash) && held.at <= asked) this.known.delete(hash);
+    }
     let primed = 0;
     for (const [hash, user] of live) {
-      if (this.known.size >= this.maxEntries) break;
-      if (this.known.has(hash)) continue;
+      if (this.known.size >= this.maxEntries && !this.known.has(hash)) break;
+      this.known.delete(hash);
       this.remember(hash, user, asked);
       primed++;
     }
     return primed;
+  }
+
+  /**
+   * Primes now and every half ttl until the returned function is called; a listing that fails is
+   * reported to `onError` and tried again at the next tick (answers then expire as without it).
+   */
+  keepPrimed(onError: (error: unknown) => void): () => void {
+    const tick = () => void this.prime().catch(onError);
+    tick();
+    const timer = setInterval(tick, Math.max(1, Math.floor(this.ttlMs / 2)));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Asks the store again without holding the request; an error leaves the answer to expire. */
