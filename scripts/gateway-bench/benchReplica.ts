@@ -208,6 +208,11 @@ async function sharedParts(
   return { client, shared, push, tokens, options };
 }
 
+/** Token lookups off the request path: renewals beside a request and listings of every token. */
+function tokenTripsOff(tokens: CachedTokenStore | undefined): number {
+  return tokens === undefined ? 0 : tokens.refreshes + tokens.listings;
+}
+
 export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
   const { store, paths } = meteredStore();
   const counts = zeroCounts();
@@ -235,7 +240,7 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
     counters: () => ({
       stateTrips: shared?.roundTrips ?? 0,
       tokenLookups: counts.lookups.count - (parts?.tokens.refreshes ?? 0),
-      tokenRenewals: (parts?.tokens.refreshes ?? 0) + (parts?.tokens.listings ?? 0),
+      tokenRenewals: tokenTripsOff(parts?.tokens),
       archiveTrips: parts === undefined ? 0 : counts.archive.trips,
       archiveCalls: { ...counts.archive.calls },
       archivePutMs: [...counts.archive.putMs],
@@ -251,11 +256,9 @@ export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
       paths.full = 0;
       paths.resumed = 0;
       resetCounts(counts);
-      if (parts !== undefined) {
-        parts.tokens.refreshes = 0;
-        parts.tokens.listings = 0;
-      }
-      if (shared === undefined) return;
+      if (parts === undefined || shared === undefined) return;
+      parts.tokens.refreshes = 0;
+      parts.tokens.listings = 0;
       shared.roundTrips = 0;
       shared.loads = {};
       shared.saves = {};
