@@ -4,6 +4,7 @@
  * Real session, real strategies, a scripted model and scripted tools.
  */
 import { describe, expect, it } from 'vitest';
+import type { EphemeralSettings } from '../settings/settingsRegistry.js';
 import { ScriptedProvider } from '../test-utils/ScriptedProvider.js';
 import { scriptedToolSession } from '../test-utils/scriptedToolSession.js';
 import { countTokensFromScratch } from '../services/history/HistoryService.js';
@@ -70,14 +71,19 @@ describe('a session never locks at a 10k window', () => {
     expect(provider.remaining).toBe(0);
   });
 
-  it('#35.1 with the default working budget the same session never reaches the hard limit: both big messages stay as head and tail', async () => {
+  /**
+   * Three small messages, two big ones (3.5k tokens each at chars/4), then a 2.3k-token one: with
+   * the threshold's compression alone the preserved tail (the two big turns, 7k) leaves no room
+   * for the last. Returns the provider and the emergencies the session reported.
+   */
+  async function bigMessagesSession(settings: EphemeralSettings) {
     const big = (tag: string) => `${tag} ${'x'.repeat(13_990)}`;
     const provider = new ScriptedProvider(
       Array.from({ length: 6 }, (_, i) => ({ text: `ok ${i}` })),
     );
     const session = scriptedToolSession({
       provider,
-      settings: { 'context-limit': WINDOW },
+      settings: { 'context-limit': WINDOW, ...settings },
       output: () => '',
       tokenCounter: charEstimateTokenCounter,
     });
@@ -87,6 +93,11 @@ describe('a session never locks at a 10k window', () => {
     await session.sendMessage(big('first-big'));
     await session.sendMessage(big('second-big'));
     await session.sendMessage(`last ${'m'.repeat(9_195)}`);
+    return { provider, emergencies };
+  }
+
+  it('#35.1 with the default working budget the same session never reaches the hard limit: both big messages stay as head and tail', async () => {
+    const { provider, emergencies } = await bigMessagesSession({});
     const request = provider.requests.at(-1);
     const sent = JSON.stringify(request?.contents ?? []);
     expect(emergencies).toHaveLength(0);
@@ -99,26 +110,10 @@ describe('a session never locks at a 10k window', () => {
   });
 
   it('#22.9 at the hard limit the oldest turn goes instead of refusing the message', async () => {
-    const big = (tag: string) => `${tag} ${'x'.repeat(13_990)}`; // 3.5k tokens at chars/4
-    const provider = new ScriptedProvider(
-      Array.from({ length: 6 }, (_, i) => ({ text: `ok ${i}` })),
-    );
-    const session = scriptedToolSession({
-      provider,
-      // The threshold's compression alone, so the hard limit is reached.
-      settings: { 'context-limit': WINDOW, 'compression.density.workingBudget': 0 },
-      output: () => '',
-      tokenCounter: charEstimateTokenCounter,
+    // The threshold's compression alone, so the hard limit is reached.
+    const { provider, emergencies } = await bigMessagesSession({
+      'compression.density.workingBudget': 0,
     });
-    const emergencies: EmergencyRoomEvent[] = [];
-    session.compression.events.on('emergencyRoom', (event) => emergencies.push(event));
-    for (const i of [1, 2, 3]) await session.sendMessage(`small ${i} ${'s'.repeat(390)}`);
-    await session.sendMessage(big('first-big'));
-    await session.sendMessage(big('second-big'));
-
-    // 2.3k tokens: the preserved tail alone (the two big turns, 7k) leaves no room for it.
-    await session.sendMessage(`last ${'m'.repeat(9_195)}`);
-
     const contents = provider.requests.at(-1)?.contents ?? [];
     expect(JSON.stringify(contents)).toContain('second-big');
     // The first big turn went; its message (a paste past 8,000 characters) comes back only as the
