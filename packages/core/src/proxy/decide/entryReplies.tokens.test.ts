@@ -3,7 +3,7 @@ import { isShorterInTokens, shorterInTokens } from '../../core/compression/short
 import { countO200kTokens } from '../../services/history/TokenCounter.js';
 import { ConversationStore } from './conversationStore.js';
 import { densifyRequest } from '../densify/densifyRequest.js';
-import { pointerPays, proxyPointer } from './proxyPointer.js';
+import { pointerVerdictAt, proxyPointer } from './proxyPointer.js';
 import { readAnthropicRequest } from '../wire/anthropicHistory.js';
 import { parseJsonSpans } from '../wire/jsonSpans.js';
 import { anthropicBody, densifyOptions } from '../test-utils/wireRequests.js';
@@ -94,6 +94,6 @@ describe('#34.5 replies and pointers only when shorter in tokens', () => {
     if (wire.kind !== 'history') throw new Error('no history');
     const site = wire.wire.sites[0];
     if (site === undefined) throw new Error('no site');
-    expect(pointerPays(wire.wire, site)).toBe(false);
+    expect(pointerVerdictAt(wire.wire, site).verdict).toBe('n');
   });
 });

@@ -6,7 +6,7 @@
  * said to be from the version read then: a later partial edit leaves most of them true, and the
  * agent goes on using them. The id and the specifics are pure functions of the result (its call
  * id, tool and text, as Dense's own recall ids are), so the same request always gets the same bytes.
- * A pointer is worth writing only when it costs fewer tokens than the result (`pointerPays`, the
+ * A pointer is worth writing only when it costs fewer tokens than the result (`pointerVerdictAt`, the
  * rule replies at entry and the CLI follow).
  */
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
@@ -33,8 +33,7 @@ const pointerHead = (recallId: string): string =>
  * characters.
  */
 export function proxyPointer(recallId: string, original = ''): string {
-  const full = pointerWithSpecifics(recallId, original);
-  return full !== undefined && shorterInTokens(full, original) ? full : barePointer(recallId);
+  return weighed(recallId, original).text;
 }
 
 /** The pointer naming `recallId` alone. */
@@ -101,6 +100,7 @@ interface Pointer {
 const POINTERS = new Map<string, Pointer>();
 const MAX_POINTERS = 8192;
 
+/** The pointer for `original` and its verdict, by counting tokens. */
 function weighed(recallId: string, original: string): Pointer {
   const full = pointerWithSpecifics(recallId, original);
   if (full !== undefined && shorterInTokens(full, original)) return { text: full, verdict: 'f' };
@@ -149,14 +149,6 @@ export function pointerVerdictAt(
   const block = responseAt(wire, site);
   const recallId = recallIdOfResponse(block);
   return { recallId, verdict: pointerOf(recallId, block, known).verdict };
-}
-
-/**
- * Whether the pointer for the result at `site` costs fewer tokens than the result: a stale read
- * is pointed only then. Throws when the site names no tool result.
- */
-export function pointerPays(wire: WireHistory, site: ResultSite): boolean {
-  return pointerVerdictAt(wire, site).verdict !== 'n';
 }
 
 /**

@@ -42,7 +42,7 @@ function transcriptOf(entries: readonly IContent[]): string {
 }
 
 /** The history tokens (with the message about to be added) at which compression is needed. */
-export function thresholdTokens(context: CompressionContext): number {
+function thresholdTokens(context: CompressionContext): number {
   const threshold = context.runtimeContext.ephemerals.compressionThreshold();
   return Math.floor(threshold * context.settings.contextLimit);
 }
