@@ -1,21 +1,33 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as anthropicHistory from './anthropicHistory.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
 import { parseJsonSpans } from './jsonSpans.js';
-import { RequestReadCache } from './requestReadCache.js';
+import type { RequestReadCache as Cache } from './requestReadCache.js';
 import { anthropicBody } from '../test-utils/wireRequests.js';
 
-const reader = vi.hoisted(() => ({ fail: false }));
+const reader = { fail: false };
+let RequestReadCache: typeof Cache;
 
-vi.mock('./anthropicHistory.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof anthropicHistory>();
-  return {
-    ...actual,
-    readAnthropicRequest: (...args: Parameters<typeof actual.readAnthropicRequest>) => {
-      if (reader.fail) throw new Error('reader failed');
-      return actual.readAnthropicRequest(...args);
-    },
-  };
+// A reader that can be made to fail, for a cache imported afresh (the tests share a worker's
+// modules, so a hoisted module mock would not reach an already imported cache).
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('./anthropicHistory.js', async (importOriginal) => {
+    const actual = await importOriginal<typeof anthropicHistory>();
+    return {
+      ...actual,
+      readAnthropicRequest: (...args: Parameters<typeof actual.readAnthropicRequest>) => {
+        if (reader.fail) throw new Error('reader failed');
+        return actual.readAnthropicRequest(...args);
+      },
+    };
+  });
+  ({ RequestReadCache } = await import('./requestReadCache.js'));
+});
+
+afterAll(() => {
+  vi.doUnmock('./anthropicHistory.js');
+  vi.resetModules();
 });
 
 type Json = Record<string, unknown>;
