@@ -19,9 +19,8 @@ module.exports = {
   root: true,
   parser: '@typescript-eslint/parser',
   parserOptions: {
-    projectService: {
-      allowDefaultProject: ['*.ts'],
-    },
+    // One program for the whole repository (tsconfig.json): each file is type-checked once.
+    project: ['./tsconfig.json'],
     tsconfigRootDir: __dirname,
     ecmaVersion: 2022,
     sourceType: 'module',
