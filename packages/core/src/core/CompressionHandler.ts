@@ -301,6 +301,7 @@ export class CompressionHandler {
       ...(todos.length === 0 ? {} : { activeTodos: todos }),
       ...(allTodos.length === 0 ? {} : { todos: allTodos }),
       ...(why.earlyCompaction === true ? { earlyCompaction: true } : {}),
+      ...(why.userAsked === true ? { userAsked: true } : {}),
       ...(transcriptPath === undefined ? {} : { transcriptPath }),
     };
   }

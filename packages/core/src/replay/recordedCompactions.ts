@@ -25,6 +25,14 @@ export function isRecordedSummary(entry: IContent): boolean {
   return entry.metadata?.isSummary === true;
 }
 
+/**
+ * A summary of a compaction the user asked for (`/compact`), not one the client's threshold set
+ * off (`metadata.compactionTrigger`, where the transcript says).
+ */
+export function isManualCompaction(entry: IContent): boolean {
+  return isRecordedSummary(entry) && entry.metadata?.compactionTrigger === 'manual';
+}
+
 /** The indices of a summary's blocks that restate messages kept from before the boundary. */
 function keptMessageBlocks(summary: IContent): ReadonlySet<number> {
   const kept = summary.metadata?.keptMessageBlocks;

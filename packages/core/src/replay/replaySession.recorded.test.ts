@@ -156,3 +156,44 @@ describe('#25.1 the recorded policy restores what the agent re-attached after it
     expect(none.report.finalContextTokens).toBe(tokens(versioned('1.0.77')));
   });
 });
+
+describe('#35.3 a compaction the user asked for (/compact)', () => {
+  // A longer session before the boundary: a policy has earlier turns to compress.
+  const earlier = Array.from({ length: 12 }, (_, i) => [
+    human(`Step ${i}: look at file ${i}`),
+    at(ai(`File ${i} holds ${'x'.repeat(200)}`), i),
+  ]).flat();
+  const withTrigger = (trigger: string | undefined): IContent[] => [
+    ...earlier,
+    ...BEFORE,
+    human('Go on'),
+    { ...SUMMARY, metadata: { ...SUMMARY.metadata, compactionTrigger: trigger } },
+    ...AFTER,
+  ];
+  const atBoundary = tokens([...earlier, ...BEFORE, human('Go on'), SUMMARY]);
+
+  it('#35.3 a policy that manages the context runs its compression there (as /compress); the reference does not', async () => {
+    for (const id of ['high-density', 'one-shot'] as const) {
+      const run = await replay(withTrigger('manual'), id);
+      expect(run.report.compressions, id).toBe(1);
+      expect(run.series.at(-1), id).toBeLessThan(atBoundary);
+    }
+    const none = await replay(withTrigger('manual'), 'none');
+    expect(none.report.compressions).toBe(0);
+    expect(none.series.at(-1)).toBe(atBoundary);
+  });
+
+  it('#35.3 the client compacting on its own (no trigger recorded, or auto) sets nothing off', async () => {
+    for (const trigger of [undefined, 'auto']) {
+      const run = await replay(withTrigger(trigger), 'high-density');
+      expect(run.report.compressions).toBe(0);
+      expect(run.series.at(-1)).toBe(atBoundary);
+    }
+  });
+
+  it('#35.3 the recorded policy follows a manual compaction as it follows any', async () => {
+    const run = await replay(withTrigger('manual'), 'recorded');
+    expect(run.report.compressions).toBe(1);
+    expect(run.series.at(-1)).toBe(tokens([SUMMARY]));
+  });
+});

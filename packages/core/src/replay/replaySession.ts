@@ -24,6 +24,7 @@ import type { ReplaySessionReport } from './replayReport.js';
 import { ReplayToolExecutor } from './ReplayToolExecutor.js';
 import { checkImport, describeImportCheck } from '../transcripts/checkImport.js';
 import {
+  isManualCompaction,
   isRecordedSummary,
   recordedCompactionWallMs,
   recordedSummaryOutputText,
@@ -286,10 +287,14 @@ class SessionReplayer {
    * Under a policy that follows the agent's own compactions, a recorded summary after earlier
    * content resets the history: the recorder prices the summarization call and counts the
    * compaction, then the history is emptied and holds what the agent restored (recent files,
-   * its todo list; `planReattachments`) before the summary goes in as recorded.
+   * its todo list; `planReattachments`) before the summary goes in as recorded. Under any other
+   * policy the summary stays the next message, after the compression a `/compact` asks for.
    */
   private async followRecordedCompaction(entry: IContent): Promise<void> {
-    if (this.options.policy.followsRecordedCompactions !== true) return;
+    if (this.options.policy.followsRecordedCompactions !== true) {
+      await this.compactAsTheUserAsked(entry);
+      return;
+    }
     if (!isRecordedSummary(entry) || this.session.history.length === 0) return;
     const counter = this.options.tokenCounter ?? o200kTokenCounter;
     // The summarizer wrote only the summary, not the user messages a Codex boundary restates.
@@ -298,6 +303,17 @@ class SessionReplayer {
     this.session.history.clear();
     const restored = this.reattachments.get(entry);
     if (restored) this.session.history.add(restored);
+  }
+
+  /**
+   * A compaction the user asked for (`/compact`) is the user's command, not the agent's choice:
+   * every policy that manages the context compresses there, as Dense's `/compress` would. The
+   * reference (`none`) never compresses.
+   */
+  private async compactAsTheUserAsked(entry: IContent): Promise<void> {
+    if (this.options.policy.unlimited === true || !isManualCompaction(entry)) return;
+    if (this.session.history.length === 0) return;
+    await this.session.compressNow();
   }
 
   private recordDirect(recorded: RecordedEntry): void {

@@ -231,7 +231,7 @@ export class AgentSession {
   async compressNow(promptId = `manual-${Date.now()}`): Promise<CompressionEvent> {
     await this.history.waitForTokenUpdates();
     await this.compression.ensureDensityOptimized();
-    const event = await this.compression.performCompression(promptId);
+    const event = await this.compression.performCompression(promptId, 0, { userAsked: true });
     await this.compression.escalateIfOverHardLimit(promptId);
     return event;
   }

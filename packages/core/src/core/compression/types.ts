@@ -114,6 +114,12 @@ export interface CompressionContext {
    * did density plan one, nor the user): when the budget's plan declines, nothing else is done.
    */
   readonly earlyCompaction?: boolean;
+  /**
+   * The user asked for this compression (`/compress`, or a client's `/compact` in a replay): with a
+   * working budget it compacts now, whatever the budgets say, to the share of the history a
+   * budget compaction leaves.
+   */
+  readonly userAsked?: boolean;
   /** Where the full, uncompressed session transcript is recorded. */
   readonly transcriptPath?: string;
   /**
@@ -144,6 +150,8 @@ export type CompressionNoopReason = (typeof COMPRESSION_NOOP_REASONS)[number];
 export interface CompressionWhy {
   /** Asked for by the working budget's early budget alone (`CompressionContext.earlyCompaction`). */
   readonly earlyCompaction?: boolean;
+  /** Asked for by the user (`CompressionContext.userAsked`). */
+  readonly userAsked?: boolean;
 }
 
 export interface CompressionResultMetadata {

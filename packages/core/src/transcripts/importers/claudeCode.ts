@@ -27,6 +27,7 @@ import type { ImportedSession, RecordLocation } from '../types.js';
 import { blocksOf, recordBlocks, toolUseIds } from './claudeCodeBlocks.js';
 import { ClaudeChain } from './ClaudeChain.js';
 import { CLAUDE_CODE_MESSAGE_TYPES, ignoredLineReason } from './claudeCodeRecordTypes.js';
+import { compactionTriggers, type CompactionTrigger } from './compactionTriggers.js';
 import { findResumedCopies } from './findResumedCopies.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -127,19 +128,30 @@ function humanBlock(block: Json, builder: SessionBuilder): ContentBlock | undefi
 /**
  * A compact summary's metadata: its recorded time, `compactionStartedAt`, the time of the
  * chain's last message record before it (the compaction ran in between), and `agentVersion`, the
- * Claude Code version that wrote it (what it restores after a compaction depends on it).
+ * Claude Code version that wrote it (what it restores after a compaction depends on it), and
+ * `compactionTrigger` where the file says who asked for it (compactionTriggers.ts).
  */
-function summaryMetadata(record: Json, previousTime: number | undefined): ContentMetadata {
+function summaryMetadata(
+  record: Json,
+  previousTime: number | undefined,
+  trigger: CompactionTrigger | undefined,
+): ContentMetadata {
   const timestamp = recordedTime(record.timestamp);
   return {
     isSummary: true,
+    ...(trigger === undefined ? {} : { compactionTrigger: trigger }),
     ...(timestamp === undefined ? {} : { timestamp }),
     ...(previousTime === undefined ? {} : { compactionStartedAt: previousTime }),
     ...(typeof record.version === 'string' ? { agentVersion: record.version } : {}),
   };
 }
 
-function onUser(record: Json, at: RecordLocation, chain: ClaudeChain): void {
+function onUser(
+  record: Json,
+  at: RecordLocation,
+  chain: ClaudeChain,
+  trigger: CompactionTrigger | undefined,
+): void {
   const { builder } = chain;
   const message = isParams(record.message) ? record.message : undefined;
   if (
@@ -161,7 +173,9 @@ function onUser(record: Json, at: RecordLocation, chain: ClaudeChain): void {
   if (human.length > 0) {
     builder.content.human(
       human,
-      record.isCompactSummary === true ? summaryMetadata(record, chain.lastTime) : undefined,
+      record.isCompactSummary === true
+        ? summaryMetadata(record, chain.lastTime, trigger)
+        : undefined,
     );
   }
 }
@@ -177,7 +191,10 @@ class ChainSplitter {
   private readonly side: ClaudeChain;
   private compactionAgent = false;
 
-  constructor(given: ImportSource) {
+  constructor(
+    given: ImportSource,
+    private readonly triggers: ReadonlyMap<Json, CompactionTrigger>,
+  ) {
     const source = { ...given, includeThinking: given.includeThinking ?? true };
     this.main = new ClaudeChain(source);
     this.side = new ClaudeChain(source);
@@ -219,7 +236,7 @@ class ChainSplitter {
     if (type === 'assistant') {
       onAssistant(value, at, chain.builder);
       chain.callsArrived(toolUseIds(value));
-    } else if (type === 'user') onUser(value, at, chain);
+    } else if (type === 'user') onUser(value, at, chain, this.triggers.get(value));
     else if (!chain.holdsAttachment(value)) chain.attachment(value);
     chain.lastTime = recordedTime(value.timestamp) ?? chain.lastTime;
   }
@@ -251,9 +268,10 @@ function importRecords(records: readonly ClaudeRecord[], source: ImportSource): 
   const objects = records.filter(
     (record): record is Extract<ClaudeRecord, { kind: 'object' }> => record.kind === 'object',
   );
-  const copies = findResumedCopies(objects.map((record) => record.value));
+  const values = objects.map((record) => record.value);
+  const copies = findResumedCopies(values);
   const copied = new Set([...copies].map((index) => objects[index]));
-  const splitter = new ChainSplitter(source);
+  const splitter = new ChainSplitter(source, compactionTriggers(values));
   for (const record of records) {
     splitter.add(record, record.kind === 'object' && copied.has(record));
   }

@@ -136,8 +136,8 @@ describe('#35.1 high-density compacts to the working budget', () => {
     expect(plain.kind).toBe('applied');
     const early = { ...(await context(history, roomy)), earlyCompaction: true };
     expect((await strategy.compress(early)).kind).toBe('noop');
-    // Due for another reason (density planned it, or the user's /compress): the budget's plan
-    // declines, so the threshold's compression runs as it would without a budget.
+    // Due for another reason (density planned it): the budget's plan declines, so the threshold's
+    // compression runs as it would without a budget.
     expect(await strategy.compress(await context(history, roomy))).toEqual(plain);
     // A threshold below the history: compression is needed, and is what it was without a budget.
     const lowThreshold = { 'compression-threshold': 0.1 } as const;
@@ -160,6 +160,20 @@ describe('#35.1 high-density compacts to the working budget', () => {
     const rich = { ...broke, riskTokens: () => 1_000_000 };
     const made = applied(await strategy.compress({ ...ctx, earlyCompactionRisk: rich }));
     expect(isWorkingBudgetSummary(made.newHistory[0])).toBe(true);
+  });
+
+  it('#35.3 one the user asked for (/compress) compacts under every budget, risk or not', async () => {
+    const history = session(16);
+    // Far below the early budget (68k) and the threshold, with no risk budget left.
+    const ctx = await context(history, { 'compression.density.workingBudget': 80_000 });
+    const broke = { riskTokens: () => 0, readMultiplier: 0.1, writeMultiplier: 1.25 };
+    const base = { ...ctx, earlyCompactionRisk: broke };
+    expect((await strategy.compress({ ...base, earlyCompaction: true })).kind).toBe('noop');
+    const made = applied(await strategy.compress({ ...base, userAsked: true }));
+    expect(isWorkingBudgetSummary(made.newHistory[0])).toBe(true);
+    expect(textOf(made.newHistory[0])).toContain(TASK);
+    // Cut to the share a budget compaction leaves (30%) of the history it was planned at.
+    expect(await ctx.estimateTokens(made.newHistory)).toBeLessThan(ctx.currentTokenCount * 0.3);
   });
 
   it('#35.1 the trail keeper adds no trail entry beside a summary that carries one', async () => {

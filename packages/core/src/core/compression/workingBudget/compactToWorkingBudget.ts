@@ -9,7 +9,7 @@
  */
 import { createUserMessage, type IContent } from '../../../services/history/IContent.js';
 import type { CompressionContext, CompressionResult } from '../types.js';
-import { earlyBudgetOf } from './planCompaction.js';
+import { EARLY_COMPACTION_SHARE, earlyBudgetOf } from './planCompaction.js';
 import { planHistoryCompaction } from './planHistoryCompaction.js';
 
 /** Metadata of the summary entry a working-budget compaction writes. */
@@ -48,16 +48,33 @@ function thresholdTokens(context: CompressionContext): number {
 }
 
 /**
+ * The budget a compaction the user asked for is planned at: the working budget, or, for a history
+ * under its early budget, just under the history's own size, so the plan cuts to the same share
+ * of it that a budget compaction leaves of the budget.
+ */
+function userAskedBudget(tokens: number, budgetTokens: number): number {
+  return tokens > earlyBudgetOf(budgetTokens)
+    ? budgetTokens
+    : Math.max(1, Math.floor(tokens * EARLY_COMPACTION_SHARE) - 1);
+}
+
+/**
  * The compaction the working budget asks for now, as an applied result; undefined when the history
  * (with the message about to be added) fits, or the plan keeps it (nothing to cut, or an early
- * compaction over the risk budget).
+ * compaction over the risk budget). One the user asked for (`context.userAsked`) is planned
+ * whatever the history's size and without the risk budget: the user chose to pay for it.
  */
 export async function compactToWorkingBudget(
   context: CompressionContext,
-  budgetTokens: number,
+  workingBudgetTokens: number,
 ): Promise<CompressionResult | undefined> {
   const pending = context.pendingTokens ?? 0;
-  if (context.currentTokenCount + pending <= earlyBudgetOf(budgetTokens)) return undefined;
+  const tokens = context.currentTokenCount + pending;
+  const userAsked = context.userAsked === true;
+  if (!userAsked && tokens <= earlyBudgetOf(workingBudgetTokens)) return undefined;
+  const budgetTokens = userAsked
+    ? userAskedBudget(tokens, workingBudgetTokens)
+    : workingBudgetTokens;
   const { leading, turns, previousCut } = standingTurns(context.history);
   const turnTokens: number[] = [];
   for (const turn of turns) turnTokens.push(await context.estimateTokens([turn]));
@@ -68,8 +85,10 @@ export async function compactToWorkingBudget(
     fixedTokens: leadingTokens + pending,
     budgetTokens,
     previousCut,
-    ...(context.earlyCompactionRisk === undefined ? {} : { risk: context.earlyCompactionRisk }),
-    neededTokens: thresholdTokens(context),
+    ...(context.earlyCompactionRisk === undefined || userAsked
+      ? {}
+      : { risk: context.earlyCompactionRisk }),
+    neededTokens: userAsked ? budgetTokens : thresholdTokens(context),
     rawOf: (cut) => transcriptOf(turns.slice(0, cut)),
     ...(context.todos === undefined ? {} : { tasks: context.todos }),
   });
