@@ -54,10 +54,14 @@ async function listTarball(tarball: string): Promise<string[]> {
     .map((line) => line.replace(/^package\//, ''));
 }
 
-/** `npm install -g` without install scripts: Dense has none, and the repository allows none. */
+/**
+ * `npm install -g` without install scripts: Dense has none, and the repository allows none.
+ * `--prefer-offline`: what npm's cache holds (after `npm ci`, every dependency) is not asked of the
+ * registry again (install 35 s → 14 s); anything missing still comes from the registry.
+ */
 async function install(tarball: string, prefix: string): Promise<void> {
   const args = ['install', '--global', '--prefix', prefix, '--ignore-scripts', '--no-audit'];
-  await run('npm', [...args, '--no-fund', tarball], {
+  await run('npm', [...args, '--prefer-offline', '--no-fund', tarball], {
     env: cleanEnv(),
     timeout: 300_000,
   });
