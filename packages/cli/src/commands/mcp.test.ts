@@ -54,8 +54,10 @@ describe('dense mcp (in process)', () => {
 
 const build = await ensureBuilt();
 
+// A child process over stdio: 2 s a test on a loaded 2-core machine, so its own timeout.
 describe.skipIf(build !== undefined)(
   `the built dense binary${build === undefined ? '' : ` (skipped: ${build})`}`,
+  { timeout: 30_000 },
   () => {
     const env = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', DENSE_HOME: home });
 

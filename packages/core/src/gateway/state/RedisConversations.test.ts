@@ -48,204 +48,213 @@ const headers = {
 };
 const budget = { workingBudget: 12_000 } as const;
 
-describe.skipIf(missing !== undefined)('conversation state shared on a real redis-server', () => {
-  let redis: RedisServer;
-  const clients: RedisClientType[] = [];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterEach(async () => {
-    await closeLoopback();
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    const flush = createClient({ url: redis.url });
-    await flush.connect();
-    await flush.flushAll();
-    await flush.close();
-  });
-  afterAll(async () => {
-    await redis.close();
-  });
+// A real redis-server, stopped and started again in one test: its own timeout (2 s a test loaded).
+describe.skipIf(missing !== undefined)(
+  'conversation state shared on a real redis-server',
+  { timeout: 30_000 },
+  () => {
+    let redis: RedisServer;
+    const clients: RedisClientType[] = [];
+    beforeAll(async () => {
+      redis = await startRedisServer();
+    });
+    afterEach(async () => {
+      await closeLoopback();
+      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+      const flush = createClient({ url: redis.url });
+      await flush.connect();
+      await flush.flushAll();
+      await flush.close();
+    });
+    afterAll(async () => {
+      await redis.close();
+    });
 
-  async function replica(
-    upstream: string,
-    log: string[] = [],
-  ): Promise<{
-    proxy: LoopbackProxy;
-    shared: RedisConversations;
-    recall: RedisRecallArchive;
-  }> {
-    const client = await connectRedis(new URL(redis.url));
-    clients.push(client);
-    const shared = new RedisConversations({ client, log: (line) => log.push(line) });
-    const recall = new RedisRecallArchive({ client, root: 'dense:recall' });
-    const store = new ConversationStore();
-    const proxy = await proxyTo(upstream, { ...budget, shared, store, recall });
-    return { proxy, shared, recall };
-  }
-
-  it('#36.1 #36.2 three replicas served round-robin send every upstream body byte for byte as one process does', async () => {
-    const single = await stub(reply);
-    const one = await proxyTo(single.url, budget);
-    for (let round = 0; round < ROUNDS; round++)
-      await send(one.url, { path: '/v1/messages', body: turn(round), headers });
-
-    const shared = await stub(reply);
-    const replicas = await Promise.all([0, 1, 2].map(() => replica(shared.url)));
-    const puts = replicas.map(({ recall }) => vi.spyOn(recall, 'put'));
-    for (let round = 0; round < ROUNDS; round++) {
-      const target = replicas[round % 3]?.proxy.url as string;
-      const answer = await send(target, { path: '/v1/messages', body: turn(round), headers });
-      expect(answer.status).toBe(200);
+    async function replica(
+      upstream: string,
+      log: string[] = [],
+    ): Promise<{
+      proxy: LoopbackProxy;
+      shared: RedisConversations;
+      recall: RedisRecallArchive;
+    }> {
+      const client = await connectRedis(new URL(redis.url));
+      clients.push(client);
+      const shared = new RedisConversations({ client, log: (line) => log.push(line) });
+      const recall = new RedisRecallArchive({ client, root: 'dense:recall' });
+      const store = new ConversationStore();
+      const proxy = await proxyTo(upstream, { ...budget, shared, store, recall });
+      return { proxy, shared, recall };
     }
-    expect(shared.seen).toHaveLength(ROUNDS);
-    const differing = shared.seen.flatMap((seen, i) =>
-      seen.body.equals(single.seen[i]?.body as Buffer) ? [] : [i],
-    );
-    expect(differing).toEqual([]);
-    // The session was compacted by the working budget: the shared state carried real decisions.
-    expect(shared.seen.some((seen, i) => seen.body.length < Buffer.byteLength(turn(i)))).toBe(true);
-    // Every original a pointer names is recallable, kept inside the state saves' round trips.
-    const named = new Set(
-      shared.seen.flatMap((seen) =>
-        [...seen.body.toString().matchAll(/dense recall (r[0-9a-f]{10})/g)].map(
-          (m) => m[1] as string,
-        ),
-      ),
-    );
-    expect(named.size).toBeGreaterThan(0);
-    for (const id of named) expect((await replicas[0]?.recall.lookup(id))?.kind).toBe('found');
-    expect(puts.every((put) => put.mock.calls.length === 0)).toBe(true);
-    const trips = replicas.reduce((sum, { shared: s }) => sum + s.roundTrips, 0);
-    expect(trips / ROUNDS).toBeLessThanOrEqual(2);
-    // The meter too: each replica prices its requests against pass-through as one process does.
-    const totals = one.stats.toJSON().totals;
-    const summed = (key: 'billedCost' | 'passThroughCost') =>
-      replicas.reduce((sum, { proxy }) => sum + proxy.stats.toJSON().totals[key], 0);
-    expect(totals.passThroughCost).toBeGreaterThan(0);
-    expect(summed('billedCost')).toBeCloseTo(totals.billedCost, 6);
-    expect(summed('passThroughCost')).toBeCloseTo(totals.passThroughCost, 6);
-  });
 
-  it('#36.2 a token count reads the shared state too: both replicas count the bytes the next request is sent as', async () => {
-    const upstream = await stub(reply);
-    const [a, b] = await Promise.all([0, 1].map(() => replica(upstream.url)));
-    // Every model request on replica a: b's own copy of the conversation is never updated locally.
-    for (let round = 0; round < 12; round++)
-      await send(a?.proxy.url as string, { path: '/v1/messages', body: turn(round), headers });
-    const count = { path: '/v1/messages/count_tokens', body: turn(12), headers };
-    await send(a?.proxy.url as string, count);
-    await send(b?.proxy.url as string, count);
-    const [fromA, fromB] = upstream.seen.slice(-2).map((seen) => seen.body);
-    expect(fromA?.length).toBeLessThan(Buffer.byteLength(turn(12)));
-    expect(fromB?.equals(fromA as Buffer)).toBe(true);
-  });
+    it('#36.1 #36.2 three replicas served round-robin send every upstream body byte for byte as one process does', async () => {
+      const single = await stub(reply);
+      const one = await proxyTo(single.url, budget);
+      for (let round = 0; round < ROUNDS; round++)
+        await send(one.url, { path: '/v1/messages', body: turn(round), headers });
 
-  it('#36.2 with redis-server stopped mid-session, requests go out unchanged and none fails; density resumes once it is back', async () => {
-    const upstream = await stub(reply);
-    const log: string[] = [];
-    const { proxy } = await replica(upstream.url, log);
-    const statuses: number[] = [];
-    const at = async (round: number) =>
-      statuses.push(
-        (await send(proxy.url, { path: '/v1/messages', body: turn(round), headers })).status,
+      const shared = await stub(reply);
+      const replicas = await Promise.all([0, 1, 2].map(() => replica(shared.url)));
+      const puts = replicas.map(({ recall }) => vi.spyOn(recall, 'put'));
+      for (let round = 0; round < ROUNDS; round++) {
+        const target = replicas[round % 3]?.proxy.url as string;
+        const answer = await send(target, { path: '/v1/messages', body: turn(round), headers });
+        expect(answer.status).toBe(200);
+      }
+      expect(shared.seen).toHaveLength(ROUNDS);
+      const differing = shared.seen.flatMap((seen, i) =>
+        seen.body.equals(single.seen[i]?.body as Buffer) ? [] : [i],
       );
-    for (let round = 0; round < 10; round++) await at(round);
-    const compactedBefore = upstream.seen.at(-1)?.body.length as number;
-    expect(compactedBefore).toBeLessThan(Buffer.byteLength(turn(9)));
-    await redis.stop();
-    await at(10);
-    await at(11);
-    // Passed through unchanged while the store is down.
-    expect(upstream.seen[10]?.body.equals(Buffer.from(turn(10)))).toBe(true);
-    expect(upstream.seen[11]?.body.equals(Buffer.from(turn(11)))).toBe(true);
-    await redis.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await at(12);
-    await at(13);
-    expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(upstream.seen[13]?.body.length).toBeLessThan(Buffer.byteLength(turn(13)));
-    expect(log.some((line) => line.includes('does not answer'))).toBe(true);
-    expect(log.some((line) => line.includes('answers again'))).toBe(true);
-  });
-
-  it('#36.2 two replicas saving one conversation at once lose no update (the later one redoes its decisions on the newer copy)', async () => {
-    const client = await connectRedis(new URL(redis.url));
-    clients.push(client);
-    const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
-    const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
-    const id = 'session:s:race';
-    for (const side of [a, b]) expect(await side.shared.load(id, side.store)).toBe('new');
-    a.store.get(id, 0).applied.add('from-a');
-    b.store.get(id, 0).applied.add('from-b');
-    expect(await a.shared.save(id, a.store)).toBe('saved');
-    expect(await b.shared.save(id, b.store)).toBe('conflict');
-    expect(await b.shared.load(id, b.store)).toBe('restored');
-    b.store.get(id, 0).applied.add('from-b');
-    expect(await b.shared.save(id, b.store)).toBe('saved');
-    const fresh = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
-    expect(await fresh.shared.load(id, fresh.store)).toBe('restored');
-    expect([...fresh.store.get(id, 0).applied].sort()).toEqual(['from-a', 'from-b']);
-  });
-
-  it("#36.7 a save carries the request's originals in its one round trip, conflict or not; an archive on another client is not carried", async () => {
-    const client = await connectRedis(new URL(redis.url));
-    const other = await connectRedis(new URL(redis.url));
-    clients.push(client, other);
-    const archive = new RedisRecallArchive({ client, root: 'dense:recall:u:ada' });
-    const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
-    const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
-    const id = 'session:s:carried';
-    const originals = (recallId: string) => ({
-      archive,
-      conversationId: id,
-      entries: [{ id: recallId, text: `original of ${recallId}` }],
+      expect(differing).toEqual([]);
+      // The session was compacted by the working budget: the shared state carried real decisions.
+      expect(shared.seen.some((seen, i) => seen.body.length < Buffer.byteLength(turn(i)))).toBe(
+        true,
+      );
+      // Every original a pointer names is recallable, kept inside the state saves' round trips.
+      const named = new Set(
+        shared.seen.flatMap((seen) =>
+          [...seen.body.toString().matchAll(/dense recall (r[0-9a-f]{10})/g)].map(
+            (m) => m[1] as string,
+          ),
+        ),
+      );
+      expect(named.size).toBeGreaterThan(0);
+      for (const id of named) expect((await replicas[0]?.recall.lookup(id))?.kind).toBe('found');
+      expect(puts.every((put) => put.mock.calls.length === 0)).toBe(true);
+      const trips = replicas.reduce((sum, { shared: s }) => sum + s.roundTrips, 0);
+      expect(trips / ROUNDS).toBeLessThanOrEqual(2);
+      // The meter too: each replica prices its requests against pass-through as one process does.
+      const totals = one.stats.toJSON().totals;
+      const summed = (key: 'billedCost' | 'passThroughCost') =>
+        replicas.reduce((sum, { proxy }) => sum + proxy.stats.toJSON().totals[key], 0);
+      expect(totals.passThroughCost).toBeGreaterThan(0);
+      expect(summed('billedCost')).toBeCloseTo(totals.billedCost, 6);
+      expect(summed('passThroughCost')).toBeCloseTo(totals.passThroughCost, 6);
     });
-    for (const side of [a, b]) await side.shared.load(id, side.store);
-    a.store.get(id, 0).applied.add('from-a');
-    b.store.get(id, 0).applied.add('from-b');
-    expect(a.shared.carries(originals('r00000000a1'))).toBe(true);
-    expect(await a.shared.save(id, a.store, undefined, originals('r00000000a1'))).toBe('saved');
-    expect(await b.shared.save(id, b.store, undefined, originals('r00000000b2'))).toBe('conflict');
-    expect(a.shared.roundTrips + b.shared.roundTrips).toBe(4);
-    for (const recallId of ['r00000000a1', 'r00000000b2']) {
-      const found = await archive.lookup(recallId);
-      expect(found.kind === 'found' && found.bytes.toString()).toBe(`original of ${recallId}`);
-    }
-    const elsewhere = new RedisRecallArchive({ client: other, root: 'dense:recall:u:ada' });
-    expect(a.shared.carries({ ...originals('r00000000c3'), archive: elsewhere })).toBe(false);
-  });
 
-  it('#36.2 a store that answers too late is reported as such, and the load gives up in time', async () => {
-    const client = await connectRedis(new URL(redis.url));
-    const admin = await connectRedis(new URL(redis.url));
-    clients.push(client, admin);
-    const log: string[] = [];
-    const shared = new RedisConversations({
-      client,
-      timeoutMs: 100,
-      log: (line) => log.push(line),
+    it('#36.2 a token count reads the shared state too: both replicas count the bytes the next request is sent as', async () => {
+      const upstream = await stub(reply);
+      const [a, b] = await Promise.all([0, 1].map(() => replica(upstream.url)));
+      // Every model request on replica a: b's own copy of the conversation is never updated locally.
+      for (let round = 0; round < 12; round++)
+        await send(a?.proxy.url as string, { path: '/v1/messages', body: turn(round), headers });
+      const count = { path: '/v1/messages/count_tokens', body: turn(12), headers };
+      await send(a?.proxy.url as string, count);
+      await send(b?.proxy.url as string, count);
+      const [fromA, fromB] = upstream.seen.slice(-2).map((seen) => seen.body);
+      expect(fromA?.length).toBeLessThan(Buffer.byteLength(turn(12)));
+      expect(fromB?.equals(fromA as Buffer)).toBe(true);
     });
-    await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'ALL']);
-    expect(await shared.load('session:s:late', new ConversationStore())).toBe('unavailable');
-    expect(log).toEqual([expect.stringContaining('(no answer in 100 ms)')]);
-  });
 
-  it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {
-    const client = await connectRedis(new URL(redis.url));
-    clients.push(client);
-    const shared = new RedisConversations({ client });
-    const store = new ConversationStore();
-    const id = densifyRequest({
-      api: 'anthropic',
-      body: Buffer.from(turn(3)),
-      sessionId: 's',
-      store,
-      now: 1,
-      pressureTokens: 150_000,
-    }).conversationId as string;
-    expect(await shared.save(id, store)).toBe('saved');
-    const held = store.peek(id);
-    expect(await shared.load(id, store)).toBe('current');
-    expect(store.peek(id)).toBe(held);
-  });
-});
+    it('#36.2 with redis-server stopped mid-session, requests go out unchanged and none fails; density resumes once it is back', async () => {
+      const upstream = await stub(reply);
+      const log: string[] = [];
+      const { proxy } = await replica(upstream.url, log);
+      const statuses: number[] = [];
+      const at = async (round: number) =>
+        statuses.push(
+          (await send(proxy.url, { path: '/v1/messages', body: turn(round), headers })).status,
+        );
+      for (let round = 0; round < 10; round++) await at(round);
+      const compactedBefore = upstream.seen.at(-1)?.body.length as number;
+      expect(compactedBefore).toBeLessThan(Buffer.byteLength(turn(9)));
+      await redis.stop();
+      await at(10);
+      await at(11);
+      // Passed through unchanged while the store is down.
+      expect(upstream.seen[10]?.body.equals(Buffer.from(turn(10)))).toBe(true);
+      expect(upstream.seen[11]?.body.equals(Buffer.from(turn(11)))).toBe(true);
+      await redis.start();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await at(12);
+      await at(13);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(upstream.seen[13]?.body.length).toBeLessThan(Buffer.byteLength(turn(13)));
+      expect(log.some((line) => line.includes('does not answer'))).toBe(true);
+      expect(log.some((line) => line.includes('answers again'))).toBe(true);
+    });
+
+    it('#36.2 two replicas saving one conversation at once lose no update (the later one redoes its decisions on the newer copy)', async () => {
+      const client = await connectRedis(new URL(redis.url));
+      clients.push(client);
+      const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+      const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+      const id = 'session:s:race';
+      for (const side of [a, b]) expect(await side.shared.load(id, side.store)).toBe('new');
+      a.store.get(id, 0).applied.add('from-a');
+      b.store.get(id, 0).applied.add('from-b');
+      expect(await a.shared.save(id, a.store)).toBe('saved');
+      expect(await b.shared.save(id, b.store)).toBe('conflict');
+      expect(await b.shared.load(id, b.store)).toBe('restored');
+      b.store.get(id, 0).applied.add('from-b');
+      expect(await b.shared.save(id, b.store)).toBe('saved');
+      const fresh = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+      expect(await fresh.shared.load(id, fresh.store)).toBe('restored');
+      expect([...fresh.store.get(id, 0).applied].sort()).toEqual(['from-a', 'from-b']);
+    });
+
+    it("#36.7 a save carries the request's originals in its one round trip, conflict or not; an archive on another client is not carried", async () => {
+      const client = await connectRedis(new URL(redis.url));
+      const other = await connectRedis(new URL(redis.url));
+      clients.push(client, other);
+      const archive = new RedisRecallArchive({ client, root: 'dense:recall:u:ada' });
+      const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+      const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
+      const id = 'session:s:carried';
+      const originals = (recallId: string) => ({
+        archive,
+        conversationId: id,
+        entries: [{ id: recallId, text: `original of ${recallId}` }],
+      });
+      for (const side of [a, b]) await side.shared.load(id, side.store);
+      a.store.get(id, 0).applied.add('from-a');
+      b.store.get(id, 0).applied.add('from-b');
+      expect(a.shared.carries(originals('r00000000a1'))).toBe(true);
+      expect(await a.shared.save(id, a.store, undefined, originals('r00000000a1'))).toBe('saved');
+      expect(await b.shared.save(id, b.store, undefined, originals('r00000000b2'))).toBe(
+        'conflict',
+      );
+      expect(a.shared.roundTrips + b.shared.roundTrips).toBe(4);
+      for (const recallId of ['r00000000a1', 'r00000000b2']) {
+        const found = await archive.lookup(recallId);
+        expect(found.kind === 'found' && found.bytes.toString()).toBe(`original of ${recallId}`);
+      }
+      const elsewhere = new RedisRecallArchive({ client: other, root: 'dense:recall:u:ada' });
+      expect(a.shared.carries({ ...originals('r00000000c3'), archive: elsewhere })).toBe(false);
+    });
+
+    it('#36.2 a store that answers too late is reported as such, and the load gives up in time', async () => {
+      const client = await connectRedis(new URL(redis.url));
+      const admin = await connectRedis(new URL(redis.url));
+      clients.push(client, admin);
+      const log: string[] = [];
+      const shared = new RedisConversations({
+        client,
+        timeoutMs: 100,
+        log: (line) => log.push(line),
+      });
+      await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'ALL']);
+      expect(await shared.load('session:s:late', new ConversationStore())).toBe('unavailable');
+      expect(log).toEqual([expect.stringContaining('(no answer in 100 ms)')]);
+    });
+
+    it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {
+      const client = await connectRedis(new URL(redis.url));
+      clients.push(client);
+      const shared = new RedisConversations({ client });
+      const store = new ConversationStore();
+      const id = densifyRequest({
+        api: 'anthropic',
+        body: Buffer.from(turn(3)),
+        sessionId: 's',
+        store,
+        now: 1,
+        pressureTokens: 150_000,
+      }).conversationId as string;
+      expect(await shared.save(id, store)).toBe('saved');
+      const held = store.peek(id);
+      expect(await shared.load(id, store)).toBe('current');
+      expect(store.peek(id)).toBe(held);
+    });
+  },
+);

@@ -24,7 +24,8 @@ function keptPerMessage(body: Buffer): { readonly bytes: number; readonly messag
   return { bytes: (after - before) / Math.max(1, messages), messages };
 }
 
-describe('what a kept read holds', () => {
+// Builds and measures a large conversation on the heap: 1.8 s loaded, so its own timeout.
+describe('what a kept read holds', { timeout: 30_000 }, () => {
   test('#24.4 a Claude Code-shaped conversation keeps under 2,000 heap bytes a message (parse tree and history)', () => {
     // ASCII: the text is held outside the heap, so this is the tree, history and tables (about
     // 2,500 bytes a message with a Map per object node and arrays with spare capacity).
