@@ -112,6 +112,8 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       cwd: workspace,
       baseUrl: `${url}/v1`,
       prompt: 'Read every file in this folder, one after the other.',
+      // The commands only read the test's own files: no sandbox to set up around each of them.
+      extraArgs: ['--sandbox', 'danger-full-access'],
       // `dense` reads the proxy's recall archive.
       env: { DENSE_HOME: path.join(base, 'dense-home') },
     });
