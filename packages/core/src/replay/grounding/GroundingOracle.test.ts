@@ -97,6 +97,19 @@ describe('#25.3 GroundingOracle', () => {
     expect(judge(contents, []).specifics).toBe(0);
   });
 
+  it('#33.5 a specific a recorded compaction summary brought up first is the agent\'s own', () => {
+    const summary = createUserMessage('Summary: next, look under app/routes for the handlers.');
+    const contents = [
+      createUserMessage('start'),
+      { ...summary, metadata: { ...summary.metadata, isSummary: true } },
+      createAiMessage([toolCallBlock('c1', 'glob', { path: 'app/routes' })]),
+    ];
+    expect(judge(contents, []).specifics).toBe(0);
+    // The same text typed by the user is earlier context.
+    const typed = [contents[0], summary, contents[2]] as IContent[];
+    expect(judge(typed, []).specifics).toBe(1);
+  });
+
   it('#25.3 a specific still shown by another entry is visible when its origin is hidden', () => {
     const contents = [
       createUserMessage('the port is 49731'),

@@ -2,7 +2,9 @@
  * The policy-independent half of the grounding oracle: for each recorded reply, the specifics the
  * agent used in it (text and tool-call arguments) that first appeared in an earlier tool output or
  * user message of the recording. A specific the agent named before any such source showed it (a
- * file it created, a name it knew) is its own and never counted. Computed once per recording. Pure.
+ * file it created, a name it knew) is its own and never counted; so is one a recorded compaction
+ * summary brought up first (the agent's model wrote it, as it writes its replies). Computed once
+ * per recording. Pure.
  */
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
 import { recordingPosition } from '../oracle/exposureLedger.js';
@@ -53,7 +55,7 @@ function buildPlan(contents: readonly IContent[]): GroundingPlan {
   contents.forEach((entry, entryIndex) => {
     const position = recordingPosition(entryIndex, 0);
     if (entry.speaker !== 'ai') {
-      sources.push({ position, text: shownText(entry) });
+      if (entry.metadata?.isSummary !== true) sources.push({ position, text: shownText(entry) });
       entry.blocks.forEach((block, blockIndex) => {
         if (block.type === 'tool_response') {
           responses.push({ block, position: recordingPosition(entryIndex, blockIndex) });
