@@ -10,6 +10,19 @@ export const TRAIL_HEADER =
 /** The first line of a compaction summary Dense wrote (the proxy's working budget or its answer). */
 const SUMMARY_HEAD = /^\[Dense (?:summarized|compacted) the \d+ /m;
 
+/** A summary's first line up to the recall id of the messages it replaced. */
+const SUMMARY_TRANSCRIPT_ID =
+  /^\[Dense (?:summarized|compacted) the \d+ [^\n]*?`dense recall (r[0-9a-f]{10}) --grep /gm;
+
+/**
+ * The recall ids of the messages that the Dense summaries in `text` replaced, in order: where a
+ * later compaction covers such a summary, these ids still lead to the turns before it.
+ */
+export function summarizedTranscriptIds(text: string): string[] {
+  if (!text.includes('[Dense ')) return [];
+  return [...text.matchAll(SUMMARY_TRANSCRIPT_ID)].map((match) => match[1] as string);
+}
+
 /** Whether `text` holds a trail or a summary Dense wrote. */
 export function isDenseText(text: string): boolean {
   return text.includes(TRAIL_HEADER) || SUMMARY_HEAD.test(text);

@@ -52,3 +52,48 @@ describe('compactionSummary: specifics of condensed outputs', () => {
     expect(text).toContain('AssertionError: expected 4812 to be 4813');
   });
 });
+
+describe('compactionSummary: earlier compactions', () => {
+  it('#34.3 a summary that covers an earlier Dense summary names the recall id of the turns that one replaced', () => {
+    const first = summarize([
+      human('Review the dashboard.'),
+      ...toolRoundTrip(
+        'c1',
+        'run_shell_command',
+        { command: 'ls src' },
+        'providers.tsx\nlayout.tsx',
+      ),
+      ai('Two files.'),
+    ]);
+    const firstId = /`dense recall (r[0-9a-f]{10}) --grep/.exec(first.text)?.[1];
+    expect(firstId).toBeDefined();
+    // The client keeps Dense's answer as its history and sends it back as a user message.
+    const second = summarize([
+      human(`Dense answered this compaction request itself.\n\n${first.text}`),
+      human('Now fix the layout.'),
+      ...toolRoundTrip('c2', 'run_shell_command', { command: 'cat src/layout.tsx' }, 'export {}'),
+      ai('Fixed.'),
+    ]);
+    const header = second.text.split('\n')[0] ?? '';
+    expect(header).toContain(`\`dense recall ${firstId}\``);
+    expect(second.text).toContain('Review the dashboard.');
+    // A summary that covers none names no earlier id.
+    expect(first.text.split('\n')[0]).not.toContain('earlier compaction');
+  });
+
+  it('#34.3 an earlier Dense summary the compaction leaves before its cut is named too (the client may drop it next)', () => {
+    const first = summarize([human('Review the dashboard.'), ai('Looking.')]);
+    const firstId = /`dense recall (r[0-9a-f]{10}) --grep/.exec(first.text)?.[1] ?? '';
+    const leading = human(`Dense answered this compaction request itself.\n\n${first.text}`);
+    const removed = [human('Now fix the layout.'), ai('Fixed.')];
+    const kept = [human('Thanks.')];
+    const { text } = compactionSummary({
+      removed,
+      history: [leading, ...removed, ...kept],
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 8_000,
+      purpose: 'client-compaction',
+    });
+    expect(text.split('\n')[0]).toContain(`\`dense recall ${firstId}\``);
+  });
+});

@@ -36,6 +36,7 @@ import type { Todo } from '../../tools/todo-schemas.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages } from '../images/compactedImages.js';
+import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
 
 const ASSISTANT_CHARS = 300;
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
@@ -146,6 +147,27 @@ function pasteRecalls(messages: readonly string[]): RecallEntry[] {
     .map((text) => ({ id: recallIdOfUserMessage(text), text }));
 }
 
+/**
+ * The recall ids of the turns that earlier Dense summaries up to the cut replaced (a client that
+ * keeps Dense's answer as its history sends it back, and may drop it at its next compaction):
+ * named again, one id each, so every turn of the conversation stays one recall away.
+ */
+function earlierTranscripts(input: SummaryInput): string {
+  const last = input.removed.at(-1);
+  const through = last === undefined ? -1 : input.history.lastIndexOf(last);
+  const upToCut = through < 0 ? input.removed : input.history.slice(0, through + 1);
+  const ids = new Set<string>();
+  for (const entry of upToCut) {
+    if (entry.speaker === 'ai') continue;
+    for (const block of entry.blocks) {
+      if (block.type === 'text') for (const id of summarizedTranscriptIds(block.text)) ids.add(id);
+    }
+  }
+  if (ids.size === 0) return '';
+  const named = [...ids].map((id) => `\`dense recall ${id}\``).join(', ');
+  return ` The turns before Dense's earlier compaction${ids.size === 1 ? '' : 's'} of this conversation: ${named}.`;
+}
+
 /** The task list the summary shows: the agent's store's, else the task calls it removes. */
 function tasksOf(input: SummaryInput): readonly Todo[] {
   return input.tasks !== undefined && input.tasks.length > 0
@@ -197,7 +219,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     pinnedChars > input.budgetChars
       ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
       : '';
-  const header = `[${what} Run \`dense recall ${messagesId} --grep PATTERN\` to find a detail in them (\`--lines A:B\` reads a range; with no option, the whole transcript); \`dense recall <id>\` with any recall id below gives that exact original.${over}]`;
+  const header = `[${what} Run \`dense recall ${messagesId} --grep PATTERN\` to find a detail in them (\`--lines A:B\` reads a range; with no option, the whole transcript); \`dense recall <id>\` with any recall id below gives that exact original.${earlierTranscripts(input)}${over}]`;
   const left = input.budgetChars - header.length - pinned.length;
   const trailBudget = Math.max(
     Math.floor(input.budgetChars * TRAIL_FLOOR_SHARE),
