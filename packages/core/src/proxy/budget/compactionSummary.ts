@@ -37,11 +37,14 @@ import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages } from '../images/compactedImages.js';
 import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
+import { subagentReports } from './subagentReports.js';
 
 const ASSISTANT_CHARS = 300;
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
 const TRAIL_SHARE = 1 / 3;
 const TRAIL_FLOOR_SHARE = 1 / 12;
+/** Subagents' reports may take up to this share of what the turns and they have left. */
+const REPORTS_SHARE = 1 / 2;
 const TURNS_HEADING = 'The compacted turns, oldest first:';
 type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
   /** Where the output sits in the whole conversation (-1: not found there). */
@@ -175,6 +178,41 @@ function tasksOf(input: SummaryInput): readonly Todo[] {
     : clientTaskList(input.removed);
 }
 
+/**
+ * The sections after the user's messages, in the order the room serves them: the artifact trail
+ * (its share of the budget, its floor when the user's words took the rest), subagents' reports
+ * (up to their share of what is left), then the turns' lines newest first in the rest.
+ */
+function bodySections(input: {
+  readonly budgetChars: number;
+  /** Room left after the header and the user's messages (their separator not yet taken). */
+  readonly left: number;
+  /** Characters of the separator before the user's messages (0 when there are none). */
+  readonly pinnedSeparator: number;
+  readonly trail: (chars: number) => string;
+  readonly reports: (chars: number) => string;
+  readonly lines: readonly SummaryLine[];
+}): string[] {
+  const { budgetChars, left } = input;
+  const trailBudget = Math.max(
+    Math.floor(budgetChars * TRAIL_FLOOR_SHARE),
+    Math.min(Math.floor(budgetChars * TRAIL_SHARE), left),
+  );
+  const trail = input.trail(trailBudget);
+  const rest = Math.max(0, left - input.pinnedSeparator - (trail === '' ? 0 : trail.length + 2));
+  const reports = input.reports(Math.floor(rest * REPORTS_SHARE));
+  const turnsBudget = Math.max(
+    0,
+    rest - (reports === '' ? 0 : reports.length + 2) - TURNS_HEADING.length - 2,
+  );
+  const turns = fitSummaryLines(input.lines, turnsBudget);
+  return [
+    ...(trail === '' ? [] : ['', trail]),
+    ...(reports === '' ? [] : ['', reports]),
+    ...(turns.length === 0 ? [] : ['', TURNS_HEADING, ...turns]),
+  ];
+}
+
 /** The summary text and the originals its recall ids name. */
 export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { removed } = input;
@@ -220,20 +258,14 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
       : '';
   const header = `[${what} Run \`dense recall ${messagesId} --grep PATTERN\` to find a detail in them (\`--lines A:B\` reads a range; with no option, the whole transcript); \`dense recall <id>\` with any recall id below gives that exact original.${earlierTranscripts(input)}${over}]`;
-  const left = input.budgetChars - header.length - pinned.length;
-  const trailBudget = Math.max(
-    Math.floor(input.budgetChars * TRAIL_FLOOR_SHARE),
-    Math.min(Math.floor(input.budgetChars * TRAIL_SHARE), left),
-  );
-  const trail = renderArtifactTrail(artifacts, tasks, trailBudget);
-  const sections = (pinned === '' ? 0 : 2) + (trail === '' ? 0 : trail.length + 2);
-  const turnsBudget = Math.max(0, left - sections - TURNS_HEADING.length - 2);
-  const turns = fitSummaryLines(lines, turnsBudget);
-  const text = [
-    header,
-    ...(pinned === '' ? [] : ['', pinned]),
-    ...(trail === '' ? [] : ['', trail]),
-    ...(turns.length === 0 ? [] : ['', TURNS_HEADING, ...turns]),
-  ];
+  const body = bodySections({
+    budgetChars: input.budgetChars,
+    left: input.budgetChars - header.length - pinned.length,
+    pinnedSeparator: pinned === '' ? 0 : 2,
+    trail: (chars) => renderArtifactTrail(artifacts, tasks, chars),
+    reports: (chars) => subagentReports(removed, chars),
+    lines,
+  });
+  const text = [header, ...(pinned === '' ? [] : ['', pinned]), ...body];
   return { text: text.join('\n'), recall };
 }
