@@ -135,6 +135,29 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
     );
   });
 
+  it("#33.3 a failed Codex command is known by its output, not by the tool's framing", () => {
+    const removed = [
+      human('Show the contractor page.'),
+      ...toolRoundTrip(
+        'c1',
+        'run_shell_command',
+        { command: 'cat src/app/contractors/[id]/page.tsx' },
+        'Exit code: 1\nWall time: 0 seconds\nOutput:\nzsh:1: no matches found: src/app/contractors/[id]/page.tsx',
+      ),
+      ...toolRoundTrip(
+        'c2',
+        'run_shell_command',
+        { command: "cat 'src/app/contractors/[id]/page.tsx'" },
+        'Exit code: 0\nWall time: 0 seconds\nOutput:\nexport default function Page() {}',
+      ),
+    ];
+    const { text } = summarize(removed, 8_000);
+    expect(text).toContain(
+      'exit 1: zsh:1: no matches found: src/app/contractors/[id]/page.tsx; then',
+    );
+    expect(text).not.toContain('Wall time');
+  });
+
   it("#33.4 client context in a result and Dense's own earlier summary are no source of specifics or numbers", () => {
     const reminder =
       '<system-reminder>\nSkill palette: references/palette.md, 14978157 tokens left\n</system-reminder>';

@@ -29,7 +29,8 @@ import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
 import { carriedTrail } from './carriedTrail.js';
 import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
-import { ERROR_LINE, noteRun, type TriedCommand } from './triedAndFailed.js';
+import { noteRun, type TriedCommand } from './triedAndFailed.js';
+import { ERROR_LINE } from '../density/shellOutputLines.js';
 
 export const COMMAND_MAX_CHARS = 100;
 const ERROR_LINE_MAX = 160;

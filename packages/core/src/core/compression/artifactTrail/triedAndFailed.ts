@@ -4,6 +4,7 @@
  * sends the agent back down a path it already ruled out. Kept newest last, a few at most. Pure.
  */
 import { clip } from '../density/compress/summaryText.js';
+import { firstErrorLine, outputLines } from '../density/shellOutputLines.js';
 
 /** One failed run and what came after it. */
 export interface TriedCommand {
@@ -17,18 +18,13 @@ export interface TriedCommand {
 
 const TRIED_KEPT = 8;
 const SIGNATURE_MAX = 160;
-/** A line that reads as an error (the trail's error lines and a failure's signature). */
-export const ERROR_LINE =
-  /\b(error|fail(ed|ure|s)?|exception|traceback|assert\w*|panic|not found|denied)\b|✗|×/i;
-
-/** The first line that reads as an error, else the first non-empty line; '' for none. */
+/**
+ * The first output line that names an error, else the first output line (a shell tool's framing,
+ * such as Codex's `Wall time:`, is never one); '' for none.
+ */
 function errorSignature(text: string): string {
-  const lines = text
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '' && !/^exit code:? ?\d+$/i.test(line));
-  const line = lines.find((candidate) => ERROR_LINE.test(candidate)) ?? lines[0] ?? '';
-  return clip(line, SIGNATURE_MAX);
+  const line = firstErrorLine(text);
+  return clip(line === '' ? (outputLines(text, 40)[0] ?? '') : line, SIGNATURE_MAX);
 }
 
 export interface RunOutcome {

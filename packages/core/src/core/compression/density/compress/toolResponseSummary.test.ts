@@ -7,6 +7,7 @@ import {
   type ToolResponseBlock,
 } from '../../../../services/history/IContent.js';
 import {
+  FAILED_SUMMARY_MAX_CHARS,
   isCompactSummary,
   SUMMARY_MAX_CHARS,
   summarizeToolResponse,
@@ -58,7 +59,9 @@ describe('one-line tool summaries', () => {
         { command: 'npm test' },
         shellOutput('FAIL a.test.ts\n3 failed, 10 passed\nDone in 2s', 1),
       ),
-    ).toBe('[run_shell_command npm test — error: exit 1, "3 failed, 10 passed"]');
+    ).toBe(
+      '[run_shell_command npm test — error: exit 1, first error: FAIL a.test.ts, "3 failed, 10 passed"]',
+    );
     expect(
       summary('run_shell_command', { command: 'npm run build' }, shellOutput('built in 2s', 0)),
     ).toBe('[run_shell_command npm run build — success, "built in 2s"]');
@@ -83,7 +86,7 @@ describe('one-line tool summaries', () => {
           : 'ENOENT: no such file',
     });
     expect(summarizeToolResponse(reply('result'), call, ROOT)).toBe(
-      '[run_shell_command npm test — error: exit 1, "3 failed, 10 passed"]',
+      '[run_shell_command npm test — error: exit 1, first error: FAIL a.test.ts, "3 failed, 10 passed"]',
     );
     expect(summarizeToolResponse(reply('error'), call, ROOT)).toContain(
       'error: ENOENT: no such file',
@@ -166,11 +169,35 @@ describe('one-line tool summaries', () => {
     expect(summary('read_file', { file_path: `a\nb/${long}` }, 'x')).not.toContain('\n');
   });
 
+  it('#33.3 a failed run quotes the first line that names its error, whole, however long the command', () => {
+    const errorLine = `TypeError: Cannot read properties of undefined (reading 'ledger') at ${'x/'.repeat(20)}total.ts:41:7`;
+    const output = shellOutput(
+      [
+        '> jest',
+        'PASS a.test.ts',
+        errorLine,
+        ...Array.from({ length: 30 }, (_, i) => `  at frame ${i}`),
+        'Tests: 1 failed, 12 passed',
+      ].join('\n'),
+      1,
+    );
+    const line = summarizeToolResponse(
+      toolResponseBlock({ callId: 'c1', toolName: 'run_shell_command', result: output }),
+      toolCallBlock('c1', 'run_shell_command', { command: `npm test -- ${'--flag '.repeat(12)}` }),
+      ROOT,
+      'r0123456789',
+    );
+    expect(line).toContain(`first error: ${errorLine}`);
+    expect(line).toContain('recall id r0123456789');
+    expect(line.length).toBeLessThanOrEqual(FAILED_SUMMARY_MAX_CHARS);
+    expect(isCompactSummary(line)).toBe(true);
+  });
+
   it('recognises compact one-liners (summaries, the pointer) and nothing else', () => {
     expect(isCompactSummary('[read_file a.ts — success, 1 line]')).toBe(true);
     expect(isCompactSummary(PRUNED_POINTER)).toBe(true);
     expect(isCompactSummary('[a]\n[b]')).toBe(false);
-    expect(isCompactSummary(`[${'x'.repeat(SUMMARY_MAX_CHARS)}]`)).toBe(false);
+    expect(isCompactSummary(`[${'x'.repeat(FAILED_SUMMARY_MAX_CHARS)}]`)).toBe(false);
     expect(isCompactSummary('plain output')).toBe(false);
     expect(isCompactSummary({ output: '[x]' })).toBe(false);
   });

@@ -7,11 +7,18 @@ import type { ToolCallBlock, ToolResponseBlock } from '../../../../services/hist
 import { recallSuffix } from '../../recallPointers.js';
 import { clip } from './summaryText.js';
 import { summaryFacts, summarySubject, toolKindOf } from './toolSummaryFacts.js';
+import { firstErrorLine } from '../shellOutputLines.js';
 import { resultText, shellExitCode } from '../toolResultText.js';
 
-/** No summary line is longer than this. */
+/** No summary line of a result that succeeded is longer than this. */
 export const SUMMARY_MAX_CHARS = 200;
-const ERROR_MAX = 80;
+/**
+ * A failed result's line may be this long: it quotes the line that names the error, whole up to
+ * `ERROR_LINE_MAX` characters, since that line is what the agent acts on next.
+ */
+export const FAILED_SUMMARY_MAX_CHARS = 360;
+const ERROR_LINE_MAX = 160;
+const ERROR_MAX = 160;
 
 /**
  * Summarizes `response` (answering `call`, when known) in one line of at most
@@ -31,15 +38,29 @@ export function summarizeToolResponse(
       ? response.original
       : resultText(response.result);
   const subject = summarySubject(kind, call, workspaceRoot);
-  const outcome = outcomeOf(response, kind === 'shell' ? shellExitCode(text) : undefined);
+  const exitCode = kind === 'shell' ? shellExitCode(text) : undefined;
+  const outcome = outcomeOf(response, exitCode);
   const facts = summaryFacts(kind, call, text);
+  const failedRun = exitCode !== undefined && exitCode !== 0;
+  if (failedRun) facts.unshift(...errorLineFact(text, facts));
   const head = subject === undefined ? toolName : `${toolName} ${subject}`;
   const tail = [outcome, ...facts].join(', ');
   const suffix = recallId === undefined ? '' : recallSuffix(recallId);
-  const max = SUMMARY_MAX_CHARS - suffix.length;
+  const failed = failedRun || response.error !== undefined;
+  const max = (failed ? FAILED_SUMMARY_MAX_CHARS : SUMMARY_MAX_CHARS) - suffix.length;
   const body = `[${head} — ${tail}`;
   const clipped = body.length + 1 <= max ? body : `${body.slice(0, max - 2)}…`;
   return `${clipped}${suffix}]`;
+}
+
+/**
+ * The first line of a failed run's output that reads as an error, as `first error: <line>`
+ * (unquoted, so the line reads as the output has it); none when the quoted fact already shows it.
+ */
+function errorLineFact(text: string, facts: readonly string[]): string[] {
+  const line = firstErrorLine(text);
+  if (line === '' || facts.some((fact) => fact.includes(line.slice(0, 40)))) return [];
+  return [`first error: ${clip(line, ERROR_LINE_MAX)}`];
 }
 
 function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): string {
@@ -58,7 +79,7 @@ function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): s
 export function isCompactSummary(result: unknown): boolean {
   return (
     typeof result === 'string' &&
-    result.length <= SUMMARY_MAX_CHARS &&
+    result.length <= FAILED_SUMMARY_MAX_CHARS &&
     result.startsWith('[') &&
     result.endsWith(']') &&
     !result.includes('\n')

@@ -14,6 +14,7 @@ import {
   stringParameter,
 } from '../toolParameters.js';
 import { countLines, isShellTool } from '../toolResultText.js';
+import { outputBody } from '../shellOutputLines.js';
 
 export type ToolKind = 'read' | 'read-many' | 'write' | 'shell' | 'search' | 'other';
 
@@ -136,10 +137,6 @@ function searchFact(text: string): string {
   return plural(countLines(text), 'line');
 }
 
-/** Lines of a shell tool's report that describe the run, not its output. */
-const SHELL_META =
-  /^(command|directory|exit code|signal|background pids|process group pgid):|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
-const SHELL_PREFIX = /^(output|stdout|stderr|error): */i;
 const TELLING = /\b(fail(ed|ures?)?|errors?|passed|passing|tests?|warnings?|exception)\b/i;
 
 /**
@@ -153,8 +150,7 @@ function shellFacts(text: string): string[] {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end).trim();
     end = start - 1;
-    if (line === '' || SHELL_META.test(line)) continue;
-    const body = line.replace(SHELL_PREFIX, '').trim();
+    const body = outputBody(line);
     if (body === '') continue;
     if (TELLING.test(body)) return [quote(body, QUOTE_MAX)];
     lastLine ??= body;

@@ -1,0 +1,40 @@
+/**
+ * A shell tool's result read as its command's output: the fields a tool writes around the output
+ * (gemini-cli's `Command:`, `Directory:`, `Exit Code:`; Codex's `Exit code:`, `Wall time:`,
+ * `Output:` header; a field reading `(none)`) are not output, and an `Output:` label is taken off
+ * (an `Error:` or `stderr:` label stays: it says what the line is).
+ * Also the one test for a line that names an error, which the one-line summaries, the trail's
+ * error lines and what was tried and failed share. Pure.
+ */
+
+/** A line that names an error (`TypeError:`, `AssertionError`, a shell's `no matches found`). */
+export const ERROR_LINE =
+  /(errors?|exception)\b|\b(fail(ed|ure|s)?|traceback|assert\w*|panic|not found|no matches found|no such file|denied)\b|✗|×/i;
+
+const FRAMING =
+  /^(command|directory|exit code|signal|background pids|process group pgid|wall time|chunk id|original token count|total output lines):|^process exited with code -?\d+$|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
+const OUTPUT_LABEL = /^output: */i;
+/** How many lines `firstErrorLine` reads from the top. */
+const ERROR_LINE_SCAN = 400;
+
+/** What `line` shows of the command's output: '' for the tool's framing, else without a label. */
+export function outputBody(line: string): string {
+  const trimmed = line.trim();
+  if (trimmed === '' || FRAMING.test(trimmed)) return '';
+  return trimmed.replace(OUTPUT_LABEL, '').trim();
+}
+
+/** The output's lines from the top (at most `limit`), whitespace collapsed, framing left out. */
+export function outputLines(text: string, limit = Infinity): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split('\n', limit === Infinity ? undefined : limit)) {
+    const body = outputBody(raw).replace(/\s+/g, ' ');
+    if (body !== '') lines.push(body);
+  }
+  return lines;
+}
+
+/** The first line of the output that names an error; '' when none of its first lines does. */
+export function firstErrorLine(text: string): string {
+  return outputLines(text, ERROR_LINE_SCAN).find((line) => ERROR_LINE.test(line)) ?? '';
+}
