@@ -97,7 +97,7 @@ describe('#25.3 GroundingOracle', () => {
     expect(judge(contents, []).specifics).toBe(0);
   });
 
-  it('#33.5 a specific a recorded compaction summary brought up first is the agent\'s own', () => {
+  it("#33.5 a specific a recorded compaction summary brought up first is the agent's own", () => {
     const summary = createUserMessage('Summary: next, look under app/routes for the handlers.');
     const contents = [
       createUserMessage('start'),
