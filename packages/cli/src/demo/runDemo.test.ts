@@ -55,7 +55,8 @@ const scriptedFailures = DEMO_SCRIPT.flatMap((t) => t.steps.flatMap((s) => s.cal
   (c) => c.expectError === true,
 ).length;
 
-describe('dense demo, end to end', () => {
+// Whole demo runs: 1–3 s a test on a loaded 2-core machine, so their own timeout.
+describe('dense demo, end to end', { timeout: 30_000 }, () => {
   it('runs every strategy through all turns with the same model and tool calls', () => {
     expect(report.runs.map((r) => r.variant.id)).toEqual(DEMO_VARIANTS.map((v) => v.id));
     const [first] = report.runs;
@@ -194,7 +195,7 @@ describe('dense demo, end to end', () => {
   });
 });
 
-describe('dense demo, determinism', () => {
+describe('dense demo, determinism', { timeout: 30_000 }, () => {
   it('two runs of the same strategy give the same numbers', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'dense-demo-det-'));
     try {

@@ -75,7 +75,8 @@ const codexTurns = (): Turn[] =>
     pressureTokens: 100,
   }));
 
-describe('conversationSnapshot', () => {
+// Snapshots of 1M tokens of history: up to 2 s a test under load.
+describe('conversationSnapshot', { timeout: 30_000 }, () => {
   it('#36.1 replicas that share only the snapshot send the bytes one process sends (pointers, Anthropic)', () => {
     const turns = anthropicTurns();
     const { differing, stores } = alternate(turns, 3, (i) => i);

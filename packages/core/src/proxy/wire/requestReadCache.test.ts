@@ -16,7 +16,8 @@ const read = (cache: RequestReadCache, text: string, sessionId = 's') =>
   cache.read({ api: 'anthropic', text, sessionId }).outcome;
 const full = (text: string) => readAnthropicRequest(text, parseJsonSpans(text));
 
-describe('RequestReadCache', () => {
+// Whole Claude Code-shaped conversations densified twice: up to 2.5 s a test under load.
+describe('RequestReadCache', { timeout: 30_000 }, () => {
   it('#24.4 a request that adds messages to the previous one is read from where they start', () => {
     const cache = new RequestReadCache();
     const turns = bigSessionTurns(5_000, 3);

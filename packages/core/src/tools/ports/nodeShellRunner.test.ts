@@ -21,7 +21,8 @@ const run = (command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
     ...(signal ? { signal } : {}),
   });
 
-describe('nodeShellRunner', () => {
+// Real processes, one killed after its own 1 s timeout: up to 2 s a test under load.
+describe('nodeShellRunner', { timeout: 30_000 }, () => {
   it('reports the exit code and the interleaved output', async () => {
     expect(await run('echo a; echo b >&2; exit 4')).toEqual({
       kind: 'exited',
