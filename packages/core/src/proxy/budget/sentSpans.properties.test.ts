@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { sentSpans, type TextEdit } from './compactWire.js';
+import { sentSpans, type TextEdit } from './sentSpans.js';
 
 /** Messages as text, with edits inside them (start, end within one message; never overlapping). */
 const messagesWithEdits = fc

@@ -3,12 +3,8 @@
  * against the working budget (a reply never names a result the budget's compaction removed), and
  * the working budget run on the request with the pointers and replies written in.
  */
-import {
-  compactWire,
-  type CompactOutcome,
-  type EditSource,
-  type TextEdit,
-} from '../budget/compactWire.js';
+import { compactWire, type CompactOutcome } from '../budget/compactWire.js';
+import type { EditSource, TextEdit } from '../budget/sentSpans.js';
 import type { EarlyCompactionRisk } from '../budget/earlyCompactionRisk.js';
 import { compactionLayout } from '../budget/compactionLayout.js';
 import type { CompactionReads } from '../budget/compactionReads.js';
