@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent, ImportedSession } from '@dense/core';
 import { recordedClientWindow, wireModel } from './recordedClientWindow.js';
-import { CONTEXT_1M_BETA, clientHeaders, replayThroughProxy } from './replayThroughProxy.js';
+import { replayThroughProxy } from './replayThroughProxy.js';
+import { CONTEXT_1M_BETA, clientHeaders } from './clientHeaders.js';
 import type { ClientApi } from './clientRequests.js';
 import { readSession, T0 } from './test-utils/readSession.js';
 
@@ -36,9 +37,7 @@ describe('bench:proxy: the client window a transcript records', () => {
       api: 'anthropic' as const,
       prefix: { systemTokens: 1, toolTokens: 1 },
     };
-    expect(
-      clientHeaders({ ...input, count: (t: string) => t.length, sessionId: 's' })['anthropic-beta'],
-    ).toBe(CONTEXT_1M_BETA);
+    expect(clientHeaders({ ...input, sessionId: 's' })['anthropic-beta']).toBe(CONTEXT_1M_BETA);
   });
 
   it('#32.4 a /model output naming a [1m] model counts; ANSI bold codes do not', () => {

@@ -33,7 +33,6 @@ import {
   type ProxyRequestRecord,
   type ProxyServer,
 } from '@dense/core';
-import { CLIENT_DEFAULT_WINDOW } from '../../packages/core/src/proxy/budget/workingBudget.js';
 import { send } from '../../packages/core/src/proxy/test-utils/loopbackProxy.js';
 import {
   startCacheBillingMock,
@@ -64,13 +63,8 @@ import { SideIntent, type SideIntentReport } from './SideIntent.js';
 import type { SentSink } from './SentLog.js';
 import { sentEntries } from './sentEntries.js';
 import { replyText } from './replyText.js';
-import {
-  benchWindow,
-  recordedClientWindow,
-  wireModel,
-  type ClientWindow,
-  type WindowedSession,
-} from './recordedClientWindow.js';
+import { wireModel, type ClientWindow, type WindowedSession } from './recordedClientWindow.js';
+import { clientHeaders, replayWindow, sessionModel } from './clientHeaders.js';
 
 /** A side's client compactions. */
 export interface SideCompactions {
@@ -138,9 +132,6 @@ export interface ReplayInput {
   readonly sent?: { readonly passThrough: SentSink; readonly proxy: SentSink };
 }
 
-/** The `anthropic-beta` value with which Claude Code asks for the 1M-token window. */
-export const CONTEXT_1M_BETA = 'context-1m-2025-08-07';
-
 interface Side {
   readonly mock: CacheBillingMock;
   readonly url: string;
@@ -164,31 +155,6 @@ const PATHS: Readonly<Record<ClientApi, string>> = {
   anthropic: '/v1/messages',
   'openai-responses': '/v1/responses',
 };
-
-/** The model the bench's client names: the recorded one, else a default for its API. */
-function sessionModel(input: ReplayInput): string {
-  return input.session.model ?? (input.api === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-5');
-}
-
-/** The client's window: `--window` when set, else what the transcript records. */
-export function replayWindow(input: ReplayInput): ClientWindow {
-  return input.window === undefined
-    ? recordedClientWindow(input.session, input.api, sessionModel(input))
-    : benchWindow(input.api, input.window);
-}
-
-/** The headers the client sends: the 1M beta when its window is past Claude Code's default. */
-export function clientHeaders(
-  input: ReplayInput,
-  client: ClientWindow = replayWindow(input),
-): Record<string, string> {
-  const longContext = input.api === 'anthropic' && client.window > CLIENT_DEFAULT_WINDOW;
-  return {
-    'x-claude-code-session-id': input.sessionId,
-    'anthropic-version': '2023-06-01',
-    ...(longContext ? { 'anthropic-beta': CONTEXT_1M_BETA } : {}),
-  };
-}
 
 /**
  * Sends `body` from `side`: the round trip (ms), whether it reached the side's upstream, and the

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent, ImportedSession } from '@dense/core';
 import { clientThreshold } from './clientCompaction.js';
-import {
-  CONTEXT_1M_BETA,
-  clientHeaders,
-  replayThroughProxy,
-  type ReplayInput,
-} from './replayThroughProxy.js';
+import { replayThroughProxy, type ReplayInput } from './replayThroughProxy.js';
+import { CONTEXT_1M_BETA, clientHeaders } from './clientHeaders.js';
 import { windowOverall, windowRow } from './windowReport.js';
 import { readSession } from './test-utils/readSession.js';
 
