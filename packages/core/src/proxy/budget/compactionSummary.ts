@@ -37,7 +37,7 @@ import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages } from '../images/compactedImages.js';
 import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
-import { subagentReports } from './subagentReports.js';
+import { subagentReports, type SubagentReports } from './subagentReports.js';
 
 const ASSISTANT_CHARS = 300;
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
@@ -122,6 +122,8 @@ function toolLine(
 interface Context {
   readonly outputs: ReadonlyMap<string, CondensedOutput>;
   readonly mentions: AgentMentions;
+  /** Outputs the reports section shows whole: their line needs no specifics. */
+  readonly shownWhole: ReadonlySet<string>;
 }
 
 /**
@@ -137,7 +139,10 @@ function entryLines(entry: IContent, messageNumber: (text: string) => number, co
       lines.push({ text: `Assistant: ${clip(block.text, ASSISTANT_CHARS)}` });
     } else if (block.type === 'tool_response') {
       const line = typeof block.result === 'string' ? block.result : `[${block.toolName} result]`;
-      lines.push(toolLine(line, context.outputs.get(block.callId), context.mentions));
+      const output = context.shownWhole.has(block.callId)
+        ? undefined
+        : context.outputs.get(block.callId);
+      lines.push(toolLine(line, output, context.mentions));
     }
   }
   return lines;
@@ -190,8 +195,9 @@ function bodySections(input: {
   /** Characters of the separator before the user's messages (0 when there are none). */
   readonly pinnedSeparator: number;
   readonly trail: (chars: number) => string;
-  readonly reports: (chars: number) => string;
-  readonly lines: readonly SummaryLine[];
+  readonly reports: (chars: number) => SubagentReports;
+  /** The turns' lines, given the outputs the reports section shows whole. */
+  readonly lines: (shownWhole: ReadonlySet<string>) => readonly SummaryLine[];
 }): string[] {
   const { budgetChars, left } = input;
   const trailBudget = Math.max(
@@ -200,12 +206,12 @@ function bodySections(input: {
   );
   const trail = input.trail(trailBudget);
   const rest = Math.max(0, left - input.pinnedSeparator - (trail === '' ? 0 : trail.length + 2));
-  const reports = input.reports(Math.floor(rest * REPORTS_SHARE));
+  const { text: reports, shownWhole } = input.reports(Math.floor(rest * REPORTS_SHARE));
   const turnsBudget = Math.max(
     0,
     rest - (reports === '' ? 0 : reports.length + 2) - TURNS_HEADING.length - 2,
   );
-  const turns = fitSummaryLines(input.lines, turnsBudget);
+  const turns = fitSummaryLines(input.lines(shownWhole), turnsBudget);
   return [
     ...(trail === '' ? [] : ['', trail]),
     ...(reports === '' ? [] : ['', reports]),
@@ -237,13 +243,14 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       recall.push({ id: recallIdOfResponse(block), text: images.originalOf(block) });
     }
   }
-  const context: Context = {
-    outputs: outputsByCall(removed, input.history),
-    mentions: agentMentions(input.history),
-  };
+  const outputs = outputsByCall(removed, input.history);
+  const mentions = agentMentions(input.history);
   const numbers = new Map(messages.map((text, index) => [text, index + 1]));
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
-  const lines = images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
+  const lines = (shownWhole: ReadonlySet<string>) => {
+    const context: Context = { outputs, mentions, shownWhole };
+    return images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
+  };
   const pinned = renderPinned(messages);
   const tasks = tasksOf(input);
   const artifacts = collectArtifacts(removed, '');

@@ -21,8 +21,9 @@ describe('subagentReports', () => {
       ...delegated('a1', 'Backend survey', report('backend', 20)),
       ai('Surveyed.'),
     ];
-    const section = subagentReports(removed, 4_000);
+    const { text: section, shownWhole } = subagentReports(removed, 4_000);
     expect(section.startsWith(REPORTS_HEADING)).toBe(true);
+    expect([...shownWhole]).toEqual(['a1']);
     expect(section).toContain('[Backend survey; recall id r');
     expect(section).toContain('see server/routes/backend19.js');
   });
@@ -33,13 +34,14 @@ describe('subagentReports', () => {
       ...delegated('a2', 'New survey', report('new', 40)),
     ];
     const newest = report('new', 40);
-    const section = subagentReports(removed, newest.length + 1_200);
+    const { text: section, shownWhole } = subagentReports(removed, newest.length + 1_200);
+    expect([...shownWhole]).toEqual(['a2']);
     expect(section).toContain(newest);
     expect(section).toContain('[Old survey; recall id');
     expect(section).toContain('[… the rest: `dense recall r');
     expect(section).not.toContain('see server/routes/old39.js');
     expect(section.length).toBeLessThanOrEqual(newest.length + 1_200);
-    expect(subagentReports(removed, 200)).toBe('');
+    expect(subagentReports(removed, 200).text).toBe('');
   });
 
   it('#33.3 other tools, failed subagents and short notices are not reports', () => {
@@ -49,7 +51,7 @@ describe('subagentReports', () => {
       ...delegated('a2', 'Background survey', 'Started in the background; output_file: /tmp/a2'),
       ai('Listed.'),
     ];
-    expect(subagentReports(removed, 8_000)).toBe('');
+    expect(subagentReports(removed, 8_000).text).toBe('');
   });
 
   it('#33.3 the working-budget summary carries the report where its turn line alone would not', () => {
@@ -71,5 +73,24 @@ describe('subagentReports', () => {
     expect(text).toContain(REPORTS_HEADING);
     expect(text).toContain('see server/routes/backend29.js');
     expect(text.length).toBeLessThanOrEqual(8_000 + 200);
+  });
+
+  it('#33.3 a report shown whole is not repeated as specifics on its turn line', () => {
+    const removed = [
+      human('Map the backend.'),
+      ...delegated('a1', 'Backend survey', report('backend', 30)),
+      ai('Surveyed.'),
+    ];
+    const { text } = compactionSummary({
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 8_000,
+      purpose: 'working-budget',
+    });
+    const turnLine = text.split('\n').find((line) => line.startsWith('[Agent')) ?? '';
+    expect(turnLine).toContain('recall id r');
+    expect(turnLine).not.toContain('server/routes/backend');
+    expect(text.split('server/routes/backend29.js')).toHaveLength(2);
   });
 });

@@ -21,6 +21,7 @@ const MIN_REPORT_CHARS = 400;
 const MIN_REPORT_TEXT = 1_000;
 
 interface Report {
+  readonly callId: string;
   readonly id: string;
   readonly subject: string;
   readonly text: string;
@@ -46,7 +47,12 @@ function reportsOf(removed: readonly IContent[]): Report[] {
       if (!SUBAGENT_TOOLS.has(call?.name ?? block.toolName)) continue;
       const text = withoutClientContext(originalResponseText(block));
       if (text.length < MIN_REPORT_TEXT) continue;
-      reports.push({ id: recallIdOfResponse(block), subject: subjectOf(call), text });
+      reports.push({
+        callId: block.callId,
+        id: recallIdOfResponse(block),
+        subject: subjectOf(call),
+        text,
+      });
     }
   }
   return reports;
@@ -63,15 +69,28 @@ function renderReport(report: Report, room: number): string {
   return `${head}\n${report.text.slice(0, keep)}\n${cutNote}`;
 }
 
-/** The reports section within `budgetChars` characters; '' when there are none or no room. */
-export function subagentReports(removed: readonly IContent[], budgetChars: number): string {
+/** The reports section, and the call ids of the reports it shows whole. */
+export interface SubagentReports {
+  /** '' when there are none or no room. */
+  readonly text: string;
+  readonly shownWhole: ReadonlySet<string>;
+}
+
+/** The reports section within `budgetChars` characters. */
+export function subagentReports(
+  removed: readonly IContent[],
+  budgetChars: number,
+): SubagentReports {
   const parts: string[] = [];
+  const shownWhole = new Set<string>();
   let left = budgetChars - REPORTS_HEADING.length - 1;
   for (const report of reportsOf(removed).reverse()) {
     const rendered = renderReport(report, left);
     if (rendered === '') continue;
     parts.push(rendered);
+    if (rendered.endsWith(report.text)) shownWhole.add(report.callId);
     left -= rendered.length + 1;
   }
-  return parts.length === 0 ? '' : [REPORTS_HEADING, ...parts].join('\n');
+  const text = parts.length === 0 ? '' : [REPORTS_HEADING, ...parts].join('\n');
+  return { text, shownWhole };
 }

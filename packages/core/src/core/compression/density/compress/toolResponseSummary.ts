@@ -13,11 +13,11 @@ import { resultText, shellExitCode } from '../toolResultText.js';
 /** No summary line of a result that succeeded is longer than this. */
 export const SUMMARY_MAX_CHARS = 200;
 /**
- * A failed result's line may be this long: it quotes the line that names the error, whole up to
- * `ERROR_LINE_MAX` characters, since that line is what the agent acts on next.
+ * A failed result's line may be this long: it quotes what names the error (an error's text, or a
+ * failed run's first error line), up to `ERROR_MAX` characters, since that is what the agent acts
+ * on next.
  */
 export const FAILED_SUMMARY_MAX_CHARS = 360;
-const ERROR_LINE_MAX = 160;
 const ERROR_MAX = 160;
 
 /**
@@ -60,7 +60,7 @@ export function summarizeToolResponse(
 function errorLineFact(text: string, facts: readonly string[]): string[] {
   const line = firstErrorLine(text);
   if (line === '' || facts.some((fact) => fact.includes(line.slice(0, 40)))) return [];
-  return [`first error: ${clip(line, ERROR_LINE_MAX)}`];
+  return [`first error: ${clip(line, ERROR_MAX)}`];
 }
 
 function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): string {
