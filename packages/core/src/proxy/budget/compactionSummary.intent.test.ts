@@ -158,6 +158,25 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
     expect(text).not.toContain('Wall time');
   });
 
+  it("#33.3 a failure with no error word is known by its first output line, not Claude Code's `Exit code N`", () => {
+    const removed = [
+      human('Commit the notes.'),
+      ...toolRoundTrip(
+        'c1',
+        'Bash',
+        { command: 'git add learnings.md' },
+        '',
+        "Exit code 128\nfatal: pathspec 'learnings.md' did not match any files",
+      ),
+      ai('The file is missing.'),
+    ];
+    const { text } = summarize(removed, 8_000);
+    const tried = text
+      .split('\n')
+      .find((line) => line.startsWith('- `Bash git add learnings.md` → failed:'));
+    expect(tried).toContain("fatal: pathspec 'learnings.md' did not match any files");
+  });
+
   it("#33.4 client context in a result and Dense's own earlier summary are no source of specifics or numbers", () => {
     const reminder =
       '<system-reminder>\nSkill palette: references/palette.md, 14978157 tokens left\n</system-reminder>';

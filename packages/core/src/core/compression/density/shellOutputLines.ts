@@ -1,7 +1,7 @@
 /**
  * A shell tool's result read as its command's output: the fields a tool writes around the output
  * (gemini-cli's `Command:`, `Directory:`, `Exit Code:`; Codex's `Exit code:`, `Wall time:`,
- * `Output:` header; a field reading `(none)`) are not output, and an `Output:` label is taken off
+ * `Output:` header; Claude Code's `Exit code N` first line; a field reading `(none)`) are not output, and an `Output:` label is taken off
  * (an `Error:` or `stderr:` label stays: it says what the line is).
  * Also the one test for a line that names an error, which the one-line summaries, the trail's
  * error lines and what was tried and failed share. Pure.
@@ -12,7 +12,7 @@ export const ERROR_LINE =
   /(errors?|exception)\b|\b(fail(ed|ure|s)?|traceback|assert\w*|panic|not found|no matches found|no such file|denied)\b|✗|×/i;
 
 const FRAMING =
-  /^(command|directory|exit code|signal|background pids|process group pgid|wall time|chunk id|original token count|total output lines):|^process exited with code -?\d+$|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
+  /^(command|directory|exit code|signal|background pids|process group pgid|wall time|chunk id|original token count|total output lines):|^process exited with code -?\d+$|^exit code:? ?-?\d+$|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
 const OUTPUT_LABEL = /^output: */i;
 /** How many lines `firstErrorLine` reads from the top. */
 const ERROR_LINE_SCAN = 400;
