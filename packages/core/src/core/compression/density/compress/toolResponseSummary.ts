@@ -13,12 +13,13 @@ import { resultText, shellExitCode } from '../toolResultText.js';
 /** No summary line of a result that succeeded is longer than this. */
 export const SUMMARY_MAX_CHARS = 200;
 /**
- * A failed result's line may be this long: it quotes what names the error (an error's text, or a
- * failed run's first error line), up to `ERROR_MAX` characters, since that is what the agent acts
- * on next.
+ * A failed result's line may be this long: it quotes a failed run's first error line, up to
+ * `ERROR_LINE_MAX` characters, since that line is what the agent acts on next.
  */
 export const FAILED_SUMMARY_MAX_CHARS = 360;
-const ERROR_MAX = 160;
+const ERROR_LINE_MAX = 160;
+/** An error result's own text, from its start (measured: 160 showed no more failures, less else). */
+const ERROR_MAX = 80;
 
 /**
  * Summarizes `response` (answering `call`, when known) in one line of at most
@@ -60,7 +61,7 @@ export function summarizeToolResponse(
 function errorLineFact(text: string, facts: readonly string[]): string[] {
   const line = firstErrorLine(text);
   if (line === '' || facts.some((fact) => fact.includes(line.slice(0, 40)))) return [];
-  return [`first error: ${clip(line, ERROR_MAX)}`];
+  return [`first error: ${clip(line, ERROR_LINE_MAX)}`];
 }
 
 function outcomeOf(response: ToolResponseBlock, exitCode: number | undefined): string {
