@@ -173,6 +173,27 @@ describe('#33.5 intent oracle: the latest failure', () => {
     ).toEqual({ callsWithTasks: 0, tasksVisible: 0, callsWithFailure: 5, failureVisible: 3 });
   });
 
+  it('#33.5 a test runner banner is no signature: the first error under it is', () => {
+    const pytest = [
+      'Exit code: 1',
+      '======== test session starts ========',
+      'collected 2 items',
+      '======== FAILURES ========',
+      '________ test_failing_total ________',
+      '>       assert total([3, 4]) == 8',
+      'E       assert 7 == 8',
+      '======== 1 failed, 1 passed in 0.02s ========',
+    ].join('\n');
+    const run = [
+      human('Make the totals test pass'),
+      ...toolRoundTrip('p', 'run_shell_command', { command: 'pytest' }, pytest),
+      ai('The sum is off by one.'),
+    ];
+    expect(planWorkState(run).failures.map((failure) => failure.signature)).toEqual([
+      '> assert total([3, 4]) == 8',
+    ]);
+  });
+
   it('#33.5 a shell result counts as failed by its reported exit code when no error is set', () => {
     const codes = [
       ...toolRoundTrip('a', 'exec_command', { cmd: 'make' }, 'Process exited with code 0\nbuilt'),

@@ -6,8 +6,8 @@
  * `SIGNATURE_CHARS`: enough to tell one error from another, and what a summary that quotes the
  * error line keeps. The shell tools' own framing (exit code, wall time, command, directory, a
  * field reading `(none)`; an `Output:` label and Claude Code's `<tool_use_error>` tags are taken
- * off) is no signature. Independent of the
- * compression code. Pure.
+ * off) is no signature, and neither is a test runner's banner (`==== FAILURES ====`): it heads
+ * every failure alike, so it tells none apart. Independent of the compression code. Pure.
  */
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
 import { leaves } from '../grounding/groundingText.js';
@@ -32,6 +32,8 @@ const ERROR_WORD = /error|fail|exception|traceback|assert|panic/i;
 const FRAMING =
   /^(?:(?:process |command )?exit(?:ed with)? (?:code|status)\b|chunk id:|wall time:|original token count:|total output lines:|command:|directory:|signal:|background pids:|process group pgid:|[\w ]+:\s*\(none\)$)/i;
 const OUTPUT_LABEL = /^output:\s*/i;
+/** A few words, none a count, between runs of rule characters. */
+const BANNER = /^[=\-_*#~]{3,}(?:\s*[^\s\d=\-_*#~]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~]{3,}$/;
 const ERROR_TAGS = /<\/?tool_use_error>/g;
 
 /** What a result shows: its result's text, then its error text. */
@@ -58,6 +60,9 @@ export function failureSignature(text: string): string {
     .filter((line) => !FRAMING.test(line))
     .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
     .filter((line) => line !== '');
-  const line = telling.find((candidate) => ERROR_WORD.test(candidate)) ?? telling[0] ?? lines[0];
+  const line =
+    telling.find((candidate) => ERROR_WORD.test(candidate) && !BANNER.test(candidate)) ??
+    telling[0] ??
+    lines[0];
   return (line ?? '').slice(0, SIGNATURE_CHARS).trim();
 }

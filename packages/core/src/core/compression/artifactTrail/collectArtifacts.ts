@@ -30,7 +30,7 @@ import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts
 import { carriedTrail } from './carriedTrail.js';
 import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
 import { noteRun, type TriedCommand } from './triedAndFailed.js';
-import { ERROR_LINE } from '../density/shellOutputLines.js';
+import { namesError } from '../density/shellOutputLines.js';
 
 export const COMMAND_MAX_CHARS = 100;
 const ERROR_LINE_MAX = 160;
@@ -324,7 +324,7 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 function addErrors(response: ToolResponseBlock, errors: string[]): void {
   const lines = [response.error ?? '', ...resultText(response.result).split('\n')]
     .map(oneLine)
-    .filter((line) => line !== '' && ERROR_LINE.test(line));
+    .filter((line) => line !== '' && namesError(line));
   for (const line of lines.slice(0, 3)) {
     const shown = clip(line, ERROR_LINE_MAX);
     const at = errors.indexOf(shown);

@@ -7,9 +7,15 @@
  * error lines and what was tried and failed share. Pure.
  */
 
-/** A line that names an error (`TypeError:`, `AssertionError`, a shell's `no matches found`). */
-export const ERROR_LINE =
-  /(errors?|exception)\b|\b(fail(ed|ure|s)?|traceback|assert\w*|panic|not found|no matches found|no such file|denied)\b|✗|×/i;
+/** Words that name an error (`TypeError:`, `AssertionError`, `2 failures`, `no matches found`). */
+const ERROR_WORDS =
+  /(errors?|exception)\b|\b(fail(ed|ures?|s)?|traceback|assert\w*|panic|not found|no matches found|no such file|denied)\b|✗|×/i;
+/**
+ * A banner a test runner draws between sections (pytest's `==== FAILURES ====`, `____ test_x ____`):
+ * a few words, none a count, between runs of rule characters. It heads every failure alike, so it
+ * never names one.
+ */
+const BANNER = /^[=\-_*#~]{3,}(?:\s*[^\s\d=\-_*#~]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~]{3,}$/;
 
 const FRAMING =
   /^(command|directory|exit code|signal|background pids|process group pgid|wall time|chunk id|original token count|total output lines):|^process exited with code -?\d+$|^exit code:? ?-?\d+$|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
@@ -34,7 +40,12 @@ export function outputLines(text: string, limit = Infinity): string[] {
   return lines;
 }
 
+/** Whether `line` names an error (a banner never does). */
+export function namesError(line: string): boolean {
+  return ERROR_WORDS.test(line) && !BANNER.test(line.trim());
+}
+
 /** The first line of the output that names an error; '' when none of its first lines does. */
 export function firstErrorLine(text: string): string {
-  return outputLines(text, ERROR_LINE_SCAN).find((line) => ERROR_LINE.test(line)) ?? '';
+  return outputLines(text, ERROR_LINE_SCAN).find(namesError) ?? '';
 }
