@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ai, human, readFile } from '../test-utils/historyBuilders.js';
+import { ai, human, readFile, toolRoundTrip } from '../test-utils/historyBuilders.js';
 import { createAiMessage, createUserMessage, type IContent } from '../services/history/IContent.js';
 import { EMPTY_DENSITY_METADATA, type DensityConfig } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
@@ -135,6 +135,46 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
     });
     await handler.ensureCompressionBeforeSend('p', 100);
     expect(log).toEqual(['optimize', 'compress@800']);
+  });
+
+  it("#33.3 the emergency path keeps what was tried and failed beside the user's words when it drops every entry", async () => {
+    const noop = fakeStrategy({
+      compress: (context) =>
+        Promise.resolve({
+          kind: 'noop' as const,
+          reason: 'tail-covers-all' as const,
+          newHistory: context.history,
+          metadata: {
+            originalMessageCount: context.history.length,
+            compressedMessageCount: context.history.length,
+            strategyUsed: 'high-density' as const,
+            llmCallMade: false,
+          },
+        }),
+    });
+    const entries = [
+      human('Fix the build of the parser package.'),
+      ...toolRoundTrip(
+        'b1',
+        'run_shell_command',
+        { command: 'npm run build' },
+        'Exit code: 2\nsrc/parse.ts(4,1): error TS2304: Cannot find name scanToken.',
+      ),
+      big(35_000),
+    ];
+    const { handler, history } = await setup({
+      entries,
+      strategy: noop,
+      settings: { 'context-limit': 40_000, 'compression-threshold': 1 },
+    });
+    await handler.ensureCompressionBeforeSend('p', 9_000);
+    const shown = history
+      .getCurated()
+      .flatMap((entry) => entry.blocks.map((block) => (block.type === 'text' ? block.text : '')))
+      .join('\n');
+    expect(shown).toContain('Fix the build of the parser package.');
+    expect(shown).toContain('Tried and failed:');
+    expect(shown).toContain('`npm run build` → exit 2: src/parse.ts(4,1): error TS2304');
   });
 
   it('the emergency path throws a typed overflow error with the numbers when nothing makes room (mid-turn, the newest entry alone is over)', async () => {

@@ -34,7 +34,10 @@ import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit } from './escalateAtHardLimit.js';
 import { toolOutputCapTokens } from './capToolOutput.js';
 import { CompactionLoopGuard } from './CompactionLoopGuard.js';
-import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import {
+  ArtifactTrailKeeper,
+  SHORT_ROOM_TRAIL_SHARE,
+} from './compression/artifactTrail/ArtifactTrailKeeper.js';
 import { settleReplies } from './compression/density/optimize/settleReplies.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import type { DensityPressure } from '../scheduler/densityPressure.js';
@@ -404,15 +407,17 @@ export class CompressionHandler {
       toolOutputCap: runtime.settings.get('compression.toolOutputCap'),
       contextLimit: runtime.contextLimit(),
     });
-    // The user's words survive the emergency too (the trail does not: room is what is short).
+    // The user's words survive the emergency too, and a short trail: what was tried and failed
+    // and the todo list outrank the older entries dropped for them.
     const keep = (before: readonly IContent[], after: readonly IContent[]) =>
       this.trail.historyWithTrail({
         before,
         after,
-        todos: [],
+        todos: this.options.todos?.() ?? [],
         workspaceRoot: runtime.config.getWorkspaceRoot(),
         contextLimit: runtime.contextLimit(),
-        trail: false,
+        trail: runtime.settings.get('compression.artifactTrail'),
+        share: SHORT_ROOM_TRAIL_SHARE,
       });
     const event = await escalateAtHardLimit({
       history,

@@ -20,6 +20,11 @@ import { clientTaskList } from './clientTaskList.js';
 
 /** Share of the context window the trail may take (the todo list is always whole). */
 export const TRAIL_SHARE = 0.16;
+/**
+ * The trail's share when room is what is short (the hard limit's last step): enough for what was
+ * tried and failed and the newest of the rest, which outrank the older entries dropped for it.
+ */
+export const SHORT_ROOM_TRAIL_SHARE = 0.04;
 const CHARS_PER_TOKEN = 4;
 /** Below this window (tokens) there is no room for a trail. */
 export const MIN_TRAIL_CONTEXT = 8_000;
@@ -38,6 +43,8 @@ export interface TrailInput {
   /** Whether the artifact trail and todo list go in (`compression.artifactTrail`); the user's
    * messages always do. */
   readonly trail?: boolean;
+  /** Share of the window the trail may take; `TRAIL_SHARE` when unset. */
+  readonly share?: number;
 }
 
 /** The trail keeps at least this share of its budget however much the user's messages take. */
@@ -72,7 +79,7 @@ export class ArtifactTrailKeeper {
     const budget =
       input.contextLimit < MIN_TRAIL_CONTEXT
         ? 0
-        : Math.floor(input.contextLimit * TRAIL_SHARE * CHARS_PER_TOKEN);
+        : Math.floor(input.contextLimit * (input.share ?? TRAIL_SHARE) * CHARS_PER_TOKEN);
     const pinned = renderPinned(this.pinned);
     let trail = '';
     if (input.trail !== false) {

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';
-import { ArtifactTrailKeeper, isTrailEntry } from '../artifactTrail/ArtifactTrailKeeper.js';
+import {
+  ArtifactTrailKeeper,
+  insertTrail,
+  isTrailEntry,
+} from '../artifactTrail/ArtifactTrailKeeper.js';
 import { makeCompressionContext } from '../../../test-utils/compressionContext.js';
 import { human, readFile } from '../../../test-utils/historyBuilders.js';
 import { charEstimateTokenCounter } from '../../../services/history/TokenCounter.js';
@@ -188,6 +192,27 @@ describe('#35.1 high-density compacts to the working budget', () => {
     });
     expect(kept).toEqual(result);
     expect(kept.newHistory.some(isTrailEntry)).toBe(false);
+  });
+
+  it('#33.3 a trail entry the hard limit left first stays first, unchanged; the summaries follow it', async () => {
+    const trailText = 'Tried and failed:\n- `npm run build` → exit 2: error TS2304';
+    const first = insertTrail(session(16).slice(1), trailText);
+    const once = applied(
+      await strategy.compress(
+        await context(first, { 'compression.density.workingBudget': 16_000 }),
+      ),
+    );
+    expect(once.newHistory[0]).toBe(first[0]);
+    expect(isWorkingBudgetSummary(once.newHistory[1])).toBe(true);
+    const grown = [...once.newHistory, ...session(30).slice(17)];
+    const twice = applied(
+      await strategy.compress(
+        await context(grown, { 'compression.density.workingBudget': 16_000 }),
+      ),
+    );
+    expect(twice.newHistory[0]).toBe(first[0]);
+    expect(twice.newHistory.filter(isWorkingBudgetSummary)).toHaveLength(1);
+    expect(isWorkingBudgetSummary(twice.newHistory[1])).toBe(true);
   });
 
   it('#35.1 a second compaction replaces the first summary with one written from the original turns', async () => {
