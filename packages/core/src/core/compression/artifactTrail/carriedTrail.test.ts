@@ -7,6 +7,7 @@ import {
 } from '../../../proxy/test-utils/longSession.js';
 import { anthropicBody } from '../../../proxy/test-utils/wireRequests.js';
 import { carriedTrail } from './carriedTrail.js';
+import { TRAIL_HEADER } from '../denseText.js';
 
 /** The summary text of Dense's answer to a compaction request (its stream's text deltas). */
 function answeredSummary(): string {
@@ -28,7 +29,31 @@ describe('carriedTrail: what an earlier Dense summary named stays named (#34.1)'
     expect(carriedTrail('- /w/a.ts: read; recall id r0123456789')).toEqual({
       files: [],
       commands: [],
+      tried: [],
     });
+  });
+
+  it('#33.3 what an earlier trail lists as tried and failed is read back, oldest first, and is no command', () => {
+    const trail = [
+      TRAIL_HEADER,
+      'Tried and failed (2 older omitted):',
+      '- `npm run build` → exit 2: src/a.ts(4,1): error TS2304; then `npm test` → exit 0',
+      '- `read_file /w/b.ts` → failed: ENOENT: no such file',
+      'Commands (last exit status):',
+      '- `npm test` → exit 0; recall id r0123456789',
+    ].join('\n');
+    const carried = carriedTrail(trail);
+    expect(carried.tried).toEqual([
+      {
+        command: 'npm run build',
+        failure: 'exit 2: src/a.ts(4,1): error TS2304',
+        then: '`npm test` → exit 0',
+      },
+      { command: 'read_file /w/b.ts', failure: 'failed: ENOENT: no such file' },
+    ]);
+    expect(carried.commands).toEqual([
+      { command: 'npm test', status: 'exit 0', recallIds: ['r0123456789'] },
+    ]);
   });
 
   it("#34.1 a working-budget compaction that covers the client's kept summary (Dense's answer) still names the files it named", () => {

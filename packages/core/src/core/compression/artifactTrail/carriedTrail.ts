@@ -2,11 +2,13 @@
  * The trail an earlier Dense summary carried, read back from its text: when a later compaction
  * covers that summary (a client kept Dense's answer to its compaction as a user message, and the
  * working budget compacts again), the files and commands it named, with their recall ids, stay
- * in the new trail instead of being lost with the message. Reads the lines `renderArtifactTrail`
- * writes: `- path: read, changed; last edit …; recall id r…` and `` - `command` → exit 1; recall id r… ``.
- * Pure.
+ * in the new trail instead of being lost with the message; so do the failures it lists under
+ * `Tried and failed:`. Reads the lines `renderArtifactTrail` writes:
+ * `- path: read, changed; last edit …; recall id r…`, `` - `command` → exit 1; recall id r… `` and,
+ * in that section, `` - `command` → exit 2: first error; then `other` → ok ``. Pure.
  */
 import { isDenseText } from '../denseText.js';
+import type { TriedCommand } from './triedAndFailed.js';
 
 const FILE_STATES = ['created', 'changed', 'deleted', 'read'] as const;
 type FileState = (typeof FILE_STATES)[number];
@@ -27,6 +29,8 @@ export interface CarriedCommand {
 export interface CarriedTrail {
   readonly files: readonly CarriedFile[];
   readonly commands: readonly CarriedCommand[];
+  /** What was tried and failed, oldest first. */
+  readonly tried: readonly TriedCommand[];
 }
 
 const RECALL = /; recall id (r[0-9a-f]{10})/g;
@@ -35,15 +39,38 @@ const FILE_LINE = new RegExp(
   `^- (\\S[^\\n]*?): (${STATES})(?:; last edit ([^\\n]*?))?((?:; recall id r[0-9a-f]{10})*)$`,
 );
 const COMMAND_LINE = /^- `([^`\n]+)`(?: → ([^;\n]*?))?((?:; recall id r[0-9a-f]{10})*)$/;
+const TRIED_TITLE = /^Tried and failed(?: \(\d+ older omitted\))?:$/;
+const TRIED_LINE = /^- `([^`\n]+)` → (.+?)(?:; then (`[^`\n]+` → [^\n]+))?$/;
+/** A section's title line (`Files:`, `Commands (last exit status):`). */
+const TITLE = /^[A-Z][^\n]*:$/;
 
 const idsIn = (text: string): string[] => [...text.matchAll(RECALL)].map((match) => match[1] ?? '');
 
-/** The files and commands an earlier Dense summary in `text` names; empty for other text. */
+/** The files, commands and failures an earlier Dense summary in `text` names; empty for other text. */
 export function carriedTrail(text: string): CarriedTrail {
-  if (!isDenseText(text)) return { files: [], commands: [] };
+  if (!isDenseText(text)) return { files: [], commands: [], tried: [] };
   const files: CarriedFile[] = [];
   const commands: CarriedCommand[] = [];
+  const tried: TriedCommand[] = [];
+  let inTried = false;
   for (const line of text.split('\n')) {
+    if (TITLE.test(line)) {
+      inTried = TRIED_TITLE.test(line);
+      continue;
+    }
+    if (inTried) {
+      const failure = TRIED_LINE.exec(line);
+      if (failure !== null) {
+        const then = failure[3];
+        tried.push({
+          command: failure[1] ?? '',
+          failure: failure[2] ?? '',
+          ...(then === undefined ? {} : { then }),
+        });
+        continue;
+      }
+      inTried = false;
+    }
     const file = FILE_LINE.exec(line);
     if (file !== null) {
       files.push({
@@ -63,5 +90,5 @@ export function carriedTrail(text: string): CarriedTrail {
       });
     }
   }
-  return { files, commands };
+  return { files, commands, tried };
 }

@@ -29,7 +29,7 @@ import { isCompactSummary } from '../density/compress/toolResponseSummary.js';
 import { summarySubject, toolKindOf } from '../density/compress/toolSummaryFacts.js';
 import { carriedTrail } from './carriedTrail.js';
 import { pinnedIn, usersWordsIn } from '../pinnedUserMessages.js';
-import { noteRun, type TriedCommand } from './triedAndFailed.js';
+import { carryTried, noteRun, type TriedCommand } from './triedAndFailed.js';
 import { namesError } from '../density/shellOutputLines.js';
 
 export const COMMAND_MAX_CHARS = 100;
@@ -98,7 +98,12 @@ export function collectArtifacts(
 ): Artifacts {
   const calls = new Map<string, ToolCallBlock>();
   for (const entry of history) {
-    if (isDenseEntry(entry)) continue;
+    if (isDenseEntry(entry)) {
+      // Its facts were collected from the turns it stands for, which may be gone: its trail is
+      // what still names them.
+      if (entry.speaker === 'human') collectCarried(entry, into);
+      continue;
+    }
     if (entry.speaker === 'human') {
       collectNumbers(entry, into.numbers);
       collectInclusions(entry, workspaceRoot, into);
@@ -365,6 +370,7 @@ function collectCarried(entry: IContent, into: Artifacts): void {
       if (status !== '') output.status = status;
       for (const id of recallIds) addRecallId(output.recallIds, id, RECALL_IDS_PER_OUTPUT);
     }
+    carryTried(into.tried, carried.tried);
   }
 }
 

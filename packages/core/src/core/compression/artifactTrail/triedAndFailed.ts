@@ -60,6 +60,17 @@ export function noteRun(tried: TriedCommand[], run: RunOutcome): void {
   if (tried.length > TRIED_KEPT) tried.splice(0, tried.length - TRIED_KEPT);
 }
 
+/**
+ * Adds failures an earlier trail listed (oldest first) that `tried` does not hold yet, before
+ * the ones it holds: they happened earlier. Keeps the newest `TRIED_KEPT`.
+ */
+export function carryTried(tried: TriedCommand[], carried: readonly TriedCommand[]): void {
+  const known = new Set(tried.map((entry) => entry.command));
+  const older = carried.filter((entry) => !known.has(entry.command)).map((entry) => ({ ...entry }));
+  tried.unshift(...older);
+  if (tried.length > TRIED_KEPT) tried.splice(0, tried.length - TRIED_KEPT);
+}
+
 /** One line per failed command, oldest first. */
 export function triedLines(tried: readonly TriedCommand[]): string[] {
   return tried.map(

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { HighDensityStrategy } from '../HighDensityStrategy.js';
 import {
   ArtifactTrailKeeper,
-  insertTrail,
   isTrailEntry,
+  SHORT_ROOM_TRAIL_SHARE,
 } from '../artifactTrail/ArtifactTrailKeeper.js';
 import { makeCompressionContext } from '../../../test-utils/compressionContext.js';
-import { human, readFile } from '../../../test-utils/historyBuilders.js';
+import { human, readFile, toolRoundTrip } from '../../../test-utils/historyBuilders.js';
 import { charEstimateTokenCounter } from '../../../services/history/TokenCounter.js';
 import type { IContent } from '../../../services/history/IContent.js';
 import type { EphemeralSettings } from '../../../settings/settingsRegistry.js';
@@ -194,25 +194,35 @@ describe('#35.1 high-density compacts to the working budget', () => {
     expect(kept.newHistory.some(isTrailEntry)).toBe(false);
   });
 
-  it('#33.3 a trail entry the hard limit left first stays first, unchanged; the summaries follow it', async () => {
-    const trailText = 'Tried and failed:\n- `npm run build` → exit 2: error TS2304';
-    const first = insertTrail(session(16).slice(1), trailText);
-    const once = applied(
+  it('#33.3 what a trail entry lists as tried and failed stays in the summary that covers it', async () => {
+    const failed = new ArtifactTrailKeeper().historyWithTrail({
+      before: [
+        human(TASK),
+        ...toolRoundTrip(
+          'b1',
+          'run_shell_command',
+          { command: 'npm run build' },
+          'Exit code: 2\nsrc/lex.ts(4,1): error TS2304: Cannot find name scanIdent.',
+        ),
+      ],
+      after: [],
+      todos: [],
+      workspaceRoot: '/w',
+      contextLimit: 100_000,
+      share: SHORT_ROOM_TRAIL_SHARE,
+    });
+    expect(textOf(failed[0])).toContain('Tried and failed:');
+    const history = [...failed, ...session(16).slice(1)];
+    const result = applied(
       await strategy.compress(
-        await context(first, { 'compression.density.workingBudget': 16_000 }),
+        await context(history, { 'compression.density.workingBudget': 16_000 }),
       ),
     );
-    expect(once.newHistory[0]).toBe(first[0]);
-    expect(isWorkingBudgetSummary(once.newHistory[1])).toBe(true);
-    const grown = [...once.newHistory, ...session(30).slice(17)];
-    const twice = applied(
-      await strategy.compress(
-        await context(grown, { 'compression.density.workingBudget': 16_000 }),
-      ),
-    );
-    expect(twice.newHistory[0]).toBe(first[0]);
-    expect(twice.newHistory.filter(isWorkingBudgetSummary)).toHaveLength(1);
-    expect(isWorkingBudgetSummary(twice.newHistory[1])).toBe(true);
+    expect(result.newHistory.some(isTrailEntry)).toBe(false);
+    const summary = textOf(result.newHistory[0]);
+    expect(summary).toContain('Tried and failed:');
+    expect(summary).toContain('`npm run build` → exit 2: src/lex.ts(4,1): error TS2304');
+    expect(summary.split(TASK)).toHaveLength(2);
   });
 
   it('#35.1 a second compaction replaces the first summary with one written from the original turns', async () => {

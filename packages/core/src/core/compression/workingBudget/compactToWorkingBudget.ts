@@ -9,7 +9,6 @@
  */
 import { createUserMessage, type IContent } from '../../../services/history/IContent.js';
 import type { CompressionContext, CompressionResult } from '../types.js';
-import { isTrailEntry } from '../artifactTrail/ArtifactTrailKeeper.js';
 import { EARLY_COMPACTION_SHARE, earlyBudgetOf } from './planCompaction.js';
 import { planHistoryCompaction } from './planHistoryCompaction.js';
 
@@ -23,30 +22,18 @@ export function isWorkingBudgetSummary(entry: IContent | undefined): boolean {
   return entry?.metadata?.[WORKING_BUDGET_SUMMARY_KEY] === true;
 }
 
-/**
- * The turns the plan sees: the standing summary's originals (when known) and what follows it. A
- * trail entry the hard limit's last step left first (it dropped the summary it stood after) stays
- * first, unchanged: it alone still names what that summary held.
- */
+/** The turns the plan sees: the standing summary's originals (when known) and what follows it. */
 function standingTurns(history: readonly IContent[]): {
   leading: readonly IContent[];
   turns: readonly IContent[];
   previousCut: number;
 } {
-  let trailEnd = 0;
-  while (trailEnd < history.length && isTrailEntry(history[trailEnd] as IContent)) trailEnd++;
-  const trail = history.slice(0, trailEnd);
-  const rest = history.slice(trailEnd);
-  const first = rest[0];
-  if (!isWorkingBudgetSummary(first)) return { leading: trail, turns: rest, previousCut: 0 };
+  const first = history[0];
+  if (!isWorkingBudgetSummary(first)) return { leading: [], turns: history, previousCut: 0 };
   const originals = originalsOf.get(first as IContent);
   if (originals === undefined)
-    return { leading: [...trail, first as IContent], turns: rest.slice(1), previousCut: 0 };
-  return {
-    leading: trail,
-    turns: [...originals, ...rest.slice(1)],
-    previousCut: originals.length,
-  };
+    return { leading: [first as IContent], turns: history.slice(1), previousCut: 0 };
+  return { leading: [], turns: [...originals, ...history.slice(1)], previousCut: originals.length };
 }
 
 /** The transcript form of entries: one JSON line each (what the summary's messages id names). */
