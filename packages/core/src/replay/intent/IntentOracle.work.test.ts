@@ -194,7 +194,7 @@ describe('#33.5 intent oracle: the latest failure', () => {
     ]);
   });
 
-  it('#33.5 a shell result counts as failed by its reported exit code when no error is set', () => {
+  it('#33.5 a shell result counts as failed by its reported exit code when no error is set; one with nothing but the framing shows nothing', () => {
     const codes = [
       ...toolRoundTrip('a', 'exec_command', { cmd: 'make' }, 'Process exited with code 0\nbuilt'),
       ...toolRoundTrip(
@@ -215,6 +215,12 @@ describe('#33.5 intent oracle: the latest failure', () => {
         'run_shell_command',
         { command: 'make' },
         'Command: make\nDirectory: (root)\nOutput: make: no rule to build\nError: (none)\nExit Code: 2\nSignal: (none)',
+      ),
+      ...toolRoundTrip(
+        'g',
+        'exec_command',
+        { cmd: 'rg -n scanIdent src' },
+        'Exit code: 1\nWall time: 0 seconds\nOutput:\n',
       ),
       ...toolRoundTrip(
         'f',

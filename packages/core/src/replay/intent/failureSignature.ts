@@ -50,19 +50,20 @@ export function isFailure(block: ToolResponseBlock, text: string): boolean {
   return code !== undefined && Number(code) !== 0;
 }
 
-/** The line that names the failure in `text`; '' when it has no line. */
+/**
+ * The line that names the failure in `text`; '' when it has none but the shell tool's framing (a
+ * search that matched nothing: `Exit code: 1` and an empty output), which shows nothing to keep.
+ */
 export function failureSignature(text: string): string {
-  const lines = text
+  const telling = text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '');
-  const telling = lines
-    .filter((line) => !FRAMING.test(line))
+    .filter((line) => line !== '' && !FRAMING.test(line))
     .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
     .filter((line) => line !== '');
   const line =
     telling.find((candidate) => ERROR_WORD.test(candidate) && !BANNER.test(candidate)) ??
     telling[0] ??
-    lines[0];
-  return (line ?? '').slice(0, SIGNATURE_CHARS).trim();
+    '';
+  return line.slice(0, SIGNATURE_CHARS).trim();
 }

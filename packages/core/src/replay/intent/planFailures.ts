@@ -1,7 +1,7 @@
 /**
  * The failed tool results of a recording (`isFailure`), each with its signature: the failures
- * the agent had seen before any later model call. Results with no text are left out (nothing to
- * show). Independent of the compression code. Pure.
+ * the agent had seen before any later model call. Results with no text but the shell tool's
+ * framing are left out (nothing to show). Independent of the compression code. Pure.
  */
 import type { IContent } from '../../services/history/IContent.js';
 import { failureSignature, isFailure, resultText } from './failureSignature.js';
