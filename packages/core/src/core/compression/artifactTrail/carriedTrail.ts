@@ -46,6 +46,38 @@ const TITLE = /^[A-Z][^\n]*:$/;
 
 const idsIn = (text: string): string[] => [...text.matchAll(RECALL)].map((match) => match[1] ?? '');
 
+function triedOf(line: string): TriedCommand | undefined {
+  const failure = TRIED_LINE.exec(line);
+  if (failure === null) return undefined;
+  const then = failure[3];
+  return {
+    command: failure[1] ?? '',
+    failure: failure[2] ?? '',
+    ...(then === undefined ? {} : { then }),
+  };
+}
+
+function fileOf(line: string): CarriedFile | undefined {
+  const file = FILE_LINE.exec(line);
+  if (file === null) return undefined;
+  return {
+    path: file[1] ?? '',
+    states: (file[2] ?? '').split(', ') as FileState[],
+    lastEdit: file[3],
+    recallIds: idsIn(file[4] ?? ''),
+  };
+}
+
+function commandOf(line: string): CarriedCommand | undefined {
+  const command = COMMAND_LINE.exec(line);
+  if (command === null || (command[2] === undefined && command[3] === '')) return undefined;
+  return {
+    command: command[1] ?? '',
+    status: command[2] ?? '',
+    recallIds: idsIn(command[3] ?? ''),
+  };
+}
+
 /** The files, commands and failures an earlier Dense summary in `text` names; empty for other text. */
 export function carriedTrail(text: string): CarriedTrail {
   if (!isDenseText(text)) return { files: [], commands: [], tried: [] };
@@ -58,37 +90,19 @@ export function carriedTrail(text: string): CarriedTrail {
       inTried = TRIED_TITLE.test(line);
       continue;
     }
-    if (inTried) {
-      const failure = TRIED_LINE.exec(line);
-      if (failure !== null) {
-        const then = failure[3];
-        tried.push({
-          command: failure[1] ?? '',
-          failure: failure[2] ?? '',
-          ...(then === undefined ? {} : { then }),
-        });
-        continue;
-      }
-      inTried = false;
-    }
-    const file = FILE_LINE.exec(line);
-    if (file !== null) {
-      files.push({
-        path: file[1] ?? '',
-        states: (file[2] ?? '').split(', ') as FileState[],
-        lastEdit: file[3],
-        recallIds: idsIn(file[4] ?? ''),
-      });
+    const failure = inTried ? triedOf(line) : undefined;
+    inTried = failure !== undefined;
+    if (failure !== undefined) {
+      tried.push(failure);
       continue;
     }
-    const command = COMMAND_LINE.exec(line);
-    if (command !== null && (command[2] !== undefined || command[3] !== '')) {
-      commands.push({
-        command: command[1] ?? '',
-        status: command[2] ?? '',
-        recallIds: idsIn(command[3] ?? ''),
-      });
+    const file = fileOf(line);
+    if (file !== undefined) {
+      files.push(file);
+      continue;
     }
+    const command = commandOf(line);
+    if (command !== undefined) commands.push(command);
   }
   return { files, commands, tried };
 }
