@@ -36,7 +36,7 @@ describe('carriedTrail: what an earlier Dense summary named stays named (#34.1)'
   it('#33.3 what an earlier trail lists as tried and failed is read back, oldest first, and is no command', () => {
     const trail = [
       TRAIL_HEADER,
-      'Tried and failed (2 older omitted):',
+      'Tried and failed: (2 older omitted)',
       '- `npm run build` → exit 2: src/a.ts(4,1): error TS2304; then `npm test` → exit 0',
       '- `read_file /w/b.ts` → failed: ENOENT: no such file',
       'Commands (last exit status):',

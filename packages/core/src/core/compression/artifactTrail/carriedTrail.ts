@@ -39,10 +39,10 @@ const FILE_LINE = new RegExp(
   `^- (\\S[^\\n]*?): (${STATES})(?:; last edit ([^\\n]*?))?((?:; recall id r[0-9a-f]{10})*)$`,
 );
 const COMMAND_LINE = /^- `([^`\n]+)`(?: → ([^;\n]*?))?((?:; recall id r[0-9a-f]{10})*)$/;
-const TRIED_TITLE = /^Tried and failed(?: \(\d+ older omitted\))?:$/;
+const TRIED_TITLE = /^Tried and failed:(?: \(\d+ older omitted\))?$/;
 const TRIED_LINE = /^- `([^`\n]+)` → (.+?)(?:; then (`[^`\n]+` → [^\n]+))?$/;
 /** A section's title line (`Files:`, `Commands (last exit status):`). */
-const TITLE = /^[A-Z][^\n]*:$/;
+const TITLE = /^[A-Z][^\n]*:(?: \(\d+ older omitted\))?$/;
 
 const idsIn = (text: string): string[] => [...text.matchAll(RECALL)].map((match) => match[1] ?? '');
 

@@ -115,4 +115,19 @@ describe('renderArtifactTrail', () => {
     expect(text).toContain('case59 ');
     expect(text).not.toContain('case0 ');
   });
+
+  it('#33.3 the newest failure goes in whatever the budget, as the todo list does; older ones as they fit', () => {
+    const a: Artifacts = emptyArtifacts();
+    a.tried.push(
+      { command: 'npm run build', failure: 'exit 2: error TS2304: Cannot find name scanIdent' },
+      { command: 'write_file src/lex.ts', failure: 'failed: File has not been read yet.' },
+    );
+    const todos = [{ id: '1', content: 'Accept unicode identifiers', status: 'pending' as const }];
+    const text = renderArtifactTrail(a, todos, 40);
+    expect(text).toContain('Accept unicode identifiers');
+    expect(text).toContain('Tried and failed: (1 older omitted)');
+    expect(text).toContain('- `write_file src/lex.ts` → failed: File has not been read yet.');
+    expect(text).not.toContain('npm run build');
+    expect(renderArtifactTrail(a, todos, 10_000)).toContain('npm run build');
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The artifact trail as the model sees it, within a character budget: the current todo list
- * (from the todo store, never from a summary) and what was tried and failed first, then files
+ * (from the todo store, never from a summary; whole) and what was tried and failed first (its
+ * newest line whatever the budget), then files
  * (never dropped while they fit), commands newest first, the other tools' outputs, error lines
  * and the user's numbers. A line names the recall ids of the outputs the kept history no longer shows, so
  * every output a compression drops stays recallable while its line fits.
@@ -14,6 +15,7 @@ import type { Artifacts, FileArtifact, OutputArtifact } from './collectArtifacts
 import { EMPTY_VIEW, isNamedIn, type HistoryView } from './namedInHistory.js';
 
 /** Files come first: at least this share of the budget when commands need the rest. */
+const TRIED_TITLE = 'Tried and failed:';
 const FILES_SHARE = 0.75;
 
 export { TRAIL_HEADER };
@@ -114,17 +116,21 @@ export function renderArtifactTrail(
   // The todo list goes in whole, whatever the budget: it is the plan the agent works from.
   if (todos.length > 0) sections.push(formatTodoList(todos));
   let left = budgetChars - sections.join('\n').length;
-  const add = (title: string, lines: readonly TrailLine[]) => {
-    if (lines.length === 0 || left <= title.length) return;
-    const { kept, omitted, used } = fit(lines, left - title.length - 1);
+  /** `floor`: characters the section may take whatever is left. */
+  const add = (title: string, lines: readonly TrailLine[], floor = 0) => {
+    const room = Math.max(left, floor);
+    if (lines.length === 0 || room <= title.length) return;
+    const { kept, omitted, used } = fit(lines, room - title.length - 1);
     if (kept.length === 0) return;
     sections.push(
       `${title}${omitted > 0 ? ` (${omitted} older omitted)` : ''}\n${kept.join('\n')}`,
     );
     left -= used + title.length + 1;
   };
-  // What failed comes before what was touched: it is what the agent must not try again blindly.
-  add('Tried and failed:', triedLines(artifacts.tried).map(plainLine));
+  // What failed comes before what was touched: it is what the agent must not try again blindly,
+  // so its newest line goes in whatever the budget, as the todo list does.
+  const tried = triedLines(artifacts.tried).map(plainLine);
+  add(TRIED_TITLE, tried, TRIED_TITLE.length + 1 + (tried.at(-1)?.text.length ?? 0) + 1);
   // A file line names every read it keeps (at most a few), shown in the kept history or not.
   const files = linesOf(
     artifacts.files,
