@@ -229,9 +229,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
           `${(meterSaving * 100).toFixed(1)}% (billed ${Math.round(stats.totals.billedCost)})`,
       );
       expect(proxiedCost).toBeLessThan(directCost);
-      // #34.4: the live meter models the client's own compactions (measured: 2.7 points under the
-      // real saving at 60 turns on both windows; the issue's target is 2).
-      expect(Math.abs(meterSaving - realSaving)).toBeLessThanOrEqual(0.03);
+      // #34.4: the live meter models the client's own compactions and carries what an induced one
+      // took out for good (measured at 60 turns: 0.1 point over the real saving at 200k, 0.8 at
+      // 1M; the issue's target is 2).
+      expect(Math.abs(meterSaving - realSaving)).toBeLessThanOrEqual(0.02);
     });
   }
 });

@@ -31,6 +31,9 @@ export interface CompactionReply {
   readonly body: string;
   /** Messages the summary covers. */
   readonly messages: number;
+  /** Bytes of those messages in the request, and of the summary text that stands for them. */
+  readonly coveredBytes: number;
+  readonly summaryBytes: number;
   /** The originals the summary names, to keep before the reply goes out. */
   readonly recalls: readonly RecallEntry[];
 }
@@ -110,6 +113,8 @@ export function answerCompaction(api: WireApi, body: Buffer): CompactionReply | 
       stream: streamed,
       ...compactionReplyBody(api, reply, streamed),
       messages: removed.length,
+      coveredBytes: Buffer.byteLength(raw),
+      summaryBytes: Buffer.byteLength(reply.text),
       recalls: summary.recall,
     };
   } catch {

@@ -46,6 +46,9 @@ export interface CompactionNote {
   readonly induced?: boolean;
   /** `answered`: estimated tokens of the summary the client keeps (characters / 4). */
   readonly summaryTokens?: number;
+  /** `answered`: bytes of the messages the summary covers, and of the summary. */
+  readonly coveredBytes?: number;
+  readonly summaryBytes?: number;
 }
 
 export interface DensifyResult {

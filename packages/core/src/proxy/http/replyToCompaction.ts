@@ -2,7 +2,7 @@
  * The server's side of the client's own compaction request (`budget/answerCompaction.ts`):
  * answered at once, not forwarded; the history signals of `clientHistoryBound.ts` end here.
  */
-import { answerCompaction } from '../budget/answerCompaction.js';
+import { answerCompaction, type CompactionReply } from '../budget/answerCompaction.js';
 import { conversationKey } from '../decide/conversationStore.js';
 import { undecidedResult, type DensifyResult } from '../densify/DensifyResult.js';
 import { finishRequest } from './finishRequest.js';
@@ -51,7 +51,7 @@ function record(
     readonly api: WireApi;
     readonly exchange: Pick<ChatExchange, 'body' | 'started' | 'user'>;
     readonly conversationId: string;
-    readonly reply: { readonly messages: number; readonly body: Buffer | string };
+    readonly reply: Pick<CompactionReply, 'messages' | 'body' | 'coveredBytes' | 'summaryBytes'>;
     readonly induced: boolean;
   },
 ): void {
@@ -64,6 +64,8 @@ function record(
       cut: reply.messages,
       ...(induced ? { induced } : {}),
       summaryTokens: Math.round(reply.body.length / 4),
+      coveredBytes: reply.coveredBytes,
+      summaryBytes: reply.summaryBytes,
     },
   };
   const outcome: ForwardOutcome = { status: 200, usage: undefined, end: 'complete' };

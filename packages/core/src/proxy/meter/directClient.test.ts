@@ -88,4 +88,41 @@ describe('directClient: the client passed through, for the live meter (#34.4)', 
     expect(after.context?.clientTokens).toBe(10_000);
     expect(after.cost?.passThrough).toBeGreaterThan(after.cost?.billed ?? 0);
   });
+
+  it('#34.4 an induced compaction carries what it took out for good (covered less summary), so the first request after keeps its new turn', () => {
+    const stats = new ProxyStats();
+    // 4 bytes a token: 40,000 tokens held, 35,000 of them history the summary covers.
+    stats.record(
+      request(0, { usage: { input: 0, cacheCreation: 0, cacheRead: 40_000, output: 10 } }),
+      {
+        provider: 'anthropic',
+        originalBytes: 160_000,
+        sentBytes: 160_000,
+        clientThreshold: 167_000,
+      },
+    );
+    stats.record(
+      request(1_000, {
+        compaction: {
+          kind: 'answered',
+          cut: 10,
+          induced: true,
+          summaryTokens: 1_000,
+          coveredBytes: 140_000,
+          summaryBytes: 4_000,
+        },
+      }),
+      { provider: 'anthropic', originalBytes: 162_000, sentBytes: 162_000 },
+    );
+    // After: 5,000 system and tools, the 1,000-token summary and a new 3,000-token turn.
+    const after = stats.record(
+      request(2_000, {
+        conversationId: 'session:s1:bbbb',
+        usage: { input: 0, cacheCreation: 9_000, cacheRead: 0, output: 10 },
+      }),
+      { provider: 'anthropic', originalBytes: 36_000, sentBytes: 36_000, clientThreshold: 167_000 },
+    );
+    // Direct: the 40,000 it held, read from its cache, and the new turn written.
+    expect(after.cost?.passThrough).toBeCloseTo(40_000 * 0.1 + 3_000 * 1.25, 0);
+  });
 });

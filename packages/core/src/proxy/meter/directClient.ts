@@ -10,6 +10,7 @@
  */
 import type { CacheRules } from '../../cache/cacheRules.js';
 import { isCacheCold, priceCall } from '../../cache/priceCall.js';
+import type { CompactionNote } from '../densify/DensifyResult.js';
 import type { PassThroughState } from './passThroughCost.js';
 
 export interface DirectClientState {
@@ -44,6 +45,43 @@ export function directCompactionCost(input: {
   }).weightedTokens;
 }
 
+/** Bytes a compaction Dense answered took out of the client's history: covered less summary. */
+export function replacedBytesOf(note: CompactionNote | undefined): {
+  readonly replacedBytes?: number;
+} {
+  if (note?.coveredBytes === undefined || note.summaryBytes === undefined) return {};
+  return { replacedBytes: Math.max(0, note.coveredBytes - note.summaryBytes) };
+}
+
+/**
+ * `bytes` of the client's body as tokens, at its previous request's ratio of its own prompt tokens
+ * to bytes; undefined when that is unknown.
+ */
+export function clientTokensOf(
+  previous: PassThroughState | undefined,
+  bytes: number | undefined,
+): number | undefined {
+  const base = previous?.clientBytes ?? 0;
+  const tokens = previous?.clientTokens;
+  if (tokens === undefined || bytes === undefined || base <= 0) return undefined;
+  return Math.round((tokens * bytes) / base);
+}
+
+/**
+ * The history the direct client holds at its compaction request: the previous request's prompt
+ * and what the client's compaction request holds beyond that request (read by bytes: the client's
+ * summarize instruction, and any turn added since). The previous prompt when bytes are unknown.
+ */
+export function compactionHeldTokens(
+  previous: PassThroughState | undefined,
+  clientBytes: number | undefined,
+): number {
+  if (previous === undefined) return 0;
+  const now = clientTokensOf(previous, clientBytes);
+  const added = now === undefined ? 0 : Math.max(0, now - (previous.clientTokens ?? now));
+  return previous.promptTokens + added;
+}
+
 /**
  * After the client's compaction request was answered by Dense: an induced one is carried (the
  * direct client still holds `heldTokens`, its prompt before), one the client made by itself is a
@@ -51,9 +89,24 @@ export function directCompactionCost(input: {
  */
 export function afterAnswered(
   state: DirectClientState,
-  input: { readonly induced: boolean; readonly heldTokens: number },
+  input: {
+    readonly induced: boolean;
+    readonly heldTokens: number;
+    /**
+     * Tokens the compaction took out of the client's history for good (what the summary covers,
+     * less the summary), when known: carried as they are. Unknown: the next request fixes the
+     * carry from `heldTokens`, which misses what that request adds.
+     */
+    readonly replacedTokens?: number;
+  },
 ): { readonly state: DirectClientState; readonly chargeCompaction: boolean } {
   if (!input.induced) return { state: DIRECT_START, chargeCompaction: true };
+  if (input.replacedTokens !== undefined) {
+    return {
+      state: { carriedTokens: state.carriedTokens + input.replacedTokens },
+      chargeCompaction: false,
+    };
+  }
   return {
     state: { carriedTokens: state.carriedTokens, pendingHeldTokens: input.heldTokens },
     chargeCompaction: false,

@@ -8,6 +8,8 @@ import type { CacheRules } from '../../cache/cacheRules.js';
 import {
   afterAnswered,
   beforePriced,
+  clientTokensOf,
+  compactionHeldTokens,
   directCompactionCost,
   DIRECT_START,
   type DirectClientState,
@@ -64,11 +66,20 @@ export class DirectClients {
     readonly induced: boolean;
     readonly rules: CacheRules;
     readonly at: number;
+    /** Bytes of the compaction request's body. */
+    readonly clientBytes?: number;
+    /** Bytes the compaction took out of the client's history (`replacedBytesOf`). */
+    readonly replacedBytes?: number;
   }): number | undefined {
     const session = sessionOf(input.conversationId);
     const previous = this.latest.get(session);
-    const heldTokens = previous?.promptTokens ?? 0;
-    const next = afterAnswered(this.stateOf(session), { induced: input.induced, heldTokens });
+    const heldTokens = compactionHeldTokens(previous, input.clientBytes);
+    const replacedTokens = clientTokensOf(previous, input.replacedBytes);
+    const next = afterAnswered(this.stateOf(session), {
+      induced: input.induced,
+      heldTokens,
+      ...(replacedTokens === undefined ? {} : { replacedTokens }),
+    });
     this.setState(session, next.state);
     if (!next.chargeCompaction || heldTokens === 0) return undefined;
     return directCompactionCost({ rules: input.rules, heldTokens, at: input.at, previous });

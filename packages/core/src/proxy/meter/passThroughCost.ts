@@ -28,6 +28,12 @@ export interface PassThroughState {
   readonly at: number;
   /** Prompt tokens the previous request would have had passed through. */
   readonly promptTokens: number;
+  /**
+   * The client's own prompt tokens (without history it no longer holds) and body bytes: their
+   * ratio reads a later body of the client (its compaction request) as tokens.
+   */
+  readonly clientTokens?: number;
+  readonly clientBytes?: number;
 }
 
 export interface PassThroughCostInput {
@@ -63,10 +69,16 @@ export function passThroughCost(input: PassThroughCostInput): {
   if (carried === 0 && (input.originalBytes === input.sentBytes || input.sentBytes <= 0)) {
     return {
       cost: { billed, passThrough: billed },
-      state: { at: input.at, promptTokens: sentPrompt },
+      state: {
+        at: input.at,
+        promptTokens: sentPrompt,
+        clientTokens: sentPrompt,
+        clientBytes: input.originalBytes,
+      },
     };
   }
-  const promptTokens = clientPromptTokens({ ...input, sentPromptTokens: sentPrompt }) + carried;
+  const clientTokens = clientPromptTokens({ ...input, sentPromptTokens: sentPrompt });
+  const promptTokens = clientTokens + carried;
   const previous = input.previous;
   const warm = previous !== undefined && !isCacheCold(rules, input.at - previous.at);
   const reusable = warm ? Math.max(usage.cacheRead, previous.promptTokens) : usage.cacheRead;
@@ -78,6 +90,6 @@ export function passThroughCost(input: PassThroughCostInput): {
   });
   return {
     cost: { billed, passThrough: priced.weightedTokens },
-    state: { at: input.at, promptTokens },
+    state: { at: input.at, promptTokens, clientTokens, clientBytes: input.originalBytes },
   };
 }

@@ -22,6 +22,7 @@ import type { CompactionNote } from '../densify/densifyRequest.js';
 import type { PassThroughPointers } from '../decide/sentPointers.js';
 import type { ReplyEnd } from './forwardOutcome.js';
 import { DirectClients, sessionOf, type DirectSessionState } from './directClients.js';
+import { replacedBytesOf } from './directClient.js';
 import { clientPromptTokens } from '../images/clientPromptTokens.js';
 import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
 import type { ScheduleReason } from '../decide/proxySchedule.js';
@@ -321,6 +322,8 @@ export class ProxyStats {
       induced: record.compaction?.induced === true,
       rules: cacheRulesFor(pricing.provider),
       at: record.at,
+      clientBytes: pricing.originalBytes,
+      ...replacedBytesOf(record.compaction),
     });
     return passThrough === undefined ? record : { ...record, cost: { billed: 0, passThrough } };
   }
