@@ -7,6 +7,8 @@ export * from './http/proxyServer.js';
 export * from './meter/passThroughCost.js';
 export * from './meter/proxyReport.js';
 export * from './meter/proxyStats.js';
+export * from './meter/proxyRecord.js';
+export * from './meter/proxyTotals.js';
 export { sessionStatus, type SessionStatus } from './meter/sessionStatus.js';
 export { compactTokens, formatStatusLine } from './meter/formatStatusLine.js';
 export { STATUS_LINE_ROUTE, statusLineOf } from './http/statusLineRoute.js';

@@ -12,7 +12,7 @@
  * Isolation: `series(user)` and `teamStats(user)` read that user's buckets only; the team's figures
  * are read only when no user is named (the caller decides who may ask for them).
  */
-import type { ProxyRequestRecord } from '../../proxy/meter/proxyStats.js';
+import type { ProxyRequestRecord } from '../../proxy/meter/proxyRecord.js';
 import { BucketStore, HOUR_MS, MINUTE_MS, type StoredBucket } from './BucketStore.js';
 import {
   addCounters,

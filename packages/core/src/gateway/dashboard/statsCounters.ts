@@ -9,7 +9,7 @@
  * compaction Dense answered, the time the client waited for Dense's answer (the request's
  * `durationMs`); never below 0.
  */
-import type { ProxyRequestRecord } from '../../proxy/meter/proxyStats.js';
+import type { ProxyRequestRecord } from '../../proxy/meter/proxyRecord.js';
 
 export interface StatsCounters {
   /** Requests recorded (a `count_tokens` probe is one, as in the proxy's totals). */

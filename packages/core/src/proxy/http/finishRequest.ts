@@ -8,11 +8,8 @@ import type { Usage } from '../meter/usageMeter.js';
 import { textTokensPerChar } from '../images/imageTurnChars.js';
 import type { ProxyContext } from './proxyContext.js';
 import { formatRequestLine } from '../meter/proxyReport.js';
-import {
-  COUNT_TOKENS_ROUTE,
-  type ProxyRequestRecord,
-  type RequestPricing,
-} from '../meter/proxyStats.js';
+import { COUNT_TOKENS_ROUTE, type RequestPricing } from '../meter/proxyStats.js';
+import { type ProxyRequestRecord } from '../meter/proxyRecord.js';
 
 /**
  * The upstream's own count calibrates the conversation's next estimate against the budget. Per

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyRequestRecord } from '../meter/proxyStats.js';
+import type { ProxyRequestRecord } from '../meter/proxyRecord.js';
 import {
   closeLoopback,
   proxyTo,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cacheRulesFor } from '../../cache/cacheRules.js';
 import { DIRECT_START, afterAnswered, beforePriced, directCompactionCost } from './directClient.js';
-import { ProxyStats, type ProxyRequestRecord } from './proxyStats.js';
+import { ProxyStats } from './proxyStats.js';
+import { type ProxyRequestRecord } from './proxyRecord.js';
 
 const rules = cacheRulesFor('anthropic');
 

@@ -2,7 +2,9 @@
  * The proxy's words for people: one stderr line per request and the summary table printed at
  * exit, both from `ProxyStats` records. Costs are prompt costs in base-input-token units.
  */
-import type { ProxyRequestRecord, ProxyStatsJson, ProxyTotals } from './proxyStats.js';
+import type { ProxyStatsJson } from './proxyStats.js';
+import type { ProxyRequestRecord } from './proxyRecord.js';
+import type { ProxyTotals } from './proxyTotals.js';
 import { POINTERS_DROPPED_TEXT, type PassThroughPointers } from '../decide/sentPointers.js';
 
 const k = (value: number): string =>

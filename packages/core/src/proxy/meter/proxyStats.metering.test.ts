@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatRequestLine, formatSummary } from './proxyReport.js';
-import {
-  ProxyStats,
-  removedTokensOf,
-  type ProxyRequestRecord,
-  type RequestPricing,
-} from './proxyStats.js';
+import { ProxyStats, type RequestPricing } from './proxyStats.js';
+import { removedTokensOf } from './proxyTotals.js';
+import { type ProxyRequestRecord } from './proxyRecord.js';
 import { clientCompactionThreshold } from '../budget/workingBudget.js';
 import { bodyImageLoad } from '../images/requestImages.js';
 import { proxyRequest } from '../test-utils/proxyRecords.js';

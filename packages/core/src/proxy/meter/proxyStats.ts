@@ -18,64 +18,14 @@
  * compacted there once (and again after regrowing a threshold's worth).
  */
 import { cacheRulesFor, type CacheProviderName } from '../../cache/cacheRules.js';
-import type { CompactionNote } from '../densify/densifyRequest.js';
-import type { PassThroughPointers } from '../decide/sentPointers.js';
-import type { ReplyEnd } from './forwardOutcome.js';
 import { DirectClients, sessionOf, type DirectSessionState } from './directClients.js';
 import { replacedBytesOf } from './directClient.js';
 import { clientPromptTokens } from '../images/clientPromptTokens.js';
-import { passThroughCost, type PassThroughState, type RequestCost } from './passThroughCost.js';
-import type { ScheduleReason } from '../decide/proxySchedule.js';
+import { passThroughCost, type PassThroughState } from './passThroughCost.js';
 import type { ImageLoad } from '../images/requestImages.js';
-import { ZERO_USAGE, type Usage } from './usageMeter.js';
-
-export interface ProxyRequestRecord {
-  readonly at: number;
-  readonly route: string;
-  readonly status: number;
-  /** Whether the reply reached the client whole. */
-  readonly end: ReplyEnd;
-  readonly conversationId: string | undefined;
-  readonly durationMs: number;
-  readonly usage: Usage | undefined;
-  /** Request characters density removed (0 when forwarded unchanged). */
-  readonly removedChars: number;
-  /**
-   * The base64 images among `removedChars` (set from the request's pricing): counted by their
-   * rule in `removedTokensOf`, not as characters.
-   */
-  readonly removedImages?: ImageLoad;
-  readonly pointers: number;
-  /** Results sent as a reply at entry (absent: none). */
-  readonly replies?: number;
-  readonly newEdits: number;
-  readonly schedule: ScheduleReason;
-  readonly prefixStable: boolean | undefined;
-  /** The working budget's compaction, or the client's compaction answered by Dense. */
-  readonly compaction?: CompactionNote;
-  readonly unsupported?: string;
-  /** With `unsupported`: whether the pointers already sent went out again (the cache kept). */
-  readonly passThrough?: PassThroughPointers;
-  /** Billed against pass-through, for billed requests whose reply reported usage. */
-  readonly cost?: RequestCost;
-  /** Prompt tokens upstream (reported) and as the client holds them (estimated). */
-  readonly context?: RequestContext;
-  /** Why this request counts as one client compaction avoided, if it does. */
-  readonly compactionAvoided?: CompactionAvoided;
-}
-
-export interface RequestContext {
-  /** Prompt tokens of the request as forwarded, from the reported usage. */
-  readonly upstreamTokens: number;
-  /** Estimated prompt tokens of the request as the client sent it. */
-  readonly clientTokens: number;
-}
-
-/**
- * `answered`: the client's compaction request, answered by Dense without a model call;
- * `kept-under`: the client's held context passed its threshold, the context reported to it did not.
- */
-export type CompactionAvoided = 'answered' | 'kept-under';
+import type { Usage } from './usageMeter.js';
+import type { ProxyRequestRecord, RequestContext } from './proxyRecord.js';
+import { addRecord, sumTotals, ZERO_TOTALS, type ProxyTotals } from './proxyTotals.js';
 
 /** What a billed request needs to be priced against passing it through. */
 export interface RequestPricing {
@@ -87,41 +37,6 @@ export interface RequestPricing {
   readonly sentImages?: ImageLoad;
   /** The client's own compaction threshold (reported tokens), when known for its model. */
   readonly clientThreshold?: number;
-}
-
-export interface ProxyTotals {
-  readonly requests: number;
-  readonly inputTokens: number;
-  readonly cacheCreationTokens: number;
-  readonly cacheReadTokens: number;
-  readonly outputTokens: number;
-  /**
-   * Estimated tokens density kept out of the requests (`removedTokensOf`), summed over
-   * requests: a result sent as the pointer on ten requests counts ten times. Not a saving; the
-   * saving is `passThroughCost - billedCost`.
-   */
-  readonly removedTokens: number;
-  readonly batches: number;
-  readonly prefixBreaks: number;
-  /** Replies cut mid-way (upstream dropped or client closed). */
-  readonly cutReplies: number;
-  /** Billed prompt cost in base-input-token units (output left out). */
-  readonly billedCost: number;
-  /** Estimated prompt cost of the same requests passed through unchanged, same units. */
-  readonly passThroughCost: number;
-  /**
-   * Prompt tokens of the latest priced request upstream (reported); in totals and `dropped`,
-   * summed over conversations.
-   */
-  readonly contextUpstreamTokens: number;
-  /** The same request as the client holds it (estimated), same sums. */
-  readonly contextClientTokens: number;
-  /** Client compaction requests answered by Dense. */
-  readonly compactionsAnswered: number;
-  /** Times the working budget kept the client under its own threshold (see the module header). */
-  readonly compactionsKeptUnder: number;
-  /** `compactionsAnswered + compactionsKeptUnder`. */
-  readonly compactionsAvoided: number;
 }
 
 export interface ProxyStatsJson {
@@ -143,20 +58,6 @@ const RECENT = 100;
 export const COUNT_TOKENS_ROUTE = 'anthropic count_tokens';
 export const DEFAULT_STATS_CONVERSATIONS = 256;
 
-const NO_COST: RequestCost = { billed: 0, passThrough: 0 };
-
-/**
- * Estimated tokens a request kept out: removed characters / 4, except the base64 images among
- * them, which count by their provider's rule.
- */
-export function removedTokensOf(
-  record: Pick<ProxyRequestRecord, 'removedChars' | 'removedImages'>,
-): number {
-  const images = record.removedImages;
-  if (images === undefined) return Math.round(record.removedChars / 4);
-  return Math.round(Math.max(0, record.removedChars - images.chars) / 4) + images.tokens;
-}
-
 /** The images forwarded requests left out: the client's less those sent (none when unknown). */
 function removedImagesOf(pricing: RequestPricing): ImageLoad | undefined {
   const original = pricing.originalImages;
@@ -167,71 +68,6 @@ function removedImagesOf(pricing: RequestPricing): ImageLoad | undefined {
     ? undefined
     : { chars, tokens: Math.max(0, original.tokens - (sent?.tokens ?? 0)) };
 }
-
-/** What one record adds to a conversation's counts beyond usage and cost. */
-function meteringOf(record: ProxyRequestRecord, previous: RequestContext | undefined) {
-  const context = record.context ?? previous;
-  return {
-    // The latest context replaces the conversation's previous one in the sums.
-    upstream: (context?.upstreamTokens ?? 0) - (previous?.upstreamTokens ?? 0),
-    client: (context?.clientTokens ?? 0) - (previous?.clientTokens ?? 0),
-    answered: record.compactionAvoided === 'answered' ? 1 : 0,
-    keptUnder: record.compactionAvoided === 'kept-under' ? 1 : 0,
-  };
-}
-
-function addTo(
-  totals: ProxyTotals,
-  record: ProxyRequestRecord,
-  previous: RequestContext | undefined,
-): ProxyTotals {
-  const usage = record.usage ?? ZERO_USAGE;
-  const cost = record.cost ?? NO_COST;
-  const metering = meteringOf(record, previous);
-  return {
-    requests: totals.requests + 1,
-    inputTokens: totals.inputTokens + usage.input,
-    cacheCreationTokens: totals.cacheCreationTokens + usage.cacheCreation,
-    cacheReadTokens: totals.cacheReadTokens + usage.cacheRead,
-    outputTokens: totals.outputTokens + usage.output,
-    removedTokens: totals.removedTokens + removedTokensOf(record),
-    batches: totals.batches + (record.newEdits > 0 ? 1 : 0),
-    prefixBreaks: totals.prefixBreaks + (record.prefixStable === false ? 1 : 0),
-    cutReplies: totals.cutReplies + (record.end === 'complete' ? 0 : 1),
-    billedCost: totals.billedCost + cost.billed,
-    passThroughCost: totals.passThroughCost + cost.passThrough,
-    contextUpstreamTokens: totals.contextUpstreamTokens + metering.upstream,
-    contextClientTokens: totals.contextClientTokens + metering.client,
-    compactionsAnswered: totals.compactionsAnswered + metering.answered,
-    compactionsKeptUnder: totals.compactionsKeptUnder + metering.keptUnder,
-    compactionsAvoided: totals.compactionsAvoided + metering.answered + metering.keptUnder,
-  };
-}
-
-function sum(a: ProxyTotals, b: ProxyTotals): ProxyTotals {
-  const out: Record<string, number> = {};
-  for (const key of Object.keys(a) as (keyof ProxyTotals)[]) out[key] = a[key] + b[key];
-  return out as unknown as ProxyTotals;
-}
-
-const ZERO: ProxyTotals = {
-  requests: 0,
-  inputTokens: 0,
-  cacheCreationTokens: 0,
-  cacheReadTokens: 0,
-  outputTokens: 0,
-  removedTokens: 0,
-  batches: 0,
-  prefixBreaks: 0,
-  cutReplies: 0,
-  billedCost: 0,
-  passThroughCost: 0,
-  contextUpstreamTokens: 0,
-  contextClientTokens: 0,
-  compactionsAnswered: 0,
-  compactionsKeptUnder: 0,
-  compactionsAvoided: 0,
-};
 
 /** A conversation's meter state (`ProxyStats.meterOf`). */
 export interface ConversationMeter {
@@ -263,9 +99,9 @@ function keptUnder(
 }
 
 export class ProxyStats {
-  private totals: ProxyTotals = ZERO;
+  private totals: ProxyTotals = ZERO_TOTALS;
   private readonly perConversation = new Map<string, ConversationEntry>();
-  private dropped = { conversations: 0, totals: ZERO };
+  private dropped = { conversations: 0, totals: ZERO_TOTALS };
   private readonly recent: ProxyRequestRecord[] = [];
   private readonly maxConversations: number;
   /** The client passed through, per session, for the pass-through side (`directClients.ts`). */
@@ -284,7 +120,7 @@ export class ProxyStats {
     if (input.route === COUNT_TOKENS_ROUTE) return this.recordProbe(input);
     const key = input.conversationId ?? '(none)';
     const entry: ConversationEntry = this.perConversation.get(key) ?? {
-      totals: ZERO,
+      totals: ZERO_TOTALS,
       passThrough: undefined,
       context: undefined,
       keptUnderMark: 0,
@@ -302,8 +138,8 @@ export class ProxyStats {
       record = this.priceForwarded(record, entry, { pricing, usage: input.usage });
     }
     const previous = entry.context;
-    entry.totals = addTo(entry.totals, record, previous);
-    this.totals = addTo(this.totals, record, previous);
+    entry.totals = addRecord(entry.totals, record, previous);
+    this.totals = addRecord(this.totals, record, previous);
     entry.context = record.context ?? previous;
     this.perConversation.delete(key);
     this.perConversation.set(key, entry);
@@ -385,7 +221,7 @@ export class ProxyStats {
    */
   private recordProbe(record: ProxyRequestRecord): ProxyRequestRecord {
     const unbilled = { ...record, usage: undefined, cost: undefined, context: undefined };
-    this.totals = addTo(this.totals, unbilled, undefined);
+    this.totals = addRecord(this.totals, unbilled, undefined);
     this.remember(record);
     return record;
   }
@@ -409,7 +245,7 @@ export class ProxyStats {
   restoreMeter(conversationId: string, meter: ConversationMeter): void {
     const entry = this.perConversation.get(conversationId);
     this.perConversation.set(conversationId, {
-      totals: entry?.totals ?? ZERO,
+      totals: entry?.totals ?? ZERO_TOTALS,
       passThrough: meter.passThrough,
       context: meter.context,
       keptUnderMark: meter.keptUnderMark,
@@ -436,7 +272,7 @@ export class ProxyStats {
       this.perConversation.delete(oldest);
       this.dropped = {
         conversations: this.dropped.conversations + 1,
-        totals: sum(this.dropped.totals, entry.totals),
+        totals: sumTotals(this.dropped.totals, entry.totals),
       };
     }
   }

@@ -1,5 +1,5 @@
 /** Builders for `ProxyStats` tests: one finished request record with neutral defaults. */
-import type { ProxyRequestRecord } from '../meter/proxyStats.js';
+import type { ProxyRequestRecord } from '../meter/proxyRecord.js';
 
 /** A complete 200 Anthropic request of conversation `c` that changed nothing; `extra` overrides. */
 export function proxyRequest(extra: Partial<ProxyRequestRecord> = {}): ProxyRequestRecord {

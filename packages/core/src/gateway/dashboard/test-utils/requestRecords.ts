@@ -2,7 +2,7 @@
  * Builders for the dashboard tests: a proxy request record as `ProxyStats.record` returns it
  * (priced), with invented figures, and a clock the tests move by hand.
  */
-import type { ProxyRequestRecord } from '../../../proxy/meter/proxyStats.js';
+import type { ProxyRequestRecord } from '../../../proxy/meter/proxyRecord.js';
 
 export interface RecordFigures {
   readonly at: number;
