@@ -29,7 +29,7 @@ import {
   compressionSettingsFrom,
   type CompressionSettings,
 } from './compression/CompressionSettings.js';
-import { runtimeContextSnapshot } from '../runtime/runtimeContextSnapshot.js';
+import { compressionContextFor } from './compressionContextFor.js';
 import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit } from './escalateAtHardLimit.js';
 import { toolOutputCapTokens } from './capToolOutput.js';
@@ -267,46 +267,19 @@ export class CompressionHandler {
     return this.compressionPromise;
   }
 
-  async buildCompressionContext(
+  buildCompressionContext(
     promptId: string,
     pendingTokens = 0,
     why: CompressionWhy = {},
   ): Promise<CompressionContext> {
-    const { history, runtime } = this.options;
-    await history.waitForTokenUpdates();
-    const state = this.options.runtimeState();
-    const todos = this.options.activeTodos?.() ?? [];
-    const allTodos = this.options.todos?.() ?? [];
-    const transcriptPath = runtime.config.getTranscriptPath();
-    const runtimeContext = runtimeContextSnapshot(runtime, {
-      compressionThreshold: this.compressionThreshold(),
-    });
-    return {
-      history: history.getCurated(),
-      runtimeContext,
-      settings: compressionSettingsFrom(runtimeContext.settings, runtimeContext.contextLimit()),
-      workspaceRoot: runtime.config.getWorkspaceRoot(),
-      runtimeState: state,
-      estimateTokens: (contents) => history.estimateTokensForContents(contents),
-      currentTokenCount: history.getTotalTokens(),
-      logger: this.logger,
-      resolveProvider: this.options.resolveProvider,
-      promptResolver: this.options.promptResolver,
-      promptBaseDir: this.options.promptBaseDir,
-      promptContext: {
-        provider: state.provider,
-        model: state.model,
-        workspaceRoot: runtime.config.getWorkspaceRoot(),
-      },
+    return compressionContextFor(this.options, {
       promptId,
-      ...(pendingTokens > 0 ? { pendingTokens } : {}),
+      pendingTokens,
+      why,
+      threshold: this.compressionThreshold(),
+      logger: this.logger,
       earlyCompactionRisk: this.earlyCompactionRisk(),
-      ...(todos.length === 0 ? {} : { activeTodos: todos }),
-      ...(allTodos.length === 0 ? {} : { todos: allTodos }),
-      ...(why.earlyCompaction === true ? { earlyCompaction: true } : {}),
-      ...(why.userAsked === true ? { userAsked: true } : {}),
-      ...(transcriptPath === undefined ? {} : { transcriptPath }),
-    };
+    });
   }
 
   /** The session's risk budget and cache prices, for an early working-budget compaction. */
