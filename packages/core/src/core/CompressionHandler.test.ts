@@ -3,7 +3,13 @@ import { ai, human, readFile, toolRoundTrip } from '../test-utils/historyBuilder
 import { createAiMessage, createUserMessage, type IContent } from '../services/history/IContent.js';
 import { EMPTY_DENSITY_METADATA, type DensityConfig } from './compression/types.js';
 import { ContextOverflowError } from './chatTypes.js';
-import { big, fakeStrategy, nothing, setup } from '../test-utils/compressionHandlerFixtures.js';
+import {
+  big,
+  changesNothing,
+  fakeStrategy,
+  nothing,
+  setup,
+} from '../test-utils/compressionHandlerFixtures.js';
 
 describe('CompressionHandler.ensureCompressionBeforeSend', () => {
   it('REQ-HD-002.1 runs density after settling tokens and before the threshold check, which sees the post-density count', async () => {
@@ -138,20 +144,7 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
   });
 
   it("#33.3 the emergency path keeps what was tried and failed beside the user's words when it drops every entry", async () => {
-    const noop = fakeStrategy({
-      compress: (context) =>
-        Promise.resolve({
-          kind: 'noop' as const,
-          reason: 'tail-covers-all' as const,
-          newHistory: context.history,
-          metadata: {
-            originalMessageCount: context.history.length,
-            compressedMessageCount: context.history.length,
-            strategyUsed: 'high-density' as const,
-            llmCallMade: false,
-          },
-        }),
-    });
+    const noop = fakeStrategy({ compress: changesNothing });
     const entries = [
       human('Fix the build of the parser package.'),
       ...toolRoundTrip(
@@ -178,20 +171,7 @@ describe('CompressionHandler.ensureCompressionBeforeSend', () => {
   });
 
   it('the emergency path throws a typed overflow error with the numbers when nothing makes room (mid-turn, the newest entry alone is over)', async () => {
-    const strategy = fakeStrategy({
-      compress: (context) =>
-        Promise.resolve({
-          kind: 'noop' as const,
-          reason: 'tail-covers-all' as const,
-          newHistory: context.history,
-          metadata: {
-            originalMessageCount: 1,
-            compressedMessageCount: 1,
-            strategyUsed: 'high-density' as const,
-            llmCallMade: false,
-          },
-        }),
-    });
+    const strategy = fakeStrategy({ compress: changesNothing });
     const { handler } = await setup({ entries: [big(1000)], strategy, reserve: 100 });
     const error = await handler.ensureCompressionBeforeSend('p', 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContextOverflowError);

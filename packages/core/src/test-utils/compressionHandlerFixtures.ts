@@ -60,6 +60,20 @@ export function fakeStrategy(options: FakeStrategyOptions = {}): CompressionStra
   return strategy;
 }
 
+/** A compress() that changes nothing (`tail-covers-all`): what is over the limit stays over. */
+export const changesNothing = (context: CompressionContext): Promise<CompressionResult> =>
+  Promise.resolve({
+    kind: 'noop',
+    reason: 'tail-covers-all',
+    newHistory: context.history,
+    metadata: {
+      originalMessageCount: context.history.length,
+      compressedMessageCount: context.history.length,
+      strategyUsed: 'high-density',
+      llmCallMade: false,
+    },
+  });
+
 export const nothing = (): DensityResult => ({
   removals: [],
   replacements: new Map(),
