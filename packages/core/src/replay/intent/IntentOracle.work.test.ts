@@ -173,6 +173,38 @@ describe('#33.5 intent oracle: the latest failure', () => {
     ).toEqual({ callsWithTasks: 0, tasksVisible: 0, callsWithFailure: 5, failureVisible: 3 });
   });
 
+  it("#33.5 another tool's error is a message: its first line is the signature, not a line it echoes", () => {
+    const run = [
+      human('Rename the detector'),
+      ...toolRoundTrip(
+        'r1',
+        'Edit',
+        { file_path: '/w/src/face.rs', old_string: 'warn!("Failed to start")', new_string: 'x' },
+        '',
+        '<tool_use_error>String to replace not found in file.\nString: warn!("Failed to start")</tool_use_error>',
+      ),
+      ai('The string differs; reading the file.'),
+    ];
+    expect(planWorkState(run).failures.map((failure) => failure.signature)).toEqual([
+      'String to replace not found in file.',
+    ]);
+    // Claude Code's PowerShell tool is a shell: its error is the program's output.
+    const windows = [
+      human('Upgrade the module'),
+      ...toolRoundTrip(
+        'p1',
+        'PowerShell',
+        { command: 'odoo -u recruitment --stop-after-init' },
+        '',
+        'Exit code 255\nINFO odoo: version 18.0\nERROR odoo: module recruitment: invalid view',
+      ),
+      ai('The view is invalid.'),
+    ];
+    expect(planWorkState(windows).failures.map((failure) => failure.signature)).toEqual([
+      'ERROR odoo: module recruitment: invalid view',
+    ]);
+  });
+
   it('#33.5 a test runner banner is no signature: the first error under it is', () => {
     const pytest = [
       'Exit code: 1',

@@ -1,8 +1,9 @@
 /**
  * Reading a recorded tool result as a failure: an error result (the importers set `error` for a
  * client's error flag or a non-zero exit), or a shell result whose text reports a non-zero exit
- * code; and its signature — the first line that reads as an error (error, fail, exception,
- * traceback, assert, panic), else its first line, whitespace collapsed and cut to
+ * code; and its signature — for a shell's output the first line that reads as an error (error,
+ * fail, exception, traceback, assert, panic), else its first line; for another tool's error the
+ * first line of its message — whitespace collapsed and cut to
  * `SIGNATURE_CHARS`: enough to tell one error from another, and what a summary that quotes the
  * error line keeps. The shell tools' own framing (exit code, wall time, command, directory, a
  * field reading `(none)`; an `Output:` label and Claude Code's `<tool_use_error>` tags are taken
@@ -23,6 +24,7 @@ const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'exec_command',
   'local_shell_call',
   'execute_bash',
+  'PowerShell',
 ]);
 
 const EXIT_LINE = /^\s*(?:process |command )?exit(?:ed with)? (?:code|status)\s*:?\s*(-?\d+)\s*$/im;
@@ -42,28 +44,37 @@ export function resultText(block: ToolResponseBlock): string {
   return block.error === undefined ? result : [result, block.error].filter(Boolean).join('\n');
 }
 
+/** Whether `block` comes from a shell tool (its text is program output). */
+export function isShellResult(block: ToolResponseBlock): boolean {
+  return SHELL_TOOLS.has(block.toolName);
+}
+
 /** Whether `block` reports a failure (its text is `resultText(block)`). */
 export function isFailure(block: ToolResponseBlock, text: string): boolean {
   if (block.error !== undefined) return true;
-  if (!SHELL_TOOLS.has(block.toolName)) return false;
+  if (!isShellResult(block)) return false;
   const code = EXIT_LINE.exec(text)?.[1] ?? EXIT_FIELD.exec(text)?.[1];
   return code !== undefined && Number(code) !== 0;
 }
 
 /**
- * The line that names the failure in `text`; '' when it has none but the shell tool's framing (a
- * search that matched nothing: `Exit code: 1` and an empty output), which shows nothing to keep.
+ * The line that names the failure in `text`: for a shell tool's output (`shell`) the first that
+ * reads as an error, else its first line; for another tool's error (a message such as Claude
+ * Code's `String to replace not found in file.`, which may go on to echo the call's parameters) its
+ * first line. '' when it has none but the shell tool's framing (a search that matched nothing:
+ * `Exit code: 1` and an empty output), which shows nothing to keep.
  */
-export function failureSignature(text: string): string {
+export function failureSignature(text: string, shell = true): string {
   const telling = text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '' && !FRAMING.test(line))
     .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
     .filter((line) => line !== '');
-  const line =
-    telling.find((candidate) => ERROR_WORD.test(candidate) && !BANNER.test(candidate)) ??
-    telling[0] ??
-    '';
+  // Another tool's error is a message, its first line the error; a shell's is program output.
+  const named = shell
+    ? telling.find((candidate) => ERROR_WORD.test(candidate) && !BANNER.test(candidate))
+    : undefined;
+  const line = named ?? telling[0] ?? '';
   return line.slice(0, SIGNATURE_CHARS).trim();
 }

@@ -4,7 +4,7 @@
  * framing are left out (nothing to show). Independent of the compression code. Pure.
  */
 import type { IContent } from '../../services/history/IContent.js';
-import { failureSignature, isFailure, resultText } from './failureSignature.js';
+import { failureSignature, isFailure, isShellResult, resultText } from './failureSignature.js';
 import { recordedResults } from './recordedResults.js';
 
 export interface RecordedFailure {
@@ -20,7 +20,9 @@ export function planFailures(contents: readonly IContent[]): readonly RecordedFa
   for (const { block, position, entry } of recordedResults(contents)) {
     const text = resultText(block);
     if (!isFailure(block, text)) continue;
-    const signature = failureSignature(text);
+    const shell = isShellResult(block);
+    const message = shell || block.error === undefined ? text : block.error;
+    const signature = failureSignature(message, shell);
     if (signature !== '') failures.push({ position, entry, signature });
   }
   return failures;
