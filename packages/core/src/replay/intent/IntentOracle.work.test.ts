@@ -203,6 +203,21 @@ describe('#33.5 intent oracle: the latest failure', () => {
     expect(planWorkState(windows).failures.map((failure) => failure.signature)).toEqual([
       'ERROR odoo: module recruitment: invalid view',
     ]);
+    // A script's coloured box-drawing rule heads its output: no signature.
+    const coloured = [
+      human('Start the agents'),
+      ...toolRoundTrip(
+        'c1',
+        'Bash',
+        { command: './run-agents.sh' },
+        '',
+        `Exit code 1\n\u001b[0;34m${'═'.repeat(30)}\u001b[0m\n\u001b[0;34m  Agent launcher  \u001b[0m\nbuilding`,
+      ),
+      ai('The launcher stopped.'),
+    ];
+    expect(planWorkState(coloured).failures.map((failure) => failure.signature)).toEqual([
+      'Agent launcher',
+    ]);
   });
 
   it('#33.5 a test runner banner is no signature: the first error under it is', () => {

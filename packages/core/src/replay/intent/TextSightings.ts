@@ -1,6 +1,7 @@
 /**
  * Whether a short text (a task's subject, an error line) is visible in what was sent: somewhere
- * in one entry's shown text, whitespace runs read as one space (summaries re-wrap and re-indent).
+ * in one entry's shown text, whitespace runs read as one space (summaries re-wrap and re-indent)
+ * and terminal colour codes left out.
  * Entries are immutable values, so where a text was last seen, and which entries were searched
  * without finding it, are remembered by identity: each call searches only entries it has not
  * searched before.
@@ -10,9 +11,13 @@ import { shownText } from '../grounding/groundingText.js';
 
 const compactCache = new WeakMap<IContent, string>();
 
-/** `text` with every run of whitespace one space, trimmed. */
+/** A terminal's colour and cursor codes: what a summary quoting the line leaves out. */
+// eslint-disable-next-line no-control-regex
+const ANSI_CODE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/** `text` without terminal codes, every run of whitespace one space, trimmed. */
 export function compactWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(ANSI_CODE, '').replace(/\s+/g, ' ').trim();
 }
 
 function compactShown(entry: IContent): string {

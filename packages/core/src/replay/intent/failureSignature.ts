@@ -7,8 +7,8 @@
  * `SIGNATURE_CHARS`: enough to tell one error from another, and what a summary that quotes the
  * error line keeps. The shell tools' own framing (exit code, wall time, command, directory, a
  * field reading `(none)`; an `Output:` label and Claude Code's `<tool_use_error>` tags are taken
- * off) is no signature, and neither is a test runner's banner (`==== FAILURES ====`): it heads
- * every failure alike, so it tells none apart. Independent of the compression code. Pure.
+ * off) is no signature, and neither is a banner (`==== FAILURES ====`, a box-drawing rule): it
+ * heads every failure alike, so it tells none apart; a terminal's colour codes are taken off. Independent of the compression code. Pure.
  */
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
 import { leaves } from '../grounding/groundingText.js';
@@ -34,8 +34,12 @@ const ERROR_WORD = /error|fail|exception|traceback|assert|panic/i;
 const FRAMING =
   /^(?:(?:process |command )?exit(?:ed with)? (?:code|status)\b|chunk id:|wall time:|original token count:|total output lines:|command:|directory:|signal:|background pids:|process group pgid:|[\w ]+:\s*\(none\)$)/i;
 const OUTPUT_LABEL = /^output:\s*/i;
-/** A few words, none a count, between runs of rule characters. */
-const BANNER = /^[=\-_*#~]{3,}(?:\s*[^\s\d=\-_*#~]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~]{3,}$/;
+/** A few words, none a count, between runs of rule characters (ASCII or box drawing). */
+const BANNER =
+  /^[=\-_*#~\u2500-\u257f]{3,}(?:\s*[^\s\d=\-_*#~\u2500-\u257f]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~\u2500-\u257f]{3,}$/;
+/** A terminal's colour and cursor codes. */
+// eslint-disable-next-line no-control-regex
+const ANSI_CODE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const ERROR_TAGS = /<\/?tool_use_error>/g;
 
 /** What a result shows: its result's text, then its error text. */
@@ -67,14 +71,12 @@ export function isFailure(block: ToolResponseBlock, text: string): boolean {
 export function failureSignature(text: string, shell = true): string {
   const telling = text
     .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .map((line) => line.replace(ANSI_CODE, '').replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '' && !FRAMING.test(line))
     .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
-    .filter((line) => line !== '');
+    .filter((line) => line !== '' && !BANNER.test(line));
   // Another tool's error is a message, its first line the error; a shell's is program output.
-  const named = shell
-    ? telling.find((candidate) => ERROR_WORD.test(candidate) && !BANNER.test(candidate))
-    : undefined;
+  const named = shell ? telling.find((candidate) => ERROR_WORD.test(candidate)) : undefined;
   const line = named ?? telling[0] ?? '';
   return line.slice(0, SIGNATURE_CHARS).trim();
 }

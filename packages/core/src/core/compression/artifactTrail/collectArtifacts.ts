@@ -234,7 +234,9 @@ function collectCommand(
   const artifact = touchOutput(into.commands, key);
   artifact.status = exit !== undefined ? `exit ${exit}` : failed ? 'failed' : 'ok';
   addOutputId(artifact, response);
-  const errorText = response.error === undefined ? text : `${response.error}\n${text}`;
+  // A reply density sent in place of the output (a repeat of an earlier one) is not its error.
+  const errorText =
+    response.original ?? (response.error === undefined ? text : `${response.error}\n${text}`);
   noteRun(into.tried, {
     command: key,
     failed,
@@ -252,7 +254,7 @@ function noteOtherRun(
   into: Artifacts,
 ): void {
   const command = resultKey(call, how.workspaceRoot);
-  const text = `${response.error ?? ''}\n${resultText(response.result)}`;
+  const text = response.original ?? `${response.error ?? ''}\n${resultText(response.result)}`;
   noteRun(into.tried, {
     command,
     failed: how.failed,

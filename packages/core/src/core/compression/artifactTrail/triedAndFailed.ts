@@ -4,7 +4,7 @@
  * sends the agent back down a path it already ruled out. Kept newest last, a few at most. Pure.
  */
 import { clip } from '../density/compress/summaryText.js';
-import { firstErrorLine, outputLines } from '../density/shellOutputLines.js';
+import { firstErrorLine, firstTellingLine } from '../density/shellOutputLines.js';
 
 /** One failed run and what came after it. */
 export interface TriedCommand {
@@ -19,12 +19,12 @@ export interface TriedCommand {
 const TRIED_KEPT = 8;
 const SIGNATURE_MAX = 160;
 /**
- * The first output line that names an error, else the first output line (a shell tool's framing,
- * such as Codex's `Wall time:`, is never one); '' for none.
+ * The first output line that names an error, else the first output line that is no banner (a
+ * shell tool's framing, such as Codex's `Wall time:`, is never one); '' for none.
  */
 function errorSignature(text: string): string {
   const line = firstErrorLine(text);
-  return clip(line === '' ? (outputLines(text, 40)[0] ?? '') : line, SIGNATURE_MAX);
+  return clip(line === '' ? firstTellingLine(text, 40) : line, SIGNATURE_MAX);
 }
 
 export interface RunOutcome {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstErrorLine, namesError, outputLines } from './shellOutputLines.js';
+import { firstErrorLine, firstTellingLine, namesError, outputLines } from './shellOutputLines.js';
 
 describe('#33.3 shell output lines: the line that names an error', () => {
   it('#33.3 plural and singular failure words name an error', () => {
@@ -32,5 +32,17 @@ describe('#33.3 shell output lines: the line that names an error', () => {
     expect(outputLines('Exit code: 2\nWall time: 1s\nOutput:\nmissing rule')).toEqual([
       'missing rule',
     ]);
+  });
+
+  it("#33.3 a terminal's colour codes are no output, and a box-drawing rule is a banner", () => {
+    const launcher = [
+      'Exit code 1',
+      '\u001b[0;34m' + '═'.repeat(40) + '\u001b[0m',
+      '\u001b[0;34m        Agent launcher        \u001b[0m',
+      '\u001b[1;33m[1/8] Checking prerequisites...\u001b[0m',
+    ].join('\n');
+    expect(outputLines(launcher)[0]).toBe('═'.repeat(40));
+    expect(firstTellingLine(launcher, 40)).toBe('Agent launcher');
+    expect(namesError('──── errors ────')).toBe(false);
   });
 });

@@ -11,11 +11,15 @@
 const ERROR_WORDS =
   /(errors?|exception)\b|\b(fail(ed|ures?|s)?|traceback|assert\w*|panic|not found|no matches found|no such file|denied)\b|✗|×/i;
 /**
- * A banner a test runner draws between sections (pytest's `==== FAILURES ====`, `____ test_x ____`):
- * a few words, none a count, between runs of rule characters. It heads every failure alike, so it
- * never names one.
+ * A banner a test runner or script draws between sections (pytest's `==== FAILURES ====`,
+ * `____ test_x ____`, a box-drawing rule): a few words, none a count, between runs of rule
+ * characters. It heads every failure alike, so it never names one.
  */
-const BANNER = /^[=\-_*#~]{3,}(?:\s*[^\s\d=\-_*#~]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~]{3,}$/;
+const BANNER =
+  /^[=\-_*#~\u2500-\u257f]{3,}(?:\s*[^\s\d=\-_*#~\u2500-\u257f]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~\u2500-\u257f]{3,}$/;
+/** A terminal's colour and cursor codes: not output a reader sees. */
+// eslint-disable-next-line no-control-regex
+const ANSI_CODE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 const FRAMING =
   /^(command|directory|exit code|signal|background pids|process group pgid|wall time|chunk id|original token count|total output lines):|^process exited with code -?\d+$|^exit code:? ?-?\d+$|^(error|stderr|stdout|output): *\((none|empty)\)\s*$/i;
@@ -25,7 +29,7 @@ const ERROR_LINE_SCAN = 400;
 
 /** What `line` shows of the command's output: '' for the tool's framing, else without a label. */
 export function outputBody(line: string): string {
-  const trimmed = line.trim();
+  const trimmed = line.replace(ANSI_CODE, '').trim();
   if (trimmed === '' || FRAMING.test(trimmed)) return '';
   return trimmed.replace(OUTPUT_LABEL, '').trim();
 }
@@ -48,4 +52,9 @@ export function namesError(line: string): boolean {
 /** The first line of the output that names an error; '' when none of its first lines does. */
 export function firstErrorLine(text: string): string {
   return outputLines(text, ERROR_LINE_SCAN).find(namesError) ?? '';
+}
+
+/** The first of the output's first `limit` lines that is no banner; '' when there is none. */
+export function firstTellingLine(text: string, limit: number): string {
+  return outputLines(text, limit).find((line) => !BANNER.test(line)) ?? '';
 }
