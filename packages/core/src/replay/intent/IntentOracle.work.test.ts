@@ -270,6 +270,12 @@ describe('#33.5 intent oracle: the latest failure', () => {
         'Exit code: 1\nWall time: 0 seconds\nOutput:\n',
       ),
       ...toolRoundTrip(
+        'h',
+        'run_shell_command',
+        { command: 'grep -E "^scanIdent" src/lex.ts' },
+        'Command: grep -E "^scanIdent" src/lex.ts\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: 0',
+      ),
+      ...toolRoundTrip(
         'f',
         'Write',
         { file_path: 'a' },

@@ -3,12 +3,13 @@
  * client's error flag or a non-zero exit), or a shell result whose text reports a non-zero exit
  * code; and its signature — for a shell's output the first line that reads as an error (error,
  * fail, exception, traceback, assert, panic), else its first line; for another tool's error the
- * first line of its message — whitespace collapsed and cut to
- * `SIGNATURE_CHARS`: enough to tell one error from another, and what a summary that quotes the
- * error line keeps. The shell tools' own framing (exit code, wall time, command, directory, a
- * field reading `(none)`; an `Output:` label and Claude Code's `<tool_use_error>` tags are taken
- * off) is no signature, and neither is a banner (`==== FAILURES ====`, a box-drawing rule): it
- * heads every failure alike, so it tells none apart; a terminal's colour codes are taken off. Independent of the compression code. Pure.
+ * first line of its message — whitespace collapsed and cut to `SIGNATURE_CHARS`: enough to tell
+ * one error from another, and what a summary that quotes the error line keeps. The shell tools'
+ * own framing (exit code, wall time, command, directory, a field reading `(none)` or `(empty)`;
+ * an `Output:` label and Claude Code's `<tool_use_error>` tags are taken off) is no signature,
+ * and neither is a banner (`==== FAILURES ====`, a box-drawing rule): it heads every failure
+ * alike, so it tells none apart; a terminal's colour codes are taken off. Independent of the
+ * compression code. Pure.
  */
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
 import { leaves } from '../grounding/groundingText.js';
@@ -32,7 +33,7 @@ const EXIT_FIELD = /"exit_code"\s*:\s*(-?\d+)/;
 const ERROR_WORD = /error|fail|exception|traceback|assert|panic/i;
 /** Lines of the shell tools' framing around the output (Codex, gemini-cli and alike). */
 const FRAMING =
-  /^(?:(?:process |command )?exit(?:ed with)? (?:code|status)\b|chunk id:|wall time:|original token count:|total output lines:|command:|directory:|signal:|background pids:|process group pgid:|[\w ]+:\s*\(none\)$)/i;
+  /^(?:(?:process |command )?exit(?:ed with)? (?:code|status)\b|chunk id:|wall time:|original token count:|total output lines:|command:|directory:|signal:|background pids:|process group pgid:|[\w ]+:\s*\((?:none|empty)\)$)/i;
 const OUTPUT_LABEL = /^output:\s*/i;
 /** A few words, none a count, between runs of rule characters (ASCII or box drawing). */
 const BANNER =
