@@ -126,4 +126,20 @@ describe('directClient: the client passed through, for the live meter (#34.4)', 
     // Direct: the 40,000 it held, read from its cache, and the new turn written.
     expect(after.cost?.passThrough).toBeCloseTo(40_000 * 0.1 + 3_000 * 1.25, 0);
   });
+
+  it("#34.4 the client's own compaction is priced over what its request holds: the turn added since the last request included", () => {
+    const priced = (compactionBytes: number) => {
+      const stats = new ProxyStats();
+      stats.record(
+        request(0, { usage: { input: 0, cacheCreation: 0, cacheRead: 40_000, output: 10 } }),
+        { provider: 'anthropic', originalBytes: 160_000, sentBytes: 160_000 },
+      );
+      return stats.record(
+        request(1_000, { compaction: { kind: 'answered', cut: 10, summaryTokens: 1_000 } }),
+        { provider: 'anthropic', originalBytes: compactionBytes, sentBytes: compactionBytes },
+      ).cost?.passThrough;
+    };
+    // 40,000 bytes more at 4 bytes a token: 10,000 tokens the call writes beyond its warm prefix.
+    expect((priced(200_000) ?? 0) - (priced(160_000) ?? 0)).toBeCloseTo(10_000 * 1.25, 0);
+  });
 });

@@ -77,9 +77,8 @@ export function compactionHeldTokens(
   clientBytes: number | undefined,
 ): number {
   if (previous === undefined) return 0;
-  const now = clientTokensOf(previous, clientBytes);
-  const added = now === undefined ? 0 : Math.max(0, now - (previous.clientTokens ?? now));
-  return previous.promptTokens + added;
+  const now = clientTokensOf(previous, clientBytes) ?? 0;
+  return previous.promptTokens + Math.max(0, now - (previous.clientTokens ?? 0));
 }
 
 /**

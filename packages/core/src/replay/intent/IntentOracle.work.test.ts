@@ -173,51 +173,39 @@ describe('#33.5 intent oracle: the latest failure', () => {
     ).toEqual({ callsWithTasks: 0, tasksVisible: 0, callsWithFailure: 5, failureVisible: 3 });
   });
 
+  /** The signatures the oracle reads from one call of `tool` that returned `result` / `error`. */
+  const signaturesOf = (tool: string, result: string, error?: string): string[] =>
+    planWorkState([
+      human('Go on'),
+      ...toolRoundTrip('x1', tool, { command: 'run' }, result, error),
+      ai('Looking.'),
+    ]).failures.map((failure) => failure.signature);
+
   it("#33.5 another tool's error is a message: its first line is the signature, not a line it echoes", () => {
-    const run = [
-      human('Rename the detector'),
-      ...toolRoundTrip(
-        'r1',
+    expect(
+      signaturesOf(
         'Edit',
-        { file_path: '/w/src/face.rs', old_string: 'warn!("Failed to start")', new_string: 'x' },
         '',
         '<tool_use_error>String to replace not found in file.\nString: warn!("Failed to start")</tool_use_error>',
       ),
-      ai('The string differs; reading the file.'),
-    ];
-    expect(planWorkState(run).failures.map((failure) => failure.signature)).toEqual([
-      'String to replace not found in file.',
-    ]);
+    ).toEqual(['String to replace not found in file.']);
     // Claude Code's PowerShell tool is a shell: its error is the program's output.
-    const windows = [
-      human('Upgrade the module'),
-      ...toolRoundTrip(
-        'p1',
+    expect(
+      signaturesOf(
         'PowerShell',
-        { command: 'odoo -u recruitment --stop-after-init' },
         '',
         'Exit code 255\nINFO odoo: version 18.0\nERROR odoo: module recruitment: invalid view',
       ),
-      ai('The view is invalid.'),
-    ];
-    expect(planWorkState(windows).failures.map((failure) => failure.signature)).toEqual([
-      'ERROR odoo: module recruitment: invalid view',
-    ]);
+    ).toEqual(['ERROR odoo: module recruitment: invalid view']);
     // A script's coloured box-drawing rule heads its output: no signature.
-    const coloured = [
-      human('Start the agents'),
-      ...toolRoundTrip(
-        'c1',
+    const rule = `\u001b[0;34m${'═'.repeat(30)}\u001b[0m`;
+    expect(
+      signaturesOf(
         'Bash',
-        { command: './run-agents.sh' },
         '',
-        `Exit code 1\n\u001b[0;34m${'═'.repeat(30)}\u001b[0m\n\u001b[0;34m  Agent launcher  \u001b[0m\nbuilding`,
+        `Exit code 1\n${rule}\n\u001b[0;34m  Agent launcher  \u001b[0m\nbuilding`,
       ),
-      ai('The launcher stopped.'),
-    ];
-    expect(planWorkState(coloured).failures.map((failure) => failure.signature)).toEqual([
-      'Agent launcher',
-    ]);
+    ).toEqual(['Agent launcher']);
   });
 
   it('#33.5 a test runner banner is no signature: the first error under it is', () => {
@@ -231,14 +219,7 @@ describe('#33.5 intent oracle: the latest failure', () => {
       'E       assert 7 == 8',
       '======== 1 failed, 1 passed in 0.02s ========',
     ].join('\n');
-    const run = [
-      human('Make the totals test pass'),
-      ...toolRoundTrip('p', 'run_shell_command', { command: 'pytest' }, pytest),
-      ai('The sum is off by one.'),
-    ];
-    expect(planWorkState(run).failures.map((failure) => failure.signature)).toEqual([
-      '> assert total([3, 4]) == 8',
-    ]);
+    expect(signaturesOf('run_shell_command', pytest)).toEqual(['> assert total([3, 4]) == 8']);
   });
 
   it('#33.5 a shell result counts as failed by its reported exit code when no error is set; one with nothing but the framing shows nothing', () => {

@@ -13,6 +13,7 @@
  */
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
 import { leaves } from '../grounding/groundingText.js';
+import { compactWhitespace } from './TextSightings.js';
 
 export const SIGNATURE_CHARS = 120;
 
@@ -38,9 +39,6 @@ const OUTPUT_LABEL = /^output:\s*/i;
 /** A few words, none a count, between runs of rule characters (ASCII or box drawing). */
 const BANNER =
   /^[=\-_*#~\u2500-\u257f]{3,}(?:\s*[^\s\d=\-_*#~\u2500-\u257f]\S*(?:\s+[^\s\d]\S*){0,3})?\s*[=\-_*#~\u2500-\u257f]{3,}$/;
-/** A terminal's colour and cursor codes. */
-// eslint-disable-next-line no-control-regex
-const ANSI_CODE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const ERROR_TAGS = /<\/?tool_use_error>/g;
 
 /** What a result shows: its result's text, then its error text. */
@@ -72,7 +70,7 @@ export function isFailure(block: ToolResponseBlock, text: string): boolean {
 export function failureSignature(text: string, shell = true): string {
   const telling = text
     .split('\n')
-    .map((line) => line.replace(ANSI_CODE, '').replace(/\s+/g, ' ').trim())
+    .map(compactWhitespace)
     .filter((line) => line !== '' && !FRAMING.test(line))
     .map((line) => line.replace(OUTPUT_LABEL, '').replace(ERROR_TAGS, '').trim())
     .filter((line) => line !== '' && !BANNER.test(line));
