@@ -130,4 +130,20 @@ describe('renderArtifactTrail', () => {
     expect(text).not.toContain('npm run build');
     expect(renderArtifactTrail(a, todos, 10_000)).toContain('npm run build');
   });
+
+  it('#33.3 the newest failure kept past the budget takes nothing from the sections after it', () => {
+    const a: Artifacts = emptyArtifacts();
+    a.tried.push({ command: 'npm run build', failure: `exit 2: ${'error TS2304 '.repeat(12)}` });
+    a.files.set('src/lex.ts', {
+      read: true,
+      created: false,
+      changed: false,
+      deleted: false,
+      recallIds: ['r0123456789'],
+    });
+    // Room for the header and the file line, not for the failure's line.
+    const text = renderArtifactTrail(a, [], 160);
+    expect(text).toContain('- `npm run build` → exit 2: error TS2304');
+    expect(text).toContain('- src/lex.ts: read; recall id r0123456789');
+  });
 });

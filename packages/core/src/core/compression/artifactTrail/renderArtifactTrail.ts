@@ -116,7 +116,10 @@ export function renderArtifactTrail(
   // The todo list goes in whole, whatever the budget: it is the plan the agent works from.
   if (todos.length > 0) sections.push(formatTodoList(todos));
   let left = budgetChars - sections.join('\n').length;
-  /** `floor`: characters the section may take whatever is left. */
+  /**
+   * `floor`: characters the section may take whatever is left; what it takes past the budget is
+   * the trail's overrun, not taken from the sections after it.
+   */
   const add = (title: string, lines: readonly TrailLine[], floor = 0) => {
     const room = Math.max(left, floor);
     if (lines.length === 0 || room <= title.length) return;
@@ -125,7 +128,7 @@ export function renderArtifactTrail(
     sections.push(
       `${title}${omitted > 0 ? ` (${omitted} older omitted)` : ''}\n${kept.join('\n')}`,
     );
-    left -= used + title.length + 1;
+    left = room > left ? left : left - (used + title.length + 1);
   };
   // What failed comes before what was touched: it is what the agent must not try again blindly,
   // so its newest line goes in whatever the budget, as the todo list does.
