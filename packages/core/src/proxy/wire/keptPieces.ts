@@ -1,15 +1,17 @@
 /**
  * The rule both kept bodies follow (`SegmentedText` over decoded text, `SegmentedBytes` over the
- * body's bytes): keep the first `keep` units of the earlier pieces, add the new tail as a piece,
- * then merge the last two while the earlier is at most twice the later and the merged piece stays
- * within `maxMerged`. A unit is copied O(log length) times over a conversation and no request
- * copies more than one merged piece's worth.
+ * body's bytes): keep the first `keep` units of the earlier pieces, add the new tail as a piece of
+ * its own, and past `MAX_PIECES` merge the adjacent pair of earlier pieces that is shortest
+ * together. A request copies nothing it does not add: the new tail is never merged on arrival (it
+ * is the part the request's reader reads at once, and a merged text piece would be copied whole by
+ * V8 on its first read), and a conversation merges only once it has more pieces than the cap, one
+ * pair a request, each about `2 × length / MAX_PIECES` units.
  */
 
 /** How a kind of piece is measured, cut and joined. */
 export interface PieceKind<T> {
   readonly length: (piece: T) => number;
-  /** The first `units` of `piece`. */
+  /** The first `units` of `piece`, holding no more than twice their size of memory. */
   readonly head: (piece: T, units: number) => T;
   readonly join: (before: T, after: T) => T;
 }
@@ -20,12 +22,14 @@ export interface Pieces<T> {
   readonly starts: readonly number[];
 }
 
+/** The most pieces a kept body holds (each lookup and append walks them). */
+export const MAX_PIECES = 64;
+
 export function keepThenAppend<T>(
   kind: PieceKind<T>,
   earlier: Pieces<T> & { readonly length: number },
   keep: number,
   tail: T,
-  maxMerged: number,
 ): Pieces<T> {
   const pieces: T[] = [];
   const starts: number[] = [];
@@ -40,13 +44,21 @@ export function keepThenAppend<T>(
     pieces.push(tail);
     starts.push(Math.min(keep, earlier.length));
   }
-  while (pieces.length >= 2) {
-    const after = pieces.at(-1) as T;
-    const before = pieces.at(-2) as T;
-    if (kind.length(before) > 2 * kind.length(after)) break;
-    if (kind.length(before) + kind.length(after) > maxMerged) break;
-    pieces.splice(-2, 2, kind.join(before, after));
-    starts.pop();
-  }
+  while (pieces.length > MAX_PIECES) mergeShortestPair(kind, pieces, starts);
   return { pieces, starts };
+}
+
+/** Merges the adjacent pair before the newest piece that is shortest together. */
+function mergeShortestPair<T>(kind: PieceKind<T>, pieces: T[], starts: number[]): void {
+  let best = 0;
+  let bestLength = Infinity;
+  for (let index = 0; index + 2 < pieces.length; index++) {
+    const length = kind.length(pieces[index] as T) + kind.length(pieces[index + 1] as T);
+    if (length < bestLength) {
+      best = index;
+      bestLength = length;
+    }
+  }
+  pieces.splice(best, 2, kind.join(pieces[best] as T, pieces[best + 1] as T));
+  starts.splice(best + 1, 1);
 }

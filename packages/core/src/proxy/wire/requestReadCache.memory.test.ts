@@ -35,4 +35,30 @@ describe('what a kept read holds', { timeout: 30_000 }, () => {
     expect(messages).toBeGreaterThan(1_800);
     expect(bytes).toBeLessThan(2_000);
   });
+
+  test('#24.4 a conversation read request after request keeps about its own text, not a copy of each request', () => {
+    // Each request: the messages so far, then a 100k-character two-byte system prompt (as Claude
+    // Code sends its prompt and tools after the messages). 150 requests, each 2 turns more.
+    const system = 'é'.repeat(100_000);
+    const turn = (n: number) => ({
+      role: n % 2 === 0 ? 'user' : 'assistant',
+      content: `${n} ${'ü'.repeat(1_000)}`,
+    });
+    const body = (turns: number) =>
+      Buffer.from(
+        JSON.stringify({
+          model: 'm',
+          messages: Array.from({ length: turns }, (_, n) => turn(n)),
+          system,
+        }),
+      );
+    const before = heapAfterGc();
+    const cache = new RequestReadCache();
+    for (let turns = 1; turns <= 301; turns += 2)
+      cache.read({ api: 'anthropic', sessionId: 's', body: body(turns) });
+    expect(cache.size.entries).toBeGreaterThan(0);
+    // The last text, two bytes a character, is 1.2 MB (1.4 MB held in all); holding each
+    // request's cut-off system prompt would be 150 × 200 KB more (15.6 MB).
+    expect(heapAfterGc() - before).toBeLessThan(4 * 2 ** 20);
+  });
 });

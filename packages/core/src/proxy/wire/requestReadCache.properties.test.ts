@@ -6,7 +6,7 @@ import { readAnthropicRequest } from './anthropicHistory.js';
 import { JsonSpanError, parseJsonSpans } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import { RequestReadCache } from './requestReadCache.js';
-import { maxPieceCount } from './segmentedText.js';
+import { MAX_PIECES } from './keptPieces.js';
 import type { ReadOutcome, WireApi } from './wireHistory.js';
 
 type Json = Record<string, unknown>;
@@ -102,7 +102,7 @@ function cachedRead(
       for (const { start, end } of read.outcome.wire.messageSpans) {
         expect(read.segments.slice(start, end)).toBe(text.slice(start, end));
       }
-      expect(read.segments.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
+      expect(read.segments.pieceCount).toBeLessThanOrEqual(MAX_PIECES);
     }
     const anchors = read.byteAnchors;
     if (byBody && read.outcome.kind === 'history' && read.key !== undefined) {

@@ -8,12 +8,11 @@
 
 import { keepThenAppend, type PieceKind, type Pieces } from './keptPieces.js';
 
-/** The largest piece merging makes (a copy well under a millisecond). */
-export const MAX_MERGED_BYTES = 1 << 20;
-
 const BYTES: PieceKind<Buffer> = {
   length: (piece) => piece.length,
-  head: (piece, units) => piece.subarray(0, units),
+  // A view keeps the whole piece's memory: copied when it is less than half of it.
+  head: (piece, units) =>
+    2 * units < piece.length ? Buffer.from(piece.subarray(0, units)) : piece.subarray(0, units),
   join: (before, after) => Buffer.concat([before, after]),
 };
 
@@ -54,11 +53,11 @@ export class SegmentedBytes {
   }
 
   /**
-   * The first `bytes` bytes of this body followed by a copy of `tail`, merged by
-   * `keepThenAppend`'s rule up to `MAX_MERGED_BYTES`.
+   * The first `bytes` bytes of this body followed by a copy of `tail`, as `keepThenAppend` keeps
+   * them (at most `MAX_PIECES` pieces).
    */
   withTail(bytes: number, tail: Buffer): SegmentedBytes {
-    const kept = keepThenAppend(BYTES, this.kept(), bytes, Buffer.from(tail), MAX_MERGED_BYTES);
+    const kept = keepThenAppend(BYTES, this.kept(), bytes, Buffer.from(tail));
     return new SegmentedBytes(kept.pieces, kept.starts);
   }
 

@@ -1,6 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { MAX_MERGED_CHARS, maxPieceCount, SegmentedText } from './segmentedText.js';
+import { MAX_PIECES } from './keptPieces.js';
+import { SegmentedText } from './segmentedText.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 /** Text with multi-byte and astral characters. */
 const PIECE = fc.string({ maxLength: 40, unit: fc.constantFrom('a', '"', 'é', '│', '😀', '\n') });
@@ -41,8 +47,7 @@ describe('SegmentedText', () => {
           expect(segmented.slice(start, end)).toBe(text.slice(start, end));
         }
         expect(segmented.slice(0, text.length)).toBe(text);
-        // Each piece is more than twice the next.
-        expect(segmented.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
+        expect(segmented.pieceCount).toBeLessThanOrEqual(MAX_PIECES);
       }
       // A one-character pattern cannot span pieces: the same matches as in the joined text.
       const quotes = Array.from(text.matchAll(/"/g), (match) => match.index);
@@ -60,20 +65,38 @@ describe('SegmentedText', () => {
     expect(text.slice(1005)).toBe('é'.repeat(5));
   });
 
-  it('#24.4 ever shorter new parts appended whole still leave at most log2(length) + 1 pieces', () => {
-    let text = SegmentedText.of('x'.repeat(1000));
-    for (let n = 100; n > 0; n--) text = text.withTail(text.length, 'é'.repeat(n));
-    expect(text.length).toBe(1000 + 5050);
-    expect(text.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
+  it('#24.4 a new part is a piece of its own, read without copying what was kept', () => {
+    let text = SegmentedText.of('{' + 'x'.repeat(999));
+    for (let n = 1; n <= 10; n++) text = text.withTail(text.length, `{${'é'.repeat(100 * n)}`);
+    expect(text.pieceCount).toBe(11);
   });
 
-  it('#24.4 no append merges pieces past the cap, so no request copies the whole text', () => {
+  it('#24.4 past the cap the shortest adjacent earlier pieces merge, never the new part', () => {
     let text = SegmentedText.of('{');
-    const part = `{${'é'.repeat(MAX_MERGED_CHARS / 16 - 1)}`;
-    for (let n = 0; n < 64; n++) text = text.withTail(text.length, part);
-    // Uncapped, equal appends cascade into a few pieces as large as the whole text.
-    expect(text.pieceCount).toBeGreaterThanOrEqual(Math.floor(text.length / MAX_MERGED_CHARS));
-    expect(text.pieceCount).toBeLessThanOrEqual(maxPieceCount(text.length));
-    expect(text.slice(0, 3)).toBe('{{é');
+    const sizes = [1];
+    for (let n = 0; n < 3 * MAX_PIECES; n++) {
+      const part = `{${'é'.repeat(n % 7)}`;
+      text = text.withTail(text.length, part);
+      sizes.push(part.length);
+    }
+    expect(text.pieceCount).toBe(MAX_PIECES);
+    const last = `{${'é'.repeat((3 * MAX_PIECES - 1) % 7)}`;
+    expect(text.slice(text.length - last.length)).toBe(last);
+    expect(text.toString()).toBe(sizes.map((size) => `{${'é'.repeat(size - 1)}`).join(''));
+  });
+
+  it('#24.4 a cut piece keeps its own copy when it keeps less than half (the rest is freed)', () => {
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heap();
+    // Each kept piece 1,000 characters of a 1 Mi-character two-byte text (2 MiB).
+    const kept = Array.from({ length: 16 }, (_, n) =>
+      SegmentedText.of(`{${String(n)}${'é'.repeat(2 ** 20)}`).withTail(1_000, '{x'),
+    );
+    expect(heap() - before).toBeLessThan(4 * 2 ** 20);
+    expect(kept.map((text) => text.slice(0, 3))).toContain('{15');
   });
 });

@@ -10,25 +10,24 @@ import { keepThenAppend, type PieceKind, type Pieces } from './keptPieces.js';
 
 export type { TextSlices };
 
-/** The largest piece merging makes (two-byte: 1 MiB, a copy well under a millisecond). */
-export const MAX_MERGED_CHARS = 1 << 19;
-
-/**
- * The most pieces a text of `length` characters holds: log2(length) + 1 while no merge reaches
- * the cap; beyond it, adjacent pieces either halve or together pass the cap, so at most
- * 2 × length / cap + 1 runs of halving pieces.
- */
-export function maxPieceCount(length: number): number {
-  const halving = Math.log2(Math.max(1, Math.min(length, MAX_MERGED_CHARS))) + 1;
-  if (length <= MAX_MERGED_CHARS) return halving;
-  return Math.ceil((2 * length) / MAX_MERGED_CHARS + 1) * (halving + 1);
-}
-
 const TEXT: PieceKind<string> = {
   length: (piece) => piece.length,
-  head: (piece, units) => piece.slice(0, units),
+  head: (piece, units) =>
+    2 * units < piece.length ? ownCopy(piece, units) : piece.slice(0, units),
   join: (before, after) => before + after,
 };
+
+/**
+ * The first `units` characters of `piece` as a string of their own: V8 makes a slice a view that
+ * keeps the whole piece alive (here mostly the previous request's system prompt and tools, dropped
+ * by the cut), and flattens a concatenation into a new string when one of its characters is read.
+ */
+function ownCopy(piece: string, units: number): string {
+  if (units < 2) return piece.slice(0, units);
+  const copy = piece.slice(0, units - 1) + piece.slice(units - 1, units);
+  copy.charCodeAt(0);
+  return copy;
+}
 
 export class SegmentedText implements TextSlices {
   readonly length: number;
@@ -56,13 +55,12 @@ export class SegmentedText implements TextSlices {
   }
 
   /**
-   * The first `chars` characters of this text followed by `tail`, merged by `keepThenAppend`'s
-   * rule up to `MAX_MERGED_CHARS` (merges are lazy: V8 copies a merged piece when it is first
-   * sliced; a cascade of merges up to the whole text would cost one request a copy of several MB).
-   * Pieces held: at most `maxPieceCount(length)`.
+   * The first `chars` characters of this text followed by `tail`, as `keepThenAppend` keeps them
+   * (merges are lazy: V8 copies a merged piece when it is first sliced). Pieces held: at most
+   * `MAX_PIECES`.
    */
   withTail(chars: number, tail: string): SegmentedText {
-    const kept = keepThenAppend(TEXT, this.kept(), chars, tail, MAX_MERGED_CHARS);
+    const kept = keepThenAppend(TEXT, this.kept(), chars, tail);
     return new SegmentedText(kept.pieces, kept.starts);
   }
 
