@@ -22,4 +22,11 @@ describe('agentMentions', () => {
     expect(mentions.after('src/billing/ledger.ts', 1)).toBe(false);
     expect(mentions.after('pendingTotals', 3)).toBe(false);
   });
+
+  it('#33 the latest mention of a token is its position, -1 when the agent never wrote it', () => {
+    const mentions = agentMentions(history);
+    expect(mentions.latest('pendingTotals')).toBe(3);
+    expect(mentions.latest('src/billing/ledger.ts')).toBe(1);
+    expect(mentions.latest('settleInvoice')).toBe(-1);
+  });
 });

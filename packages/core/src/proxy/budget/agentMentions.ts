@@ -14,6 +14,8 @@ const PATH = /[\w@.~-]*\/[\w@.~/-]+/g;
 export interface AgentMentions {
   /** Whether the agent mentioned `token` in an entry after `position` (an index into the history). */
   readonly after: (token: string, position: number) => boolean;
+  /** The position of the agent's latest mention of `token` (-1: none). */
+  readonly latest: (token: string) => number;
 }
 
 function agentText(entry: IContent): string {
@@ -40,5 +42,6 @@ export function agentMentions(history: readonly IContent[]): AgentMentions {
   });
   return {
     after: (token, position) => (latest.get(token) ?? -1) > position,
+    latest: (token) => latest.get(token) ?? -1,
   };
 }

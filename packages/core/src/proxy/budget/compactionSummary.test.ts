@@ -53,6 +53,41 @@ describe('compactionSummary: specifics of condensed outputs', () => {
   });
 });
 
+describe('compactionSummary: outputs the agent came back to', () => {
+  it('#33 an early listing whose names the agent used after the cut keeps its line and names when newer lines are left out', () => {
+    const listing = Array.from({ length: 40 }, (_, i) => `src/modules/ledgerModule${i}.ts`).join(
+      '\n',
+    );
+    const removed = [
+      human('Map the modules, then fix every report.'),
+      ...toolRoundTrip('c0', 'run_shell_command', { command: 'ls src/modules' }, listing),
+      ...Array.from({ length: 120 }, (_, n) =>
+        toolRoundTrip(
+          `c${n + 1}`,
+          'run_shell_command',
+          { command: `npm run report ${n}` },
+          Array.from({ length: 30 }, (_, i) => `reportLine${n}x${i} totalsFor${n}x${i}`).join('\n'),
+        ),
+      ).flat(),
+    ];
+    // After the cut the agent opens a module the listing named.
+    const history = [...removed, ai('Next I read src/modules/ledgerModule17.ts.')];
+    const summary = (entries: typeof history) =>
+      compactionSummary({
+        removed,
+        history: entries,
+        removedRaw: JSON.stringify(removed),
+        budgetChars: 12_000,
+        purpose: 'working-budget',
+      }).text;
+    expect(summary(removed)).not.toContain('ledgerModule17');
+    const text = summary(history);
+    expect(text).toContain('ls src/modules');
+    expect(text).toContain('ledgerModule17');
+    expect(text.length).toBeLessThanOrEqual(12_000 + 200);
+  });
+});
+
 describe('compactionSummary: earlier compactions', () => {
   it('#34.3 a summary that covers an earlier Dense summary names the recall id of the turns that one replaced', () => {
     const first = summarize([

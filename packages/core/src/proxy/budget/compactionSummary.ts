@@ -14,6 +14,7 @@ import { orderedSummaryCandidates } from '../../core/compression/density/compres
 import { clip } from '../../core/compression/density/compress/summaryText.js';
 import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
 import { rankedSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
+import { responseFailed } from '../../core/compression/density/compress/toolResponseSummary.js';
 import { agentMentions, type AgentMentions } from './agentMentions.js';
 import { fitSummaryLines, type SummaryLine } from './fitSummaryLines.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
@@ -85,15 +86,13 @@ export function recallIdOfMessages(raw: string): string {
 /** Each removed tool output's own text, kind and position in `history`, by call id. */
 function outputsByCall(
   removed: readonly IContent[],
-  history: readonly IContent[],
+  positionOf: (entry: IContent) => number,
+  calls: ReadonlyMap<string, ToolCallBlock>,
 ): Map<string, CondensedOutput> {
-  const positions = new Map(history.map((entry, position) => [entry, position]));
-  const calls = new Map<string, ToolCallBlock>();
   const found = new Map<string, CondensedOutput>();
   for (const entry of removed) {
-    const position = positions.get(entry) ?? -1;
+    const position = positionOf(entry);
     for (const block of entry.blocks) {
-      if (block.type === 'tool_call') calls.set(block.id, block);
       if (block.type !== 'tool_response') continue;
       const call = calls.get(block.callId);
       const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
@@ -105,18 +104,57 @@ function outputsByCall(
   return found;
 }
 
+/** A summary line with where its entry sits and where the agent last used its output. */
+type PlacedLine = SummaryLine & {
+  /** The position of the line's entry in the whole conversation. */
+  readonly at?: number;
+  /** The position of the agent's latest mention of one of its specifics after it. */
+  readonly usedAt?: number;
+};
+
 /**
  * A tool output's summary line with its specifics, best first: those the agent mentioned after
- * the output lead.
+ * the output lead, and the latest such mention is the line's last use.
  */
 function toolLine(
   line: string,
   output: CondensedOutput | undefined,
   mentions: AgentMentions,
-): SummaryLine {
+): PlacedLine {
   if (output === undefined) return { text: line };
-  const mentioned = (token: string) => mentions.after(token, output.position);
-  return { text: line, specifics: rankedSpecifics({ ...output, shown: line, mentioned }) };
+  let usedAt = -1;
+  const mentioned = (token: string) => {
+    const at = mentions.latest(token);
+    if (at <= output.position) return false;
+    usedAt = Math.max(usedAt, at);
+    return true;
+  };
+  const specifics = rankedSpecifics({ ...output, shown: line, mentioned });
+  return { text: line, specifics, ...(usedAt < 0 ? {} : { usedAt }) };
+}
+
+/**
+ * The lines with each output's last use as a line index (`SummaryLine.lastUse`): the last line
+ * whose entry came at or before that use, or the line count when it came after every line.
+ */
+function withLastUse(lines: readonly PlacedLine[]): SummaryLine[] {
+  const starts: number[] = [];
+  let at = -1;
+  for (const line of lines) {
+    at = line.at ?? at;
+    starts.push(at);
+  }
+  return lines.map(({ text, specifics, usedAt, failed }) => {
+    const base = {
+      text,
+      ...(specifics === undefined ? {} : { specifics }),
+      ...(failed === true ? { failed } : {}),
+    };
+    if (usedAt === undefined) return base;
+    let lastUse = lines.length;
+    while (lastUse > 0 && (starts[lastUse - 1] as number) > usedAt) lastUse--;
+    return { ...base, lastUse };
+  });
 }
 
 interface Context {
@@ -124,14 +162,22 @@ interface Context {
   readonly mentions: AgentMentions;
   /** Outputs the reports section shows whole: their line needs no specifics. */
   readonly shownWhole: ReadonlySet<string>;
+  /** An entry's position in the whole conversation (-1: not found there). */
+  readonly positionOf: (entry: IContent) => number;
+  /** The removed tool calls by id. */
+  readonly calls: ReadonlyMap<string, ToolCallBlock>;
 }
 
 /**
  * One entry's lines: the model's text clipped, tool outputs with their specifics, and where the
  * user spoke, a pointer to the message in the pinned section (client context alone says nothing).
  */
-function entryLines(entry: IContent, messageNumber: (text: string) => number, context: Context) {
-  const lines: SummaryLine[] = [];
+function entryLines(
+  entry: IContent,
+  messageNumber: (text: string) => number,
+  context: Context,
+): PlacedLine[] {
+  const lines: PlacedLine[] = [];
   const words = usersWords(entry);
   if (words !== '') lines.push({ text: `User: [message ${messageNumber(words)} above]` });
   for (const block of entry.blocks) {
@@ -142,10 +188,13 @@ function entryLines(entry: IContent, messageNumber: (text: string) => number, co
       const output = context.shownWhole.has(block.callId)
         ? undefined
         : context.outputs.get(block.callId);
-      lines.push(toolLine(line, output, context.mentions));
+      const placed = toolLine(line, output, context.mentions);
+      const failed = responseFailed(block, context.calls.get(block.callId));
+      lines.push(failed ? { ...placed, failed } : placed);
     }
   }
-  return lines;
+  const at = context.positionOf(entry);
+  return at < 0 ? lines : lines.map((line) => ({ ...line, at }));
 }
 
 /** Recall entries for the huge pastes the pinned section cuts. */
@@ -219,6 +268,22 @@ function bodySections(input: {
   ];
 }
 
+/** What the turns' lines are read against: the removed outputs and calls, the agent's mentions. */
+function lineContext(input: SummaryInput): Omit<Context, 'shownWhole'> {
+  const positions = new Map(input.history.map((entry, position) => [entry, position]));
+  const positionOf = (entry: IContent) => positions.get(entry) ?? -1;
+  const calls = new Map<string, ToolCallBlock>();
+  for (const entry of input.removed) {
+    for (const block of entry.blocks) if (block.type === 'tool_call') calls.set(block.id, block);
+  }
+  return {
+    outputs: outputsByCall(input.removed, positionOf, calls),
+    mentions: agentMentions(input.history),
+    positionOf,
+    calls,
+  };
+}
+
 /** The summary text and the originals its recall ids name. */
 export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { removed } = input;
@@ -243,13 +308,14 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       recall.push({ id: recallIdOfResponse(block), text: images.originalOf(block) });
     }
   }
-  const outputs = outputsByCall(removed, input.history);
-  const mentions = agentMentions(input.history);
+  const context = lineContext(input);
   const numbers = new Map(messages.map((text, index) => [text, index + 1]));
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
   const lines = (shownWhole: ReadonlySet<string>) => {
-    const context: Context = { outputs, mentions, shownWhole };
-    return images.withTraces(head.map((entry) => entryLines(entry, messageNumber, context)));
+    const lineContext: Context = { ...context, shownWhole };
+    return withLastUse(
+      images.withTraces(head.map((entry) => entryLines(entry, messageNumber, lineContext))),
+    );
   };
   const pinned = renderPinned(messages);
   const tasks = tasksOf(input);

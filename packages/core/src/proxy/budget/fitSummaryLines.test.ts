@@ -53,6 +53,33 @@ describe('fitSummaryLines', () => {
     expect(length(fitted)).toBeLessThanOrEqual(6_000);
   });
 
+  it('#33 an old output the agent came back to keeps its line and specifics before newer ones it never used', () => {
+    const lines = outputs(200, 50);
+    // Output 3 was used after the last line (a schema the agent keeps coming back to).
+    const reused: SummaryLine = { ...(lines[4] as SummaryLine), lastUse: lines.length };
+    lines[4] = reused;
+    const fitted = fitSummaryLines(lines, 6_000);
+    const kept = fitted.find((line) => line.includes('npm run ledger 3 '));
+    expect(kept).toBeDefined();
+    expect(kept).toContain('out03item00000');
+    // The lines left out on either side of it are said where they were.
+    expect(fitted[1]).toBe('[… 3 earlier lines left out]');
+    expect(fitted[3]).toMatch(/^\[… \d+ lines left out\]$/);
+    expect(fitted.at(-1)).toContain('npm run ledger 199');
+    expect(length(fitted)).toBeLessThanOrEqual(6_000);
+  });
+
+  it('#33 the newest failed output is taken right after the newest lines, before outputs used again', () => {
+    const lines = outputs(200, 50);
+    lines[51] = { ...(lines[51] as SummaryLine), failed: true };
+    for (const index of [5, 6, 7, 8, 9]) {
+      lines[index] = { ...(lines[index] as SummaryLine), lastUse: lines.length };
+    }
+    const fitted = fitSummaryLines(lines, 3_000);
+    expect(fitted.some((line) => line.includes('npm run ledger 50 '))).toBe(true);
+    expect(length(fitted)).toBeLessThanOrEqual(3_000);
+  });
+
   test.prop([
     fc.array(
       fc.record({

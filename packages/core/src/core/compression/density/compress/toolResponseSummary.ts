@@ -21,6 +21,27 @@ const ERROR_LINE_MAX = 160;
 /** An error result's own text, from its start (measured: 160 showed no more failures, less else). */
 const ERROR_MAX = 80;
 
+/** The tool's kind, the output a summary reads and a shell run's exit code. */
+function responseOutcome(response: ToolResponseBlock, call: ToolCallBlock | undefined) {
+  const kind = toolKindOf(clip(call?.name ?? response.toolName, 40), call?.parameters);
+  // A density reply stands for the tool's own output: the line summarizes that output.
+  const text =
+    response.original !== undefined && response.error === undefined
+      ? response.original
+      : resultText(response.result);
+  const exitCode = kind === 'shell' ? shellExitCode(text) : undefined;
+  return { kind, text, exitCode };
+}
+
+/** Whether `response` failed: an error result, or a shell run that exited other than 0. */
+export function responseFailed(
+  response: ToolResponseBlock,
+  call: ToolCallBlock | undefined,
+): boolean {
+  const { exitCode } = responseOutcome(response, call);
+  return response.error !== undefined || (exitCode !== undefined && exitCode !== 0);
+}
+
 /**
  * Summarizes `response` (answering `call`, when known) in one line of at most
  * `SUMMARY_MAX_CHARS`; with `recallId`, the line ends by naming it. Display paths are relative to `workspaceRoot` when inside it.
@@ -32,14 +53,8 @@ export function summarizeToolResponse(
   recallId?: string,
 ): string {
   const toolName = clip(call?.name ?? response.toolName, 40);
-  const kind = toolKindOf(toolName, call?.parameters);
-  // A density reply stands for the tool's own output: the line summarizes that output.
-  const text =
-    response.original !== undefined && response.error === undefined
-      ? response.original
-      : resultText(response.result);
+  const { kind, text, exitCode } = responseOutcome(response, call);
   const subject = summarySubject(kind, call, workspaceRoot);
-  const exitCode = kind === 'shell' ? shellExitCode(text) : undefined;
   const outcome = outcomeOf(response, exitCode);
   const facts = summaryFacts(kind, call, text);
   const failedRun = exitCode !== undefined && exitCode !== 0;
