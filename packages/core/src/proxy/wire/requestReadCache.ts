@@ -14,18 +14,11 @@
  * buffer is not kept), and the 1-hour cache is looked for in the new text only.
  * The result always equals a full read. Bounded by entries and characters, least recently used
  * first out.
- */ import { isAscii } from 'node:buffer';
-import { createHash, type Hash } from 'node:crypto';
-import { hasOneHourTtl, type OneHourTtlPrefix } from '../../cache/cacheRules.js';
+ */
+import { isAscii } from 'node:buffer';
+import type { OneHourTtlPrefix } from '../../cache/cacheRules.js';
 import { readAnthropicRequest } from './anthropicHistory.js';
-import {
-  member,
-  parseJsonSpans,
-  parseJsonSpansFrom,
-  type JsonArrayNode,
-  type JsonNode,
-  type JsonObjectNode,
-} from './jsonSpans.js';
+import { parseJsonSpans, parseJsonSpansFrom, type JsonNode } from './jsonSpans.js';
 import { readOpenAIRequest } from './openaiHistory.js';
 import {
   freshReaderState,
@@ -35,8 +28,18 @@ import {
 } from './readerState.js';
 import { SegmentedBytes } from './segmentedBytes.js';
 import { SegmentedText, type TextSlices } from './segmentedText.js';
-import { byteAnchors, type ByteAnchors } from './byteAnchors.js';
+import type { ByteAnchors } from './byteAnchors.js';
 import type { ReadOutcome, WireApi } from './wireHistory.js';
+import {
+  arrayKey,
+  keptRead,
+  verifiedCheckpoint,
+  type BodyInput,
+  type KeptRead,
+  type ReadKey,
+} from './keptRead.js';
+
+export { CHECKPOINTS, type ReadKey } from './keptRead.js';
 
 export type ReadRequestInput = {
   readonly api: WireApi;
@@ -98,63 +101,11 @@ export interface RequestRead {
   readonly byteAnchors?: ByteAnchors;
 }
 
-/** The identity of a kept read (compared by reference only). */
-export type ReadKey = object;
-
 /** How the last read went: for tests and the benchmark. */
 export type ReadPath = 'full' | 'resumed';
 
-interface Checkpoint {
-  /** Index of the message that starts at `offset`. */
-  readonly index: number;
-  readonly offset: number;
-  /** Bytes of the body before `offset`. */
-  readonly bytes: number;
-  /** sha1 state after those bytes (copy before use). */
-  readonly hash: Hash;
-  /** Anthropic: whether the text before `offset` asks for the 1-hour cache. */
-  readonly oneHourTtl?: boolean;
-}
-
-interface Entry {
-  readonly key: ReadKey;
-  readonly root: JsonObjectNode;
-  readonly array: JsonArrayNode;
-  readonly state: ReaderState;
-  /**
-   * The body read, later requests compare their prefix with it: a resumed read's is the kept
-   * read's bytes before its checkpoint and a copy of its own new bytes, never its buffer.
-   */
-  readonly body: SegmentedBytes;
-  /** Its text: a later request's text starts with its text before the checkpoint it resumes at. */
-  readonly text: SegmentedText;
-  /** In ascending offset order. */
-  readonly checkpoints: readonly Checkpoint[];
-  readonly anchors: ByteAnchors | undefined;
-  readonly chars: number;
-}
-
-/** Messages from the end that get a checkpoint (the previous newest message and two before it). */
-export const CHECKPOINTS = 3;
 /** Reads kept per session key (side requests of one session have their own system prompt). */
 const PER_KEY = 4;
-
-interface BodyInput {
-  readonly api: WireApi;
-  readonly body: Buffer;
-  /** Absent: decoded from `body`. */
-  readonly text: string | undefined;
-}
-type TextInput = Omit<BodyInput, 'text'> & {
-  readonly text: SegmentedText;
-  /**
-   * The body bytes to keep: `body` itself after a full read; after a resumed one, the kept read's
-   * bytes before the checkpoint and a copy of the rest, so the request's buffer is not kept.
-   */
-  readonly kept: SegmentedBytes;
-};
-
-const arrayKey = (api: WireApi): string => (api === 'openai-responses' ? 'input' : 'messages');
 
 function readWith(api: WireApi, text: TextSlices, root: JsonNode, state: ReaderState): ReadOutcome {
   return api === 'anthropic'
@@ -163,7 +114,7 @@ function readWith(api: WireApi, text: TextSlices, root: JsonNode, state: ReaderS
 }
 
 export class RequestReadCache {
-  private readonly entries = new Map<string, Entry[]>();
+  private readonly entries = new Map<string, KeptRead[]>();
   private readonly maxEntries: number;
   private readonly maxChars: number;
   /** How the last call to `read` went. */
@@ -225,13 +176,13 @@ export class RequestReadCache {
     const state = freshReaderState();
     const outcome = readWith(input.api, text, root, state);
     const full = { ...input, text, kept: SegmentedBytes.of(input.body) };
-    return this.finish(key, list, { text, root, outcome, kept: keep(full, root, state, []) });
+    return this.finish(key, list, { text, root, outcome, kept: keptRead(full, root, state, []) });
   }
 
   private resume(
     input: BodyInput,
-    entry: Entry,
-  ): (ReadResult & { from: Entry; messages: number }) | undefined {
+    entry: KeptRead,
+  ): (ReadResult & { from: KeptRead; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
     const rest = input.text?.slice(point.offset) ?? decode(input.body.subarray(point.bytes));
@@ -258,7 +209,7 @@ export class RequestReadCache {
     if (outcome.kind === 'history') ownNewSites(state, point.index);
     const earlier = entry.checkpoints.filter((kept) => kept.offset < point.offset);
     const body = entry.body.withTail(point.bytes, input.body.subarray(point.bytes));
-    const kept = keep({ ...input, text, kept: body }, root, state, [...earlier, point], {
+    const kept = keptRead({ ...input, text, kept: body }, root, state, [...earlier, point], {
       anchors: entry.anchors,
       messages: point.index,
     });
@@ -267,8 +218,8 @@ export class RequestReadCache {
 
   private finish(
     key: string,
-    list: Entry[],
-    result: ReadResult & { from?: Entry; messages?: number },
+    list: KeptRead[],
+    result: ReadResult & { from?: KeptRead; messages?: number },
   ): RequestRead {
     if (result.outcome.kind === 'history' && result.kept !== undefined) list.unshift(result.kept);
     list.splice(PER_KEY);
@@ -309,7 +260,7 @@ export class RequestReadCache {
 /** What a read returns before `finish`: its text as pieces, and the entry to keep. */
 type ReadResult = Omit<RequestRead, 'text' | 'segments'> & {
   readonly text: SegmentedText;
-  readonly kept: Entry | undefined;
+  readonly kept: KeptRead | undefined;
 };
 
 /**
@@ -323,7 +274,7 @@ function decode(bytes: Buffer): string {
 
 /** What the entry's newest checkpoint tells of the text before it. */
 function checkpointFacts(
-  entry: Entry,
+  entry: KeptRead,
 ): Pick<RequestRead, 'oneHourTtlPrefix' | 'newestMessagePrefix'> {
   const newest = entry.checkpoints.at(-1);
   if (newest === undefined) return {};
@@ -340,63 +291,5 @@ function checkpointFacts(
           },
         }
       : {}),
-  };
-}
-
-/** The latest checkpoint of `entry` before which `input` has the same bytes as the entry's body. */
-function verifiedCheckpoint(input: BodyInput, entry: Entry): Checkpoint | undefined {
-  for (let i = entry.checkpoints.length - 1; i >= 0; i--) {
-    const point = entry.checkpoints[i] as Checkpoint;
-    if (input.body.length <= point.bytes) continue;
-    if (input.text !== undefined && input.text.length <= point.offset) continue;
-    if (entry.body.startsLike(input.body, point.bytes)) return point;
-  }
-  return undefined;
-}
-
-/** The entry to keep after a read, with a checkpoint at each of its last messages. */
-function keep(
-  input: TextInput,
-  root: JsonNode,
-  state: ReaderState,
-  known: readonly Checkpoint[],
-  /** Anchors of a kept read whose first `messages` messages this request has byte for byte. */
-  inherited?: { readonly anchors: ByteAnchors | undefined; readonly messages: number },
-): Entry | undefined {
-  const array = member(root, arrayKey(input.api));
-  if (root.kind !== 'object' || array?.kind !== 'array') return undefined;
-  const { items } = array;
-  // Every character is one byte when the lengths agree (ASCII): no counting needed.
-  const ascii = input.body.length === input.text.length;
-  const ttl = input.api === 'anthropic';
-  let counted: Omit<Checkpoint, 'index'> = known.at(-1) ?? {
-    offset: 0,
-    bytes: 0,
-    hash: createHash('sha1'),
-    ...(ttl ? { oneHourTtl: false } : {}),
-  };
-  const checkpoints = known.filter((point) => point.index >= items.length - CHECKPOINTS);
-  for (let index = Math.max(1, items.length - CHECKPOINTS); index < items.length; index++) {
-    const offset = (items[index] as JsonNode).start;
-    if (offset <= counted.offset) continue;
-    const between = ascii && !ttl ? '' : input.text.slice(counted.offset, offset);
-    const bytes = ascii ? offset : counted.bytes + Buffer.byteLength(between, 'utf8');
-    const hash = counted.hash.copy().update(input.body.subarray(counted.bytes, bytes));
-    const oneHourTtl = ttl
-      ? { oneHourTtl: counted.oneHourTtl === true || hasOneHourTtl(between) }
-      : {};
-    counted = { offset, bytes, hash, ...oneHourTtl };
-    checkpoints.push({ index, offset, bytes, hash, ...oneHourTtl });
-  }
-  return {
-    key: {},
-    root,
-    array,
-    state,
-    body: input.kept,
-    text: input.text,
-    checkpoints,
-    anchors: ascii ? undefined : byteAnchors(input.text, items, inherited),
-    chars: input.text.length,
   };
 }
