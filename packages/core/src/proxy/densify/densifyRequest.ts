@@ -27,36 +27,18 @@ import type { ReadKey, RequestRead } from '../wire/requestReadCache.js';
 import type { SegmentedText, TextSlices } from '../wire/segmentedText.js';
 import { pointerSite, pointerVerdictAt, recallEntryAt } from '../decide/proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from '../decide/proxySchedule.js';
-import { recordSentPointers } from '../decide/sentPointers.js';
-import {
-  charsTakenOut,
-  mergedByStart,
-  pointerValue,
-  type PointerSite,
-} from '../splice/spliceEdits.js';
+import { mergedByStart, pointerValue, type PointerSite } from '../splice/spliceEdits.js';
 import { reusedSplice, type SpliceMemo } from '../splice/reusedSplice.js';
-import { charTokens, wireCache, wireShape } from '../decide/wireCache.js';
-import { PROXY_PAYBACK_CALLS, proxyRiskBudget, recordProxyRequest } from '../decide/proxyLedger.js';
+import { wireCache, wireShape } from '../decide/wireCache.js';
+import { PROXY_PAYBACK_CALLS, proxyRiskBudget } from '../decide/proxyLedger.js';
 import type { ResultSite, WireHistory } from '../wire/wireHistory.js';
 import { settleUnderBudget } from './settleUnderBudget.js';
+import { rememberRequest } from './rememberRequest.js';
 import type { EarlyCompactionRisk } from '../budget/earlyCompactionRisk.js';
 import type { DensifyOptions, DensifyResult } from './DensifyResult.js';
 
 export type { CompactionNote, DensifyOptions, DensifyResult } from './DensifyResult.js';
 export type { WorkingBudgetOptions } from './settleUnderBudget.js';
-
-function prefixStable(
-  previous: readonly string[],
-  current: readonly string[],
-): boolean | undefined {
-  if (previous.length === 0) return undefined;
-  // The client moves its cache breakpoint off the previous newest message: compare the ones before.
-  const compare = Math.min(previous.length - 1, current.length);
-  for (let index = 0; index < compare; index++) {
-    if (previous[index] !== current[index]) return false;
-  }
-  return true;
-}
 
 /**
  * A request read for density: its conversation is known before anything is decided (a shared
@@ -234,7 +216,7 @@ function densifyWire(
   const stable =
     options.readOnly === true
       ? undefined
-      : remember(options, {
+      : rememberRequest(options, {
           ...{ text, wire, state, stale, sticky, decision, sites, removed, read },
           replies: replies.sites,
         });
@@ -344,63 +326,4 @@ function staleSites(
     else candidates.push(entry.site);
   }
   return { stale, sticky, candidates };
-}
-
-/**
- * What this request leaves in the conversation's state: the pointers applied and sent, the message
- * hashes (whether the prefix stayed stable), the ledger entry. Returns whether the prefix of the
- * previous request was kept byte for byte.
- */
-function remember(
-  options: DensifyOptions,
-  input: {
-    readonly text: TextSlices;
-    readonly wire: WireHistory;
-    readonly state: ReturnType<ConversationStore['get']>;
-    readonly stale: readonly { readonly site: ResultSite; readonly key: string }[];
-    readonly sticky: readonly { readonly site: ResultSite; readonly key: string }[];
-    readonly decision: ReturnType<typeof decide>;
-    /** In text order. */
-    readonly sites: readonly PointerSite[];
-    /** Characters the pointers take out. */
-    readonly removed: number;
-    readonly read: RequestRead;
-    /** The replies at entry written into this request. */
-    readonly replies: readonly PointerSite[];
-  },
-): boolean | undefined {
-  const { text, wire, state, stale, sticky, decision, sites, removed } = input;
-  const prefix = input.read.newestMessagePrefix;
-  if (decision.apply.length > 0) {
-    const keys = new Map(stale.map(({ site, key }) => [site, key]));
-    for (const site of decision.apply) state.applied.add(keys.get(site) ?? '');
-  }
-  const newestStart = wire.messageSpans.at(-1)?.start ?? 0;
-  state.lastSent = recordSentPointers(text, wire, {
-    sites,
-    ...(prefix?.chars === newestStart ? { prefixHash: prefix.digest } : {}),
-  });
-  const { read } = input;
-  const last = state.lastPointers;
-  const resumed = read.resumedFrom;
-  const sameMessages = resumed !== undefined && last.read === resumed.key ? resumed.messages : 0;
-  const hashes = options.store.fingerprints.of(text, wire, sites, {
-    fingerprints: state.lastMessageHashes,
-    sites: last.sites,
-    sameMessages,
-  });
-  const stable = prefixStable(state.lastMessageHashes, hashes);
-  state.lastMessageHashes = hashes;
-  state.lastPointers = { sites, read: read.key };
-  state.lastRequestAt = options.now;
-  recordProxyRequest(state, {
-    at: options.now,
-    stickyRemovedTokens: charTokens(
-      sticky.reduce((sum, { site }) => sum + (site.end - site.start), 0),
-    ),
-    keptOutTokens: charTokens(input.replies.reduce((sum, site) => sum + charsTakenOut(site), 0)),
-    batch: decision,
-    promptTokens: charTokens(text.length - removed),
-  });
-  return stable;
 }
