@@ -21,10 +21,7 @@
  * conversation), --docs. Needs /usr/bin/redis-server (installed with apt-get when missing and run
  * as root).
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient, type RedisClientType } from 'redis';
@@ -33,7 +30,9 @@ import {
   ensureRedisServer,
   startRedisServer,
 } from '../packages/core/src/gateway/test-utils/redisServer.js';
-import { BenchOptionError, flagValue, parseTokens, runBench } from './benchFlags.js';
+import { runBench } from './benchFlags.js';
+import { parseGatewayOptions, type GatewayOptions } from './gateway-bench/gatewayOptions.js';
+import { cpuModel, loadAverage, nproc } from './gateway-bench/machineFacts.js';
 import { send, type Sample } from './gateway-bench/benchClient.js';
 import { READ_CACHE } from './gateway-bench/benchReplica.js';
 import {
@@ -87,60 +86,6 @@ const SHARED: readonly {
   { name: 'sticky', routing: 'sticky', tokens: false, prefix: 'dense-s:' },
   { name: 'sticky+tokens', routing: 'sticky', tokens: true, prefix: 'dense-st:' },
 ];
-
-interface Options {
-  readonly conversations: number;
-  readonly turns: number;
-  readonly turnTokens: number;
-  readonly thinkMs: number;
-  readonly levels: readonly number[];
-  readonly levelMs: number;
-  readonly longTokens: number;
-  readonly docs: boolean;
-}
-
-function wholeNumber(argv: readonly string[], name: string, fallback: number, min = 1): number {
-  const text = flagValue(BENCH, argv, name);
-  if (text === undefined) return fallback;
-  const value = parseTokens(text) ?? (text.trim() === '0' ? 0 : undefined);
-  if (value === undefined || value < min)
-    throw new BenchOptionError(`${BENCH}: ${name} takes a whole number ≥ ${min}; got "${text}"`);
-  return value;
-}
-
-function parseOptions(argv: readonly string[]): Options {
-  const levelsText = flagValue(BENCH, argv, '--levels');
-  const levels = (levelsText ?? '1,4,16').split(',').map((part) => Number(part));
-  if (levels.some((level) => !Number.isInteger(level) || level < 1))
-    throw new BenchOptionError(`${BENCH}: --levels takes whole numbers ≥ 1, e.g. 1,2,4,8`);
-  return {
-    conversations: wholeNumber(argv, '--conversations', 100),
-    turns: wholeNumber(argv, '--turns', 25, 2),
-    turnTokens: wholeNumber(argv, '--turn-tokens', 8_000),
-    thinkMs: wholeNumber(argv, '--think-ms', 12_000, 0),
-    levels,
-    levelMs: wholeNumber(argv, '--level-ms', 4_000, 2_000),
-    longTokens: wholeNumber(argv, '--long-tokens', 1_000_000, 0),
-    docs: argv.includes('--docs'),
-  };
-}
-
-function loadAverage(): string {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-}
-
-function cpuModel(): string {
-  const info = readFileSync('/proc/cpuinfo', 'utf8');
-  return /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown CPU';
-}
-
-function nproc(): number {
-  try {
-    return Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
-  } catch {
-    return os.availableParallelism();
-  }
-}
 
 const log = (line: string) => console.error(line);
 
@@ -263,7 +208,7 @@ async function longFigures(
 async function throughput(
   sides: readonly BenchSide[],
   upstream: MockUpstream,
-  options: Options,
+  options: GatewayOptions,
 ): Promise<GatewayRun['saturation']> {
   const out = [];
   for (const side of sides) {
@@ -287,7 +232,7 @@ async function throughput(
 }
 
 function meta(
-  options: Options,
+  options: GatewayOptions,
   run: { started: number; loadBefore: string; load: ConversationLoadResult; cpuPercent: number },
   leakedTokens: number,
 ): GatewayRun['meta'] {
@@ -338,7 +283,7 @@ async function oneAtATime(
 }
 
 async function measure(
-  options: Options,
+  options: GatewayOptions,
   redisUrl: string,
   upstream: MockUpstream,
   opened: BenchSide[],
@@ -398,7 +343,7 @@ async function measure(
 }
 
 async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = parseGatewayOptions(BENCH, process.argv.slice(2));
   const missing = ensureRedisServer();
   if (missing !== undefined) {
     log(`${BENCH}: needs a redis-server: ${missing}`);
