@@ -7,7 +7,7 @@
  */
 import { groundingOverall, type GroundingOverall, type GroundingSides } from './groundingReport.js';
 import { intentOverall, type IntentOverall, type IntentSides } from './intentReport.js';
-import type { SessionReplay, SideCompactions } from './replayThroughProxy.js';
+import type { SessionReplay, SideCompactions } from './sessionReplay.js';
 import type { WindowSource } from './recordedClientWindow.js';
 
 /** What every bench row says of a session: which one, and what each side paid. */

@@ -34,11 +34,7 @@ import {
   type ProxyServer,
 } from '@dense/core';
 import { send } from '../../packages/core/src/proxy/test-utils/loopbackProxy.js';
-import {
-  startCacheBillingMock,
-  type BilledRequest,
-  type CacheBillingMock,
-} from './cacheBillingMock.js';
+import { startCacheBillingMock, type CacheBillingMock } from './cacheBillingMock.js';
 import {
   compactsAtBoundary,
   recordedWaitMs,
@@ -56,61 +52,16 @@ import {
 } from './clientRequests.js';
 import type { PrefixSizes } from './clientPrefix.js';
 import type { CountTokens } from '../../packages/core/src/test-utils/promptBlocks.js';
-import { AUTO_COMPACT_TOKENS, type SideReport, sideReport } from './sideReport.js';
+import { AUTO_COMPACT_TOKENS, sideReport } from './sideReport.js';
 import { BenchRecallArchive } from './BenchRecallArchive.js';
-import { callPosition, SideGrounding, type SideGroundingReport } from './SideGrounding.js';
-import { SideIntent, type SideIntentReport } from './SideIntent.js';
+import type { SessionReplay } from './sessionReplay.js';
+import { callPosition, SideGrounding } from './SideGrounding.js';
+import { SideIntent } from './SideIntent.js';
 import type { SentSink } from './SentLog.js';
 import { sentEntries } from './sentEntries.js';
 import { replyText } from './replyText.js';
-import { wireModel, type ClientWindow, type WindowedSession } from './recordedClientWindow.js';
+import { wireModel, type WindowedSession } from './recordedClientWindow.js';
 import { clientHeaders, replayWindow, sessionModel } from './clientHeaders.js';
-
-/** A side's client compactions. */
-export interface SideCompactions {
-  /** Compactions its client made (recorded boundaries it compacted at + synthetic ones). */
-  readonly client: number;
-  /** Of those, at a point where the recording has no summary. */
-  readonly synthetic: number;
-  /** Of those, answered by Dense (no model call). */
-  readonly answeredByDense: number;
-  /** Time the client waited for its compactions, ms (estimated where not measured). */
-  readonly blockedMs: number;
-}
-
-export interface SessionReplay {
-  readonly api: ClientApi;
-  readonly model: string;
-  /** The client's window and threshold, from the transcript or `--window` (recordedClientWindow.ts). */
-  readonly client: ClientWindow;
-  /** Model calls replayed (compaction requests not included). */
-  readonly calls: number;
-  readonly passThrough: SideReport;
-  readonly proxy: SideReport;
-  readonly compactions: { readonly passThrough: SideCompactions; readonly proxy: SideCompactions };
-  /**
-   * Per model call: the round trip through the proxy minus the direct one, ms (wall clock), each
-   * without the mock's billing time.
-   */
-  readonly addedLatencyMs: readonly number[];
-  /** The proxy's own record of each request it forwarded. */
-  readonly records: readonly ProxyRequestRecord[];
-  /** Every request each side's mock billed, in order (model calls and compaction requests). */
-  readonly bills: {
-    readonly passThrough: readonly BilledRequest[];
-    readonly proxy: readonly BilledRequest[];
-  };
-  /** Per side: the specifics each reply used, judged against the request that side sent. */
-  readonly grounding: {
-    readonly passThrough: SideGroundingReport;
-    readonly proxy: SideGroundingReport;
-  };
-  /** Per side: the user's earlier messages each call's request showed (SideIntent.ts). */
-  readonly intent: {
-    readonly passThrough: SideIntentReport;
-    readonly proxy: SideIntentReport;
-  };
-}
 
 /**
  * What the replay reads of a session: its entries, recorded model and, where the transcript

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BilledRequest } from './cacheBillingMock.js';
-import type { SessionReplay } from './replayThroughProxy.js';
+import type { SessionReplay } from './sessionReplay.js';
 import { sumGrounding } from '../../packages/core/src/replay/grounding/sumGrounding.js';
 import type { SideGroundingReport } from './SideGrounding.js';
 import { ZERO_SIDE_INTENT } from './SideIntent.js';

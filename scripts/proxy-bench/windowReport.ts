@@ -18,7 +18,7 @@ import {
   type GroundingOverall,
   type GroundingSides,
 } from './groundingReport.js';
-import type { SessionReplay } from './replayThroughProxy.js';
+import type { SessionReplay } from './sessionReplay.js';
 import type { CostRow } from './proxyBenchReport.js';
 
 /** Each session past the budget should cost at most this % of pass-through. */
