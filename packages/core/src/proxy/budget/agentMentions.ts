@@ -12,8 +12,6 @@ const WORD = /[\w$]+/g;
 const PATH = /[\w@.~-]*\/[\w@.~/-]+/g;
 
 export interface AgentMentions {
-  /** Whether the agent mentioned `token` in an entry after `position` (an index into the history). */
-  readonly after: (token: string, position: number) => boolean;
   /** The position of the agent's latest mention of `token` (-1: none). */
   readonly latest: (token: string) => number;
 }
@@ -41,7 +39,6 @@ export function agentMentions(history: readonly IContent[]): AgentMentions {
     }
   });
   return {
-    after: (token, position) => (latest.get(token) ?? -1) > position,
     latest: (token) => latest.get(token) ?? -1,
   };
 }

@@ -6,7 +6,7 @@
  * A compaction is known by its value (start, cut, region hash), not its object: one restored from
  * a shared store (another replica extended nothing since) is the one this replica confirmed.
  */
-import type { ReadKey } from '../wire/requestReadCache.js';
+import type { ReadKey } from '../wire/keptRead.js';
 import type { BudgetState, WireCompactionState } from './compactWire.js';
 import type { VerifiedRegion } from './regionHash.js';
 

@@ -88,6 +88,37 @@ describe('compactionSummary: outputs the agent came back to', () => {
   });
 });
 
+describe('compactionSummary: the newest failure', () => {
+  it('#33 a failed run (its exit code in its output) keeps its line when newer lines are left out', () => {
+    const removed = [
+      human('Make the ledger tests pass.'),
+      ...toolRoundTrip(
+        'c0',
+        'run_shell_command',
+        { command: 'npm test ledger' },
+        'FAIL src/ledger.test.ts\nAssertionError: expected 4812 to be 4813\nExit code: 1',
+      ),
+      ...Array.from({ length: 120 }, (_, n) =>
+        toolRoundTrip(
+          `c${n + 1}`,
+          'run_shell_command',
+          { command: `npm run report ${n}` },
+          Array.from({ length: 30 }, (_, i) => `reportLine${n}x${i} totalsFor${n}x${i}`).join('\n'),
+        ),
+      ).flat(),
+    ];
+    const text = compactionSummary({
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 12_000,
+      purpose: 'working-budget',
+    }).text;
+    const turns = text.slice(text.indexOf('The compacted turns'));
+    expect(turns).toContain('npm test ledger');
+  });
+});
+
 describe('compactionSummary: earlier compactions', () => {
   it('#34.3 a summary that covers an earlier Dense summary names the recall id of the turns that one replaced', () => {
     const first = summarize([

@@ -174,13 +174,15 @@ interface Context {
  */
 function entryLines(
   entry: IContent,
+  /** The removed entry `entry` summarizes (its blocks in the same order, outputs whole). */
+  original: IContent,
   messageNumber: (text: string) => number,
   context: Context,
 ): PlacedLine[] {
   const lines: PlacedLine[] = [];
   const words = usersWords(entry);
   if (words !== '') lines.push({ text: `User: [message ${messageNumber(words)} above]` });
-  for (const block of entry.blocks) {
+  for (const [index, block] of entry.blocks.entries()) {
     if (block.type === 'text' && entry.speaker === 'ai' && block.text.trim() !== '') {
       lines.push({ text: `Assistant: ${clip(block.text, ASSISTANT_CHARS)}` });
     } else if (block.type === 'tool_response') {
@@ -189,11 +191,13 @@ function entryLines(
         ? undefined
         : context.outputs.get(block.callId);
       const placed = toolLine(line, output, context.mentions);
-      const failed = responseFailed(block, context.calls.get(block.callId));
+      const whole = original.blocks[index];
+      const failed =
+        whole?.type === 'tool_response' && responseFailed(whole, context.calls.get(block.callId));
       lines.push(failed ? { ...placed, failed } : placed);
     }
   }
-  const at = context.positionOf(entry);
+  const at = context.positionOf(original);
   return at < 0 ? lines : lines.map((line) => ({ ...line, at }));
 }
 
@@ -314,7 +318,11 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const lines = (shownWhole: ReadonlySet<string>) => {
     const lineContext: Context = { ...context, shownWhole };
     return withLastUse(
-      images.withTraces(head.map((entry) => entryLines(entry, messageNumber, lineContext))),
+      images.withTraces(
+        head.map((entry, index) =>
+          entryLines(entry, removed[index] ?? entry, messageNumber, lineContext),
+        ),
+      ),
     );
   };
   const pinned = renderPinned(messages);

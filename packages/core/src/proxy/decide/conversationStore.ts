@@ -14,11 +14,8 @@ import { EntryReplyDecisions } from './entryReplyDecisions.js';
 import { MessageFingerprints } from './messageFingerprints.js';
 import { ProxyPlans } from './proxyPlans.js';
 import type { PointerSite } from '../splice/spliceEdits.js';
-import {
-  RequestReadCache,
-  type ReadKey,
-  type RequestReadCacheOptions,
-} from '../wire/requestReadCache.js';
+import type { ReadKey } from '../wire/keptRead.js';
+import { RequestReadCache, type RequestReadCacheOptions } from '../wire/requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
 
 export interface ConversationState {

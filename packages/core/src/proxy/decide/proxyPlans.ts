@@ -24,7 +24,7 @@ import {
   prunedSites,
   type PrunedPositions,
 } from './planProxyEdits.js';
-import { CHECKPOINTS, type ReadKey } from '../wire/requestReadCache.js';
+import { CHECKPOINTS, type ReadKey } from '../wire/keptRead.js';
 import type { ResultSite, WireHistory } from '../wire/wireHistory.js';
 
 /** A call not answered yet, as the position pairing tracks it (`toolCallPairing.ts`). */

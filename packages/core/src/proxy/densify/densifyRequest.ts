@@ -23,7 +23,8 @@ import {
   type ConversationStore,
 } from '../decide/conversationStore.js';
 import { stringMember } from '../wire/jsonSpans.js';
-import type { ReadKey, RequestRead } from '../wire/requestReadCache.js';
+import type { ReadKey } from '../wire/keptRead.js';
+import type { RequestRead } from '../wire/requestReadCache.js';
 import type { SegmentedText, TextSlices } from '../wire/segmentedText.js';
 import { pointerSite, pointerVerdictAt, recallEntryAt } from '../decide/proxyPointer.js';
 import { scheduleEdits, type ScheduleDecision } from '../decide/proxySchedule.js';

@@ -39,8 +39,6 @@ import {
   type ReadKey,
 } from './keptRead.js';
 
-export { CHECKPOINTS, type ReadKey } from './keptRead.js';
-
 export type ReadRequestInput = {
   readonly api: WireApi;
   /** The client's session header, when it sends one. */
