@@ -30,6 +30,13 @@ describe('pinnedUserMessages', () => {
     // A wire user message holds the tool results and what the user typed after them.
     const merged = { ...result, blocks: [...result.blocks, textBlock('Stop, use pnpm instead.')] };
     expect(usersWords(merged)).toBe('Stop, use pnpm instead.');
+    // The skill file Claude Code sends after its Skill tool's result is the client's, not the user's.
+    const [, loaded] = toolRoundTrip('c2', 'Skill', { skill: 'review' }, 'Launching skill: review');
+    const withSkill = {
+      ...loaded,
+      blocks: [...loaded.blocks, textBlock('# Review\nCheck every file.'), textBlock('Go on.')],
+    };
+    expect(usersWords(withSkill)).toBe('Go on.');
   });
 
   it('#33.1 a rendered section reads back exactly, whatever the messages hold', () => {

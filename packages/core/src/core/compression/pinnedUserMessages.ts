@@ -5,7 +5,7 @@
  * covers it. A single huge paste keeps its head and tail with a recall id for the whole. Pure.
  */
 import type { IContent } from '../../services/history/IContent.js';
-import { withoutClientContext } from '../../services/history/clientContext.js';
+import { isSkillText, withoutClientContext } from '../../services/history/clientContext.js';
 import { recallIdOfText } from './recallPointers.js';
 import { isDenseText } from './denseText.js';
 
@@ -38,15 +38,17 @@ function isUsersEntry(entry: IContent): boolean {
 
 /**
  * What the user typed in `entry`: its text blocks without client context, joined by newlines; ''
- * for entries the user did not write (tool results, summaries, Dense's own entries, attachments).
+ * for entries the user did not write (tool results, summaries, Dense's own entries, attachments,
+ * a skill's text the client loaded).
  * The messages an earlier pinned section holds are not the user's words here (`pinnedIn` reads
  * them).
  */
 export function usersWords(entry: IContent): string {
   if (!isUsersEntry(entry)) return '';
   const parts: string[] = [];
-  for (const block of entry.blocks) {
-    const words = block.type === 'text' ? usersWordsIn(block.text) : '';
+  for (const [index, block] of entry.blocks.entries()) {
+    const words =
+      block.type === 'text' && !isSkillText(entry, index) ? usersWordsIn(block.text) : '';
     if (words !== '') parts.push(words);
   }
   return parts.join('\n');

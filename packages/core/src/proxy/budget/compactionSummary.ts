@@ -1,8 +1,8 @@
 /**
  * Dense's deterministic summary of the turns a wire compaction removes, in the order its budget
  * serves them: every message the user typed in those turns, verbatim (`pinnedUserMessages`; a
- * huge paste as head and tail with a recall id), the client's task list as of the cut
- * (`clientTaskList`), what was tried and failed and the artifact trail, then the turns as one line
+ * huge paste as head and tail with a recall id), the skills the agent loaded (`loadedSkills`), the
+ * client's task list as of the cut (`clientTaskList`), what was tried and failed and the artifact trail, then the turns as one line
  * each (tool results as high-density's one-line summaries naming their recall ids, with the
  * specifics the room left allows; an image as one trace line naming its own, `compactedImages`).
  * The user's words are kept even past the budget, and the header says so. A function of the
@@ -36,14 +36,17 @@ import { formatTodoList } from '../../tools/todo/formatTodoList.js';
 import type { Todo } from '../../tools/todo-schemas.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
-import { compactedImages } from '../images/compactedImages.js';
+import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
 import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
 import { subagentReports, type SubagentReports } from './subagentReports.js';
+import { loadedSkills } from './loadedSkills.js';
 
 const ASSISTANT_CHARS = 300;
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
 const TRAIL_SHARE = 1 / 3;
 const TRAIL_FLOOR_SHARE = 1 / 12;
+/** The skills the agent loaded may take up to this share of the budget. */
+const SKILLS_SHARE = 1 / 10;
 /** Subagents' reports may take up to this share of what the turns and they have left. */
 const REPORTS_SHARE = 1 / 2;
 const TURNS_HEADING = 'The compacted turns, oldest first:';
@@ -288,6 +291,28 @@ function lineContext(input: SummaryInput): Omit<Context, 'shownWhole'> {
   };
 }
 
+/** The originals the summary's recall ids name: the whole, images, pastes and each tool output. */
+function recallEntries(
+  input: SummaryInput,
+  messagesId: string,
+  messages: readonly string[],
+  images: CompactedImages,
+): RecallEntry[] {
+  const pieces = input.removedPieces;
+  const recall: RecallEntry[] = [
+    { id: messagesId, text: input.removedRaw, ...(pieces === undefined ? {} : { pieces }) },
+    ...images.recall,
+    ...pasteRecalls(messages),
+  ];
+  for (const entry of input.removed) {
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_response') continue;
+      recall.push({ id: recallIdOfResponse(block), text: images.originalOf(block) });
+    }
+  }
+  return recall;
+}
+
 /** The summary text and the originals its recall ids name. */
 export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { removed } = input;
@@ -299,19 +324,8 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { head } = applySummaries(removed, candidates);
   const messagesId = recallIdOfMessages(input.removedRaw);
   const messages = userMessagesOf(removed);
-  const pieces = input.removedPieces;
   const images = compactedImages(removed, input.removedRaw);
-  const recall: RecallEntry[] = [
-    { id: messagesId, text: input.removedRaw, ...(pieces === undefined ? {} : { pieces }) },
-    ...images.recall,
-  ];
-  recall.push(...pasteRecalls(messages));
-  for (const entry of removed) {
-    for (const block of entry.blocks) {
-      if (block.type !== 'tool_response') continue;
-      recall.push({ id: recallIdOfResponse(block), text: images.originalOf(block) });
-    }
-  }
+  const recall = recallEntries(input, messagesId, messages, images);
   const context = lineContext(input);
   const numbers = new Map(messages.map((text, index) => [text, index + 1]));
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
@@ -339,14 +353,17 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
       ? ` The user's messages and the task list alone take ${pinnedChars.toLocaleString('en-US')} characters, over this summary's ${input.budgetChars.toLocaleString('en-US')}: kept whole.`
       : '';
   const header = `[${what} Run \`dense recall ${messagesId} --grep PATTERN\` to find a detail in them (\`--lines A:B\` reads a range; with no option, the whole transcript); \`dense recall <id>\` with any recall id below gives that exact original.${earlierTranscripts(input)}${over}]`;
+  const skills = loadedSkills(removed, Math.floor(input.budgetChars * SKILLS_SHARE));
+  recall.push(...skills.recall);
+  const pinnedAll = [pinned, skills.text].filter((part) => part !== '').join('\n\n');
   const body = bodySections({
     budgetChars: input.budgetChars,
-    left: input.budgetChars - header.length - pinned.length,
-    pinnedSeparator: pinned === '' ? 0 : 2,
+    left: input.budgetChars - header.length - pinnedAll.length,
+    pinnedSeparator: pinnedAll === '' ? 0 : 2,
     trail: (chars) => renderArtifactTrail(artifacts, tasks, chars),
     reports: (chars) => subagentReports(removed, chars),
     lines,
   });
-  const text = [header, ...(pinned === '' ? [] : ['', pinned]), ...body];
+  const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body];
   return { text: text.join('\n'), recall };
 }

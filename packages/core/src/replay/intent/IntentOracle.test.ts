@@ -27,6 +27,25 @@ describe('planIntent', () => {
       { position: recordingPosition(5, 0), text: 'Also keep the API stable' },
     ]);
   });
+
+  it("#33.4 a skill's text the client loaded is not a user message; the user's next words are", () => {
+    const recording = [
+      human('Review the parser'),
+      human('# Review skill\nCheck every file.', { attachment: 'skill' }),
+      {
+        speaker: 'human',
+        blocks: [
+          { type: 'tool_response', callId: 'c2', toolName: 'Skill', result: 'Launching skill: x' },
+          textBlock('# Another skill'),
+          textBlock('Skip the tests'),
+        ],
+      } satisfies IContent,
+    ];
+    expect(planIntent(recording).map((message) => message.text)).toEqual([
+      'Review the parser',
+      'Skip the tests',
+    ]);
+  });
 });
 
 describe('IntentOracle', () => {

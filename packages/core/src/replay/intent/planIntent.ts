@@ -1,12 +1,12 @@
 /**
  * The policy-independent half of the intent oracle: every message the user typed in a recording,
  * with its recording position. A user message is a human entry's text with the client's own
- * context taken out (`withoutClientContext`); summaries, attachments, synthetic entries and
+ * context taken out (`withoutClientContext`, a loaded skill's text: `isSkillText`); summaries, attachments, synthetic entries and
  * entries that hold only client context are not the user's words. Computed once per recording.
  * Independent of the compression code. Pure.
  */
 import type { IContent } from '../../services/history/IContent.js';
-import { withoutClientContext } from '../../services/history/clientContext.js';
+import { isSkillText, withoutClientContext } from '../../services/history/clientContext.js';
 import { recordingPosition } from '../oracle/exposureLedger.js';
 
 /** One message the user typed. */
@@ -36,7 +36,11 @@ export function planIntent(contents: readonly IContent[]): readonly UserMessage[
     contents.forEach((entry, entryIndex) => {
       if (!isUsersEntry(entry)) return;
       const text = entry.blocks
-        .map((block) => (block.type === 'text' ? withoutClientContext(block.text) : ''))
+        .map((block, index) =>
+          block.type === 'text' && !isSkillText(entry, index)
+            ? withoutClientContext(block.text)
+            : '',
+        )
         .filter((part) => part !== '')
         .join('\n');
       if (text !== '') messages.push({ position: recordingPosition(entryIndex, 0), text });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clientContextLines, isClientContext, withoutClientContext } from './clientContext.js';
+import {
+  clientContextLines,
+  isClientContext,
+  isSkillText,
+  SKILL_TEXT_ATTACHMENT,
+  SKILL_TOOL,
+  withoutClientContext,
+} from './clientContext.js';
+import { textBlock, type IContent } from './IContent.js';
 
 describe('clientContext', () => {
   it('#33.4 takes out what the client injected and keeps what the user typed', () => {
@@ -71,5 +79,42 @@ describe('clientContext', () => {
         .split('\n')
         .filter((l) => l !== ''),
     ).toEqual(['Compare these', 'and keep the names.']);
+  });
+
+  it("#33.4 the transcript path Claude Code writes after a task notification is not the user's", () => {
+    const notice =
+      '<task-notification><task-id>a1</task-id><result>done</result></task-notification>\nFull transcript available at: /tmp/claude-0/-root/s1/tasks/a1.output';
+    expect(isClientContext(notice)).toBe(true);
+    expect(withoutClientContext(`${notice}\nNow deploy it.`)).toBe('Now deploy it.');
+    expect(isClientContext('Full transcript available at: the wiki')).toBe(false);
+  });
+
+  it("#33.4 a skill's text the Skill tool loaded is the client's: after its result, or marked by the importer", () => {
+    const skillResult = {
+      type: 'tool_response' as const,
+      callId: 'c1',
+      toolName: SKILL_TOOL,
+      result: 'Launching skill: review',
+    };
+    const wire: IContent = {
+      speaker: 'tool',
+      blocks: [skillResult, textBlock('# Review\nCheck every file.'), textBlock('Also fix b.ts')],
+    };
+    expect(isSkillText(wire, 1)).toBe(true);
+    // What the user typed after the skill's text stays theirs.
+    expect(isSkillText(wire, 2)).toBe(false);
+    expect(isSkillText(wire, 0)).toBe(false);
+    const afterRead: IContent = {
+      speaker: 'tool',
+      blocks: [{ ...skillResult, toolName: 'read_file' }, textBlock('Use tabs.')],
+    };
+    expect(isSkillText(afterRead, 1)).toBe(false);
+    const marked: IContent = {
+      speaker: 'human',
+      blocks: [textBlock('# Review')],
+      metadata: { attachment: SKILL_TEXT_ATTACHMENT },
+    };
+    expect(isSkillText(marked, 0)).toBe(true);
+    expect(isSkillText({ speaker: 'human', blocks: [textBlock('# Review')] }, 0)).toBe(false);
   });
 });

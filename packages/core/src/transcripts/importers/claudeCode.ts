@@ -29,6 +29,7 @@ import { ClaudeChain } from './ClaudeChain.js';
 import { CLAUDE_CODE_MESSAGE_TYPES, ignoredLineReason } from './claudeCodeRecordTypes.js';
 import { compactionTriggers, type CompactionTrigger } from './compactionTriggers.js';
 import { findResumedCopies } from './findResumedCopies.js';
+import { SKILL_TEXT_ATTACHMENT } from '../../services/history/clientContext.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -146,6 +147,22 @@ function summaryMetadata(
   };
 }
 
+/**
+ * A user record's metadata: a compact summary's, or the mark of a skill's text (a meta record
+ * naming the tool call that loaded it), else none.
+ */
+function userMetadata(
+  record: Json,
+  chain: ClaudeChain,
+  trigger: CompactionTrigger | undefined,
+): ContentMetadata | undefined {
+  if (record.isCompactSummary === true) return summaryMetadata(record, chain.lastTime, trigger);
+  if (record.isMeta === true && typeof record.sourceToolUseID === 'string') {
+    return { attachment: SKILL_TEXT_ATTACHMENT };
+  }
+  return undefined;
+}
+
 function onUser(
   record: Json,
   at: RecordLocation,
@@ -170,14 +187,7 @@ function onUser(
       if (shown) human.push(shown);
     }
   }
-  if (human.length > 0) {
-    builder.content.human(
-      human,
-      record.isCompactSummary === true
-        ? summaryMetadata(record, chain.lastTime, trigger)
-        : undefined,
-    );
-  }
+  if (human.length > 0) builder.content.human(human, userMetadata(record, chain, trigger));
 }
 
 /** One record of the file and where it was, or why it could not be read. */

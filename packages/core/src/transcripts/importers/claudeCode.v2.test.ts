@@ -196,6 +196,35 @@ describe('Claude Code 2.1.x files', () => {
     expect(file?.speaker).toBe('human');
   });
 
+  it("#33.4 marks a skill's text (a meta user record naming the Skill call) as the client's, not the user's", async () => {
+    const session = await importClaudeCode(
+      lines([
+        user('review the parser'),
+        reply('m1', [{ type: 'tool_use', id: 'k1', name: 'Skill', input: { skill: 'review' } }]),
+        result('k1', 'Launching skill: review'),
+        rec({
+          type: 'user',
+          isMeta: true,
+          sourceToolUseID: 'k1',
+          message: {
+            role: 'user',
+            content: [{ type: 'text', text: '# Review\nCheck every file.' }],
+          },
+        }),
+        reply('m2', [{ type: 'text', text: 'ok' }]),
+      ]),
+      { file: 'x.jsonl' },
+    );
+    const skill = session.contents.find((entry) =>
+      entry.blocks.some((block) => block.type === 'text' && block.text.startsWith('# Review')),
+    );
+    expect(skill?.metadata?.attachment).toBe('skill');
+    const typed = session.contents.find((entry) =>
+      entry.blocks.some((block) => block.type === 'text' && block.text === 'review the parser'),
+    );
+    expect(typed?.metadata).toBeUndefined();
+  });
+
   it('#32.1 leaves out the history a resumed session copied (same ids, one resume time) and counts it', async () => {
     const original = [
       user('first task'),
