@@ -120,6 +120,22 @@ describe('compactionSummary: the newest failure', () => {
 });
 
 describe('compactionSummary: earlier compactions', () => {
+  it("#33 a command the summary's turns show with its recall id is not named again in the trail", () => {
+    const removed = [
+      human('Make the build pass.'),
+      ...toolRoundTrip('s1', 'run_shell_command', { command: 'npm run build' }, 'built in 2s'),
+      ...toolRoundTrip('s2', 'run_shell_command', { command: 'npm test' }, '12 passed'),
+      ai('Both pass.'),
+    ];
+    const { text } = summarize(removed);
+    const ids = [...text.matchAll(/recall id (r[0-9a-f]{10})/g)].map((match) => match[1]);
+    // Each output is named once, on its turn line; the trail has no commands section left.
+    expect(ids.length).toBe(2);
+    expect(new Set(ids).size).toBe(2);
+    expect(text).not.toContain('Commands (last exit status):');
+    expect(text).toMatch(/\[run_shell_command npm test — success[^\n]*; recall id r[0-9a-f]{10}\]/);
+  });
+
   it('#34.3 a summary that covers an earlier Dense summary names the recall id of the turns that one replaced', () => {
     const first = summarize([
       human('Review the dashboard.'),

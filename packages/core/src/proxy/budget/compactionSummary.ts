@@ -16,7 +16,8 @@ import { toolKindOf } from '../../core/compression/density/compress/toolSummaryF
 import { rankedSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
 import { responseFailed } from '../../core/compression/density/compress/toolResponseSummary.js';
 import { agentMentions, type AgentMentions } from './agentMentions.js';
-import { fitSummaryLines, type SummaryLine } from './fitSummaryLines.js';
+import type { SummaryLine } from './fitSummaryLines.js';
+import { bodySections } from './summaryBody.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
 import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
 import {
@@ -38,18 +39,12 @@ import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
 import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
-import { subagentReports, type SubagentReports } from './subagentReports.js';
+import { subagentReports } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 
 const ASSISTANT_CHARS = 300;
-/** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
-const TRAIL_SHARE = 1 / 3;
-const TRAIL_FLOOR_SHARE = 1 / 12;
 /** The skills the agent loaded may take up to this share of the budget. */
 const SKILLS_SHARE = 1 / 10;
-/** Subagents' reports may take up to this share of what the turns and they have left. */
-const REPORTS_SHARE = 1 / 2;
-const TURNS_HEADING = 'The compacted turns, oldest first:';
 type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
   /** Where the output sits in the whole conversation (-1: not found there). */
   readonly position: number;
@@ -239,42 +234,6 @@ function tasksOf(input: SummaryInput): readonly Todo[] {
     : clientTaskList(input.removed);
 }
 
-/**
- * The sections after the user's messages, in the order the room serves them: the artifact trail
- * (its share of the budget, its floor when the user's words took the rest), subagents' reports
- * (up to their share of what is left), then the turns' lines newest first in the rest.
- */
-function bodySections(input: {
-  readonly budgetChars: number;
-  /** Room left after the header and the user's messages (their separator not yet taken). */
-  readonly left: number;
-  /** Characters of the separator before the user's messages (0 when there are none). */
-  readonly pinnedSeparator: number;
-  readonly trail: (chars: number) => string;
-  readonly reports: (chars: number) => SubagentReports;
-  /** The turns' lines, given the outputs the reports section shows whole. */
-  readonly lines: (shownWhole: ReadonlySet<string>) => readonly SummaryLine[];
-}): string[] {
-  const { budgetChars, left } = input;
-  const trailBudget = Math.max(
-    Math.floor(budgetChars * TRAIL_FLOOR_SHARE),
-    Math.min(Math.floor(budgetChars * TRAIL_SHARE), left),
-  );
-  const trail = input.trail(trailBudget);
-  const rest = Math.max(0, left - input.pinnedSeparator - (trail === '' ? 0 : trail.length + 2));
-  const { text: reports, shownWhole } = input.reports(Math.floor(rest * REPORTS_SHARE));
-  const turnsBudget = Math.max(
-    0,
-    rest - (reports === '' ? 0 : reports.length + 2) - TURNS_HEADING.length - 2,
-  );
-  const turns = fitSummaryLines(input.lines(shownWhole), turnsBudget);
-  return [
-    ...(trail === '' ? [] : ['', trail]),
-    ...(reports === '' ? [] : ['', reports]),
-    ...(turns.length === 0 ? [] : ['', TURNS_HEADING, ...turns]),
-  ];
-}
-
 /** What the turns' lines are read against: the removed outputs and calls, the agent's mentions. */
 function lineContext(input: SummaryInput): Omit<Context, 'shownWhole'> {
   const positions = new Map(input.history.map((entry, position) => [entry, position]));
@@ -360,7 +319,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     budgetChars: input.budgetChars,
     left: input.budgetChars - header.length - pinnedAll.length,
     pinnedSeparator: pinnedAll === '' ? 0 : 2,
-    trail: (chars) => renderArtifactTrail(artifacts, tasks, chars),
+    trail: (chars, shown) => renderArtifactTrail(artifacts, tasks, chars, shown),
     reports: (chars) => subagentReports(removed, chars),
     lines,
   });

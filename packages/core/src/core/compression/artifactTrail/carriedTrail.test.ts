@@ -56,6 +56,23 @@ describe('carriedTrail: what an earlier Dense summary named stays named (#34.1)'
     ]);
   });
 
+  it("#33.3 a shell run the summary's turns name (and its trail therefore leaves out) is read back from its turn line", () => {
+    const summary = [
+      TRAIL_HEADER,
+      'Files:',
+      '- /w/a.ts: read; recall id r0123456789',
+      '',
+      'The compacted turns, oldest first:',
+      '[run_shell_command npm test — error: exit 1, first error: FAIL a.test.ts; recall id r1111111111] a.test.ts',
+      '[run_shell_command ls -la — success, "a.ts"; recall id r2222222222]',
+      '[read_file /w/a.ts — success, 12 lines; recall id r3333333333] main:1',
+    ].join('\n');
+    expect(carriedTrail(summary).commands).toEqual([
+      { command: 'npm test', status: 'exit 1', recallIds: ['r1111111111'] },
+      { command: 'ls -la', status: 'ok', recallIds: ['r2222222222'] },
+    ]);
+  });
+
   it("#34.1 a working-budget compaction that covers the client's kept summary (Dense's answer) still names the files it named", () => {
     const summary = answeredSummary();
     const id = carriedTrail(summary).files.find((file) => file.path.endsWith('m0.ts'))

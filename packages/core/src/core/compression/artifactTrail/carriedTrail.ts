@@ -5,9 +5,12 @@
  * in the new trail instead of being lost with the message; so do the failures it lists under
  * `Tried and failed:`. Reads the lines `renderArtifactTrail` writes:
  * `- path: read, changed; last edit …; recall id r…`, `` - `command` → exit 1; recall id r… `` and,
- * in that section, `` - `command` → exit 2: first error; then `other` → ok ``. Pure.
+ * in that section, `` - `command` → exit 2: first error; then `other` → ok ``; and a shell run's
+ * line among the summary's turns (`[run_shell_command npm test — success, …; recall id r…]`),
+ * which the summary's trail leaves out when the turns name it. Pure.
  */
 import { isDenseText } from '../denseText.js';
+import { isShellTool } from '../density/toolResultText.js';
 import type { TriedCommand } from './triedAndFailed.js';
 
 const FILE_STATES = ['created', 'changed', 'deleted', 'read'] as const;
@@ -41,6 +44,9 @@ const FILE_LINE = new RegExp(
 const COMMAND_LINE = /^- `([^`\n]+)`(?: → ([^;\n]*?))?((?:; recall id r[0-9a-f]{10})*)$/;
 const TRIED_TITLE = /^Tried and failed:(?: \(\d+ older omitted\))?$/;
 const TRIED_LINE = /^- `([^`\n]+)` → (.+?)(?:; then (`[^`\n]+` → [^\n]+))?$/;
+/** A tool output's one-line summary (`summarizeToolResponse`) naming its recall id. */
+const TURN_LINE =
+  /^\[(\S+) (.+?) — (success|error: exit (\d+)|error)\b[^\n]*?; recall id (r[0-9a-f]{10})\]/;
 /** A section's title line (`Files:`, `Commands (last exit status):`). */
 const TITLE = /^[A-Z][^\n]*:(?: \(\d+ older omitted\))?$/;
 
@@ -78,6 +84,15 @@ function commandOf(line: string): CarriedCommand | undefined {
   };
 }
 
+/** A shell run's turn line as the command it ran, its status and its recall id. */
+function turnCommandOf(line: string): CarriedCommand | undefined {
+  const turn = line.startsWith('[') ? TURN_LINE.exec(line) : null;
+  if (turn === null || !isShellTool(turn[1] ?? '')) return undefined;
+  const exit = turn[4];
+  const status = turn[3] === 'success' ? 'ok' : exit === undefined ? 'failed' : `exit ${exit}`;
+  return { command: turn[2] ?? '', status, recallIds: [turn[5] ?? ''] };
+}
+
 /** The files, commands and failures an earlier Dense summary in `text` names; empty for other text. */
 export function carriedTrail(text: string): CarriedTrail {
   if (!isDenseText(text)) return { files: [], commands: [], tried: [] };
@@ -101,7 +116,7 @@ export function carriedTrail(text: string): CarriedTrail {
       files.push(file);
       continue;
     }
-    const command = commandOf(line);
+    const command = commandOf(line) ?? turnCommandOf(line);
     if (command !== undefined) commands.push(command);
   }
   return { files, commands, tried };
