@@ -5,7 +5,12 @@ import { agentMentions } from './agentMentions.js';
 describe('agentMentions', () => {
   const history = [
     human('Why does settleInvoice fail?'),
-    ...toolRoundTrip('c1', 'read_file', { file_path: 'src/billing/ledger.ts' }, 'pendingTotals'),
+    ...toolRoundTrip(
+      'c1',
+      'run_shell_command',
+      { command: 'cat src/billing/ledger.ts' },
+      'pendingTotals',
+    ),
     ai('The cause is in pendingTotals; next I read src/billing/cursor.ts.'),
   ];
 
@@ -28,5 +33,16 @@ describe('agentMentions', () => {
     expect(mentions.latest('pendingTotals')).toBe(3);
     expect(mentions.latest('src/billing/ledger.ts')).toBe(1);
     expect(mentions.latest('settleInvoice')).toBe(-1);
+  });
+
+  it('#33 opening a file is no mention: a listing that named it gets no use from the read', () => {
+    const listed = [
+      ...toolRoundTrip('g1', 'glob', { pattern: 'src/**/*.ts' }, 'src/a.ts\nsrc/b.ts'),
+      ...toolRoundTrip('r1', 'read_file', { file_path: 'src/a.ts' }, 'export const a = 1;'),
+      ai('src/b.ts is next.'),
+    ];
+    const mentions = agentMentions(listed);
+    expect(mentions.latest('src/a.ts')).toBe(-1);
+    expect(mentions.latest('src/b.ts')).toBe(4);
   });
 });

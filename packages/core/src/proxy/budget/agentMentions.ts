@@ -2,9 +2,12 @@
  * Where the agent itself mentioned a token: the names, numbers and paths in its own text and tool
  * inputs, each with the position of its latest mention in the conversation. What the agent
  * re-touched after an output is what it most often uses next, so a condensed output keeps those of
- * its specifics first. Built from the request being compacted only (what came before it); pure.
+ * its specifics first. Opening a file is not a use of an earlier output that named it (a listing,
+ * a search): from then on the agent works from what the read returned, so the inputs of read calls
+ * are not mentions. Built from the request being compacted only (what came before it); pure.
  */
 import type { IContent } from '../../services/history/IContent.js';
+import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
 
 /** Whole words (names, numbers). */
 const WORD = /[\w$]+/g;
@@ -20,7 +23,9 @@ function agentText(entry: IContent): string {
   const parts: string[] = [];
   for (const block of entry.blocks) {
     if (block.type === 'text') parts.push(block.text);
-    else if (block.type === 'tool_call') parts.push(JSON.stringify(block.parameters ?? null));
+    else if (block.type === 'tool_call' && toolKindOf(block.name, block.parameters) !== 'read') {
+      parts.push(JSON.stringify(block.parameters ?? null));
+    }
   }
   return parts.join('\n');
 }
