@@ -34,11 +34,8 @@ import { HardLimit } from './HardLimit.js';
 import { escalateAtHardLimit } from './escalateAtHardLimit.js';
 import { toolOutputCapTokens } from './capToolOutput.js';
 import { CompactionLoopGuard } from './CompactionLoopGuard.js';
-import {
-  ArtifactTrailKeeper,
-  SHORT_ROOM_TRAIL_SHARE,
-} from './compression/artifactTrail/ArtifactTrailKeeper.js';
-import { settleReplies } from './compression/density/optimize/settleReplies.js';
+import { ArtifactTrailKeeper } from './compression/artifactTrail/ArtifactTrailKeeper.js';
+import { settledCompression } from './compression/settledCompression.js';
 import { cacheRulesForProvider } from '../cache/cacheRules.js';
 import type { DensityPressure } from '../scheduler/densityPressure.js';
 import { DensityScheduler, plansCompression } from '../scheduler/DensityScheduler.js';
@@ -286,11 +283,7 @@ export class CompressionHandler {
   private earlyCompactionRisk(): EarlyCompactionRisk {
     const rules = cacheRulesForProvider(this.options.runtimeState().provider);
     const allowance = this.settings.get('compression.density.cacheRiskAllowance');
-    return {
-      riskTokens: () => this.scheduler.betBudget(rules.provider, allowance),
-      readMultiplier: rules.readMultiplier,
-      writeMultiplier: rules.writeMultiplier,
-    };
+    return this.scheduler.earlyCompactionRisk(rules, allowance);
   }
 
   /** What strategies read of the settings now, as one snapshot. */
@@ -325,18 +318,11 @@ export class CompressionHandler {
     history.startCompression();
     let result: CompressionResult;
     try {
-      result = await strategy.compress(context);
-      // The user's messages a compression takes out always come back; the trail when set.
-      result = this.trail.keepTrail(result, {
-        before: context.history,
+      result = settledCompression(await strategy.compress(context), {
+        trail: this.trail,
+        context,
         todos: this.options.todos?.() ?? [],
-        workspaceRoot: context.workspaceRoot,
-        contextLimit: context.settings.contextLimit,
-        trail: context.settings['compression.artifactTrail'],
       });
-      // A reply whose named text the compression dropped is put back in the same rewrite.
-      if (result.kind === 'applied')
-        result = { ...result, newHistory: settleReplies(result.newHistory) };
       this.loopGuard.onCompressed(result);
       // An early compaction the budget declined says nothing of what a due one would do.
       if (result.kind === 'applied' || why.earlyCompaction !== true)
@@ -382,16 +368,12 @@ export class CompressionHandler {
     });
     // The user's words survive the emergency too, and a short trail: what was tried and failed
     // and the todo list outrank the older entries dropped for them.
-    const keep = (before: readonly IContent[], after: readonly IContent[]) =>
-      this.trail.historyWithTrail({
-        before,
-        after,
-        todos: this.options.todos?.() ?? [],
-        workspaceRoot: runtime.config.getWorkspaceRoot(),
-        contextLimit: runtime.contextLimit(),
-        trail: runtime.settings.get('compression.artifactTrail'),
-        share: SHORT_ROOM_TRAIL_SHARE,
-      });
+    const keep = this.trail.shortTrail({
+      todos: this.options.todos?.() ?? [],
+      workspaceRoot: runtime.config.getWorkspaceRoot(),
+      contextLimit: runtime.contextLimit(),
+      trail: runtime.settings.get('compression.artifactTrail'),
+    });
     const event = await escalateAtHardLimit({
       history,
       room,

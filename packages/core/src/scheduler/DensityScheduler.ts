@@ -11,6 +11,7 @@
  * optimize, validation or token counting.
  */
 import type { CacheRules } from '../cache/cacheRules.js';
+import type { EarlyCompactionRisk } from '../core/compression/workingBudget/earlyCompactionRisk.js';
 import { CACHE_RULES, type CacheProviderName } from '../cache/index.js';
 import type { HistoryService } from '../services/history/HistoryService.js';
 import type { IContent } from '../services/history/IContent.js';
@@ -97,6 +98,15 @@ export class DensityScheduler {
   betBudget(provider: CacheProviderName, allowance: number): number {
     const earned = this.cache.savedSoFar(provider);
     return this.pendingBefore ? this.cache.riskBudget(provider, allowance) : earned;
+  }
+
+  /** The risk budget and cache prices an early working-budget compaction is weighed against. */
+  earlyCompactionRisk(rules: CacheRules, allowance: number): EarlyCompactionRisk {
+    return {
+      riskTokens: () => this.betBudget(rules.provider, allowance),
+      readMultiplier: rules.readMultiplier,
+      writeMultiplier: rules.writeMultiplier,
+    };
   }
 
   /** One density step: optimize, decide, apply; anchors and the ledger follow what it did. */

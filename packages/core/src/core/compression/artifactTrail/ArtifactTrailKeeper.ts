@@ -74,6 +74,14 @@ export class ArtifactTrailKeeper {
   }
 
   /** `input.after` (the strategy's new history) with the current trail in place of any earlier one. */
+  /** `historyWithTrail` with the short trail of the hard limit's last step, as a keep function. */
+  shortTrail(
+    input: Omit<TrailInput, 'before' | 'share'>,
+  ): (before: readonly IContent[], after: readonly IContent[]) => IContent[] {
+    return (before, after) =>
+      this.historyWithTrail({ ...input, before, after, share: SHORT_ROOM_TRAIL_SHARE });
+  }
+
   historyWithTrail(input: TrailInput & { readonly after: readonly IContent[] }): IContent[] {
     this.pinDropped(input.before, input.after);
     const budget =
