@@ -163,6 +163,35 @@ describe('compactionSummary: earlier compactions', () => {
     expect(first.text.split('\n')[0]).not.toContain('earlier compaction');
   });
 
+  it('#33.2 an earlier Dense summary before the cut (Codex keeps it among its leading items, then drops it) hands on its task list and trail', () => {
+    const earlier = compactionSummary({
+      removed: [
+        human('Review the dashboard.'),
+        ...readFile('r1', '/w/src/layout.tsx', 'export function Layout() {}'),
+        ai('Read it.'),
+      ],
+      history: [],
+      removedRaw: 'earlier',
+      budgetChars: 8_000,
+      purpose: 'client-compaction',
+      tasks: [{ id: '1', content: 'Fix the hydration warning', status: 'in_progress' }],
+    });
+    const kept = [human('Review the dashboard.'), human(earlier.text)];
+    const removed = [
+      ...toolRoundTrip('c2', 'run_shell_command', { command: 'npm run lint' }, 'ok'),
+      ai('Lint passes.'),
+    ];
+    const { text } = compactionSummary({
+      removed,
+      history: [...kept, ...removed],
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 8_000,
+      purpose: 'client-compaction',
+    });
+    expect(text).toContain('[>] Fix the hydration warning (id: 1, in_progress)');
+    expect(text).toContain('/w/src/layout.tsx');
+  });
+
   it('#34.3 an earlier Dense summary the compaction leaves before its cut is named too (the client may drop it next)', () => {
     const first = summarize([human('Review the dashboard.'), ai('Looking.')]);
     const firstId = /`dense recall (r[0-9a-f]{10}) --grep/.exec(first.text)?.[1] ?? '';

@@ -38,7 +38,7 @@ import type { Todo } from '../../tools/todo-schemas.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
-import { summarizedTranscriptIds } from '../../core/compression/denseText.js';
+import { isDenseText, summarizedTranscriptIds } from '../../core/compression/denseText.js';
 import { subagentReports } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 
@@ -227,11 +227,29 @@ function earlierTranscripts(input: SummaryInput): string {
   return ` The turns before Dense's earlier compaction${ids.size === 1 ? '' : 's'} of this conversation: ${named}.`;
 }
 
-/** The task list the summary shows: the agent's store's, else the task calls it removes. */
-function tasksOf(input: SummaryInput): readonly Todo[] {
+/**
+ * Earlier Dense summaries before the removed turns, in the messages a client keeps itself (Codex
+ * keeps its leading items and drops the summary among them at its next compaction): the task list
+ * and the trail they carry are read as the removed turns' own, or they would end with them.
+ */
+function summariesBefore(input: SummaryInput): IContent[] {
+  const first = input.removed[0];
+  const start = first === undefined ? -1 : input.history.indexOf(first);
+  if (start <= 0) return [];
+  return input.history
+    .slice(0, start)
+    .filter(
+      (entry) =>
+        entry.speaker !== 'ai' &&
+        entry.blocks.some((block) => block.type === 'text' && isDenseText(block.text)),
+    );
+}
+
+/** The task list the summary shows: the agent's store's, else the one `entries` build. */
+function tasksOf(input: SummaryInput, entries: readonly IContent[]): readonly Todo[] {
   return input.tasks !== undefined && input.tasks.length > 0
     ? input.tasks
-    : clientTaskList(input.removed);
+    : clientTaskList(entries);
 }
 
 /** What the turns' lines are read against: the removed outputs and calls, the agent's mentions. */
@@ -299,8 +317,9 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     );
   };
   const pinned = renderPinned(messages);
-  const tasks = tasksOf(input);
-  const artifacts = collectArtifacts(removed, '');
+  const read = [...summariesBefore(input), ...removed];
+  const tasks = tasksOf(input, read);
+  const artifacts = collectArtifacts(read, '');
   const what =
     input.purpose === 'working-budget'
       ? `Dense compacted the ${removed.length} earliest messages of this conversation to keep it within its working budget.`
