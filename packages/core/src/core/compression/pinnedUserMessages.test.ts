@@ -9,7 +9,7 @@ import {
   recallIdOfUserMessage,
   renderPinned,
   userMessagesOf,
-  usersWords,
+  usersMessages,
 } from './pinnedUserMessages.js';
 import { ArtifactTrailKeeper } from './artifactTrail/ArtifactTrailKeeper.js';
 import { RecallIndex } from '../../services/recall/RecallStore.js';
@@ -19,24 +19,35 @@ describe('pinnedUserMessages', () => {
     const typed = human(
       '<system-reminder>kernel 6.1, model x</system-reminder>\nFix the ledger; keep the API stable.',
     );
-    expect(usersWords(typed)).toBe('Fix the ledger; keep the API stable.');
-    expect(usersWords(ai('On it.'))).toBe('');
-    expect(usersWords(createUserMessage('a summary', { isSummary: true }))).toBe('');
-    expect(usersWords(createUserMessage('trail', { artifactTrail: true, synthetic: true }))).toBe(
-      '',
-    );
+    expect(usersMessages(typed)).toEqual(['Fix the ledger; keep the API stable.']);
+    expect(usersMessages(ai('On it.'))).toEqual([]);
+    expect(usersMessages(createUserMessage('a summary', { isSummary: true }))).toEqual([]);
+    expect(
+      usersMessages(createUserMessage('trail', { artifactTrail: true, synthetic: true })),
+    ).toEqual([]);
     const [, result] = toolRoundTrip('c1', 'run_shell_command', { command: 'ls' }, 'a\nb');
-    expect(usersWords(result)).toBe('');
+    expect(usersMessages(result)).toEqual([]);
     // A wire user message holds the tool results and what the user typed after them.
     const merged = { ...result, blocks: [...result.blocks, textBlock('Stop, use pnpm instead.')] };
-    expect(usersWords(merged)).toBe('Stop, use pnpm instead.');
+    expect(usersMessages(merged)).toEqual(['Stop, use pnpm instead.']);
     // The skill file Claude Code sends after its Skill tool's result is the client's, not the user's.
     const [, loaded] = toolRoundTrip('c2', 'Skill', { skill: 'review' }, 'Launching skill: review');
     const withSkill = {
       ...loaded,
       blocks: [...loaded.blocks, textBlock('# Review\nCheck every file.'), textBlock('Go on.')],
     };
-    expect(usersWords(withSkill)).toBe('Go on.');
+    expect(usersMessages(withSkill)).toEqual(['Go on.']);
+  });
+
+  it('#33.1 two user messages a client merged into one turn stay two: neither is cut for the length of both', () => {
+    const log = 'x'.repeat(HUGE_PASTE_CHARS - 1_000);
+    const prompt =
+      `# Plan\n${'Write the plan to specs/ and keep it short. '.repeat(100)}`.trimEnd();
+    const merged: IContent = { speaker: 'human', blocks: [textBlock(log), textBlock(prompt)] };
+    expect(usersMessages(merged)).toEqual([log, prompt]);
+    const pinned = renderPinned(userMessagesOf([merged]));
+    expect(pinned).toContain(prompt);
+    expect(pinned).not.toContain('characters of this paste cut');
   });
 
   it('#33.1 a rendered section reads back exactly, whatever the messages hold', () => {

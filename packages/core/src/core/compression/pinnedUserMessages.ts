@@ -37,21 +37,21 @@ function isUsersEntry(entry: IContent): boolean {
 }
 
 /**
- * What the user typed in `entry`: its text blocks without client context, joined by newlines; ''
- * for entries the user did not write (tool results, summaries, Dense's own entries, attachments,
- * a skill's text the client loaded).
- * The messages an earlier pinned section holds are not the user's words here (`pinnedIn` reads
- * them).
+ * What the user typed in `entry`, one message per text block (a client merges consecutive user
+ * messages into one turn, each still its own block), without client context; none for entries the
+ * user did not write (tool results, summaries, Dense's own entries, attachments, a skill's text the
+ * client loaded). The messages an earlier pinned section holds are not the user's words here
+ * (`pinnedIn` reads them).
  */
-export function usersWords(entry: IContent): string {
-  if (!isUsersEntry(entry)) return '';
-  const parts: string[] = [];
+export function usersMessages(entry: IContent): string[] {
+  if (!isUsersEntry(entry)) return [];
+  const messages: string[] = [];
   for (const [index, block] of entry.blocks.entries()) {
     const words =
       block.type === 'text' && !isSkillText(entry, index) ? usersWordsIn(block.text) : '';
-    if (words !== '') parts.push(words);
+    if (words !== '') messages.push(words);
   }
-  return parts.join('\n');
+  return messages;
 }
 
 /**
@@ -126,7 +126,7 @@ export function userMessagesOf(entries: readonly IContent[]): string[] {
     for (const block of entry.blocks) {
       if (block.type === 'text') for (const carried of pinnedIn(block.text)) add(carried);
     }
-    add(usersWords(entry));
+    for (const message of usersMessages(entry)) add(message);
   }
   return messages;
 }

@@ -30,7 +30,7 @@ import {
   recallIdOfUserMessage,
   renderPinned,
   userMessagesOf,
-  usersWords,
+  usersMessages,
 } from '../../core/compression/pinnedUserMessages.js';
 import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskList.js';
 import { formatTodoList } from '../../tools/todo/formatTodoList.js';
@@ -178,8 +178,9 @@ function entryLines(
   context: Context,
 ): PlacedLine[] {
   const lines: PlacedLine[] = [];
-  const words = usersWords(entry);
-  if (words !== '') lines.push({ text: `User: [message ${messageNumber(words)} above]` });
+  for (const words of usersMessages(entry)) {
+    lines.push({ text: `User: [message ${messageNumber(words)} above]` });
+  }
   for (const [index, block] of entry.blocks.entries()) {
     if (block.type === 'text' && entry.speaker === 'ai' && block.text.trim() !== '') {
       lines.push({ text: `Assistant: ${clip(block.text, ASSISTANT_CHARS)}` });

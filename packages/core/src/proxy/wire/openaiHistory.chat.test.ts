@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { densifyRequest } from '../densify/densifyRequest.js';
-import { usersWords } from '../../core/compression/pinnedUserMessages.js';
+import { usersMessages } from '../../core/compression/pinnedUserMessages.js';
 import {
   densifyOptions,
   FILE_TEXT,
@@ -91,8 +91,8 @@ describe('conversation identity over Chat Completions (#34.5)', () => {
   it("#34.5 the system message is an instruction, not the user's words", () => {
     const wire = readOpenAIHistory(request('Fix the login form.'), 'openai-chat');
     expect(wire.history[0]?.metadata).toEqual({ wireRole: 'system' });
-    expect(usersWords(wire.history[0]!)).toBe('');
-    expect(usersWords(wire.history[1]!)).toBe('Fix the login form.');
+    expect(usersMessages(wire.history[0]!)).toEqual([]);
+    expect(usersMessages(wire.history[1]!)).toEqual(['Fix the login form.']);
   });
 });
 

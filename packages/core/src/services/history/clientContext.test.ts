@@ -117,4 +117,21 @@ describe('clientContext', () => {
     expect(isSkillText(marked, 0)).toBe(true);
     expect(isSkillText({ speaker: 'human', blocks: [textBlock('# Review')] }, 0)).toBe(false);
   });
+
+  it("#33.4 what the user typed after a slash command is theirs; the command's echo is the client's", () => {
+    const echo =
+      '<command-message>plan is running…</command-message>\n<command-name>/plan</command-name>\n<command-args>store the intake form in the database</command-args>';
+    expect(withoutClientContext(echo)).toBe('store the intake form in the database');
+    expect(
+      isClientContext(
+        '<command-name>/voice</command-name>\n<command-message>voice</command-message>\n<command-args></command-args>',
+      ),
+    ).toBe(true);
+    // The command's prompt that follows is the user's own (they ran the command), not a skill.
+    const wire: IContent = {
+      speaker: 'human',
+      blocks: [textBlock(echo), textBlock('# Planning\nWrite the plan to specs/.')],
+    };
+    expect(isSkillText(wire, 1)).toBe(false);
+  });
 });

@@ -1,12 +1,13 @@
 /**
  * Text a coding-agent client puts into a user turn that the user did not type: Claude Code's
- * `<system-reminder>` blocks, IDE selections and opened files, slash-command echoes, hook output,
- * background-task notifications and the skill files its `Skill` tool loads; Codex's
- * `<environment_context>` and `<user_instructions>`. Recognised by the element names the clients
- * wrap it in, by the few lines a client writes on its own without one (Claude Code's interruption
- * marker, its bare local-command caveat, the transcript path after a task notification), by the
- * marker lines around files a client inlines for an `@path`, and by where a skill's text stands
- * (right after the `Skill` tool's result), so what is left is what the user said. Pure.
+ * `<system-reminder>` blocks, IDE selections and opened files, slash-command echoes (what the user
+ * typed after the command, `<command-args>`, stays theirs), hook output, background-task
+ * notifications and the skill files its `Skill` tool loads; Codex's `<environment_context>` and
+ * `<user_instructions>`. Recognised by the element names the clients wrap it in, by the few lines a
+ * client writes on its own without one (Claude Code's interruption marker, its bare local-command
+ * caveat, the transcript path after a task notification), by the marker lines around files a
+ * client inlines for an `@path`, and by where a skill's text stands (right after the `Skill`
+ * tool's result), so what is left is what the user said. Pure.
  */
 import type { IContent } from './IContent.js';
 
@@ -17,7 +18,6 @@ export const CLIENT_CONTEXT_ELEMENTS: readonly string[] = [
   'ide_selection',
   'command-name',
   'command-message',
-  'command-args',
   'local-command-stdout',
   'local-command-stderr',
   'local-command-caveat',
@@ -32,6 +32,9 @@ const ELEMENT = new RegExp(
   `<(${CLIENT_CONTEXT_ELEMENTS.map((name) => name.replace(/[-]/g, '\\-')).join('|')})>[\\s\\S]*?</\\1>`,
   'g',
 );
+
+/** What the user typed after a slash command: their words, without the element around them. */
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/g;
 
 /**
  * Files a client inlines for an `@path` reference: gemini-cli's block
@@ -51,7 +54,9 @@ const CLIENT_LINE =
  * line break, not a join: the user's words on either side stay as the user wrote them.
  */
 export function withoutClientContext(text: string): string {
-  const elements = text.includes('<') ? text.replace(ELEMENT, '\n') : text;
+  const elements = text.includes('<')
+    ? text.replace(COMMAND_ARGS, '\n$1\n').replace(ELEMENT, '\n')
+    : text;
   const lines = elements.includes('--- End of content ---')
     ? elements.replace(INLINED_FILES, '\n')
     : elements;
@@ -106,7 +111,7 @@ export const SKILL_TEXT_ATTACHMENT = 'skill';
  * Whether the text block at `index` of `entry` is a skill's text the client loaded: the block
  * right after the `Skill` tool's result in the same turn (Claude Code sends the skill file as the
  * next user text, merged into the turn that carries the result), or any text of a turn an importer
- * marked as one (`SKILL_TEXT_ATTACHMENT`).
+ * marked as one (`SKILL_TEXT_ATTACHMENT`). A slash command's prompt is not one: the user ran it.
  */
 export function isSkillText(entry: IContent, index: number): boolean {
   if (entry.blocks[index]?.type !== 'text') return false;

@@ -15,7 +15,7 @@ import { keptOriginalsOf, recallIdOfKept } from './keptOriginals.js';
 import {
   HUGE_PASTE_CHARS,
   recallIdOfUserMessage,
-  usersWords,
+  usersMessages,
 } from '../../core/compression/pinnedUserMessages.js';
 
 /** What a lookup found: the exact original text, or why there is none (said to the model). */
@@ -53,8 +53,10 @@ export function forEachRecallable(
       visit(recallIdOfInclusion(text), text);
     }
   }
-  const words = entry.speaker === 'human' ? usersWords(entry) : '';
-  if (words.length > HUGE_PASTE_CHARS) visit(recallIdOfUserMessage(words), words);
+  if (entry.speaker !== 'human') return;
+  for (const words of usersMessages(entry)) {
+    if (words.length > HUGE_PASTE_CHARS) visit(recallIdOfUserMessage(words), words);
+  }
 }
 
 /** Originals by recall id, indexed as entries arrive. */
