@@ -53,6 +53,18 @@ describe('compactionSummary: specifics of condensed outputs', () => {
   });
 });
 
+/** `count` report runs of 30 lines each, call ids c1…: newer outputs that crowd the room. */
+function reportRuns(count: number) {
+  return Array.from({ length: count }, (_, n) =>
+    toolRoundTrip(
+      `c${n + 1}`,
+      'run_shell_command',
+      { command: `npm run report ${n}` },
+      Array.from({ length: 30 }, (_, i) => `reportLine${n}x${i} totalsFor${n}x${i}`).join('\n'),
+    ),
+  ).flat();
+}
+
 describe('compactionSummary: outputs the agent came back to', () => {
   it('#33 an early listing whose names the agent used after the cut keeps its line and names when newer lines are left out', () => {
     const listing = Array.from({ length: 40 }, (_, i) => `src/modules/ledgerModule${i}.ts`).join(
@@ -61,14 +73,7 @@ describe('compactionSummary: outputs the agent came back to', () => {
     const removed = [
       human('Map the modules, then fix every report.'),
       ...toolRoundTrip('c0', 'run_shell_command', { command: 'ls src/modules' }, listing),
-      ...Array.from({ length: 120 }, (_, n) =>
-        toolRoundTrip(
-          `c${n + 1}`,
-          'run_shell_command',
-          { command: `npm run report ${n}` },
-          Array.from({ length: 30 }, (_, i) => `reportLine${n}x${i} totalsFor${n}x${i}`).join('\n'),
-        ),
-      ).flat(),
+      ...reportRuns(120),
     ];
     // After the cut the agent opens a module the listing named.
     const history = [...removed, ai('Next I read src/modules/ledgerModule17.ts.')];
@@ -98,14 +103,7 @@ describe('compactionSummary: the newest failure', () => {
         { command: 'npm test ledger' },
         'FAIL src/ledger.test.ts\nAssertionError: expected 4812 to be 4813\nExit code: 1',
       ),
-      ...Array.from({ length: 120 }, (_, n) =>
-        toolRoundTrip(
-          `c${n + 1}`,
-          'run_shell_command',
-          { command: `npm run report ${n}` },
-          Array.from({ length: 30 }, (_, i) => `reportLine${n}x${i} totalsFor${n}x${i}`).join('\n'),
-        ),
-      ).flat(),
+      ...reportRuns(120),
     ];
     const text = compactionSummary({
       removed,

@@ -2,9 +2,10 @@
  * Dense's deterministic summary of the turns a wire compaction removes, in the order its budget
  * serves them: every message the user typed in those turns, verbatim (`pinnedUserMessages`; a
  * huge paste as head and tail with a recall id), the skills the agent loaded (`loadedSkills`), the
- * client's task list as of the cut (`clientTaskList`), what was tried and failed and the artifact trail, then the turns as one line
- * each (tool results as high-density's one-line summaries naming their recall ids, with the
- * specifics the room left allows; an image as one trace line naming its own, `compactedImages`).
+ * client's task list as of the cut (`clientTaskList`), what was tried and failed and the artifact
+ * trail, then the turns as one line each (tool results as high-density's one-line summaries
+ * naming their recall ids, with the specifics the room left allows; an image as one trace line
+ * naming its own, `compactedImages`).
  * The user's words are kept even past the budget, and the header says so. A function of the
  * removed turns only; no LLM; the same turns always give the same text.
  */
@@ -149,8 +150,14 @@ function withLastUse(lines: readonly PlacedLine[]): SummaryLine[] {
       ...(failed === true ? { failed } : {}),
     };
     if (usedAt === undefined) return base;
-    let lastUse = lines.length;
-    while (lastUse > 0 && (starts[lastUse - 1] as number) > usedAt) lastUse--;
+    // The lines' entries come in conversation order: the count of those at or before the use.
+    let lastUse = 0;
+    let past = lines.length;
+    while (lastUse < past) {
+      const mid = (lastUse + past) >>> 1;
+      if ((starts[mid] as number) <= usedAt) lastUse = mid + 1;
+      else past = mid;
+    }
     return { ...base, lastUse };
   });
 }
@@ -233,9 +240,9 @@ function earlierTranscripts(input: SummaryInput): string {
  * keeps its leading items and drops the summary among them at its next compaction): the task list
  * and the trail they carry are read as the removed turns' own, or they would end with them.
  */
-function summariesBefore(input: SummaryInput): IContent[] {
+function summariesBefore(input: SummaryInput, positionOf: (entry: IContent) => number): IContent[] {
   const first = input.removed[0];
-  const start = first === undefined ? -1 : input.history.indexOf(first);
+  const start = first === undefined ? -1 : positionOf(first);
   if (start <= 0) return [];
   return input.history
     .slice(0, start)
@@ -307,18 +314,26 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const context = lineContext(input);
   const numbers = new Map(messages.map((text, index) => [text, index + 1]));
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
+  // The body may be laid out twice (summaryBody.ts); the lines for the same reports are made once.
+  const made = new Map<string, readonly SummaryLine[]>();
   const lines = (shownWhole: ReadonlySet<string>) => {
-    const lineContext: Context = { ...context, shownWhole };
-    return withLastUse(
-      images.withTraces(
-        head.map((entry, index) =>
-          entryLines(entry, removed[index] ?? entry, messageNumber, lineContext),
+    const key = [...shownWhole].sort().join('\n');
+    let kept = made.get(key);
+    if (kept === undefined) {
+      const lineContext: Context = { ...context, shownWhole };
+      kept = withLastUse(
+        images.withTraces(
+          head.map((entry, index) =>
+            entryLines(entry, removed[index] ?? entry, messageNumber, lineContext),
+          ),
         ),
-      ),
-    );
+      );
+      made.set(key, kept);
+    }
+    return kept;
   };
   const pinned = renderPinned(messages);
-  const read = [...summariesBefore(input), ...removed];
+  const read = [...summariesBefore(input, context.positionOf), ...removed];
   const tasks = tasksOf(input, read);
   const artifacts = collectArtifacts(read, '');
   const what =

@@ -16,6 +16,8 @@ export const SKILLS_HEADING =
 /** Characters of a skill's head the section shows. */
 export const SKILL_HEAD_CHARS = 1_500;
 const LAUNCHING = /^Launching skill: (\S+)/;
+/** A skill whose launch the removed turns do not show. */
+const UNNAMED = 'a skill';
 
 export interface LoadedSkill {
   readonly name: string;
@@ -33,12 +35,12 @@ export interface LoadedSkills {
 /** The skills loaded in `removed`, newest first, each once (its latest load). */
 export function skillsIn(removed: readonly IContent[]): LoadedSkill[] {
   const found = new Map<string, LoadedSkill>();
-  let name = 'a skill';
+  let name = UNNAMED;
   for (const entry of removed) {
     for (const [index, block] of entry.blocks.entries()) {
       if (block.type === 'tool_response' && block.toolName === SKILL_TOOL) {
         const result = typeof block.result === 'string' ? block.result : '';
-        name = LAUNCHING.exec(result)?.[1] ?? 'a skill';
+        name = LAUNCHING.exec(result)?.[1] ?? UNNAMED;
       } else if (block.type === 'text' && isSkillText(entry, index)) {
         found.delete(block.text);
         found.set(block.text, { name, text: block.text, id: recallIdOfText('skill', block.text) });

@@ -11,6 +11,7 @@
  */
 import { isDenseText } from '../denseText.js';
 import { isShellTool } from '../density/toolResultText.js';
+import { readSummaryLine } from '../density/compress/toolResponseSummary.js';
 import type { TriedCommand } from './triedAndFailed.js';
 
 const FILE_STATES = ['created', 'changed', 'deleted', 'read'] as const;
@@ -44,9 +45,6 @@ const FILE_LINE = new RegExp(
 const COMMAND_LINE = /^- `([^`\n]+)`(?: → ([^;\n]*?))?((?:; recall id r[0-9a-f]{10})*)$/;
 const TRIED_TITLE = /^Tried and failed:(?: \(\d+ older omitted\))?$/;
 const TRIED_LINE = /^- `([^`\n]+)` → (.+?)(?:; then (`[^`\n]+` → [^\n]+))?$/;
-/** A tool output's one-line summary (`summarizeToolResponse`) naming its recall id. */
-const TURN_LINE =
-  /^\[(\S+) (.+?) — (success|error: exit (\d+)|error)\b[^\n]*?; recall id (r[0-9a-f]{10})\]/;
 /** A section's title line (`Files:`, `Commands (last exit status):`). */
 const TITLE = /^[A-Z][^\n]*:(?: \(\d+ older omitted\))?$/;
 
@@ -86,11 +84,9 @@ function commandOf(line: string): CarriedCommand | undefined {
 
 /** A shell run's turn line as the command it ran, its status and its recall id. */
 function turnCommandOf(line: string): CarriedCommand | undefined {
-  const turn = line.startsWith('[') ? TURN_LINE.exec(line) : null;
-  if (turn === null || !isShellTool(turn[1] ?? '')) return undefined;
-  const exit = turn[4];
-  const status = turn[3] === 'success' ? 'ok' : exit === undefined ? 'failed' : `exit ${exit}`;
-  return { command: turn[2] ?? '', status, recallIds: [turn[5] ?? ''] };
+  const turn = readSummaryLine(line);
+  if (turn === undefined || !isShellTool(turn.toolName)) return undefined;
+  return { command: turn.subject, status: turn.status, recallIds: [turn.recallId] };
 }
 
 /** The files, commands and failures an earlier Dense summary in `text` names; empty for other text. */

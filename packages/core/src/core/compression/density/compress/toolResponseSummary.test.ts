@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatFileInclusions, PRUNED_POINTER } from '../../densityVocabulary.js';
 import {
@@ -9,6 +10,7 @@ import {
 import {
   FAILED_SUMMARY_MAX_CHARS,
   isCompactSummary,
+  readSummaryLine,
   SUMMARY_MAX_CHARS,
   summarizeToolResponse,
 } from './toolResponseSummary.js';
@@ -200,5 +202,31 @@ describe('one-line tool summaries', () => {
     expect(isCompactSummary(`[${'x'.repeat(FAILED_SUMMARY_MAX_CHARS)}]`)).toBe(false);
     expect(isCompactSummary('plain output')).toBe(false);
     expect(isCompactSummary({ output: '[x]' })).toBe(false);
+  });
+
+  it("#33.3 property: a shell run's line reads back as its command, exit status and recall id", () => {
+    const command = fc.stringMatching(/^[a-z0-9][a-z0-9 ./_|&>-]{0,150}$/);
+    const output = fc.array(fc.stringMatching(/^[A-Za-z0-9 :.,'"_-]{0,80}$/), { maxLength: 8 });
+    fc.assert(
+      fc.property(command, output, fc.integer({ min: 0, max: 255 }), (cmd, out, exit) => {
+        const text = [...out, ...(exit === 0 ? [] : [`Exit code: ${exit}`])].join('\n');
+        const line = summarizeToolResponse(
+          toolResponseBlock({ callId: 'c1', toolName: 'run_shell_command', result: text }),
+          toolCallBlock('c1', 'run_shell_command', { command: cmd }),
+          ROOT,
+          'r0123456789',
+        );
+        const facts = readSummaryLine(`${line} specifics after the line`);
+        expect(facts?.toolName).toBe('run_shell_command');
+        expect(facts?.status).toBe(exit === 0 ? 'ok' : `exit ${exit}`);
+        expect(facts?.recallId).toBe('r0123456789');
+        // The subject is the command as the line clips it.
+        const subject = (facts?.subject ?? '').replace(/…$/, '');
+        expect(subject.length).toBeGreaterThan(0);
+        expect(cmd.replace(/\s+/g, ' ').trim().startsWith(subject)).toBe(true);
+      }),
+    );
+    expect(readSummaryLine('[read_file a.ts — success, 1 line]')).toBeUndefined();
+    expect(readSummaryLine('- `npm test` → ok; recall id r0123456789')).toBeUndefined();
   });
 });

@@ -69,6 +69,40 @@ export function summarizeToolResponse(
   return `${clipped}${suffix}]`;
 }
 
+/** What a line `summarizeToolResponse` wrote with a recall id says, read back. */
+export interface SummaryLineFacts {
+  readonly toolName: string;
+  /** The call's key parameter as the line shows it (a command clipped, a path). */
+  readonly subject: string;
+  /** `ok`, `exit N` for a shell run that exited N, or `failed`. */
+  readonly status: string;
+  readonly recallId: string;
+}
+
+/**
+ * `[tool subject — outcome, facts…; recall id r…]`: the subject ends at the first ` — ` an outcome
+ * follows (a subject that itself holds ` — success` is read short).
+ */
+const SUMMARY_LINE =
+  /^\[(\S+) (.+?) — (success|error: exit (-?\d+)|error)\b[^\n]*?; recall id (r[0-9a-f]{10})\]/;
+
+/**
+ * The facts of a one-line summary that names its recall id (the line a later compaction finds
+ * among an earlier summary's turns); undefined for any other text.
+ */
+export function readSummaryLine(line: string): SummaryLineFacts | undefined {
+  const match = line.startsWith('[') ? SUMMARY_LINE.exec(line) : null;
+  if (match === null) return undefined;
+  const exit = match[4];
+  const status = match[3] === 'success' ? 'ok' : exit === undefined ? 'failed' : `exit ${exit}`;
+  return {
+    toolName: match[1] as string,
+    subject: match[2] as string,
+    status,
+    recallId: match[5] as string,
+  };
+}
+
 /**
  * The first line of a failed run's output that reads as an error, as `first error: <line>`
  * (unquoted, so the line reads as the output has it); none when the quoted fact already shows it.
