@@ -25,6 +25,7 @@ import {
 } from '../recall/RedisRecallArchive.js';
 import type {
   ConversationMeters,
+  EarlyLoad,
   LoadOutcome,
   OriginalsToKeep,
   SaveOutcome,
@@ -83,6 +84,20 @@ export interface RedisConversationsOptions {
 
 const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
 
+/** `LOAD`'s reply: nil, [version] or [version, snapshot]. */
+type LoadReply = null | readonly Buffer[];
+
+/** A load sent for `local` at version `known`, before its request was read. */
+interface RedisEarlyLoad extends EarlyLoad {
+  readonly local: ConversationState | undefined;
+  readonly known: number;
+  readonly reply: Promise<LoadReply | undefined>;
+}
+
+function isRedisEarlyLoad(early: EarlyLoad | undefined): early is RedisEarlyLoad {
+  return early !== undefined && 'reply' in early && 'known' in early;
+}
+
 export class RedisConversations implements SharedConversations {
   private readonly client: RedisClientType;
   private readonly timeoutMs: number;
@@ -137,20 +152,49 @@ export class RedisConversations implements SharedConversations {
       : errorMessage(error);
   }
 
+  /** The shared version `local` was loaded or saved at (0: none). */
+  private versionOf(local: ConversationState | undefined): number {
+    return local === undefined ? 0 : (this.versions.get(local) ?? 0);
+  }
+
+  /** One round trip: nothing stored, the same version as `known`, or a newer snapshot. */
+  private fetch(id: string, known: number): Promise<LoadReply | undefined> {
+    return this.command<LoadReply>(['EVAL', LOAD, '1', this.key(id), String(known)]);
+  }
+
+  prefetch(id: string, store: ConversationStore): EarlyLoad {
+    const local = store.peek(id);
+    const known = this.versionOf(local);
+    const early: RedisEarlyLoad = { id, local, known, reply: this.fetch(id, known) };
+    return early;
+  }
+
+  /**
+   * The early load's reply when it is `id`'s, `local` is still what it was sent for and the store
+   * answered it; otherwise the load is sent now (not when the store left the early load
+   * unanswered: a request waits for a silent store once).
+   */
+  private async reply(
+    id: string,
+    local: ConversationState | undefined,
+    early: EarlyLoad | undefined,
+  ): Promise<LoadReply | undefined> {
+    const known = this.versionOf(local);
+    const usable =
+      isRedisEarlyLoad(early) && early.id === id && early.local === local && early.known === known;
+    const answered = usable ? await early.reply : undefined;
+    if (answered !== undefined) return answered;
+    return usable && !this.healthy ? undefined : this.fetch(id, known);
+  }
+
   async load(
     id: string,
     store: ConversationStore,
     meters?: ConversationMeters,
+    early?: EarlyLoad,
   ): Promise<LoadOutcome> {
     const local = store.peek(id);
-    const known = local === undefined ? 0 : (this.versions.get(local) ?? 0);
-    const reply = await this.command<null | readonly Buffer[]>([
-      'EVAL',
-      LOAD,
-      '1',
-      this.key(id),
-      String(known),
-    ]);
+    const reply = await this.reply(id, local, early);
     if (reply === undefined) return 'unavailable';
     if (reply === null) {
       // None stored (new, expired, or lost): every replica starts from nothing alike.

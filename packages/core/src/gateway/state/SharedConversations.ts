@@ -33,9 +33,28 @@ export interface OriginalsToKeep {
   readonly entries: readonly RecallEntry[];
 }
 
+/**
+ * A load of `id`'s state sent before the request that names it was read (`prefetch`), so its
+ * round trip overlaps receiving and reading the body; `load` for the same id finishes it.
+ */
+export interface EarlyLoad {
+  readonly id: string;
+}
+
 export interface SharedConversations {
-  /** Brings `store`'s state (and `meters`' for it) for `id` up to the shared copy. */
-  load(id: string, store: ConversationStore, meters?: ConversationMeters): Promise<LoadOutcome>;
+  /**
+   * Brings `store`'s state (and `meters`' for it) for `id` up to the shared copy. `early`: a load
+   * of a guessed conversation sent before the request was read; used when it is `id`'s and the
+   * local copy did not change since, sent again otherwise.
+   */
+  load(
+    id: string,
+    store: ConversationStore,
+    meters?: ConversationMeters,
+    early?: EarlyLoad,
+  ): Promise<LoadOutcome>;
+  /** Sends `id`'s load now, for a request not yet read (one round trip, whether used or not). */
+  prefetch(id: string, store: ConversationStore): EarlyLoad;
   /**
    * Writes the state for `id` unless another replica wrote since it was loaded. `originals` the
    * store `carries` are kept in the same round trip, conflict or not (none when it is unavailable);

@@ -6,6 +6,7 @@ import type * as http from 'node:http';
 import type { TokenStore } from '../../gateway/auth/TokenStore.js';
 import type { StatsTimeline } from '../../gateway/dashboard/StatsTimeline.js';
 import type { SharedConversations } from '../../gateway/state/SharedConversations.js';
+import type { EarlyLoads, RequestEarlyLoad } from './earlyLoads.js';
 import type { RecallArchive } from '../../recall/RecallArchive.js';
 import type { BodyBudget } from './bodyBudget.js';
 import type { ConversationStore } from '../decide/conversationStore.js';
@@ -83,6 +84,8 @@ export interface ChatExchange {
   /** The conversation's session, under its user's name (`scopedSessionId`). */
   readonly sessionId: string | undefined;
   readonly user: string | undefined;
+  /** The request's early state load, with a shared store. */
+  readonly early?: RequestEarlyLoad;
 }
 
 /** The server's options and state, handed to each request's handling. */
@@ -99,4 +102,6 @@ export interface ProxyContext {
   readonly recall: OriginalsArchive;
   /** The users' archives opened so far (`userRecall.ts`). */
   readonly userRecalls: Map<string, OriginalsArchive>;
+  /** With a shared store: state loads sent while bodies arrive (`earlyLoads.ts`). */
+  readonly earlyLoads: EarlyLoads | undefined;
 }

@@ -5,16 +5,32 @@ import type { BodyBudget } from './bodyBudget.js';
 export class BodyTooLarge extends Error {}
 export class ProxyBusy extends Error {}
 
-/** Reads the whole body, taking its bytes from `budget` as they arrive; the caller gives them back. */
+/** Told the body's first `bytes` (or the whole body when it is shorter) once they are in. */
+export interface BodyStart {
+  readonly bytes: number;
+  seen(first: Buffer): void;
+}
+
+/**
+ * Reads the whole body, taking its bytes from `budget` as they arrive; the caller gives them back.
+ * `start` is told the body's beginning as soon as it has arrived.
+ */
 export function readBody(
   request: http.IncomingMessage,
   limit: number,
   budget: BodyBudget,
   taken: { bytes: number },
+  start?: BodyStart,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let failed = false;
+    let started = start === undefined;
+    const tell = () => {
+      if (started || start === undefined) return;
+      started = true;
+      start.seen(Buffer.concat(chunks, Math.min(start.bytes, taken.bytes)));
+    };
     request.on('data', (chunk: Buffer) => {
       if (failed) return;
       const error =
@@ -31,8 +47,13 @@ export function readBody(
       }
       taken.bytes += chunk.length;
       chunks.push(chunk);
+      if (start !== undefined && taken.bytes >= start.bytes) tell();
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('end', () => {
+      if (failed) return;
+      tell();
+      resolve(Buffer.concat(chunks));
+    });
     request.on('error', reject);
   });
 }

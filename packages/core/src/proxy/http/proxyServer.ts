@@ -33,6 +33,7 @@ import { forwardRequest, upstreamTarget } from './forwardRequest.js';
 import { decideOnShared, requestSettlement } from './sharedState.js';
 import { keepOriginalsOrDefer } from './keepOriginals.js';
 import type { ChatExchange, ProxyContext, ProxyServerOptions } from './proxyContext.js';
+import { EarlyLoads } from './earlyLoads.js';
 import { isAllowedHost } from './isAllowedHost.js';
 import { COUNT_TOKENS_ROUTE, ProxyStats } from '../meter/proxyStats.js';
 import { replyToCompaction } from './replyToCompaction.js';
@@ -86,10 +87,11 @@ async function handleChat(
   const sessionId = scopedSessionId(request, exchange.requester);
   const started = ctx.now();
   const taken = { bytes: 0 };
+  const early = ctx.earlyLoads?.forRequest(api, sessionId);
   try {
     let body: Buffer;
     try {
-      body = await readBody(request, ctx.maxBodyBytes, ctx.budget, taken);
+      body = await readBody(request, ctx.maxBodyBytes, ctx.budget, taken, early?.start);
     } catch (error) {
       if (error instanceof BodyTooLarge) return refuse(ctx, response, 'too-large');
       if (error instanceof ProxyBusy) return refuse(ctx, response, 'busy');
@@ -103,6 +105,7 @@ async function handleChat(
       started,
       sessionId,
       user,
+      ...(early === undefined ? {} : { early }),
     });
   } finally {
     ctx.budget.give(taken.bytes);
@@ -179,8 +182,10 @@ async function densifyAndForward(
   const budget = ctx.options.workingBudget;
   const options = densifyOptions(ctx, api, exchange, counting);
   const reading = readForDensity(options);
+  exchange.early?.learn(reading.conversationId);
   const { result, shared } = await decideOnShared(ctx, {
     ...{ api, body, id: reading.conversationId, readOnly: counting },
+    early: exchange.early?.load(),
     decide: () => densifyReading(options, reading),
   });
   logUnsupported(ctx, result);
@@ -272,11 +277,12 @@ async function handle(
 function createProxyContext(options: ProxyServerOptions): ProxyContext {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const inFlight = options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT;
+  const store = options.store ?? new ConversationStore();
   return {
     options,
     anthropic: new URL(options.anthropicUpstream ?? DEFAULT_ANTHROPIC_UPSTREAM),
     openai: new URL(options.openaiUpstream ?? DEFAULT_OPENAI_UPSTREAM),
-    store: options.store ?? new ConversationStore(),
+    store,
     stats: new ProxyStats({ maxConversations: options.maxStatsConversations }),
     now: options.now ?? Date.now,
     maxBodyBytes,
@@ -285,6 +291,7 @@ function createProxyContext(options: ProxyServerOptions): ProxyContext {
     recorder: options.recordDir === undefined ? undefined : new RequestRecorder(options.recordDir),
     recall: options.recall ?? new RecallArchive({ dir: getDensePaths().recallDir }),
     userRecalls: new Map(),
+    earlyLoads: options.shared === undefined ? undefined : new EarlyLoads(options.shared, store),
   };
 }
 

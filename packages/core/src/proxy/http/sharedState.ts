@@ -6,7 +6,7 @@
  * is not lost). Without a shared store these do nothing.
  */
 import { requestCacheProvider } from '../../cache/cacheRules.js';
-import type { OriginalsToKeep } from '../../gateway/state/SharedConversations.js';
+import type { EarlyLoad, OriginalsToKeep } from '../../gateway/state/SharedConversations.js';
 import { undecidedResult, type DensifyResult } from '../densify/DensifyResult.js';
 import type { ForwardOutcome } from '../meter/forwardOutcome.js';
 import { keepOriginals } from './keepOriginals.js';
@@ -18,11 +18,18 @@ export const STORE_UNAVAILABLE = 'the shared state store did not answer in time'
 /** Conflicts redone before the request's effect is given up (logged). */
 export const SAVE_ATTEMPTS = 3;
 
-/** False when the shared store did not answer: the request goes out unchanged. */
-export async function loadShared(ctx: ProxyContext, id: string | undefined): Promise<boolean> {
+/**
+ * False when the shared store did not answer: the request goes out unchanged. `early`: the
+ * request's load sent while its body arrived (`earlyLoads.ts`).
+ */
+export async function loadShared(
+  ctx: ProxyContext,
+  id: string | undefined,
+  early?: EarlyLoad,
+): Promise<boolean> {
   const shared = ctx.options.shared;
   if (shared === undefined || id === undefined) return true;
-  return (await shared.load(id, ctx.store, ctx.stats)) !== 'unavailable';
+  return (await shared.load(id, ctx.store, ctx.stats, early)) !== 'unavailable';
 }
 
 /**
@@ -72,9 +79,10 @@ export async function decideOnShared(
     readonly id: string | undefined;
     readonly readOnly: boolean;
     readonly decide: () => DensifyResult;
+    readonly early?: EarlyLoad | undefined;
   },
 ): Promise<{ readonly result: DensifyResult; readonly shared: string | undefined }> {
-  if (await loadShared(ctx, input.id))
+  if (await loadShared(ctx, input.id, input.early))
     return { result: input.decide(), shared: input.readOnly ? undefined : input.id };
   return { result: unchangedForStore(input.api, input.body, input.id), shared: undefined };
 }

@@ -1,0 +1,150 @@
+import type { ServerResponse } from 'node:http';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConversationStore } from '../../proxy/decide/conversationStore.js';
+import { longSessionBody } from '../../proxy/test-utils/longSession.js';
+import {
+  closeLoopback,
+  proxyTo,
+  send,
+  stub,
+  type Seen,
+} from '../../proxy/test-utils/loopbackProxy.js';
+import {
+  ensureRedisServer,
+  startRedisServer,
+  type RedisServer,
+} from '../test-utils/redisServer.js';
+import { connectRedis } from './connectRedis.js';
+import { RedisConversations } from './RedisConversations.js';
+
+const missing = ensureRedisServer();
+if (missing !== undefined) console.warn(`Skipping the early load tests: ${missing}.`);
+
+function reply(seen: Seen, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'msg',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      usage: { input_tokens: Math.round(seen.body.length / 3.7), output_tokens: 5 },
+    }),
+  );
+}
+
+const ID = 'session:s:early';
+
+describe.skipIf(missing !== undefined)(
+  'state loads sent before the request is read, on a real redis-server',
+  { timeout: 30_000 },
+  () => {
+    let redis: RedisServer;
+    const clients: RedisClientType[] = [];
+    beforeAll(async () => {
+      redis = await startRedisServer();
+    });
+    afterEach(async () => {
+      await closeLoopback();
+      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+      const flush = createClient({ url: redis.url });
+      await flush.connect();
+      await flush.flushAll();
+      await flush.close();
+    });
+    afterAll(async () => {
+      await redis.close();
+    });
+
+    async function side(
+      options: { timeoutMs?: number } = {},
+    ): Promise<{ store: ConversationStore; shared: RedisConversations }> {
+      const client = await connectRedis(new URL(redis.url));
+      clients.push(client);
+      return {
+        store: new ConversationStore(),
+        shared: new RedisConversations({ client, ...options }),
+      };
+    }
+
+    /** `a` saves a state for ID that `b` does not hold. */
+    async function savedElsewhere(): Promise<void> {
+      const a = await side();
+      a.store.get(ID, 0).applied.add('decided on a');
+      expect(await a.shared.save(ID, a.store)).toBe('saved');
+    }
+
+    it('#36.7 a load sent early for the right conversation is the load: one round trip, the newer copy restored', async () => {
+      await savedElsewhere();
+      const b = await side();
+      const early = b.shared.prefetch(ID, b.store);
+      expect(await b.shared.load(ID, b.store, undefined, early)).toBe('restored');
+      expect([...(b.store.peek(ID)?.applied ?? [])]).toEqual(['decided on a']);
+      expect(b.shared.roundTrips).toBe(1);
+    });
+
+    it('#36.7 a load sent early for another conversation is sent again for the one the request names', async () => {
+      await savedElsewhere();
+      const b = await side();
+      const early = b.shared.prefetch('session:s:other', b.store);
+      expect(await b.shared.load(ID, b.store, undefined, early)).toBe('restored');
+      expect(b.shared.roundTrips).toBe(2);
+    });
+
+    it('#36.7 an early load is not used once the local copy changed after it was sent', async () => {
+      const a = await side();
+      const early = a.shared.prefetch(ID, a.store);
+      // Answered "none stored"; then a request on this replica decides and saves.
+      a.store.get(ID, 0).applied.add('decided here');
+      expect(await a.shared.save(ID, a.store)).toBe('saved');
+      const held = a.store.peek(ID);
+      expect(await a.shared.load(ID, a.store, undefined, early)).toBe('current');
+      expect(a.store.peek(ID)).toBe(held);
+    });
+
+    it('#36.2 a store silent to the early load makes the request wait once, not twice', async () => {
+      const admin = await connectRedis(new URL(redis.url));
+      clients.push(admin);
+      const b = await side({ timeoutMs: 100 });
+      await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'ALL']);
+      const early = b.shared.prefetch(ID, b.store);
+      expect(await b.shared.load(ID, b.store, undefined, early)).toBe('unavailable');
+      expect(b.shared.roundTrips).toBe(1);
+    });
+
+    it('#36.7 replicas served round-robin send their loads while the body arrives: at most 2 round trips a request, the same bytes', async () => {
+      const upstream = await stub(reply);
+      const replicas = await Promise.all(
+        [0, 1, 2].map(async () => {
+          const { store, shared } = await side();
+          const prefetch = vi.spyOn(shared, 'prefetch');
+          const proxy = await proxyTo(upstream.url, { workingBudget: 12_000, shared, store });
+          return { proxy, shared, prefetch };
+        }),
+      );
+      const single = await stub(reply);
+      const one = await proxyTo(single.url, { workingBudget: 12_000 });
+      const rounds = 15;
+      const headers = {
+        'x-api-key': 'k',
+        'anthropic-version': '2023-06-01',
+        'x-claude-code-session-id': 's1',
+      };
+      for (let round = 0; round < rounds; round++) {
+        const body = longSessionBody(round + 4, 4_000);
+        const target = replicas[round % 3]?.proxy.url as string;
+        expect((await send(target, { path: '/v1/messages', body, headers })).status).toBe(200);
+        await send(one.url, { path: '/v1/messages', body, headers });
+      }
+      expect(upstream.seen.map((seen) => seen.body.toString())).toEqual(
+        single.seen.map((seen) => seen.body.toString()),
+      );
+      // Each replica guesses from its second request of the conversation on.
+      const early = replicas.reduce((sum, { prefetch }) => sum + prefetch.mock.calls.length, 0);
+      expect(early).toBe(rounds - 3);
+      const trips = replicas.reduce((sum, { shared }) => sum + shared.roundTrips, 0);
+      expect(trips).toBe(2 * rounds);
+    });
+  },
+);
