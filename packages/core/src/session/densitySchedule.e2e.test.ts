@@ -18,7 +18,7 @@ import type { DensityAppliedEvent, DensityDeferredEvent } from '../core/Compress
 const lines = (n: number, name: string) =>
   Array.from({ length: n }, (_, i) => `export const ${name}${i} = ${i};`).join('\n');
 
-const BIG = lines(400, 'value');
+const BIG = lines(600, 'value');
 
 let workspace: string;
 

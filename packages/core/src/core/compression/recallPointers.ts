@@ -75,8 +75,17 @@ const REASON_TEXT: Readonly<Record<PrunedReason, string>> = {
   old: 'old result',
 };
 
+/**
+ * What introduces a stale read's specifics in its pointer (`stalePointer.ts`): they
+ * describe the file as it was read, before the write.
+ */
+export const STALE_SPECIFICS_LEAD = '. The version read then declared (name:line) or named: ';
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const POINTER_SHAPE = new RegExp(
-  `^\\[Result pruned \\((?:${Object.values(REASON_TEXT).join('|')})\\) — recall id r[0-9a-f]{${ID_HEX}} to see the original\\]$`,
+  `^\\[Result pruned \\((?:${Object.values(REASON_TEXT).join('|')})\\) — recall id r[0-9a-f]{${ID_HEX}} to see the original(?:${escaped(STALE_SPECIFICS_LEAD)}.*)?\\]$`,
+  's',
 );
 
 /** The line left in place of a pruned result: names the recall id, or the spec's pointer. */

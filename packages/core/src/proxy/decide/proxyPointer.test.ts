@@ -2,12 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { shorterInTokens } from '../../core/compression/shorterInTokens.js';
 import { densifyRequest } from '../densify/densifyRequest.js';
-import {
-  POINTER_SPECIFICS_CHARS,
-  PROXY_POINTER_CHARS,
-  proxyPointer,
-  SPECIFICS_LEAD,
-} from './proxyPointer.js';
+import { STALE_SPECIFICS_LEAD } from '../../core/compression/recallPointers.js';
+import { STALE_SPECIFICS_CHARS } from '../../core/compression/stalePointer.js';
+import { PROXY_POINTER_CHARS, proxyPointer } from './proxyPointer.js';
 import { scheduleEdits, type ScheduleInput } from './proxySchedule.js';
 import { CACHE_RULES } from '../../cache/cacheRules.js';
 import { wireCache } from './wireCache.js';
@@ -57,7 +54,7 @@ describe('proxyPointer: the specifics of the read it replaces', () => {
   it('#24.9 the pointer for a stale read names what the version read then declared, by name:line', () => {
     const pointer = proxyPointer('r0123456789', TS_READ);
     expect(pointer).toContain('run `dense recall r0123456789` to see the original');
-    expect(pointer).toContain(SPECIFICS_LEAD);
+    expect(pointer).toContain(STALE_SPECIFICS_LEAD);
     for (const declared of [
       'LedgerRow:4',
       'MAX_LEDGER_ROWS:9',
@@ -125,7 +122,7 @@ describe('proxyPointer: the specifics of the read it replaces', () => {
       const original = lines.map((line, i) => `${i + 1}→${line}`).join('\n');
       const pointer = proxyPointer('r0123456789', original);
       expect(pointer.length).toBeLessThanOrEqual(
-        PROXY_POINTER_CHARS + SPECIFICS_LEAD.length + POINTER_SPECIFICS_CHARS,
+        PROXY_POINTER_CHARS + STALE_SPECIFICS_LEAD.length + STALE_SPECIFICS_CHARS,
       );
       if (pointer !== proxyPointer('r0123456789'))
         expect(shorterInTokens(pointer, original)).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The text the proxy sends in place of a pruned tool result: it names the result's recall id and
- * the command that gives the original back, then, within `POINTER_SPECIFICS_CHARS`, what the read
+ * the command that gives the original back, then, within `STALE_SPECIFICS_CHARS`, what the read
  * it replaces declared (`name:line`), the error messages its code spells out and the paths and
  * names it mentioned (`outputSpecifics`),
  * said to be from the version read then: a later partial edit leaves most of them true, and the
@@ -13,15 +13,9 @@ import { originalResponseText, recallIdOfResponse } from '../../core/compression
 import { shorterInTokens } from '../../core/compression/shorterInTokens.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import type { ToolResponseBlock } from '../../services/history/IContent.js';
-import { outputSpecifics } from '../budget/outputSpecifics.js';
+import { withStaleSpecifics } from '../../core/compression/stalePointer.js';
 import type { PointerSite } from '../splice/spliceEdits.js';
 import type { ResultSite, WireHistory } from '../wire/wireHistory.js';
-
-/** Characters a pointer may spend on the specifics of the read it replaces. */
-export const POINTER_SPECIFICS_CHARS = 800;
-
-/** What introduces the specifics: they describe the file as it was read, before the write. */
-export const SPECIFICS_LEAD = '. The version read then declared (name:line) or named: ';
 
 const pointerHead = (recallId: string): string =>
   `[Result pruned (stale read) — run \`dense recall ${recallId}\` to see the original`;
@@ -29,7 +23,7 @@ const pointerHead = (recallId: string): string =>
 /**
  * The pointer naming `recallId` for a result whose original text is `original`: with the read's
  * specifics when it has any and the pointer stays shorter in tokens than the original, else the
- * recall id alone. Pure; at most `PROXY_POINTER_CHARS + SPECIFICS_LEAD.length + POINTER_SPECIFICS_CHARS`
+ * recall id alone. Pure; at most `PROXY_POINTER_CHARS + STALE_SPECIFICS_LEAD.length + STALE_SPECIFICS_CHARS`
  * characters.
  */
 export function proxyPointer(recallId: string, original = ''): string {
@@ -43,14 +37,7 @@ function barePointer(recallId: string): string {
 
 /** The pointer with the read's specifics; undefined when the read has none. */
 function pointerWithSpecifics(recallId: string, original: string): string | undefined {
-  // Only reads are made stale by a later write, so the specifics are a read's.
-  const specifics = outputSpecifics({
-    kind: 'read',
-    text: original,
-    shown: '',
-    budgetChars: POINTER_SPECIFICS_CHARS,
-  });
-  return specifics === '' ? undefined : `${pointerHead(recallId)}${SPECIFICS_LEAD}${specifics}]`;
+  return withStaleSpecifics(pointerHead(recallId), original);
 }
 
 /** Characters of the shortest pointer (recall ids have one length; no specifics). */

@@ -14,7 +14,8 @@ import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdit
 import { resolveToolPath } from '../toolParameters.js';
 import { isShellTool } from '../toolResultText.js';
 import { buildToolCallIndex, type BlockSite, type HistorySlots } from '../toolCallIndex.js';
-import { isPrunedPointer, prunedPointer, type PointerStyle } from '../../recallPointers.js';
+import { isPrunedPointer, type PointerStyle } from '../../recallPointers.js';
+import { stalePointer } from '../../stalePointer.js';
 
 export interface ReadWritePruningOptions extends FileEffectOptions {
   /** Relative paths resolve against this directory (REQ-HD-005.11). */
@@ -159,7 +160,10 @@ function removeCalls(
   return { removals, replacements };
 }
 
-/** Recall mode: each stale read keeps its call; its responses become the stale pointer. */
+/**
+ * Recall mode: each stale read keeps its call; its responses become the stale pointer, which
+ * carries what the read declared and named (`stalePointer.ts`).
+ */
 function pointStaleReads(
   history: HistorySlots,
   calls: readonly FileCall[],
@@ -176,7 +180,7 @@ function pointStaleReads(
     if (entry === undefined) continue;
     const blocks = entry.blocks.map((block, index) =>
       doomed.has(index) && block.type === 'tool_response' && !isPrunedPointer(block.result)
-        ? { ...block, result: prunedPointer(block, 'stale', 'recall') }
+        ? { ...block, result: stalePointer(block) }
         : block,
     );
     replacements.set(entryIndex, { ...entry, blocks });

@@ -1,0 +1,38 @@
+/**
+ * The pointer left in place of a read a later write made stale. Beside the recall id it says, in
+ * the CLI and the proxy alike, what the read held: the
+ * read's specifics (what the file declared, `name:line`, the error messages its code spells out,
+ * the paths and names it mentioned: `outputSpecifics`), said to be from the version read then. A
+ * later partial edit leaves most of them true, and the agent goes on using them. A pointer carries
+ * them only while it still costs fewer tokens than the read (`shorterInTokens`). Pure.
+ */
+import { outputSpecifics } from '../../proxy/budget/outputSpecifics.js';
+import type { ToolResponseBlock } from '../../services/history/IContent.js';
+import { originalResponseText, prunedPointer, STALE_SPECIFICS_LEAD } from './recallPointers.js';
+import { shorterInTokens } from './shorterInTokens.js';
+
+/** Characters a pointer may spend on the specifics of the read it replaces. */
+export const STALE_SPECIFICS_CHARS = 800;
+
+/**
+ * `head` (a pointer without its closing bracket) with the specifics of the read `original`, or
+ * undefined when the read has none.
+ */
+export function withStaleSpecifics(head: string, original: string): string | undefined {
+  // Only reads are made stale by a later write, so the specifics are a read's.
+  const specifics = outputSpecifics({
+    kind: 'read',
+    text: original,
+    shown: '',
+    budgetChars: STALE_SPECIFICS_CHARS,
+  });
+  return specifics === '' ? undefined : `${head}${STALE_SPECIFICS_LEAD}${specifics}]`;
+}
+
+/** The CLI's pointer for the stale read `block`: with its specifics while that is fewer tokens. */
+export function stalePointer(block: ToolResponseBlock): string {
+  const bare = prunedPointer(block, 'stale', 'recall');
+  const original = originalResponseText(block);
+  const full = withStaleSpecifics(bare.slice(0, -1), original);
+  return full !== undefined && shorterInTokens(full, original) ? full : bare;
+}
