@@ -2,7 +2,6 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
 import { human, readFile, replaceInFile } from '../../test-utils/historyBuilders.js';
-import { applyDensityResultToArray } from './density/optimize/applyDensityResultToArray.js';
 import { pruneReadWritePairs } from './density/optimize/readWritePruning.js';
 import { isPrunedPointer, recallIdOfResponse, STALE_SPECIFICS_LEAD } from './recallPointers.js';
 import { shorterInTokens } from './shorterInTokens.js';
@@ -25,8 +24,11 @@ const response = (text: string): ToolResponseBlock => ({
 });
 
 function staleResult(history: readonly IContent[]): unknown {
-  const result = pruneReadWritePairs(history, { workspaceRoot: '/w', pointerStyle: 'recall' });
-  const after = applyDensityResultToArray(history, result);
+  const { replacements } = pruneReadWritePairs(history, {
+    workspaceRoot: '/w',
+    pointerStyle: 'recall',
+  });
+  const after = history.map((entry, index) => replacements.get(index) ?? entry);
   return after[2]?.blocks[0]?.type === 'tool_response' ? after[2].blocks[0].result : undefined;
 }
 

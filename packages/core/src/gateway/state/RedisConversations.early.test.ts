@@ -1,21 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
-import {
-  closeLoopback,
-  proxyTo,
-  send,
-  stub,
-  type Seen,
-} from '../../proxy/test-utils/loopbackProxy.js';
-import {
-  ensureRedisServer,
-  startRedisServer,
-  type RedisServer,
-} from '../test-utils/redisServer.js';
-import { connectRedis } from './connectRedis.js';
+import { proxyTo, send, stub, type Seen } from '../../proxy/test-utils/loopbackProxy.js';
+import { ensureRedisServer } from '../test-utils/redisServer.js';
+import { redisForTests } from '../test-utils/redisForTests.js';
 import { RedisConversations } from './RedisConversations.js';
 
 const missing = ensureRedisServer();
@@ -40,28 +29,12 @@ describe.skipIf(missing !== undefined)(
   'state loads sent before the request is read, on a real redis-server',
   { timeout: 30_000 },
   () => {
-    let redis: RedisServer;
-    const clients: RedisClientType[] = [];
-    beforeAll(async () => {
-      redis = await startRedisServer();
-    });
-    afterEach(async () => {
-      await closeLoopback();
-      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-      const flush = createClient({ url: redis.url });
-      await flush.connect();
-      await flush.flushAll();
-      await flush.close();
-    });
-    afterAll(async () => {
-      await redis.close();
-    });
+    const redis = redisForTests();
 
     async function side(
       options: { timeoutMs?: number } = {},
     ): Promise<{ store: ConversationStore; shared: RedisConversations }> {
-      const client = await connectRedis(new URL(redis.url));
-      clients.push(client);
+      const client = await redis.connect();
       return {
         store: new ConversationStore(),
         shared: new RedisConversations({ client, ...options }),
@@ -104,8 +77,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('#36.2 a store silent to the early load makes the request wait once, not twice', async () => {
-      const admin = await connectRedis(new URL(redis.url));
-      clients.push(admin);
+      const admin = await redis.connect();
       const b = await side({ timeoutMs: 100 });
       await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'ALL']);
       const early = b.shared.prefetch(ID, b.store);

@@ -1,24 +1,18 @@
 import type { ServerResponse } from 'node:http';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { densifyRequest } from '../../proxy/densify/densifyRequest.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
 import {
-  closeLoopback,
   proxyTo,
   send,
   stub,
   type LoopbackProxy,
   type Seen,
 } from '../../proxy/test-utils/loopbackProxy.js';
-import {
-  ensureRedisServer,
-  startRedisServer,
-  type RedisServer,
-} from '../test-utils/redisServer.js';
+import { ensureRedisServer } from '../test-utils/redisServer.js';
+import { redisForTests } from '../test-utils/redisForTests.js';
 import { RedisRecallArchive } from '../recall/RedisRecallArchive.js';
-import { connectRedis } from './connectRedis.js';
 import { RedisConversations } from './RedisConversations.js';
 
 const missing = ensureRedisServer();
@@ -53,22 +47,7 @@ describe.skipIf(missing !== undefined)(
   'conversation state shared on a real redis-server',
   { timeout: 30_000 },
   () => {
-    let redis: RedisServer;
-    const clients: RedisClientType[] = [];
-    beforeAll(async () => {
-      redis = await startRedisServer();
-    });
-    afterEach(async () => {
-      await closeLoopback();
-      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-      const flush = createClient({ url: redis.url });
-      await flush.connect();
-      await flush.flushAll();
-      await flush.close();
-    });
-    afterAll(async () => {
-      await redis.close();
-    });
+    const redis = redisForTests();
 
     async function replica(
       upstream: string,
@@ -78,8 +57,7 @@ describe.skipIf(missing !== undefined)(
       shared: RedisConversations;
       recall: RedisRecallArchive;
     }> {
-      const client = await connectRedis(new URL(redis.url));
-      clients.push(client);
+      const client = await redis.connect();
       const shared = new RedisConversations({ client, log: (line) => log.push(line) });
       const recall = new RedisRecallArchive({ client, root: 'dense:recall' });
       const store = new ConversationStore();
@@ -158,13 +136,13 @@ describe.skipIf(missing !== undefined)(
       for (let round = 0; round < 10; round++) await at(round);
       const compactedBefore = upstream.seen.at(-1)?.body.length as number;
       expect(compactedBefore).toBeLessThan(Buffer.byteLength(turn(9)));
-      await redis.stop();
+      await redis.server().stop();
       await at(10);
       await at(11);
       // Passed through unchanged while the store is down.
       expect(upstream.seen[10]?.body.equals(Buffer.from(turn(10)))).toBe(true);
       expect(upstream.seen[11]?.body.equals(Buffer.from(turn(11)))).toBe(true);
-      await redis.start();
+      await redis.server().start();
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       await at(12);
       await at(13);
@@ -175,8 +153,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('#36.2 two replicas saving one conversation at once lose no update (the later one redoes its decisions on the newer copy)', async () => {
-      const client = await connectRedis(new URL(redis.url));
-      clients.push(client);
+      const client = await redis.connect();
       const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
       const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
       const id = 'session:s:race';
@@ -194,9 +171,8 @@ describe.skipIf(missing !== undefined)(
     });
 
     it("#36.7 a save carries the request's originals in its one round trip, conflict or not; an archive on another client is not carried", async () => {
-      const client = await connectRedis(new URL(redis.url));
-      const other = await connectRedis(new URL(redis.url));
-      clients.push(client, other);
+      const client = await redis.connect();
+      const other = await redis.connect();
       const archive = new RedisRecallArchive({ client, root: 'dense:recall:u:ada' });
       const a = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
       const b = { store: new ConversationStore(), shared: new RedisConversations({ client }) };
@@ -224,9 +200,8 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('#36.2 a store that answers too late is reported as such, and the load gives up in time', async () => {
-      const client = await connectRedis(new URL(redis.url));
-      const admin = await connectRedis(new URL(redis.url));
-      clients.push(client, admin);
+      const client = await redis.connect();
+      const admin = await redis.connect();
       const log: string[] = [];
       const shared = new RedisConversations({
         client,
@@ -239,8 +214,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {
-      const client = await connectRedis(new URL(redis.url));
-      clients.push(client);
+      const client = await redis.connect();
       const shared = new RedisConversations({ client });
       const store = new ConversationStore();
       const id = densifyRequest({
