@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicImageBlock, jpegBytes, pngBytes } from '../test-utils/syntheticImages.js';
-import { bodyImageLoad, imageLoadsOf, requestImages } from './requestImages.js';
+import type { TextSlices } from '../../utils/TextSlices.js';
+import {
+  bodyImageLoad,
+  imageLoadsOf,
+  LOOK_CHARS,
+  mentionsBase64,
+  requestImages,
+} from './requestImages.js';
 
 const SCREENSHOT = pngBytes(1280, 800, 600 * 1024);
 
@@ -86,5 +93,33 @@ describe('the base64 images of a request', () => {
       { start: second, end: second + block.length },
     ];
     expect(imageLoadsOf(images, spans).map((load) => load.tokens)).toEqual([0, 1366, 1366]);
+  });
+});
+
+describe('the first look for base64 in a request held as pieces', () => {
+  /** A text that records the longest slice asked of it. */
+  function recording(text: string): { slices: TextSlices; longest: () => number } {
+    let longest = 0;
+    return {
+      slices: {
+        length: text.length,
+        slice: (start, end = text.length) => {
+          longest = Math.max(longest, end - start);
+          return text.slice(start, end);
+        },
+      },
+      longest: () => longest,
+    };
+  }
+
+  it('#36.7 reads a long request in small slices (a slice across pieces is a copy), and finds a marker across their edges', () => {
+    const long = 'x'.repeat(3 * LOOK_CHARS);
+    const none = recording(long);
+    expect(mentionsBase64(none.slices)).toBe(false);
+    expect(none.longest()).toBeLessThanOrEqual(LOOK_CHARS + 5);
+    for (const at of [0, LOOK_CHARS - 3, 2 * LOOK_CHARS - 6, long.length - 6]) {
+      const text = `${long.slice(0, at)}base64${long.slice(at + 6)}`;
+      expect(mentionsBase64(recording(text).slices)).toBe(true);
+    }
   });
 });

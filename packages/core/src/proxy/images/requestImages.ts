@@ -85,12 +85,18 @@ function imageAt(
   return { start, end, mediaType, size, rule, tokens: imageTokens({ rule, size, detail }) };
 }
 
+/**
+ * Characters the first look reads at a time. A resumed request's text is pieces (`SegmentedText`):
+ * a slice inside one piece is a view of it, one across pieces a copy; small slices keep the copies
+ * small (a slice of the whole request copied hundreds of KB on every request).
+ */
+export const LOOK_CHARS = 1 << 15;
+
 /** Whether the text says `base64` anywhere (every image form here does): the cheap first look. */
-function mentionsBase64(text: TextSlices): boolean {
-  for (let at = 0; at < text.length; at += CHUNK) {
-    if (text.slice(Math.max(0, at - 5), Math.min(text.length, at + CHUNK)).includes('base64')) {
-      return true;
-    }
+export function mentionsBase64(text: TextSlices): boolean {
+  for (let at = 0; at < text.length; at += LOOK_CHARS) {
+    const end = Math.min(text.length, at + LOOK_CHARS);
+    if (text.slice(Math.max(0, at - 5), end).includes('base64')) return true;
   }
   return false;
 }
