@@ -85,6 +85,25 @@ describe.skipIf(missing !== undefined)(
       expect(b.shared.roundTrips).toBe(1);
     });
 
+    it('#36.2 a stored state that does not decode, loaded early or not, makes the request go out unchanged and says why', async () => {
+      const raw = await redis.connect();
+      await raw.hSet(`dense:conv:${ID}`, { v: '3', s: 'not a gzipped snapshot' });
+      const log: string[] = [];
+      const client = await redis.connect();
+      const b = {
+        store: new ConversationStore(),
+        shared: new RedisConversations({ client, log: (line) => log.push(line) }),
+      };
+      expect(await b.shared.load(ID, b.store)).toBe('unavailable');
+      const early = b.shared.prefetch(ID, b.store);
+      expect(await b.shared.load(ID, b.store, undefined, early)).toBe('unavailable');
+      expect(b.store.peek(ID)).toBeUndefined();
+      expect(log).toEqual([
+        expect.stringContaining('does not decode'),
+        expect.stringContaining('does not decode'),
+      ]);
+    });
+
     it('#36.7 replicas served round-robin send their loads while the body arrives: at most 2 round trips a request, the same bytes', async () => {
       const upstream = await stub(reply);
       const replicas = await Promise.all(

@@ -13,6 +13,8 @@ import {
   decodeSnapshot,
   encodeSnapshot,
   restoreConversation,
+  SnapshotError,
+  type ConversationSnapshot,
 } from '../../proxy/http/conversationSnapshot.js';
 import type { ConversationState, ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { answeredWithin } from '../../utils/answeredWithin.js';
@@ -87,11 +89,29 @@ const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
 /** `LOAD`'s reply: nil, [version] or [version, snapshot]. */
 type LoadReply = null | readonly Buffer[];
 
+/**
+ * A load's answer: nothing stored (null), the version this replica holds, or a newer copy,
+ * decoded as soon as it arrives (an early load's while the request's body is still arriving), or
+ * why it does not decode.
+ */
+type Fetched = null | {
+  readonly version: number;
+  readonly snapshot?: ConversationSnapshot | SnapshotError;
+};
+
 /** A load sent for `local` at version `known`, before its request was read. */
 interface RedisEarlyLoad extends EarlyLoad {
   readonly local: ConversationState | undefined;
   readonly known: number;
-  readonly reply: Promise<LoadReply | undefined>;
+  readonly reply: Promise<Fetched | undefined>;
+}
+
+function decoded(data: Buffer): ConversationSnapshot | SnapshotError {
+  try {
+    return decodeSnapshot(data);
+  } catch (error) {
+    return error instanceof SnapshotError ? error : new SnapshotError(errorMessage(error));
+  }
 }
 
 function isRedisEarlyLoad(early: EarlyLoad | undefined): early is RedisEarlyLoad {
@@ -158,8 +178,12 @@ export class RedisConversations implements SharedConversations {
   }
 
   /** One round trip: nothing stored, the same version as `known`, or a newer snapshot. */
-  private fetch(id: string, known: number): Promise<LoadReply | undefined> {
-    return this.command<LoadReply>(['EVAL', LOAD, '1', this.key(id), String(known)]);
+  private async fetch(id: string, known: number): Promise<Fetched | undefined> {
+    const reply = await this.command<LoadReply>(['EVAL', LOAD, '1', this.key(id), String(known)]);
+    if (reply === undefined || reply === null) return reply;
+    const version = Number(String(reply[0]));
+    const data = reply[1];
+    return data === undefined ? { version } : { version, snapshot: decoded(data) };
   }
 
   prefetch(id: string, store: ConversationStore): EarlyLoad {
@@ -178,7 +202,7 @@ export class RedisConversations implements SharedConversations {
     id: string,
     local: ConversationState | undefined,
     early: EarlyLoad | undefined,
-  ): Promise<LoadReply | undefined> {
+  ): Promise<Fetched | undefined> {
     const known = this.versionOf(local);
     const usable =
       isRedisEarlyLoad(early) && early.id === id && early.local === local && early.known === known;
@@ -194,18 +218,17 @@ export class RedisConversations implements SharedConversations {
     early?: EarlyLoad,
   ): Promise<LoadOutcome> {
     const local = store.peek(id);
-    const reply = await this.reply(id, local, early);
-    if (reply === undefined) return 'unavailable';
-    if (reply === null) {
+    const fetched = await this.reply(id, local, early);
+    if (fetched === undefined) return 'unavailable';
+    if (fetched === null) {
       // None stored (new, expired, or lost): every replica starts from nothing alike.
       if (local !== undefined) store.forget(id);
       return 'new';
     }
-    const version = Number(String(reply[0]));
-    const data = reply[1];
-    if (data === undefined) return 'current';
+    const { version, snapshot } = fetched;
+    if (snapshot === undefined) return 'current';
     try {
-      const snapshot = decodeSnapshot(data);
+      if (snapshot instanceof SnapshotError) throw snapshot;
       const state = restoreConversation(id, snapshot);
       this.versions.set(state, version);
       store.put(state);
