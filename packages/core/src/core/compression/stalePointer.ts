@@ -29,10 +29,21 @@ export function withStaleSpecifics(head: string, original: string): string | und
   return specifics === '' ? undefined : `${head}${STALE_SPECIFICS_LEAD}${specifics}]`;
 }
 
+/**
+ * Pointers by read: READ→WRITE runs before every request and finds a stale read again on each
+ * until its pointer is applied (a deferred batch waits several turns), and blocks are immutable,
+ * so the read's specifics are found and its tokens counted once.
+ */
+const POINTERS = new WeakMap<ToolResponseBlock, string>();
+
 /** The CLI's pointer for the stale read `block`: with its specifics while that is fewer tokens. */
 export function stalePointer(block: ToolResponseBlock): string {
+  const known = POINTERS.get(block);
+  if (known !== undefined) return known;
   const bare = prunedPointer(block, 'stale', 'recall');
   const original = originalResponseText(block);
   const full = withStaleSpecifics(bare.slice(0, -1), original);
-  return full !== undefined && shorterInTokens(full, original) ? full : bare;
+  const pointer = full !== undefined && shorterInTokens(full, original) ? full : bare;
+  POINTERS.set(block, pointer);
+  return pointer;
 }

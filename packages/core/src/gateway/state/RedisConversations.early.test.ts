@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
-import { proxyTo, send, stub, type Seen } from '../../proxy/test-utils/loopbackProxy.js';
+import { proxyTo, send, stub, messagesReply } from '../../proxy/test-utils/loopbackProxy.js';
 import { ensureRedisServer } from '../test-utils/redisServer.js';
 import { redisForTests } from '../test-utils/redisForTests.js';
 import { RedisConversations } from './RedisConversations.js';
@@ -10,18 +9,7 @@ import { RedisConversations } from './RedisConversations.js';
 const missing = ensureRedisServer();
 if (missing !== undefined) console.warn(`Skipping the early load tests: ${missing}.`);
 
-function reply(seen: Seen, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'msg',
-      type: 'message',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'ok' }],
-      usage: { input_tokens: Math.round(seen.body.length / 3.7), output_tokens: 5 },
-    }),
-  );
-}
+const reply = messagesReply(3.7);
 
 const ID = 'session:s:early';
 

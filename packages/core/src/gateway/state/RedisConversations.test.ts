@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../proxy/decide/conversationStore.js';
 import { densifyRequest } from '../../proxy/densify/densifyRequest.js';
@@ -8,7 +7,7 @@ import {
   send,
   stub,
   type LoopbackProxy,
-  type Seen,
+  messagesReply,
 } from '../../proxy/test-utils/loopbackProxy.js';
 import { ensureRedisServer } from '../test-utils/redisServer.js';
 import { redisForTests } from '../test-utils/redisForTests.js';
@@ -18,20 +17,7 @@ import { RedisConversations } from './RedisConversations.js';
 const missing = ensureRedisServer();
 if (missing !== undefined) console.warn(`Skipping the shared state tests: ${missing}.`);
 
-/** Replies like the Messages API, its prompt a function of the body (so calibration matters). */
-function reply(seen: Seen, res: ServerResponse): void {
-  const input = Math.round(seen.body.length / 3.7);
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'msg',
-      type: 'message',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'ok' }],
-      usage: { input_tokens: input, output_tokens: 5 },
-    }),
-  );
-}
+const reply = messagesReply(3.7);
 
 const ROUNDS = 16;
 const turn = (round: number) => longSessionBody(round + 4, 4_000);

@@ -1,23 +1,11 @@
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeLoopback, proxyTo, send, stub, type Seen } from '../test-utils/loopbackProxy.js';
+import { closeLoopback, proxyTo, send, stub, messagesReply } from '../test-utils/loopbackProxy.js';
 import { longSessionBody } from '../test-utils/longSession.js';
 import { claudeSessionIdOf, statusLineOf } from './statusLineRoute.js';
 
 const SESSION = '5d0f6a52-7777-4888-9999-aaaabbbbcccc';
 
-function reply(seen: Seen, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'm',
-      type: 'message',
-      role: 'assistant',
-      content: [{ type: 'text', text: 'ok' }],
-      usage: { input_tokens: Math.round(seen.body.length / 4), output_tokens: 5 },
-    }),
-  );
-}
+const reply = messagesReply(4);
 
 const claudeCodeInput = (sessionId: string) =>
   JSON.stringify({ session_id: sessionId, model: { id: 'claude-sonnet-4-6' }, cwd: '/w' });

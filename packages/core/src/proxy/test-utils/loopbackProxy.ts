@@ -32,6 +32,25 @@ export interface Seen {
 
 export type Handler = (seen: Seen, res: ServerResponse) => void;
 
+/**
+ * An upstream handler that answers like the Messages API, its prompt tokens the body's characters
+ * over `charsPerToken` (so the proxy's calibration has something to follow).
+ */
+export function messagesReply(charsPerToken: number): Handler {
+  return (seen, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 'msg',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: { input_tokens: Math.round(seen.body.length / charsPerToken), output_tokens: 5 },
+      }),
+    );
+  };
+}
+
 const cleanups: (() => Promise<void>)[] = [];
 
 export async function closeLoopback(): Promise<void> {
