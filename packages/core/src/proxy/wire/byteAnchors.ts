@@ -1,6 +1,6 @@
 /** The byte anchors of a non-ASCII request's messages, counted past those a kept read knows. */
 import type { JsonNode } from './jsonSpans.js';
-import type { TextSlices } from './segmentedText.js';
+import type { SegmentedText } from './segmentedText.js';
 
 /**
  * Where each message of the conversation array starts, in characters of the text and in bytes of
@@ -13,7 +13,7 @@ export interface ByteAnchors {
 
 /** Each message's start in characters and bytes, counted only past the inherited ones. */
 export function byteAnchors(
-  text: TextSlices,
+  text: SegmentedText,
   items: readonly JsonNode[],
   inherited: { readonly anchors: ByteAnchors | undefined; readonly messages: number } | undefined,
 ): ByteAnchors {
@@ -28,7 +28,7 @@ export function byteAnchors(
   let lastBytes = bytes.at(-1) ?? 0;
   for (let index = count; index < items.length; index++) {
     const start = (items[index] as JsonNode).start;
-    lastBytes += Buffer.byteLength(text.slice(lastChars, start), 'utf8');
+    lastBytes += text.byteLength(lastChars, start);
     lastChars = start;
     chars.push(start);
     bytes.push(lastBytes);

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
+  JsonSpanError,
   member,
   parseJsonSpans,
   parseJsonSpansFrom,
@@ -82,6 +83,84 @@ describe('parseJsonSpans object members', () => {
       expect(resumed).toEqual(parseJsonSpans(whole));
     },
   );
+
+  test.prop(
+    [
+      fc.array(OBJECT, { minLength: 2, maxLength: 6 }),
+      fc.array(fc.nat(), { maxLength: 12 }),
+      fc.boolean(),
+    ],
+    { numRuns: 300 },
+  )(
+    '#36 a resumed parse of the rest in pieces cut anywhere equals the parse of the whole text',
+    (messages, cuts, spaced) => {
+      const whole = JSON.stringify(
+        { model: 'm', messages, tail: [1.5e3, true, null] },
+        null,
+        spaced ? 1 : 0,
+      );
+      const earlier = parseJsonSpans(whole) as JsonObjectNode;
+      const array = member(earlier, 'messages');
+      if (array?.kind !== 'array') throw new Error('no array');
+      const at = (array.items[1] as JsonNode).start;
+      const rest = whole.slice(at);
+      const offsets = [...new Set(cuts.map((cut) => cut % (rest.length + 1)))].sort(
+        (a, b) => a - b,
+      );
+      const pieces = [0, ...offsets].map((from, i) => rest.slice(from, offsets[i] ?? rest.length));
+      expect(pieces.join('')).toBe(rest);
+      const resumed = parseJsonSpansFrom(pieces, {
+        rootStart: earlier.start,
+        keysBefore: ['model'],
+        valuesBefore: [member(earlier, 'model') as JsonNode],
+        key: 'messages',
+        arrayStart: array.start,
+        items: array.items,
+        count: 1,
+        at,
+      });
+      expect(resumed).toEqual(earlier);
+    },
+  );
+
+  test('#36 a string, an escape, a number and a word cut between pieces read as in one text', () => {
+    const whole = String.raw`{"messages":[{"a":"x\\"},{"b":"one\\\ntwo\"","n":-12.5e+3,"t":true}]}`;
+    const earlier = parseJsonSpans(whole) as JsonObjectNode;
+    const array = member(earlier, 'messages');
+    if (array?.kind !== 'array') throw new Error('no array');
+    const at = (array.items[1] as JsonNode).start;
+    const rest = whole.slice(at);
+    for (let cut = 0; cut <= rest.length; cut++) {
+      for (const pieces of [
+        [rest.slice(0, cut), rest.slice(cut)],
+        [rest.slice(0, cut), '', rest.slice(cut)],
+      ]) {
+        const resumed = parseJsonSpansFrom(pieces, {
+          rootStart: 0,
+          keysBefore: [],
+          valuesBefore: [],
+          key: 'messages',
+          arrayStart: array.start,
+          items: array.items,
+          count: 1,
+          at,
+        });
+        expect(resumed).toEqual(earlier);
+      }
+    }
+    expect(() =>
+      parseJsonSpansFrom([rest.slice(0, 9), rest.slice(9, -3)], {
+        rootStart: 0,
+        keysBefore: [],
+        valuesBefore: [],
+        key: 'messages',
+        arrayStart: array.start,
+        items: array.items,
+        count: 1,
+        at,
+      }),
+    ).toThrow(JsonSpanError);
+  });
 
   test('#24.4 objects with the same member names in the same order share one keys array', () => {
     const text = JSON.stringify([

@@ -45,25 +45,75 @@ export type JsonNode = JsonObjectNode | JsonArrayNode | JsonStringNode | JsonSca
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
+/**
+ * Where the parser is: a position in the current piece of the text. A text given as pieces is
+ * read one piece at a time (never joined): a string or number that runs on past a piece's end is
+ * put together from the pieces it spans.
+ */
 class Cursor {
   pos = 0;
+  /** The piece being read. */
+  text: string;
+  /** Offset in the whole text of `text`'s first character: spans are in the whole text's. */
+  base: number;
+  /** Index of the piece after `text`. */
+  private following = 1;
   /** One `keys` array per sequence of member names seen in this parse. */
   readonly shapes = new KeyShapes();
   constructor(
-    readonly text: string,
-    /** Copy string values out of `text`, so a value kept longer does not keep the whole text. */
+    private readonly pieces: readonly string[],
+    /** Copy string values out of the text, so a value kept longer does not keep the whole text. */
     readonly ownStrings = false,
-    /** Offset in the whole text of `text`'s first character: spans are in the whole text's. */
-    readonly base = 0,
-  ) {}
+    base = 0,
+  ) {
+    this.text = pieces[0] ?? '';
+    this.base = base;
+  }
 
   /** The whole text's offset of position `pos` of `text`. */
   at(pos: number = this.pos): number {
     return this.base + pos;
   }
 
+  /**
+   * Moves on to the next piece when the current one is read to its end (a position past the end
+   * carries over); false when there is no next piece or the current one is not yet read.
+   */
+  advance(): boolean {
+    if (this.pos < this.text.length || this.following >= this.pieces.length) return false;
+    this.pos -= this.text.length;
+    this.base += this.text.length;
+    this.text = this.pieces[this.following++] as string;
+    return true;
+  }
+
+  /** Whether `chars` characters from `pos` on reach past the current piece into a next one. */
+  nearEnd(chars: number): boolean {
+    return this.pos + chars >= this.text.length && this.following < this.pieces.length;
+  }
+
+  /** The text from `pos` on, with up to `chars` characters of the following pieces. */
+  ahead(chars: number): string {
+    let joined = this.text.slice(this.pos);
+    let wanted = chars;
+    for (let index = this.following; wanted > 0 && index < this.pieces.length; index++) {
+      const piece = (this.pieces[index] as string).slice(0, wanted);
+      joined += piece;
+      wanted -= piece.length;
+    }
+    return joined;
+  }
+
+  /** Moves `chars` characters on, across pieces. */
+  skip(chars: number): void {
+    this.pos += chars;
+    while (this.advance());
+  }
+
   skipWs(): void {
-    while (this.pos < this.text.length && WS.has(this.text.charCodeAt(this.pos))) this.pos++;
+    do {
+      while (this.pos < this.text.length && WS.has(this.text.charCodeAt(this.pos))) this.pos++;
+    } while (this.advance());
   }
 
   fail(what: string): never {
@@ -78,7 +128,7 @@ class Cursor {
 
 /** Parses `text` (one JSON value, surrounding whitespace allowed). Throws JsonSpanError. */
 export function parseJsonSpans(text: string): JsonNode {
-  const cursor = new Cursor(text);
+  const cursor = new Cursor([text]);
   cursor.skipWs();
   const node = parseValue(cursor, 0);
   return finishText(cursor, node);
@@ -107,13 +157,17 @@ export interface ArrayResume {
 }
 
 /**
- * Parses `rest`, the text from offset `resume.at` on, reusing what came before: the result (spans
- * in the whole text's offsets) equals `parseJsonSpans(text)` of the whole text whenever it starts
- * with the earlier text's first `resume.at` characters (the caller checks that). Only `rest` is
- * read. String values read here are copies. Throws JsonSpanError.
+ * Parses `rest`, the text from offset `resume.at` on (one string, or pieces that joined are it),
+ * reusing what came before: the result (spans in the whole text's offsets) equals
+ * `parseJsonSpans(text)` of the whole text whenever it starts with the earlier text's first
+ * `resume.at` characters (the caller checks that). Only `rest` is read. String values read here
+ * are copies. Throws JsonSpanError.
  */
-export function parseJsonSpansFrom(rest: string, resume: ArrayResume): JsonNode {
-  const cursor = new Cursor(rest, true, resume.at);
+export function parseJsonSpansFrom(
+  rest: string | readonly string[],
+  resume: ArrayResume,
+): JsonNode {
+  const cursor = new Cursor(typeof rest === 'string' ? [rest] : rest, true, resume.at);
   const items = resume.items.slice(0, resume.count);
   items.push(parseValue(cursor, 2));
   const array = finishArray(cursor, 1, resume.arrayStart, items);
@@ -126,7 +180,7 @@ export function parseJsonSpansFrom(rest: string, resume: ArrayResume): JsonNode 
 
 function finishText(cursor: Cursor, node: JsonNode): JsonNode {
   cursor.skipWs();
-  if (cursor.pos !== cursor.text.length) cursor.fail('trailing characters');
+  if (cursor.pos < cursor.text.length) cursor.fail('trailing characters');
   return node;
 }
 
@@ -134,6 +188,7 @@ const MAX_DEPTH = 256;
 
 function parseValue(cursor: Cursor, depth: number): JsonNode {
   if (depth > MAX_DEPTH) cursor.fail('nesting too deep');
+  while (cursor.advance());
   const char = cursor.text[cursor.pos];
   if (char === '{') return parseObject(cursor, depth);
   if (char === '[') return parseArray(cursor, depth);
@@ -284,35 +339,88 @@ function finishArray(
 function parseString(cursor: Cursor): JsonStringNode {
   const { text } = cursor;
   const start = cursor.pos;
-  let pos = start + 1;
-  let escaped = false;
-  for (;;) {
-    const code = text.charCodeAt(pos);
-    if (Number.isNaN(code)) cursor.fail('unterminated string');
-    if (code === 0x22) break;
-    if (code < 0x20) cursor.fail('control character in string');
-    if (code === 0x5c) {
-      escaped = true;
-      pos += 2;
-      continue;
-    }
-    pos++;
-  }
+  const scanned = scanString(text, start + 1);
+  if (scanned === CUT) return parseCutString(cursor);
+  if (scanned === CONTROL) cursor.fail('control character in string');
+  const pos = scanned >> 1;
   const end = pos + 1;
   cursor.pos = end;
   const spanStart = cursor.at(start);
   const spanEnd = cursor.at(end);
-  if (!escaped) {
+  if ((scanned & 1) === 0) {
     const value = text.slice(start + 1, pos);
     const kept = cursor.ownStrings ? ownCopy(value) : value;
     return { kind: 'string', start: spanStart, end: spanEnd, value: kept };
   }
+  const value = unescaped(cursor, text.slice(start, end));
+  return { kind: 'string', start: spanStart, end: spanEnd, value };
+}
+
+/** `scanString`: the text ended before the closing quote. */
+const CUT = -1;
+/** `scanString`: a control character, which JSON does not allow in a string. */
+const CONTROL = -2;
+
+/**
+ * Scans a string's characters from `pos` (after its opening quote) to its closing quote: that
+ * quote's position × 2, plus 1 when the string holds an escape; else `CUT` or `CONTROL`. The loop
+ * is a function of its own, without calls, so the engine optimizes it whatever its callers do.
+ */
+function scanString(text: string, pos: number): number {
+  let at = pos;
+  let escaped = 0;
+  for (;;) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22) return at * 2 + escaped;
+    if (code !== code) return CUT;
+    if (code < 0x20) return CONTROL;
+    if (code === 0x5c) {
+      escaped = 1;
+      at += 2;
+      continue;
+    }
+    at++;
+  }
+}
+
+/** The value of a quoted string with escapes. */
+function unescaped(cursor: Cursor, quoted: string): string {
   try {
-    const value = JSON.parse(text.slice(start, end)) as string;
-    return { kind: 'string', start: spanStart, end: spanEnd, value };
+    return JSON.parse(quoted) as string;
   } catch {
     return cursor.fail('bad escape in string');
   }
+}
+
+/**
+ * A string that runs on past the end of its piece (the cursor at its opening quote): read again
+ * from its start across the pieces it spans, its value joined from them.
+ */
+function parseCutString(cursor: Cursor): JsonStringNode {
+  let { text } = cursor;
+  const spanStart = cursor.at();
+  const parts: string[] = [];
+  let from = cursor.pos;
+  let pos = from + 1;
+  for (;;) {
+    const code = text.charCodeAt(pos);
+    if (code === 0x22) break;
+    if (Number.isNaN(code)) {
+      cursor.pos = pos;
+      if (!cursor.advance()) cursor.fail('unterminated string');
+      parts.push(text.slice(from));
+      ({ text, pos } = cursor);
+      from = 0;
+      continue;
+    }
+    if (code < 0x20) cursor.fail('control character in string');
+    pos += code === 0x5c ? 2 : 1;
+  }
+  const end = pos + 1;
+  cursor.pos = end;
+  parts.push(text.slice(from, end));
+  const value = unescaped(cursor, parts.join(''));
+  return { kind: 'string', start: spanStart, end: cursor.at(end), value };
 }
 
 /** A copy of `value` that does not point into the string it was sliced from. */
@@ -320,16 +428,21 @@ function ownCopy(value: string): string {
   return value.length < 16 ? value : Buffer.from(value, 'utf8').toString('utf8');
 }
 
+/** Characters past a piece's end a number may run on into (longer ones are not JSON we meet). */
+const SCALAR_AHEAD = 1024;
+
 function parseScalar(cursor: Cursor): JsonScalarNode {
-  const start = cursor.pos;
-  SCALAR.lastIndex = start;
-  const match = SCALAR.exec(cursor.text);
+  const start = cursor.at();
+  // A scalar close to the piece's end may run on into the next one.
+  const near = cursor.nearEnd(SCALAR_AHEAD);
+  SCALAR.lastIndex = near ? 0 : cursor.pos;
+  const match = SCALAR.exec(near ? cursor.ahead(SCALAR_AHEAD) : cursor.text);
   if (match === null) return cursor.fail('unexpected character');
-  cursor.pos = start + match[0].length;
   const word = match[0];
+  cursor.skip(word.length);
   const kind =
     word === 'null' ? 'null' : word === 'true' || word === 'false' ? 'boolean' : 'number';
-  return { kind, start: cursor.at(start), end: cursor.at() };
+  return { kind, start, end: start + word.length };
 }
 
 /** The member `key` of an object node, if `node` is an object that has it. */

@@ -1,11 +1,12 @@
 /**
  * The rule both kept bodies follow (`SegmentedText` over decoded text, `SegmentedBytes` over the
- * body's bytes): keep the first `keep` units of the earlier pieces, add the new tail as a piece of
- * its own, and past `MAX_PIECES` merge the adjacent pair of earlier pieces that is shortest
- * together. A request copies nothing it does not add: the new tail is never merged on arrival (it
- * is the part the request's reader reads at once, and a merged text piece would be copied whole by
- * V8 on its first read), and a conversation merges only once it has more pieces than the cap, one
- * pair a request, each about `2 × length / MAX_PIECES` units.
+ * body's bytes): keep the first `keep` units of the earlier pieces, add the new tail as pieces of
+ * its own (one, or the few it was decoded in), and past `MAX_PIECES` merge the adjacent pair of
+ * earlier pieces that is shortest together. A request copies nothing it does not add: the new
+ * tail is never merged on arrival (it is the part the request's reader reads at once, and a
+ * merged text piece would be copied whole by V8 on its first read), and a conversation merges only
+ * once it has more pieces than the cap, about one pair per new piece, each about
+ * `2 × length / MAX_PIECES` units.
  */
 
 /** How a kind of piece is measured, cut and joined. */
@@ -29,7 +30,7 @@ export function keepThenAppend<T>(
   kind: PieceKind<T>,
   earlier: Pieces<T> & { readonly length: number },
   keep: number,
-  tail: T,
+  tail: readonly T[],
 ): Pieces<T> {
   const pieces: T[] = [];
   const starts: number[] = [];
@@ -40,25 +41,45 @@ export function keepThenAppend<T>(
     pieces.push(start + kind.length(piece) <= keep ? piece : kind.head(piece, keep - start));
     starts.push(start);
   }
-  if (kind.length(tail) > 0 || pieces.length === 0) {
-    pieces.push(tail);
-    starts.push(Math.min(keep, earlier.length));
+  const kept = pieces.length;
+  let at = Math.min(keep, earlier.length);
+  for (const piece of tail) {
+    if (kind.length(piece) === 0) continue;
+    pieces.push(piece);
+    starts.push(at);
+    at += kind.length(piece);
   }
-  while (pieces.length > MAX_PIECES) mergeShortestPair(kind, pieces, starts);
+  if (pieces.length === 0 && tail[0] !== undefined) {
+    pieces.push(tail[0]);
+    starts.push(0);
+  }
+  // The newest piece is never merged, nor any piece this tail added.
+  const fresh = Math.max(1, pieces.length - kept);
+  while (pieces.length > MAX_PIECES && mergeShortestPair(kind, pieces, starts, fresh));
   return { pieces, starts };
 }
 
-/** Merges the adjacent pair before the newest piece that is shortest together. */
-function mergeShortestPair<T>(kind: PieceKind<T>, pieces: T[], starts: number[]): void {
-  let best = 0;
+/**
+ * Merges the adjacent pair before the `fresh` newest pieces that is shortest together; false when
+ * there is no such pair.
+ */
+function mergeShortestPair<T>(
+  kind: PieceKind<T>,
+  pieces: T[],
+  starts: number[],
+  fresh: number,
+): boolean {
+  let best = -1;
   let bestLength = Infinity;
-  for (let index = 0; index + 2 < pieces.length; index++) {
+  for (let index = 0; index + 1 < pieces.length - fresh; index++) {
     const length = kind.length(pieces[index] as T) + kind.length(pieces[index + 1] as T);
     if (length < bestLength) {
       best = index;
       bestLength = length;
     }
   }
+  if (best < 0) return false;
   pieces.splice(best, 2, kind.join(pieces[best] as T, pieces[best + 1] as T));
   starts.splice(best + 1, 1);
+  return true;
 }

@@ -104,11 +104,14 @@ export function keptRead(
   for (let index = Math.max(1, items.length - CHECKPOINTS); index < items.length; index++) {
     const offset = (items[index] as JsonNode).start;
     if (offset <= counted.offset) continue;
-    const between = ascii && !ttl ? '' : input.text.slice(counted.offset, offset);
-    const bytes = ascii ? offset : counted.bytes + Buffer.byteLength(between, 'utf8');
+    // The text between as the pieces it spans: never joined (`"ttl"…"1h"` holds no `{`).
+    const between = ascii && !ttl ? [] : input.text.parts(counted.offset, offset);
+    const bytes = ascii
+      ? offset
+      : between.reduce((sum, part) => sum + Buffer.byteLength(part, 'utf8'), counted.bytes);
     const hash = counted.hash.copy().update(input.body.subarray(counted.bytes, bytes));
     const oneHourTtl = ttl
-      ? { oneHourTtl: counted.oneHourTtl === true || hasOneHourTtl(between) }
+      ? { oneHourTtl: counted.oneHourTtl === true || between.some((part) => hasOneHourTtl(part)) }
       : {};
     counted = { offset, bytes, hash, ...oneHourTtl };
     checkpoints.push({ index, offset, bytes, hash, ...oneHourTtl });

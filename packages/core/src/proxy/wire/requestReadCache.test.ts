@@ -45,6 +45,29 @@ describe('RequestReadCache', { timeout: 30_000 }, () => {
     expect(cache.lastPath).toBe('resumed');
   });
 
+  it('#36 a resumed non-ASCII read decodes its new bytes in pieces V8 keeps in its ordinary heap, and reads as a full read does', () => {
+    const cache = new RequestReadCache();
+    // Each turn adds ~100K characters of two-byte text: one string of them would be a large object.
+    const output = (n: number) => `{"step":${n}} → ✓ ${'é'.repeat(40)}\n`.repeat(2_000);
+    const messages = claudeSession(2);
+    const turns = [0, 1, 2].map((n) => {
+      messages.push(
+        { role: 'assistant', content: [{ type: 'text', text: `step ${n}` }] },
+        { role: 'user', content: [{ type: 'text', text: output(n) }] },
+      );
+      return Buffer.from(anthropicBody(messages));
+    });
+    for (const [i, body] of turns.entries()) {
+      const result = cache.read({ api: 'anthropic', body, sessionId: 's' });
+      const text = body.toString('utf8');
+      expect(result.outcome).toEqual(full(text));
+      expect(result.segments.toString()).toBe(text);
+      if (i === 0) continue;
+      expect(cache.lastPath).toBe('resumed');
+      expect(result.segments.pieceCount).toBeGreaterThan(3);
+    }
+  });
+
   it('#24.4 a resumed read makes span objects only for the messages after its resume point', () => {
     const cache = new RequestReadCache();
     const [first, second] = bigSessionTurns(5_000, 2);

@@ -9,8 +9,8 @@
  * offset of each of their last messages. A request whose bytes before such a message are the same
  * (a byte comparison) resumes there; anything else (another conversation, an edited or rewound
  * history, a parse or read that fails) is read in full. A resumed request's new bytes alone are
- * decoded, parsed and read: its text and kept bytes are the kept read's pieces plus the new part
- * (`SegmentedText`, never joined here; `SegmentedBytes`, the new bytes copied, so the request's
+ * decoded (in pieces of ~32 KB), parsed and read: its text and kept bytes are the kept read's
+ * pieces plus the new ones (`SegmentedText`, never joined here; `SegmentedBytes`, the new bytes copied, so the request's
  * buffer is not kept), and the 1-hour cache is looked for in the new text only.
  * The result always equals a full read. Bounded by entries and characters, least recently used
  * first out.
@@ -26,6 +26,7 @@ import {
   rewindReaderState,
   type ReaderState,
 } from './readerState.js';
+import { decodePieces } from './decodePieces.js';
 import { SegmentedBytes } from './segmentedBytes.js';
 import { SegmentedText, type TextSlices } from './segmentedText.js';
 import type { ByteAnchors } from './byteAnchors.js';
@@ -183,7 +184,10 @@ export class RequestReadCache {
   ): (ReadResult & { from: KeptRead; messages: number }) | undefined {
     const point = verifiedCheckpoint(input, entry);
     if (point === undefined) return undefined;
-    const rest = input.text?.slice(point.offset) ?? decode(input.body.subarray(point.bytes));
+    const rest =
+      input.text === undefined
+        ? decodePieces(input.body.subarray(point.bytes))
+        : [input.text.slice(point.offset)];
     const text = entry.text.withTail(point.offset, rest);
     const before = entry.root.values.indexOf(entry.array);
     let root: JsonNode;
@@ -264,7 +268,7 @@ type ReadResult = Omit<RequestRead, 'text' | 'segments'> & {
 /**
  * Bytes of the body as text. ASCII: decoded as Latin-1 (Node keeps a large one outside the JS
  * heap: no heap copy, nothing for the collector to move). A resumed read decodes only the bytes
- * from its checkpoint on (a message start, so a character boundary).
+ * from its checkpoint on (a message start, so a character boundary), in pieces (`decodePieces`).
  */
 function decode(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');

@@ -57,7 +57,7 @@ export class SegmentedBytes {
    * them (at most `MAX_PIECES` pieces).
    */
   withTail(bytes: number, tail: Buffer): SegmentedBytes {
-    const kept = keepThenAppend(BYTES, this.kept(), bytes, Buffer.from(tail));
+    const kept = keepThenAppend(BYTES, this.kept(), bytes, [Buffer.from(tail)]);
     return new SegmentedBytes(kept.pieces, kept.starts);
   }
 

@@ -28,7 +28,18 @@ const STEP = fc.record({
       maxLength: 6,
     },
   ),
+  /** Where the tail is cut into pieces, as a resumed read's new text is. */
+  cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }),
 });
+
+/** `tail` cut at the given shares of its length (never inside a surrogate pair). */
+function tailPieces(tail: string, cuts: readonly number[]): string[] {
+  const offsets = cuts
+    .map((cut) => Math.floor(cut * tail.length))
+    .filter((at) => !/[\udc00-\udfff]/.test(tail[at] ?? ''))
+    .sort((a, b) => a - b);
+  return [0, ...offsets].map((from, i) => tail.slice(from, offsets[i] ?? tail.length));
+}
 
 describe('SegmentedText', () => {
   test.prop([PIECE, fc.array(STEP, { maxLength: 60 })], { numRuns: 200 })(
@@ -39,15 +50,18 @@ describe('SegmentedText', () => {
       for (const step of steps) {
         const keep = Math.floor(text.length * step.keep);
         text = text.slice(0, keep) + step.tail;
-        segmented = segmented.withTail(keep, step.tail);
+        segmented = segmented.withTail(keep, tailPieces(step.tail, step.cuts));
         expect(segmented.length).toBe(text.length);
         for (const [a, b] of step.ranges) {
           const start = Math.floor(a * text.length);
           const end = Math.floor(b * text.length);
           expect(segmented.slice(start, end)).toBe(text.slice(start, end));
+          expect(segmented.parts(start, end).join('')).toBe(text.slice(start, end));
+          const bytes = Buffer.byteLength(text.slice(start, end), 'utf8');
+          expect(segmented.byteLength(start, end)).toBe(start < end ? bytes : 0);
         }
         expect(segmented.slice(0, text.length)).toBe(text);
-        expect(segmented.pieceCount).toBeLessThanOrEqual(MAX_PIECES);
+        expect(segmented.pieceCount).toBeLessThanOrEqual(MAX_PIECES + step.cuts.length);
       }
       // A one-character pattern cannot span pieces: the same matches as in the joined text.
       const quotes = Array.from(text.matchAll(/"/g), (match) => match.index);

@@ -55,12 +55,13 @@ export class SegmentedText implements TextSlices {
   }
 
   /**
-   * The first `chars` characters of this text followed by `tail`, as `keepThenAppend` keeps them
-   * (merges are lazy: V8 copies a merged piece when it is first sliced). Pieces held: at most
-   * `MAX_PIECES`.
+   * The first `chars` characters of this text followed by `tail` (a string, or the pieces it was
+   * decoded in, each starting with a `{`), as `keepThenAppend` keeps them (merges are lazy: V8
+   * copies a merged piece when it is first sliced). Pieces held: at most `MAX_PIECES`, or the
+   * tail's count past that.
    */
-  withTail(chars: number, tail: string): SegmentedText {
-    const kept = keepThenAppend(TEXT, this.kept(), chars, tail);
+  withTail(chars: number, tail: string | readonly string[]): SegmentedText {
+    const kept = keepThenAppend(TEXT, this.kept(), chars, typeof tail === 'string' ? [tail] : tail);
     return new SegmentedText(kept.pieces, kept.starts);
   }
 
@@ -88,10 +89,31 @@ export class SegmentedText implements TextSlices {
     return parts.join('');
   }
 
+  /** `slice(start, end)` as the slices of the pieces it spans (joined, they are it). */
+  parts(start: number, end: number = this.length): string[] {
+    const from = Math.max(0, Math.min(start, this.length));
+    const to = Math.max(from, Math.min(end, this.length));
+    const parts: string[] = [];
+    for (let index = this.pieceAt(from); index < this.pieces.length; index++) {
+      const pieceStart = this.starts[index] as number;
+      if (pieceStart >= to && parts.length > 0) break;
+      const piece = this.pieces[index] as string;
+      parts.push(piece.slice(Math.max(0, from - pieceStart), to - pieceStart));
+    }
+    return parts;
+  }
+
+  /** UTF-8 bytes of `slice(start, end)`, counted piece by piece. */
+  byteLength(start: number, end: number = this.length): number {
+    let bytes = 0;
+    for (const part of this.parts(start, end)) bytes += Buffer.byteLength(part, 'utf8');
+    return bytes;
+  }
+
   /**
    * Offsets of the matches of global `pattern`, found piece by piece without joining: only for a
-   * pattern whose match cannot hold a `{` (every piece boundary is a message's first character,
-   * a `{`, in this text and in the earlier ones whose bytes it kept).
+   * pattern whose match cannot hold a `{` (every piece starts with a `{`: a message's first
+   * character, or one the new text of a resumed read was cut before).
    */
   matchOffsets(pattern: RegExp): number[] {
     const offsets: number[] = [];
