@@ -1,7 +1,7 @@
 /**
  * What the shared state costs Redis: `used_memory` from `INFO memory`, and per conversation key
- * its `MEMORY USAGE` (exact: `SAMPLES 0`) and the stored snapshot's bytes (`HSTRLEN … s`: the
- * gzipped JSON of `conversationSnapshot.ts`). Read with the bench's own client (not counted as the
+ * its `MEMORY USAGE` (exact: `SAMPLES 0`) and the stored snapshot's bytes (`HSTRLEN` of `s` and
+ * `c`: the gzipped JSON of `conversationSnapshot.ts` and of the standing compaction stored apart). Read with the bench's own client (not counted as the
  * replicas' round trips).
  */
 import type { RedisClientType } from 'redis';
@@ -46,8 +46,9 @@ export async function keyFigures(
   const out: KeyFigures[] = [];
   for (const key of keys) {
     const memory = await client.sendCommand<number>(['MEMORY', 'USAGE', key, 'SAMPLES', '0']);
-    const snapshot = await client.sendCommand<number>(['HSTRLEN', key, 's']);
-    out.push({ key, memory: Number(memory), snapshot: Number(snapshot) });
+    const state = await client.sendCommand<number>(['HSTRLEN', key, 's']);
+    const compaction = await client.sendCommand<number>(['HSTRLEN', key, 'c']);
+    out.push({ key, memory: Number(memory), snapshot: Number(state) + Number(compaction) });
   }
   return out;
 }

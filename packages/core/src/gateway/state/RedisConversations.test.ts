@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConversationStore } from '../../proxy/decide/conversationStore.js';
+import { gzipSync } from 'node:zlib';
+import { ConversationStore, type ConversationState } from '../../proxy/decide/conversationStore.js';
+import { conversationSnapshot } from '../../proxy/http/conversationSnapshot.js';
 import { densifyRequest } from '../../proxy/densify/densifyRequest.js';
 import { longSessionBody } from '../../proxy/test-utils/longSession.js';
 import {
@@ -197,6 +199,84 @@ describe.skipIf(missing !== undefined)(
       await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'ALL']);
       expect(await shared.load('session:s:late', new ConversationStore())).toBe('unavailable');
       expect(log).toEqual([expect.stringContaining('(no answer in 100 ms)')]);
+    });
+
+    /** Decides `turn(round)` on `store` as a replica with the working budget on. */
+    function decide(store: ConversationStore, round: number): string {
+      return densifyRequest({
+        api: 'anthropic',
+        body: Buffer.from(turn(round)),
+        sessionId: 's',
+        store,
+        now: round * 1_000,
+        pressureTokens: 150_000,
+        workingBudget: { tokens: budget.workingBudget, longContext: false },
+      }).conversationId as string;
+    }
+
+    /** The rounds of `turn` up to the first with a standing compaction on `store`. */
+    function untilCompacted(store: ConversationStore): { id: string; round: number } {
+      for (let round = 0; round < ROUNDS; round++) {
+        const id = decide(store, round);
+        if (store.peek(id)?.budget.compaction !== undefined) return { id, round };
+      }
+      throw new Error('the session never compacted');
+    }
+
+    it('#36.1 the standing compaction is stored apart: sent once while it stands, and a replica that holds it loads only the rest', async () => {
+      const [clientA, clientB] = [await redis.connect(), await redis.connect()];
+      const [a, b] = [clientA, clientB].map((client) => new RedisConversations({ client }));
+      const [storeA, storeB] = [new ConversationStore(), new ConversationStore()];
+      const sentA = vi.spyOn(clientA, 'sendCommand');
+      const sentB = vi.spyOn(clientB, 'sendCommand');
+      const saveArgs = () => sentA.mock.calls.at(-1)?.[0] as readonly (string | Buffer)[];
+      const { id, round } = untilCompacted(storeA);
+      expect(await a?.save(id, storeA)).toBe('saved');
+      const first = saveArgs();
+      expect(first.slice(6, 7)).toEqual(['new']);
+      expect((first[7] as Buffer).length).toBeGreaterThan(100);
+      const compactedAt = (await clientA.hGet(`dense:conv:${id}`, 'cv')) as string;
+
+      // B loads the whole of it once.
+      expect(await b?.load(id, storeB)).toBe('restored');
+      expect(storeB.peek(id)?.budget.compaction).toEqual(storeA.peek(id)?.budget.compaction);
+
+      // A decides the next request with the compaction standing: the save leaves it as stored.
+      decide(storeA, round + 1);
+      expect(storeA.peek(id)?.budget.compaction?.replacement).toBe(
+        storeB.peek(id)?.budget.compaction?.replacement,
+      );
+      expect(await a?.save(id, storeA)).toBe('saved');
+      expect(saveArgs().slice(6, 8)).toEqual([compactedAt, '']);
+      expect(await clientA.hGet(`dense:conv:${id}`, 'cv')).toBe(compactedAt);
+
+      // B loads the newer version without the compaction it holds.
+      sentB.mockClear();
+      expect(await b?.load(id, storeB)).toBe('restored');
+      const loaded = (await sentB.mock.results[0]?.value) as readonly Buffer[];
+      expect(loaded).toHaveLength(3);
+      expect(storeB.peek(id)?.budget.compaction).toEqual(storeA.peek(id)?.budget.compaction);
+
+      // A compaction that no longer stands where a save expects it makes the save conflict.
+      decide(storeA, round + 2);
+      await clientB.hSet(`dense:conv:${id}`, 'cv', '999');
+      expect(await a?.save(id, storeA)).toBe('conflict');
+    });
+
+    it('#36.1 a state stored by the previous format (its compaction inside the snapshot) is still restored', async () => {
+      const client = await redis.connect();
+      const shared = new RedisConversations({ client });
+      const store = new ConversationStore();
+      const { id } = untilCompacted(store);
+      const state = store.peek(id) as ConversationState;
+      const inline = { ...conversationSnapshot(state), format: 2 };
+      const data = gzipSync(Buffer.from(JSON.stringify(inline)));
+      await client.hSet(`dense:conv:${id}`, { v: '4', s: data });
+      const fresh = new ConversationStore();
+      expect(await shared.load(id, fresh)).toBe('restored');
+      expect(fresh.peek(id)?.budget.compaction).toEqual(state.budget.compaction);
+      expect(await shared.save(id, fresh)).toBe('saved');
+      expect(await client.hGet(`dense:conv:${id}`, 'cv')).toBe('5');
     });
 
     it('#36.1 a load whose version this replica already holds transfers no snapshot', async () => {

@@ -1,18 +1,25 @@
 /**
- * Conversation state shared on Redis (or Valkey): one hash per conversation with its version and
- * its snapshot (`conversationSnapshot.ts`). A load is one round trip that returns the snapshot only
- * when its version differs from the one this replica holds; a save is one round trip that writes
- * it only when the version is still the one loaded (optimistic concurrency, checked inside Redis
- * by a script), and keeps the request's originals for recall in the same script when their archive
- * is on the same client. Every command has a timeout and nothing is queued while disconnected, so a store
- * that is down or slow makes requests go out unchanged instead of waiting.
+ * Conversation state shared on Redis (or Valkey): one hash per conversation with its version, its
+ * snapshot (`conversationSnapshot.ts`) and, apart, its standing compaction with the version that
+ * wrote it (most of the bytes, changed only when the conversation compacts again). A load is one
+ * round trip that returns the snapshot only when its version differs from the one this replica
+ * holds, and the compaction only when this replica does not hold that one; a save is one round
+ * trip that writes them only when the version is still the one loaded (optimistic concurrency,
+ * checked inside Redis by a script), the compaction only when it changed, and keeps the request's
+ * originals for recall in the same script when their archive is on the same client. Every
+ * command has a timeout and nothing is queued while disconnected, so a store that is down or slow
+ * makes requests go out unchanged instead of waiting.
  */
 import { RESP_TYPES, TimeoutError, type RedisClientType } from 'redis';
+import type { WireCompactionState } from '../../proxy/budget/compactWire.js';
 import {
   conversationSnapshot,
+  decodeCompaction,
   decodeSnapshot,
+  encodeCompaction,
   encodeSnapshot,
   restoreConversation,
+  sameCompaction,
   SnapshotError,
   type ConversationSnapshot,
 } from '../../proxy/http/conversationSnapshot.js';
@@ -34,32 +41,56 @@ import type {
   SharedConversations,
 } from './SharedConversations.js';
 
-/** Returns nil (none), {version} (same as ARGV[1]) or {version, snapshot}. */
+/**
+ * KEYS[1] the conversation; ARGV: the version and the compaction's version this replica holds.
+ * Returns nil (none), {version} (same as ARGV[1]), {version, snapshot, compaction version} (no
+ * compaction, '0', or the one this replica holds) or {version, snapshot, compaction version,
+ * compaction}.
+ */
 const LOAD = `
-local v = redis.call('HGET', KEYS[1], 'v')
+local f = redis.call('HMGET', KEYS[1], 'v', 'cv')
+local v = f[1]
 if not v then return false end
 if v == ARGV[1] then return {v} end
-return {v, redis.call('HGET', KEYS[1], 's')}
+local cv = f[2] or '0'
+local s = redis.call('HGET', KEYS[1], 's')
+if cv == '0' or cv == ARGV[2] then return {v, s, cv} end
+return {v, s, cv, redis.call('HGET', KEYS[1], 'c')}
 `;
 
-/** `save_state(key, expected, snapshot, ttl)`: writes version expected + 1 when the stored one is `expected` ('0': none). */
+/**
+ * \`save_state(key, expected, snapshot, standing, compaction, ttl)\`: writes version expected + 1
+ * when the stored one is \`expected\` ('0': none). \`standing\`: 'none' (no compaction), 'new'
+ * (\`compaction\` is written, its version the new one) or the version of the compaction that stays
+ * (else the save conflicts).
+ */
 const SAVE_STATE_LUA = `
-local function save_state(key, expected, snapshot, ttl)
-  local v = redis.call('HGET', key, 'v') or '0'
+local function save_state(key, expected, snapshot, standing, compaction, ttl)
+  local f = redis.call('HMGET', key, 'v', 'cv')
+  local v = f[1] or '0'
   if v ~= expected then return 0 end
-  redis.call('HSET', key, 'v', tostring(tonumber(v) + 1), 's', snapshot)
+  local next = tostring(tonumber(v) + 1)
+  if standing == 'none' then
+    redis.call('HDEL', key, 'c')
+    redis.call('HSET', key, 'cv', '0')
+  elseif standing == 'new' then
+    redis.call('HSET', key, 'c', compaction, 'cv', next)
+  elseif (f[2] or '0') ~= standing then
+    return 0
+  end
+  redis.call('HSET', key, 'v', next, 's', snapshot)
   redis.call('PEXPIRE', key, ttl)
-  return tonumber(v) + 1
+  return tonumber(next)
 end
 `;
 
-/** KEYS[1] the conversation; ARGV: expected version, snapshot, ttl ms. */
-const SAVE = `${SAVE_STATE_LUA}\nreturn save_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3])`;
+/** KEYS[1] the conversation; ARGV: expected version, snapshot, standing, compaction, ttl ms. */
+const SAVE = `${SAVE_STATE_LUA}\nreturn save_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])`;
 
 /**
  * A save that first keeps a request's originals (`keep_originals`): KEYS[1] the conversation,
  * KEYS[2..] the archive's keys; ARGV[1] the count n of the archive's arguments, ARGV[2..n+1] them,
- * then expected version, snapshot, ttl ms.
+ * then expected version, snapshot, standing, compaction, ttl ms.
  */
 const SAVE_WITH_ORIGINALS = `${KEEP_ORIGINALS_LUA}${SAVE_STATE_LUA}
 local n = tonumber(ARGV[1])
@@ -67,7 +98,7 @@ local keys, args = {}, {}
 for i = 2, #KEYS do keys[#keys + 1] = KEYS[i] end
 for i = 2, n + 1 do args[#args + 1] = ARGV[i] end
 keep_originals(keys, args)
-return save_state(KEYS[1], ARGV[n + 2], ARGV[n + 3], ARGV[n + 4])`;
+return save_state(KEYS[1], ARGV[n + 2], ARGV[n + 3], ARGV[n + 4], ARGV[n + 5], ARGV[n + 6])`;
 
 export const DEFAULT_STATE_TIMEOUT_MS = 250;
 export const DEFAULT_STATE_TTL_MS = 6 * 60 * 60_000;
@@ -86,8 +117,14 @@ export interface RedisConversationsOptions {
 
 const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
 
-/** `LOAD`'s reply: nil, [version] or [version, snapshot]. */
+/** `LOAD`'s reply: nil, [version], [version, snapshot, compaction version(, compaction)]. */
 type LoadReply = null | readonly Buffer[];
+
+/** The standing compaction a replica's copy holds, and the shared version that wrote it (0: none). */
+interface HeldCompaction {
+  readonly at: number;
+  readonly compaction: WireCompactionState | undefined;
+}
 
 /**
  * A load's answer: nothing stored (null), the version this replica holds, or a newer copy,
@@ -97,6 +134,7 @@ type LoadReply = null | readonly Buffer[];
 type Fetched = null | {
   readonly version: number;
   readonly snapshot?: ConversationSnapshot | SnapshotError;
+  readonly compaction?: HeldCompaction;
 };
 
 /** A load sent for `local` at version `known`, before its request was read. */
@@ -106,12 +144,35 @@ interface RedisEarlyLoad extends EarlyLoad {
   readonly reply: Promise<Fetched | undefined>;
 }
 
-function decoded(data: Buffer): ConversationSnapshot | SnapshotError {
+/** A loaded snapshot with its compaction: sent along, or the one `held` (its version matched). */
+function decoded(
+  reply: readonly Buffer[],
+  held: HeldCompaction | undefined,
+): Pick<NonNullable<Fetched>, 'snapshot' | 'compaction'> {
+  const [, data, at, stored] = reply;
   try {
-    return decodeSnapshot(data);
+    const version = Number(String(at ?? '0'));
+    const compaction =
+      stored !== undefined
+        ? decodeCompaction(stored)
+        : version === 0
+          ? undefined
+          : held?.at === version
+            ? held.compaction
+            : unheld();
+    const snapshot = decodeSnapshot(data ?? Buffer.alloc(0), compaction);
+    return { snapshot, compaction: { at: version, compaction: snapshot.budget.compaction } };
   } catch (error) {
-    return error instanceof SnapshotError ? error : new SnapshotError(errorMessage(error));
+    return {
+      snapshot: error instanceof SnapshotError ? error : new SnapshotError(errorMessage(error)),
+    };
   }
+}
+
+function unheld(): never {
+  throw new SnapshotError(
+    'the stored state names a standing compaction this replica does not hold',
+  );
 }
 
 function isRedisEarlyLoad(early: EarlyLoad | undefined): early is RedisEarlyLoad {
@@ -126,6 +187,8 @@ export class RedisConversations implements SharedConversations {
   private readonly log: ((line: string) => void) | undefined;
   /** The shared version each local state object was loaded or saved at. */
   private readonly versions = new WeakMap<ConversationState, number>();
+  /** The standing compaction each local state object held when it was loaded or saved. */
+  private readonly held = new WeakMap<ConversationState, HeldCompaction>();
   private healthy = true;
   roundTrips = 0;
 
@@ -177,19 +240,30 @@ export class RedisConversations implements SharedConversations {
     return local === undefined ? 0 : (this.versions.get(local) ?? 0);
   }
 
-  /** One round trip: nothing stored, the same version as `known`, or a newer snapshot. */
-  private async fetch(id: string, known: number): Promise<Fetched | undefined> {
-    const reply = await this.command<LoadReply>(['EVAL', LOAD, '1', this.key(id), String(known)]);
+  /** One round trip: nothing stored, the same version as `local`'s, or a newer snapshot. */
+  private async fetch(
+    id: string,
+    local: ConversationState | undefined,
+  ): Promise<Fetched | undefined> {
+    const known = this.versionOf(local);
+    const held = local === undefined ? undefined : this.held.get(local);
+    const reply = await this.command<LoadReply>([
+      'EVAL',
+      LOAD,
+      '1',
+      this.key(id),
+      String(known),
+      String(held?.at ?? 0),
+    ]);
     if (reply === undefined || reply === null) return reply;
     const version = Number(String(reply[0]));
-    const data = reply[1];
-    return data === undefined ? { version } : { version, snapshot: decoded(data) };
+    return reply.length < 2 ? { version } : { version, ...decoded(reply, held) };
   }
 
   prefetch(id: string, store: ConversationStore): EarlyLoad {
     const local = store.peek(id);
     const known = this.versionOf(local);
-    const early: RedisEarlyLoad = { id, local, known, reply: this.fetch(id, known) };
+    const early: RedisEarlyLoad = { id, local, known, reply: this.fetch(id, local) };
     return early;
   }
 
@@ -208,7 +282,7 @@ export class RedisConversations implements SharedConversations {
       isRedisEarlyLoad(early) && early.id === id && early.local === local && early.known === known;
     const answered = usable ? await early.reply : undefined;
     if (answered !== undefined) return answered;
-    return usable && !this.healthy ? undefined : this.fetch(id, known);
+    return usable && !this.healthy ? undefined : this.fetch(id, local);
   }
 
   async load(
@@ -225,12 +299,13 @@ export class RedisConversations implements SharedConversations {
       if (local !== undefined) store.forget(id);
       return 'new';
     }
-    const { version, snapshot } = fetched;
+    const { version, snapshot, compaction } = fetched;
     if (snapshot === undefined) return 'current';
     try {
       if (snapshot instanceof SnapshotError) throw snapshot;
       const state = restoreConversation(id, snapshot);
       this.versions.set(state, version);
+      if (compaction !== undefined) this.held.set(state, compaction);
       store.put(state);
       if (snapshot.meter !== undefined) meters?.restoreMeter(id, snapshot.meter);
       return 'restored';
@@ -250,7 +325,17 @@ export class RedisConversations implements SharedConversations {
     if (state === undefined) return 'saved';
     const expected = this.versions.get(state) ?? 0;
     const data = encodeSnapshot(conversationSnapshot(state, meters?.meterOf(id)));
-    const saving = [String(expected), data, String(this.ttlMs)] as const;
+    const current = state.budget.compaction;
+    const held = this.held.get(state);
+    // The stored compaction is sent again only when it changed.
+    const standing =
+      current === undefined
+        ? 'none'
+        : held !== undefined && held.at > 0 && sameCompaction(held.compaction, current)
+          ? String(held.at)
+          : 'new';
+    const compaction = standing === 'new' && current !== undefined ? encodeCompaction(current) : '';
+    const saving = [String(expected), data, standing, compaction, String(this.ttlMs)] as const;
     const carried = this.carried(originals);
     const reply =
       carried === undefined
@@ -268,9 +353,12 @@ export class RedisConversations implements SharedConversations {
     if (reply === undefined || reply === 0) {
       // The local copy now differs from every stored version: the next load replaces it.
       this.versions.delete(state);
+      this.held.delete(state);
       return reply === 0 ? 'conflict' : 'unavailable';
     }
     this.versions.set(state, reply);
+    const at = standing === 'none' ? 0 : standing === 'new' ? reply : Number(standing);
+    this.held.set(state, { at, compaction: current });
     return 'saved';
   }
 

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ConversationStore, type ConversationState } from '../decide/conversationStore.js';
 import {
   conversationSnapshot,
+  decodeCompaction,
   decodeSnapshot,
+  encodeCompaction,
   encodeSnapshot,
   restoreConversation,
   SnapshotError,
+  type ConversationSnapshot,
 } from './conversationSnapshot.js';
 import { densifyRequest, type DensifyOptions } from '../densify/densifyRequest.js';
 import { bigSessionTurns } from '../test-utils/bigSession.js';
@@ -30,6 +33,29 @@ const options = (turn: Turn, i: number, store: ConversationStore): DensifyOption
   workingBudget: { tokens: 12_000, longContext: false },
 });
 
+/** A snapshot as a shared store holds it: the snapshot and its standing compaction apart. */
+interface Stored {
+  readonly snapshot: Buffer;
+  readonly compaction: Buffer | undefined;
+}
+
+function stored(snapshot: ConversationSnapshot): Stored {
+  const { compaction } = snapshot.budget;
+  return {
+    snapshot: encodeSnapshot(snapshot),
+    compaction: compaction === undefined ? undefined : encodeCompaction(compaction),
+  };
+}
+
+function loaded({ snapshot, compaction }: Stored): ConversationSnapshot {
+  return decodeSnapshot(
+    snapshot,
+    compaction === undefined ? undefined : decodeCompaction(compaction),
+  );
+}
+
+const storedBytes = (held: Stored) => held.snapshot.length + (held.compaction?.length ?? 0);
+
 /**
  * Sends `turns` through one store, and through `replicas` stores that share nothing but each
  * conversation's encoded snapshot (what a shared store holds): request i goes to replica
@@ -38,7 +64,7 @@ const options = (turn: Turn, i: number, store: ConversationStore): DensifyOption
 function alternate(turns: readonly Turn[], replicas: number, serve: (i: number) => number) {
   const single = new ConversationStore();
   const stores = Array.from({ length: replicas }, () => new ConversationStore());
-  const shared = new Map<string, Buffer>();
+  const shared = new Map<string, Stored>();
   const differing: number[] = [];
   let changed = 0;
   let largest = 0;
@@ -46,11 +72,11 @@ function alternate(turns: readonly Turn[], replicas: number, serve: (i: number) 
     const expected = densifyRequest(options(turn, i, single));
     const store = stores[serve(i) % replicas] as ConversationStore;
     const id = expected.conversationId as string;
-    const stored = shared.get(id);
-    if (stored !== undefined) store.put(restoreConversation(id, decodeSnapshot(stored)));
+    const held = shared.get(id);
+    if (held !== undefined) store.put(restoreConversation(id, loaded(held)));
     const sent = densifyRequest(options(turn, i, store));
-    const encoded = encodeSnapshot(conversationSnapshot(store.peek(id) as ConversationState));
-    largest = Math.max(largest, encoded.length);
+    const encoded = stored(conversationSnapshot(store.peek(id) as ConversationState));
+    largest = Math.max(largest, storedBytes(encoded));
     shared.set(id, encoded);
     if (!sent.body.equals(expected.body)) differing.push(i);
     if (!expected.body.equals(Buffer.from(turn.text))) changed++;
@@ -131,16 +157,19 @@ describe('conversationSnapshot', { timeout: 30_000 }, () => {
     for (const [i, turn] of budgetTurns().entries())
       id = densifyRequest(options(turn, i, store)).conversationId as string;
     const snapshot = conversationSnapshot(store.peek(id) as ConversationState);
-    const again = conversationSnapshot(
-      restoreConversation(id, decodeSnapshot(encodeSnapshot(snapshot))),
-    );
+    const again = conversationSnapshot(restoreConversation(id, loaded(stored(snapshot))));
     expect(again).toEqual(snapshot);
+    // Stored alone, the snapshot holds no compaction: it is stored apart.
+    expect(decodeSnapshot(encodeSnapshot(snapshot)).budget.compaction).toBeUndefined();
     expect(snapshot.ledger).toBeDefined();
     expect(snapshot.budget.compaction).toBeDefined();
   });
 
   it('#36.1 bytes that are no snapshot give a typed error, not a crash', () => {
     expect(() => decodeSnapshot(Buffer.from('not gzip'))).toThrow(SnapshotError);
+    expect(() =>
+      decodeCompaction(encodeSnapshot(conversationSnapshot(new ConversationStore().get('c')))),
+    ).toThrow(/lacks its fields/);
     try {
       decodeSnapshot(Buffer.from('x'));
     } catch (error) {
@@ -159,6 +188,6 @@ describe('conversationSnapshot', { timeout: 30_000 }, () => {
     const snapshot = conversationSnapshot(store.peek(id) as ConversationState);
     expect(snapshot.budget.compaction).toBeDefined();
     expect(snapshot.applied.length).toBeGreaterThan(100);
-    expect(encodeSnapshot(snapshot).length).toBeLessThan(64 * 1024);
+    expect(storedBytes(stored(snapshot))).toBeLessThan(64 * 1024);
   }, 120_000);
 });
