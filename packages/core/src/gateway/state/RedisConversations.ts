@@ -326,14 +326,7 @@ export class RedisConversations implements SharedConversations {
     const expected = this.versions.get(state) ?? 0;
     const data = encodeSnapshot(conversationSnapshot(state, meters?.meterOf(id)));
     const current = state.budget.compaction;
-    const held = this.held.get(state);
-    // The stored compaction is sent again only when it changed.
-    const standing =
-      current === undefined
-        ? 'none'
-        : held !== undefined && held.at > 0 && sameCompaction(held.compaction, current)
-          ? String(held.at)
-          : 'new';
+    const standing = this.standingOf(state);
     const compaction = standing === 'new' && current !== undefined ? encodeCompaction(current) : '';
     const saving = [String(expected), data, standing, compaction, String(this.ttlMs)] as const;
     const carried = this.carried(originals);
@@ -360,6 +353,19 @@ export class RedisConversations implements SharedConversations {
     const at = standing === 'none' ? 0 : standing === 'new' ? reply : Number(standing);
     this.held.set(state, { at, compaction: current });
     return 'saved';
+  }
+
+  /**
+   * What a save of `state` says of its standing compaction: 'none', the version that wrote the
+   * one it still holds (not sent again), or 'new' (sent).
+   */
+  private standingOf(state: ConversationState): string {
+    const current = state.budget.compaction;
+    if (current === undefined) return 'none';
+    const held = this.held.get(state);
+    return held !== undefined && held.at > 0 && sameCompaction(held.compaction, current)
+      ? String(held.at)
+      : 'new';
   }
 
   carries(originals: OriginalsToKeep): boolean {
