@@ -6,6 +6,8 @@
  * archive reads and writes the files and keeps this in step.
  */
 
+import { setNewest } from '../utils/newestFirst.js';
+
 /** One named id. `root` is the blob or list it stands for; absent: a whole original file. */
 export interface NamedId {
   readonly conversation: string;
@@ -189,13 +191,7 @@ export class ArchiveIndex {
   /** Remembers that list `name` holds a piece sequence of `length` pieces hashing to `hash`. */
   rememberSequence(conversation: string, key: string, name: string): void {
     const { sequences } = this.account(conversation);
-    sequences.delete(key);
-    sequences.set(key, name);
-    while (sequences.size > SEQUENCES_KEPT) {
-      const oldest = sequences.keys().next().value;
-      if (oldest === undefined) break;
-      sequences.delete(oldest);
-    }
+    setNewest(sequences, key, name, SEQUENCES_KEPT);
   }
 
   private grow(own: ConversationAccount, bytes: number): void {

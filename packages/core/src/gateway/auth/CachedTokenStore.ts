@@ -11,6 +11,7 @@
  */
 import type { CreatedToken, TokenRecord, TokenStore } from './TokenStore.js';
 import { tokenHash } from './tokenSecret.js';
+import { setNewest } from '../../utils/newestFirst.js';
 
 export const DEFAULT_TOKEN_CACHE_MS = 30_000;
 
@@ -125,11 +126,7 @@ export class CachedTokenStore implements TokenStore {
 
   private remember(key: string, user: string | undefined, at: number): string | undefined {
     if (user === undefined) return undefined;
-    if (this.known.size >= this.maxEntries) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
-    this.known.set(key, { user, at });
+    setNewest(this.known, key, { user, at }, this.maxEntries);
     return user;
   }
 }

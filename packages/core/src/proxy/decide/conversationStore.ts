@@ -17,6 +17,7 @@ import type { PointerSite } from '../splice/spliceEdits.js';
 import type { ReadKey } from '../wire/keptRead.js';
 import { RequestReadCache, type RequestReadCacheOptions } from '../wire/requestReadCache.js';
 import type { SentPointers } from './sentPointers.js';
+import { setNewest } from '../../utils/newestFirst.js';
 
 export interface ConversationState {
   readonly id: string;
@@ -127,13 +128,7 @@ export class ConversationStore {
   }
 
   private keep(state: ConversationState): void {
-    this.states.delete(state.id);
-    this.states.set(state.id, state);
-    while (this.states.size > this.maxConversations) {
-      const oldest = this.states.keys().next().value;
-      if (oldest === undefined) break;
-      this.states.delete(oldest);
-    }
+    setNewest(this.states, state.id, state, this.maxConversations);
   }
 
   all(): readonly ConversationState[] {

@@ -4,6 +4,7 @@
  * Bounded: past `MAX_VERDICTS` the oldest go (a verdict missing is only counted again).
  */
 import type { PointerVerdict } from './proxyPointer.js';
+import { setNewest } from '../../utils/newestFirst.js';
 
 export const MAX_VERDICTS = 4096;
 
@@ -21,12 +22,7 @@ export class PointerVerdicts {
 
   set(recallId: string, verdict: PointerVerdict): void {
     if (this.verdicts.get(recallId) === verdict) return;
-    this.verdicts.delete(recallId);
-    if (this.verdicts.size >= MAX_VERDICTS) {
-      const oldest = this.verdicts.keys().next().value;
-      if (oldest !== undefined) this.verdicts.delete(oldest);
-    }
-    this.verdicts.set(recallId, verdict);
+    setNewest(this.verdicts, recallId, verdict, MAX_VERDICTS);
   }
 
   /** As stored in the snapshot: one `recallId:verdict` string each, oldest first. */

@@ -12,6 +12,7 @@ import type { EarlyLoad, SharedConversations } from '../../gateway/state/SharedC
 import type { ConversationStore } from '../decide/conversationStore.js';
 import type { BodyStart } from './proxyHttp.js';
 import type { WireApi } from '../wire/wireHistory.js';
+import { setNewest } from '../../utils/newestFirst.js';
 
 /** The body's first bytes a guess is keyed on (past a client's model and opening instructions). */
 export const SIGNATURE_BYTES = 4096;
@@ -50,12 +51,7 @@ export class EarlyLoads {
       load: () => load,
       learn: (conversationId) => {
         if (signature === undefined || conversationId === undefined) return;
-        this.guesses.delete(signature);
-        this.guesses.set(signature, conversationId);
-        if (this.guesses.size > MAX_GUESSES) {
-          const oldest = this.guesses.keys().next().value;
-          if (oldest !== undefined) this.guesses.delete(oldest);
-        }
+        setNewest(this.guesses, signature, conversationId, MAX_GUESSES);
       },
     };
   }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { RecallArchive } from '../../recall/RecallArchive.js';
 import type { OriginalsArchive, ProxyContext } from './proxyContext.js';
+import { setNewest } from '../../utils/newestFirst.js';
 
 /** Users whose archive is held open at once (each holds only its index). */
 const HELD_USERS = 256;
@@ -25,10 +26,6 @@ export function recallOf(ctx: ProxyContext, user: string | undefined): Originals
         createHash('sha256').update(user).digest('hex').slice(0, 16),
       ),
     });
-  if (ctx.userRecalls.size >= HELD_USERS) {
-    const oldest = ctx.userRecalls.keys().next().value;
-    if (oldest !== undefined) ctx.userRecalls.delete(oldest);
-  }
-  ctx.userRecalls.set(user, made);
+  setNewest(ctx.userRecalls, user, made, HELD_USERS);
   return made;
 }

@@ -15,20 +15,12 @@ import {
   type DirectClientState,
 } from './directClient.js';
 import type { PassThroughState } from './passThroughCost.js';
+import { forgetOldest, setNewest } from '../../utils/newestFirst.js';
 
 /** The client session of a conversation: `session:<header>` when it sent one, else itself. */
 export function sessionOf(conversationId: string | undefined): string {
   const id = conversationId ?? '(none)';
   return id.startsWith('session:') ? id.slice(0, id.lastIndexOf(':')) : id;
-}
-
-/** Drops the least recently set keys of `map` past `max`. */
-function bounded<T>(map: Map<string, T>, max: number): void {
-  while (map.size > max) {
-    const oldest = map.keys().next().value;
-    if (oldest === undefined) break;
-    map.delete(oldest);
-  }
 }
 
 /** What the direct client does before a forwarded request is priced. */
@@ -122,9 +114,7 @@ export class DirectClients {
 
   /** The request as priced: the session's latest. */
   priced(session: string, state: PassThroughState): void {
-    this.latest.delete(session);
-    this.latest.set(session, state);
-    bounded(this.latest, this.max);
+    setNewest(this.latest, session, state, this.max);
   }
 
   /** The session's state, as plain data (a shared store keeps it between requests). */
@@ -152,6 +142,6 @@ export class DirectClients {
     if (state.carriedTokens > 0 || state.pendingHeldTokens !== undefined) {
       this.carried.set(session, state);
     }
-    bounded(this.carried, this.max);
+    forgetOldest(this.carried, this.max);
   }
 }

@@ -26,6 +26,7 @@ import type { ImageLoad } from '../images/requestImages.js';
 import type { Usage } from './usageMeter.js';
 import type { ProxyRequestRecord, RequestContext } from './proxyRecord.js';
 import { addRecord, sumTotals, ZERO_TOTALS, type ProxyTotals } from './proxyTotals.js';
+import { forgetOldest } from '../../utils/newestFirst.js';
 
 /** What a billed request needs to be priced against passing it through. */
 export interface RequestPricing {
@@ -266,14 +267,11 @@ export class ProxyStats {
   }
 
   private bound(): void {
-    while (this.perConversation.size > this.maxConversations) {
-      const [oldest, entry] = this.perConversation.entries().next().value ?? [];
-      if (oldest === undefined || entry === undefined) break;
-      this.perConversation.delete(oldest);
+    forgetOldest(this.perConversation, this.maxConversations, (_, entry) => {
       this.dropped = {
         conversations: this.dropped.conversations + 1,
         totals: sumTotals(this.dropped.totals, entry.totals),
       };
-    }
+    });
   }
 }
