@@ -90,9 +90,10 @@ export interface CompactInput {
   readonly layout: () => CompactionLayout;
   /**
    * The sent text of `original[from, to)` (density's edits inside it written in; they lie inside
-   * messages): built only for the parts of a compacted request that go out.
+   * messages), as parts that joined are it: built only for the parts of a compacted request that
+   * go out, and sent as they are.
    */
-  readonly sent: (from: number, to: number) => string;
+  readonly sent: (from: number, to: number) => readonly string[];
   /**
    * What the request's read knows (`CompactionReads`): leading messages byte for byte those of a
    * request the standing compaction was confirmed on (when they reach its cut, it is repeated
@@ -128,6 +129,11 @@ export type CompactOutcome =
   | { readonly kind: 'none' }
   | {
       readonly kind: 'kept' | 'compacted';
+      /** The request as sent, as parts (forwarded as they are, never joined). */
+      readonly parts: readonly string[];
+      /** Characters of `parts`. */
+      readonly chars: number;
+      /** `parts` joined, on first use (for tests and readers of the whole). */
       readonly text: string;
       /** Items the summary replaces. */
       readonly cut: number;
@@ -336,9 +342,13 @@ function spliceMessages(
   const spans = input.wire.messageSpans;
   const from = spans[region.first]?.start ?? 0;
   const after = spans[region.cut]?.start ?? from;
-  const before = input.sent(0, from);
-  const text = `${before}${replacement},${input.sent(after, input.original.length)}`;
-  return { text, removedChars: input.edits.sentChars - text.length };
+  const parts = [
+    ...input.sent(0, from),
+    `${replacement},`,
+    ...input.sent(after, input.original.length),
+  ];
+  const chars = parts.reduce((sum, part) => sum + part.length, 0);
+  return { parts, chars, removedChars: input.edits.sentChars - chars };
 }
 
 /**
@@ -387,10 +397,17 @@ export function compactWire(request: CompactInput): CompactOutcome {
   // A standing compaction repeated keeps what it replaces out of the prompt.
   const keptOutTokens = kind === 'kept' ? spliced.removedChars * perChar : 0;
   const booking = input.readOnly ? 0 : compactionBooking(input.earlyRisk, { plan, keptOutTokens });
+  let joined: string | undefined;
   return {
     kind,
     cut: plan.cut - compaction.start,
-    ...spliced,
+    parts: spliced.parts,
+    chars: spliced.chars,
+    get text(): string {
+      joined ??= spliced.parts.join('');
+      return joined;
+    },
+    removedChars: spliced.removedChars,
     recalls: built?.recalls ?? [],
     booking,
   };

@@ -262,6 +262,8 @@ describe('replies at entry in the proxy', () => {
     });
     const run = (kind: 'kept' | 'compacted', booking: number): CompactOutcome => ({
       kind,
+      parts: [],
+      chars: 0,
       text: '',
       cut: 5,
       removedChars: 0,

@@ -221,7 +221,7 @@ function densifyWire(
           ...{ text, wire, state, stale, sticky, decision, sites, removed, read },
           replies: replies.sites,
         });
-  const chunks = compacted.kind === 'none' ? splice.chunks : [compacted.text];
+  const chunks = compacted.kind === 'none' ? splice.chunks : compacted.parts;
   return sentAs(chunks, {
     ...(request.model === undefined ? {} : { model: request.model }),
     conversationId: id,
@@ -236,7 +236,7 @@ function densifyWire(
       ...(compacted.kind === 'compacted' ? compacted.recalls : []),
     ],
     removedChars: removed + (compacted.kind === 'none' ? 0 : compacted.removedChars),
-    sentChars: compacted.kind === 'none' ? text.length - removed : compacted.text.length,
+    sentChars: compacted.kind === 'none' ? text.length - removed : compacted.chars,
     // A new compaction rewrites the cached prefix from the summary on.
     prefixStable: compacted.kind === 'compacted' && stable !== undefined ? false : stable,
     ...(compacted.kind === 'none'

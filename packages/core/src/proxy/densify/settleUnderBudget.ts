@@ -12,7 +12,7 @@ import type { ConversationState } from '../decide/conversationStore.js';
 import type { AgentClient } from '../budget/agentClient.js';
 import { repliesUnderBudget } from '../decide/entryReplies.js';
 import type { RequestRead } from '../wire/requestReadCache.js';
-import type { TextSlices } from '../wire/segmentedText.js';
+import { partsOf, type TextSlices } from '../../utils/TextSlices.js';
 import {
   charsTakenOut,
   orderedSites,
@@ -159,21 +159,21 @@ function editSource(text: TextSlices, sites: readonly PointerSite[]) {
 
 /**
  * `text[from, to)` with the pointers at `sites` (inside it, in text order, without overlaps)
- * written in: the same text as that range of the whole splice, since a site lies inside one
- * message.
+ * written in, as parts (never joined: a compacted request goes out as them): the same text as
+ * that range of the whole splice, since a site lies inside one message.
  */
 function spliceRange(
   text: TextSlices,
   sites: readonly PointerSite[],
   from: number,
   to: number,
-): string {
+): readonly string[] {
   const parts: string[] = [];
   let cursor = from;
   for (const site of sites) {
-    parts.push(text.slice(cursor, site.start), pointerValue(site));
+    parts.push(...partsOf(text, cursor, site.start), pointerValue(site));
     cursor = site.end;
   }
-  parts.push(text.slice(cursor, to));
-  return parts.join('');
+  parts.push(...partsOf(text, cursor, to));
+  return parts;
 }

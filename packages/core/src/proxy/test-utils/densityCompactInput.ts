@@ -41,7 +41,7 @@ export function densityCompactInput(
         start: site.start - from,
         end: site.end - from,
       }));
-      return spliceEdits(body.slice(from, to), shifted).text;
+      return [spliceEdits(body.slice(from, to), shifted).text];
     },
     edits: {
       sentChars: sent.length,

@@ -156,6 +156,21 @@ describe('RequestReadCache', { timeout: 30_000 }, () => {
     expect(results.map((result) => result.compaction?.kind)).toContain('kept');
   });
 
+  it('#36 a compacted request goes out as the pieces of its text, not joined into one string', () => {
+    const workingBudget = { tokens: 8_000, longContext: false };
+    const kept: number[] = [];
+    densifyWithoutJoin(
+      bigSessionTurns(20_000, 4, { nonAscii: true }),
+      (_, a) => {
+        if (a.compaction?.kind === 'kept') kept.push(a.chunks.length);
+      },
+      { workingBudget },
+    );
+    expect(kept.length).toBeGreaterThan(0);
+    // Before the summary, the summary, after it: and the pieces of the text before and after.
+    for (const chunks of kept) expect(chunks).toBeGreaterThan(3);
+  });
+
   it('#24.4 a resumed non-ASCII request whose new messages make reads stale is priced by the cache model without joining its text', () => {
     const results = densifyWithoutJoin(
       bigSessionTurns(20_000, 7, { nonAscii: true }),

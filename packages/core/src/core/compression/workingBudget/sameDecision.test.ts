@@ -57,7 +57,7 @@ function proxyDecision(req: Request, state: BudgetState, risk?: EarlyCompactionR
     original: req.body,
     wire: req.wire,
     layout: () => compactionLayout('anthropic', req.wire, root),
-    sent: (from, to) => req.body.slice(from, to),
+    sent: (from, to) => [req.body.slice(from, to)],
     edits: { sentChars: req.body.length, within: () => [] },
     model: 'claude-sonnet-4-6',
     state,
