@@ -32,6 +32,6 @@ describe('compactWire', () => {
     const whole = spliceEdits(body, sites).text;
     // Everything before the cut is replaced; only the text after it is spliced.
     expect(built).toBeLessThan(body.length / 4);
-    expect(result.text.length).toBe(whole.length - result.removedChars);
+    expect(result.chars).toBe(whole.length - result.removedChars);
   });
 });

@@ -133,8 +133,6 @@ export type CompactOutcome =
       readonly parts: readonly string[];
       /** Characters of `parts`. */
       readonly chars: number;
-      /** `parts` joined, on first use (for tests and readers of the whole). */
-      readonly text: string;
       /** Items the summary replaces. */
       readonly cut: number;
       readonly removedChars: number;
@@ -397,16 +395,11 @@ export function compactWire(request: CompactInput): CompactOutcome {
   // A standing compaction repeated keeps what it replaces out of the prompt.
   const keptOutTokens = kind === 'kept' ? spliced.removedChars * perChar : 0;
   const booking = input.readOnly ? 0 : compactionBooking(input.earlyRisk, { plan, keptOutTokens });
-  let joined: string | undefined;
   return {
     kind,
     cut: plan.cut - compaction.start,
     parts: spliced.parts,
     chars: spliced.chars,
-    get text(): string {
-      joined ??= spliced.parts.join('');
-      return joined;
-    },
     removedChars: spliced.removedChars,
     recalls: built?.recalls ?? [],
     booking,

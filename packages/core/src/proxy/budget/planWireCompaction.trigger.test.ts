@@ -188,8 +188,8 @@ describe('compactWire: a standing compaction', () => {
       .reduce((sum, edit) => sum + edit.end - edit.start - edit.length, 0);
     const budgetTokens = 4_000;
     // As sent, the standing compaction fits the budget; as the client sent its tail, it does not.
-    expect(first.text.length * 0.25).toBeLessThan(budgetTokens);
-    expect((first.text.length + tailSaved) * 0.25).toBeGreaterThan(budgetTokens * 1.2);
+    expect(first.chars * 0.25).toBeLessThan(budgetTokens);
+    expect((first.chars + tailSaved) * 0.25).toBeGreaterThan(budgetTokens * 1.2);
     const result = compactWire({ ...input, budgetTokens });
     expect(result).toMatchObject({ kind: 'compacted' });
     if (result.kind !== 'none') expect(result.cut).toBeGreaterThan(first.cut);

@@ -264,7 +264,6 @@ describe('replies at entry in the proxy', () => {
       kind,
       parts: [],
       chars: 0,
-      text: '',
       cut: 5,
       removedChars: 0,
       recalls: [],

@@ -162,7 +162,7 @@ describe('RequestReadCache', { timeout: 30_000 }, () => {
     densifyWithoutJoin(
       bigSessionTurns(20_000, 4, { nonAscii: true }),
       (_, a) => {
-        if (a.compaction?.kind === 'kept') kept.push(a.chunks.length);
+        if (a.compaction?.kind === 'kept') kept.push(a.chunks?.length ?? 0);
       },
       { workingBudget },
     );

@@ -67,7 +67,9 @@ function proxyDecision(req: Request, state: BudgetState, risk?: EarlyCompactionR
     readOnly: false,
   });
   if (outcome.kind !== 'compacted') return { kind: outcome.kind };
-  const sent = JSON.parse(outcome.text) as { messages: { content: { text: string }[] }[] };
+  const sent = JSON.parse(outcome.parts.join('')) as {
+    messages: { content: { text: string }[] }[];
+  };
   return { kind: outcome.kind, cut: outcome.cut, summary: sent.messages[0]?.content[0]?.text };
 }
 
