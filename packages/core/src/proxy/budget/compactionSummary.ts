@@ -9,7 +9,7 @@
  * The user's words are kept even past the budget, and the header says so. A function of the
  * removed turns only; no LLM; the same turns always give the same text.
  */
-import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
+import type { IContent, ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
@@ -46,7 +46,7 @@ import { loadedSkills } from './loadedSkills.js';
 const ASSISTANT_CHARS = 300;
 /** The skills the agent loaded may take up to this share of the budget. */
 const SKILLS_SHARE = 1 / 10;
-type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text'> & {
+type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text' | 'source'> & {
   /** Where the output sits in the whole conversation (-1: not found there). */
   readonly position: number;
 };
@@ -82,6 +82,19 @@ export function recallIdOfMessages(raw: string): string {
   return recallIdOfText('messages', raw);
 }
 
+/** Each output block's own text, kept with it: a later compaction of its region reads it again. */
+const OWN_TEXT = new WeakMap<ToolResponseBlock, string>();
+
+/** A tool output's text without the reminders a client appends to it (not the output's specifics). */
+function ownTextOf(block: ToolResponseBlock): string {
+  let text = OWN_TEXT.get(block);
+  if (text === undefined) {
+    text = withoutClientContext(originalResponseText(block));
+    OWN_TEXT.set(block, text);
+  }
+  return text;
+}
+
 /** Each removed tool output's own text, kind and position in `history`, by call id. */
 function outputsByCall(
   removed: readonly IContent[],
@@ -95,9 +108,7 @@ function outputsByCall(
       if (block.type !== 'tool_response') continue;
       const call = calls.get(block.callId);
       const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
-      // Reminders a client appends to a result are not the output's specifics.
-      const text = withoutClientContext(originalResponseText(block));
-      found.set(block.callId, { kind, text, position });
+      found.set(block.callId, { kind, text: ownTextOf(block), position, source: block });
     }
   }
   return found;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { outputSpecifics } from './outputSpecifics.js';
+import { outputSpecifics, rankedSpecifics } from './outputSpecifics.js';
 
 const READ = [
   '     1→export class InvoiceLedger {',
@@ -42,6 +42,25 @@ describe('outputSpecifics', () => {
     expect(text).toContain("TypeError: Cannot read properties of undefined (reading 'amountDue')");
     expect(text).toContain('src/ledger.ts:41');
     expect(text).toContain('settleInvoice');
+  });
+
+  it('#36 an output block is ranked once: a later compaction of its region reuses the ranking, and what it shows and mentions is applied anew', () => {
+    const source = {};
+    const first = rankedSpecifics({
+      kind: 'shell',
+      text: 'src/a.ts loadLedger',
+      shown: '',
+      source,
+    });
+    expect(first).toEqual(['src/a.ts', 'loadLedger']);
+    // The same block (immutable): its text is not read again.
+    const again = rankedSpecifics({ kind: 'shell', text: 'other.ts', shown: 'src/a.ts', source });
+    expect(again).toEqual(['loadLedger']);
+    // Another kind of the same block, or no block, is ranked from its text.
+    expect(rankedSpecifics({ kind: 'read', text: 'other.ts', shown: '', source })).toEqual([
+      'other.ts',
+    ]);
+    expect(rankedSpecifics({ kind: 'shell', text: 'other.ts', shown: '' })).toEqual(['other.ts']);
   });
 
   it('#24.1 what the summary line already shows is not repeated', () => {

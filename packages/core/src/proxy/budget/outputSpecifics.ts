@@ -6,7 +6,8 @@
  * mentions, most frequent first. When the agent already mentioned some of them after the output,
  * those go first (what it re-touched is what it uses next). A compaction summary puts this beside
  * the output's one-line summary so that the names stay visible while the output itself is only
- * recallable. Pure.
+ * recallable. Pure; an output's ranking is kept with its block (`source`), since each later
+ * compaction of a region that holds it ranks it again.
  */
 import { clip } from '../../core/compression/density/compress/summaryText.js';
 import type { ToolKind } from '../../core/compression/density/compress/toolSummaryFacts.js';
@@ -22,6 +23,8 @@ export interface OutputSpecificsInput {
   readonly budgetChars: number;
   /** Whether the agent mentioned a name, number or path after the output (kept first). */
   readonly mentioned?: (token: string) => boolean;
+  /** The output's block (immutable): its ranking, a function of `kind` and `text`, is kept with it. */
+  readonly source?: object;
 }
 
 const ERROR_LINE =
@@ -82,17 +85,15 @@ function errorLiterals(text: string): string[] {
 /** The name an item stands for: a path or name without its `:line`, a quoted line as is. */
 const nameOf = (item: string): string => item.replace(/:\d+$/, '');
 
-/**
- * The items of a condensed output worth naming, best first, each name once and none `shown`
- * already holds: see the module header for the order. Cheap to cut to any budget with
- * `specificsWithin`; computed once per output.
- */
-export function rankedSpecifics(input: Omit<OutputSpecificsInput, 'budgetChars'>): string[] {
-  const { text, mentioned } = input;
-  if (text === '') return [];
-  const quoted = (line: string) => `"${line}"`;
+type Groups = readonly (readonly string[])[];
+
+/** The rankings kept per output block, by kind. */
+const RANKED = new WeakMap<object, Map<ToolKind, Groups>>();
+
+/** The output's specifics in groups, best group first: a function of its kind and text. */
+function groupsOf(kind: ToolKind, text: string): Groups {
   const groups: string[][] =
-    input.kind === 'read'
+    kind === 'read'
       ? [
           fileOutline(text).map((entry) => `${entry.name}:${entry.line}`),
           errorLiterals(text).map(quoted),
@@ -101,6 +102,35 @@ export function rankedSpecifics(input: Omit<OutputSpecificsInput, 'budgetChars'>
         ]
       : [errorLines(text).map(quoted), rankedMatches(text, PATH, 4)];
   groups.push(rankedMatches(text, NAME, 5), rankedMatches(text, NUMBER, 4));
+  return groups;
+}
+
+function keptGroupsOf(input: Omit<OutputSpecificsInput, 'budgetChars'>): Groups {
+  if (input.source === undefined) return groupsOf(input.kind, input.text);
+  let byKind = RANKED.get(input.source);
+  if (byKind === undefined) {
+    byKind = new Map();
+    RANKED.set(input.source, byKind);
+  }
+  let groups = byKind.get(input.kind);
+  if (groups === undefined) {
+    groups = groupsOf(input.kind, input.text);
+    byKind.set(input.kind, groups);
+  }
+  return groups;
+}
+
+const quoted = (line: string) => `"${line}"`;
+
+/**
+ * The items of a condensed output worth naming, best first, each name once and none `shown`
+ * already holds: see the module header for the order. Cheap to cut to any budget with
+ * `specificsWithin`; computed once per output.
+ */
+export function rankedSpecifics(input: Omit<OutputSpecificsInput, 'budgetChars'>): string[] {
+  const { text, mentioned } = input;
+  if (text === '') return [];
+  const groups = keptGroupsOf(input);
   const ordered = [
     ...(input.kind === 'read' ? [] : (groups[0] ?? [])),
     ...(mentioned === undefined ? [] : groups.flat().filter((item) => mentioned(nameOf(item)))),
