@@ -130,36 +130,27 @@ describe('parseJsonSpans object members', () => {
     if (array?.kind !== 'array') throw new Error('no array');
     const at = (array.items[1] as JsonNode).start;
     const rest = whole.slice(at);
+    const resume = {
+      rootStart: 0,
+      keysBefore: [],
+      valuesBefore: [],
+      key: 'messages',
+      arrayStart: array.start,
+      items: array.items,
+      count: 1,
+      at,
+    };
     for (let cut = 0; cut <= rest.length; cut++) {
       for (const pieces of [
         [rest.slice(0, cut), rest.slice(cut)],
         [rest.slice(0, cut), '', rest.slice(cut)],
       ]) {
-        const resumed = parseJsonSpansFrom(pieces, {
-          rootStart: 0,
-          keysBefore: [],
-          valuesBefore: [],
-          key: 'messages',
-          arrayStart: array.start,
-          items: array.items,
-          count: 1,
-          at,
-        });
-        expect(resumed).toEqual(earlier);
+        expect(parseJsonSpansFrom(pieces, resume)).toEqual(earlier);
       }
     }
-    expect(() =>
-      parseJsonSpansFrom([rest.slice(0, 9), rest.slice(9, -3)], {
-        rootStart: 0,
-        keysBefore: [],
-        valuesBefore: [],
-        key: 'messages',
-        arrayStart: array.start,
-        items: array.items,
-        count: 1,
-        at,
-      }),
-    ).toThrow(JsonSpanError);
+    expect(() => parseJsonSpansFrom([rest.slice(0, 9), rest.slice(9, -3)], resume)).toThrow(
+      JsonSpanError,
+    );
   });
 
   test('#24.4 objects with the same member names in the same order share one keys array', () => {
