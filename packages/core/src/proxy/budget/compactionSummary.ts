@@ -9,7 +9,11 @@
  * The user's words are kept even past the budget, and the header says so. A function of the
  * removed turns only; no LLM; the same turns always give the same text.
  */
-import type { IContent, ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import type {
+  IContent,
+  ToolCallBlock,
+  ToolResponseBlock,
+} from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
