@@ -100,6 +100,20 @@ export function recordedPromptTokens(reply: RecordedEntry): number | undefined {
   return typeof tokens === 'number' && tokens > 0 ? tokens : undefined;
 }
 
+/** After every recording in the corpus. */
+const REPLAY_EPOCH_MS = Date.UTC(2030, 0, 1);
+
+/**
+ * The replayed session's own clock (what it stamps history entries with and times model calls
+ * by): one millisecond a reading from a fixed instant, so the same session replays to the same
+ * text (a compacted transcript's recall id hashes its entries, stamps included). Durations are
+ * measured apart, with the replay's `now`.
+ */
+export function replayClock(): () => number {
+  let at = REPLAY_EPOCH_MS;
+  return () => ++at;
+}
+
 /** The summarizer's prompt is not read by the offline summarizer; any text will do. */
 const REPLAY_PROMPTS: PromptResolver = {
   resolveFile: () => Promise.resolve('Summarize the conversation as a <state_snapshot>.'),
@@ -213,6 +227,7 @@ class SessionReplayer {
       promptResolver: REPLAY_PROMPTS,
       promptBaseDir: '/replay',
       sessionId: 'replay',
+      now: replayClock(),
       maxModelCalls: Number.MAX_SAFE_INTEGER,
       ...(this.options.tokenCounter ? { tokenCounter: this.options.tokenCounter } : {}),
       resolveStrategy: (name) => {
