@@ -11,7 +11,6 @@
  * names (the caller keeps them for recall before the request goes out). Pure apart from the
  * conversation state it is given; may throw on a body it cannot parse (the caller fails open).
  */
-import { createHash } from 'node:crypto';
 import type { WireHistory } from '../wire/wireHistory.js';
 import { sentSpans, type EditSource, type Span } from './sentSpans.js';
 import type { CompactionLayout } from './compactionLayout.js';
@@ -33,6 +32,7 @@ import { defaultWorkingBudget } from './workingBudget.js';
 import type { AgentClient } from './agentClient.js';
 import type { TextSlices } from '../wire/segmentedText.js';
 import {
+  canonicalRegionHash,
   chainedRegionHash,
   regionStart,
   type RegionMark,
@@ -145,19 +145,6 @@ export type CompactOutcome =
       readonly booking: number;
     };
 
-function withoutCacheControl(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutCacheControl);
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value).filter(([key]) => key !== 'cache_control');
-  return Object.fromEntries(entries.map(([key, inner]) => [key, withoutCacheControl(inner)]));
-}
-
-/** A message's hash, blind to the cache breakpoints clients move between requests. */
-function messageHash(raw: string): string {
-  const canonical = JSON.stringify(withoutCacheControl(JSON.parse(raw)));
-  return createHash('sha1').update(canonical).digest('base64');
-}
-
 /** The raw text of each item in `[from, to)`. */
 function rawsOf(input: LaidOut, from: number, to: number): string[] {
   return input.wire.messageSpans
@@ -186,13 +173,13 @@ function standingCut(input: LaidOut): { readonly cut: number; readonly mark?: Re
   if ((input.verified?.messages ?? 0) >= standing.cut) return { cut: standing.cut, mark };
   if (regionHashOf(input, standing.cut, input.verified?.mark) === standing.regionHash)
     return { cut: standing.cut, mark };
-  const raws = rawsOf(input, start, standing.cut);
-  return { cut: canonicalHashOf(raws) === standing.canonicalHash ? standing.cut : 0 };
-}
-
-/** One hash of the items' hashes with cache breakpoints left out. */
-function canonicalHashOf(raws: readonly string[]): string {
-  return createHash('sha1').update(raws.map(messageHash).join('\n')).digest('base64');
+  const canonical = canonicalRegionHash(
+    input.wire.messageSpans,
+    input.original,
+    start,
+    standing.cut,
+  );
+  return { cut: canonical === standing.canonicalHash ? standing.cut : 0 };
 }
 
 function buildCompaction(
@@ -212,11 +199,10 @@ function buildCompaction(
     budgetChars: summary.chars,
     purpose: 'working-budget',
   });
-  const raws = rawsOf(input, start, cut);
-  const canonicalHash = canonicalHashOf(raws);
+  const canonicalHash = canonicalRegionHash(spans, input.original, start, cut);
   const replacement = input.layout.replacement(made.text, { original: input.original, cut });
   const from = regionStart(summary.mark, start, cut);
-  const regionHash = chainedRegionHash(from.hash, raws.slice(from.at - start));
+  const regionHash = chainedRegionHash(from.hash, rawsOf(input, from.at, cut));
   return { start, cut, regionHash, canonicalHash, replacement, recalls: made.recall };
 }
 
