@@ -1,8 +1,8 @@
 /**
  * What the shared state costs Redis: `used_memory` from `INFO memory`, and per conversation key
  * its `MEMORY USAGE` (exact: `SAMPLES 0`) and the stored snapshot's bytes (`HSTRLEN` of `s` and
- * `c`: the gzipped JSON of `conversationSnapshot.ts` and of the standing compaction stored apart). Read with the bench's own client (not counted as the
- * replicas' round trips).
+ * `c`: the gzipped JSON of `conversationSnapshot.ts` and of the standing compaction stored
+ * apart). Read with the bench's own client (not counted as the replicas' round trips).
  */
 import type { RedisClientType } from 'redis';
 

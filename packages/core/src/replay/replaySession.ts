@@ -109,7 +109,7 @@ const REPLAY_EPOCH_MS = Date.UTC(2030, 0, 1);
  * text (a compacted transcript's recall id hashes its entries, stamps included). Durations are
  * measured apart, with the replay's `now`.
  */
-export function replayClock(): () => number {
+function replayClock(): () => number {
   let at = REPLAY_EPOCH_MS;
   return () => ++at;
 }

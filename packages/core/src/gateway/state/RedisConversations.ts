@@ -85,7 +85,8 @@ end
 `;
 
 /** KEYS[1] the conversation; ARGV: expected version, snapshot, standing, compaction, ttl ms. */
-const SAVE = `${SAVE_STATE_LUA}\nreturn save_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])`;
+const SAVE = `${SAVE_STATE_LUA}
+return save_state(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])`;
 
 /**
  * A save that first keeps a request's originals (`keep_originals`): KEYS[1] the conversation,
@@ -120,7 +121,7 @@ const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
 /** `LOAD`'s reply: nil, [version], [version, snapshot, compaction version(, compaction)]. */
 type LoadReply = null | readonly Buffer[];
 
-/** The standing compaction a replica's copy holds, and the shared version that wrote it (0: none). */
+/** The standing compaction a replica's copy holds, and the version that wrote it (0: none). */
 interface HeldCompaction {
   readonly at: number;
   readonly compaction: WireCompactionState | undefined;
@@ -152,14 +153,7 @@ function decoded(
   const [, data, at, stored] = reply;
   try {
     const version = Number(String(at ?? '0'));
-    const compaction =
-      stored !== undefined
-        ? decodeCompaction(stored)
-        : version === 0
-          ? undefined
-          : held?.at === version
-            ? held.compaction
-            : unheld();
+    const compaction = stored === undefined ? heldAt(version, held) : decodeCompaction(stored);
     const snapshot = decodeSnapshot(data ?? Buffer.alloc(0), compaction);
     return { snapshot, compaction: { at: version, compaction: snapshot.budget.compaction } };
   } catch (error) {
@@ -169,7 +163,13 @@ function decoded(
   }
 }
 
-function unheld(): never {
+/** The compaction stored at `version` when none came along: none (0), or the one held. */
+function heldAt(
+  version: number,
+  held: HeldCompaction | undefined,
+): WireCompactionState | undefined {
+  if (version === 0) return undefined;
+  if (held?.at === version) return held.compaction;
   throw new SnapshotError(
     'the stored state names a standing compaction this replica does not hold',
   );

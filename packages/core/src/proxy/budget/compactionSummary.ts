@@ -89,7 +89,7 @@ export function recallIdOfMessages(raw: string): string {
 /** Each output block's own text, kept with it: a later compaction of its region reads it again. */
 const OWN_TEXT = new WeakMap<ToolResponseBlock, string>();
 
-/** A tool output's text without the reminders a client appends to it (not the output's specifics). */
+/** A tool output's text without the reminders a client appends (not the output's specifics). */
 function ownTextOf(block: ToolResponseBlock): string {
   let text = OWN_TEXT.get(block);
   if (text === undefined) {

@@ -23,7 +23,7 @@ export interface OutputSpecificsInput {
   readonly budgetChars: number;
   /** Whether the agent mentioned a name, number or path after the output (kept first). */
   readonly mentioned?: (token: string) => boolean;
-  /** The output's block (immutable): its ranking, a function of `kind` and `text`, is kept with it. */
+  /** The output's block (immutable): its ranking, a function of `kind` and `text`, kept with it. */
   readonly source?: object;
 }
 

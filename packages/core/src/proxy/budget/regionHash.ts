@@ -61,7 +61,7 @@ function messageHash(raw: string): string {
  */
 const MESSAGE_HASHES = new WeakMap<object, string>();
 
-/** One hash of the hashes of the messages `[from, to)` of `spans` in `text`, breakpoints left out. */
+/** One hash of the hashes of messages `[from, to)` of `spans` in `text`, breakpoints left out. */
 export function canonicalRegionHash(
   spans: readonly { readonly start: number; readonly end: number }[],
   text: TextSlices,

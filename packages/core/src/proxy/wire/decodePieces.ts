@@ -11,7 +11,7 @@ import { isAscii } from 'node:buffer';
 /** Bytes a piece reaches before it is cut at the next `{`. */
 export const PIECE_BYTES = 32 * 1024;
 
-/** The most pieces one call makes (larger pieces past that: a kept text's piece count is capped). */
+/** The most pieces one call makes (larger ones past that: a kept text's piece count is capped). */
 export const MAX_DECODED_PIECES = 16;
 
 export function decodePieces(bytes: Buffer): string[] {

@@ -5,10 +5,15 @@ import {
   member,
   parseJsonSpans,
   parseJsonSpansFrom,
+  type ArrayResume,
   type JsonNode,
   type JsonObjectNode,
 } from './jsonSpans.js';
 import { SegmentedText } from './segmentedText.js';
+
+function fail(why: string): never {
+  throw new Error(why);
+}
 
 /** Every object node of the tree, depth first. */
 function objects(node: JsonNode, found: JsonObjectNode[] = []): JsonObjectNode[] {
@@ -39,6 +44,30 @@ function expectMembers(text: string, node: JsonNode, value: unknown): void {
   expect(member(node, '\u0000absent')).toBeUndefined();
 }
 
+/**
+ * `whole` parsed, and where to resume it before message `count` of its `messages` member: the
+ * resume point and the text from there on (undefined when there is no such message).
+ */
+function resumeAt(whole: string, count: number) {
+  const earlier = parseJsonSpans(whole) as JsonObjectNode;
+  const index = earlier.keys.indexOf('messages');
+  const array = earlier.values[index];
+  if (array?.kind !== 'array') throw new Error('no messages array');
+  const item = array.items[count];
+  if (item === undefined) return undefined;
+  const resume: ArrayResume = {
+    rootStart: earlier.start,
+    keysBefore: earlier.keys.slice(0, index),
+    valuesBefore: earlier.values.slice(0, index),
+    key: 'messages',
+    arrayStart: array.start,
+    items: array.items,
+    count,
+    at: item.start,
+  };
+  return { earlier, resume, rest: whole.slice(item.start) };
+}
+
 const OBJECT = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), {
   maxKeys: 24,
 });
@@ -64,23 +93,9 @@ describe('parseJsonSpans object members', () => {
     '#24.4 a resumed parse gives the same members as a full one',
     (messages, cut) => {
       const whole = JSON.stringify({ model: 'm', messages, tail: 1 });
-      const earlier = parseJsonSpans(whole) as JsonObjectNode;
-      const array = member(earlier, 'messages');
-      if (array?.kind !== 'array') throw new Error('no array');
-      const count = 1 + (cut % array.items.length);
-      if (count >= array.items.length) return;
-      const at = (array.items[count] as JsonNode).start;
-      const resumed = parseJsonSpansFrom(whole.slice(at), {
-        rootStart: earlier.start,
-        keysBefore: ['model'],
-        valuesBefore: [member(earlier, 'model') as JsonNode],
-        key: 'messages',
-        arrayStart: array.start,
-        items: array.items,
-        count,
-        at,
-      });
-      expect(resumed).toEqual(parseJsonSpans(whole));
+      const point = resumeAt(whole, 1 + (cut % messages.length));
+      if (point === undefined) return;
+      expect(parseJsonSpansFrom(point.rest, point.resume)).toEqual(point.earlier);
     },
   );
 
@@ -99,47 +114,19 @@ describe('parseJsonSpans object members', () => {
         null,
         spaced ? 1 : 0,
       );
-      const earlier = parseJsonSpans(whole) as JsonObjectNode;
-      const array = member(earlier, 'messages');
-      if (array?.kind !== 'array') throw new Error('no array');
-      const at = (array.items[1] as JsonNode).start;
-      const rest = whole.slice(at);
+      const { earlier, resume, rest } = resumeAt(whole, 1) ?? fail('no second message');
       const offsets = [...new Set(cuts.map((cut) => cut % (rest.length + 1)))].sort(
         (a, b) => a - b,
       );
       const pieces = [0, ...offsets].map((from, i) => rest.slice(from, offsets[i] ?? rest.length));
       expect(pieces.join('')).toBe(rest);
-      const resumed = parseJsonSpansFrom(pieces, {
-        rootStart: earlier.start,
-        keysBefore: ['model'],
-        valuesBefore: [member(earlier, 'model') as JsonNode],
-        key: 'messages',
-        arrayStart: array.start,
-        items: array.items,
-        count: 1,
-        at,
-      });
-      expect(resumed).toEqual(earlier);
+      expect(parseJsonSpansFrom(pieces, resume)).toEqual(earlier);
     },
   );
 
   test('#36 a string, an escape, a number and a word cut between pieces read as in one text', () => {
     const whole = String.raw`{"messages":[{"a":"x\\"},{"b":"one\\\ntwo\"","n":-12.5e+3,"t":true}]}`;
-    const earlier = parseJsonSpans(whole) as JsonObjectNode;
-    const array = member(earlier, 'messages');
-    if (array?.kind !== 'array') throw new Error('no array');
-    const at = (array.items[1] as JsonNode).start;
-    const rest = whole.slice(at);
-    const resume = {
-      rootStart: 0,
-      keysBefore: [],
-      valuesBefore: [],
-      key: 'messages',
-      arrayStart: array.start,
-      items: array.items,
-      count: 1,
-      at,
-    };
+    const { earlier, resume, rest } = resumeAt(whole, 1) ?? fail('no second message');
     for (let cut = 0; cut <= rest.length; cut++) {
       for (const pieces of [
         [rest.slice(0, cut), rest.slice(cut)],

@@ -10,8 +10,9 @@
  * (a byte comparison) resumes there; anything else (another conversation, an edited or rewound
  * history, a parse or read that fails) is read in full. A resumed request's new bytes alone are
  * decoded (in pieces of ~32 KB), parsed and read: its text and kept bytes are the kept read's
- * pieces plus the new ones (`SegmentedText`, never joined here; `SegmentedBytes`, the new bytes copied, so the request's
- * buffer is not kept), and the 1-hour cache is looked for in the new text only.
+ * pieces plus the new ones (`SegmentedText`, never joined here; `SegmentedBytes`, the new bytes
+ * copied, so the request's buffer is not kept), and the 1-hour cache is looked for in the new
+ * text only.
  * The result always equals a full read. Bounded by entries and characters, least recently used
  * first out.
  */

@@ -73,20 +73,12 @@ export class SegmentedText implements TextSlices {
     if (this.joined !== undefined) return this.joined.slice(start, end);
     const from = Math.max(0, Math.min(start, this.length));
     const to = Math.max(from, Math.min(end, this.length));
-    let index = this.pieceAt(from);
-    let piece = this.pieces[index] as string;
-    let pieceStart = this.starts[index] as number;
+    const index = this.pieceAt(from);
+    const pieceStart = this.starts[index] as number;
+    const piece = this.pieces[index] as string;
+    // Mostly inside one piece: that piece's slice, no array.
     if (to <= pieceStart + piece.length) return piece.slice(from - pieceStart, to - pieceStart);
-    const parts: string[] = [];
-    let at = from;
-    while (at < to) {
-      parts.push(piece.slice(at - pieceStart, to - pieceStart));
-      at = pieceStart + piece.length;
-      index++;
-      piece = this.pieces[index] ?? '';
-      pieceStart = this.starts[index] ?? to;
-    }
-    return parts.join('');
+    return this.parts(from, to).join('');
   }
 
   /** `slice(start, end)` as the slices of the pieces it spans (joined, they are it). */
