@@ -190,11 +190,15 @@ export class CompressionHandler {
   }
 
   /**
-   * Whether the strategy asks for compress() before the threshold (its working budget's early
-   * budget) and the loop guard allows it (silently: an early compaction is not a loop warning).
+   * Whether the strategy asks for compress() before the threshold: to finish the compaction one
+   * call before (once per compaction, so never a loop), or past its working budget's early budget
+   * when the loop guard allows it (silently: an early compaction is not a loop warning).
    */
   private workingBudgetDue(pendingTokens: number): boolean {
-    const due = this.currentStrategy().compactionDueTokens?.(this.compressionSettings());
+    const strategy = this.currentStrategy();
+    const settings = this.compressionSettings();
+    if (strategy.compactionFinishDue?.(settings, this.options.history.getRawHistory())) return true;
+    const due = strategy.compactionDueTokens?.(settings);
     if (due === undefined) return false;
     const tokens = this.options.history.getTotalTokens() + pendingTokens;
     return tokens >= due && this.loopGuard.loopCheck(tokens, due) === undefined;

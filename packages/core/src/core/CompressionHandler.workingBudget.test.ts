@@ -16,4 +16,27 @@ describe('CompressionHandler: the working budget compacts before the threshold (
     await other.handler.ensureCompressionBeforeSend('p');
     expect(quiet.some((line) => line.startsWith('compress@'))).toBe(false);
   });
+
+  it('#35.2 compress() runs whenever the strategy says a compaction may be finished (compactionFinishDue), though one ran a send before', async () => {
+    const count = async (finish: boolean): Promise<number> => {
+      const log: string[] = [];
+      const seen: number[] = [];
+      const strategy = {
+        ...fakeStrategy({ log }),
+        compactionDueTokens: () => 1,
+        compactionFinishDue: (_settings: unknown, history: readonly unknown[]) => {
+          seen.push(history.length);
+          return finish;
+        },
+      };
+      const { handler } = await setup({ entries: [big(2), big(2)], strategy });
+      await handler.ensureCompressionBeforeSend('p1');
+      await handler.ensureCompressionBeforeSend('p2');
+      expect(seen[0]).toBe(2);
+      return log.filter((line) => line.startsWith('compress@')).length;
+    };
+    // The early budget's compaction is held back by the loop guard a send after the first.
+    expect(await count(false)).toBe(1);
+    expect(await count(true)).toBe(2);
+  });
 });

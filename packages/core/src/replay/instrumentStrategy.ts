@@ -46,6 +46,9 @@ export function instrumentStrategy(
     ...(inner.compactionDueTokens === undefined
       ? {}
       : { compactionDueTokens: inner.compactionDueTokens.bind(inner) }),
+    ...(inner.compactionFinishDue === undefined
+      ? {}
+      : { compactionFinishDue: inner.compactionFinishDue.bind(inner) }),
     compress(context: CompressionContext): Promise<CompressionResult> {
       observer.compressing();
       return inner.compress(context);

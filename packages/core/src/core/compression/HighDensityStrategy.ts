@@ -38,7 +38,10 @@ import type {
   StrategyTrigger,
 } from './types.js';
 import { targetWithRoomForPending } from './types.js';
-import { compactToWorkingBudget } from './workingBudget/compactToWorkingBudget.js';
+import {
+  compactToWorkingBudget,
+  finishesCompaction,
+} from './workingBudget/compactToWorkingBudget.js';
 import { earlyBudgetOf } from './workingBudget/planCompaction.js';
 import { workingBudgetTokens } from './workingBudget/workingBudgetTokens.js';
 
@@ -116,6 +119,14 @@ export class HighDensityStrategy implements CompressionStrategy {
   compactionDueTokens(settings: CompressionSettings): number | undefined {
     const budget = workingBudget(settings);
     return budget === undefined ? undefined : earlyBudgetOf(budget);
+  }
+
+  /**
+   * With a working budget, whether `history` is at the one call where the compaction before it may
+   * be finished (`finishesCompaction`): compress() is asked for then, whatever the history's size.
+   */
+  compactionFinishDue(settings: CompressionSettings, history: readonly IContent[]): boolean {
+    return workingBudget(settings) !== undefined && finishesCompaction(history);
   }
 
   /**

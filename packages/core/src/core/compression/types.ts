@@ -227,6 +227,11 @@ export interface CompressionStrategy {
    * threshold.
    */
   compactionDueTokens?(settings: CompressionSettings): number | undefined;
+  /**
+   * Whether the strategy asks for `compress()` now whatever the history's size: one call after a
+   * compaction it may finish. Asked before each send; never a loop (once per compaction).
+   */
+  compactionFinishDue?(settings: CompressionSettings, history: readonly IContent[]): boolean;
 }
 
 /**

@@ -225,4 +225,57 @@ describe('working budget: wire compaction', () => {
     // 0.1 (cache read) × the tokens left out (0.25 a character until the upstream reports usage).
     expect(account()).toBeCloseTo(0.1 * 0.25 * again.removedChars, 6);
   });
+
+  it('#35.2 a compaction that had to keep a large new result is finished one reply later, though the request fits the early budget', () => {
+    const { send } = setup();
+    const big = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'big', name: 'Read', input: { file_path: '/w/big.ts' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'big', content: 'const wide = 1;\n'.repeat(2_500) },
+        ],
+      },
+    ];
+    const reply = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'after', name: 'Bash', input: { command: 'npm test' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'after', content: 'ok' }] },
+    ];
+    const history = [...longSessionMessages(20, 2_000), ...big];
+    const first = send(anthropicBody(history, { model: 'claude-sonnet-4-6' }), { now: 0 });
+    expect(first.compaction?.kind).toBe('compacted');
+    // The big result was new: it stays whole after the summary.
+    expect(
+      messagesOf(first.body)
+        .slice(1)
+        .map((m) => JSON.stringify(m)),
+    ).toEqual(big.map((m) => JSON.stringify(m)));
+    const next = anthropicBody([...history, ...reply], { model: 'claude-sonnet-4-6' });
+    expect(first.body.length / 4).toBeLessThan(BUDGET * 0.85);
+    // Warm, this young conversation has saved too little to bet the summary's rewrite on the calls
+    // after it; once the cache went cold the rewrite costs nothing up front.
+    expect(send(next, { now: 1_000 }).compaction?.kind).toBe('kept');
+    const finished = send(next, { now: 6 * 60_000 });
+    expect(finished.compaction?.kind).toBe('compacted');
+    expect(finished.body.toString()).not.toContain('const wide = 1;');
+    expect(
+      messagesOf(finished.body)
+        .slice(1)
+        .map((m) => JSON.stringify(m)),
+    ).toEqual(reply.map((m) => JSON.stringify(m)));
+    // Once: the next request keeps that compaction.
+    const reply2 = reply.map(
+      (m) => JSON.parse(JSON.stringify(m).replaceAll('after', 'later')) as Json,
+    );
+    const later = send(
+      anthropicBody([...history, ...reply, ...reply2], { model: 'claude-sonnet-4-6' }),
+    );
+    expect(later.compaction?.kind).toBe('kept');
+  });
 });

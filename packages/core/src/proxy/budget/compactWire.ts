@@ -17,6 +17,7 @@ import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import {
   earlyBudgetOf,
+  oneReplyPast,
   planCompaction as planWireCompaction,
   type CompactionPlan,
 } from '../../core/compression/workingBudget/planCompaction.js';
@@ -285,11 +286,14 @@ function planFor(
   const standing = Math.max(summaryChars, input.state.compaction?.replacement.length ?? 0);
   const kept = standingItem === 0 ? Infinity : fixed + standing + tailChars(input, standingItem);
   const earlyBudgetTokens = earlyBudgetOf(budgetTokens);
-  if (Math.ceil(kept * request.perChar) <= earlyBudgetTokens) {
+  const previousTurn = standingItem === 0 ? 0 : turns.findIndex((t) => t.first === standingItem);
+  const roles = turns.map((turn) => turn.role);
+  // Under the early budget only the call one reply past the standing cut may compact (to finish it).
+  const finishing = previousTurn > 0 && oneReplyPast(roles, previousTurn);
+  if (!finishing && Math.ceil(kept * request.perChar) <= earlyBudgetTokens) {
     return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
   const items = sentSpans(input.wire.messageSpans, input.edits.within(0, input.original.length));
-  const previousTurn = standingItem === 0 ? 0 : turns.findIndex((t) => t.first === standingItem);
   // A turn's base64 images count by the provider's rule, not as text.
   const images = turnImageCharDeltas({
     text: input.original,
@@ -298,7 +302,7 @@ function planFor(
     tokensPerChar: request.perChar,
   });
   const planInput = {
-    roles: turns.map((turn) => turn.role),
+    roles,
     messageChars: withImageDeltas(turnChars(input.layout, items), images),
     clientMessageChars: withImageDeltas(turnChars(input.layout, input.wire.messageSpans), images),
     pinnedChars: pinnedChars(input.layout, input.wire.messageSpans),

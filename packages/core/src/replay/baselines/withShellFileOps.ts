@@ -19,6 +19,9 @@ export function withShellFileOps(strategy: CompressionStrategy): CompressionStra
     ...(strategy.compactionDueTokens === undefined
       ? {}
       : { compactionDueTokens: strategy.compactionDueTokens.bind(strategy) }),
+    ...(strategy.compactionFinishDue === undefined
+      ? {}
+      : { compactionFinishDue: strategy.compactionFinishDue.bind(strategy) }),
     compress: (context) => strategy.compress(context),
     optimize: (history, config) => optimize(history, { ...config, shellFileOps: true }),
   };

@@ -244,4 +244,38 @@ describe('#35.1 high-density compacts to the working budget', () => {
     const count = Number(/compacted the (\d+) earliest/.exec(summary)?.[1]);
     expect(count).toBe(first.length + more.length - (twice.newHistory.length - 1));
   });
+
+  it('#35.2 a compaction the newest turn held short of its target is finished one reply later, under the early budget', async () => {
+    const budget = { 'compression.density.workingBudget': 16_000 } as const;
+    const big = '9: const wide = measure(source);\n'.repeat(800);
+    const first = [...session(12), ...readFile('big', '/w/src/big.ts', big)];
+    const once = applied(await strategy.compress(await context(first, budget)));
+    // The newest turn (the big result, not yet seen by the model) stays whole after the summary.
+    expect(once.newHistory.slice(1)).toEqual(first.slice(-2));
+    const reply = readFile('next', '/w/src/next.ts', 'export const next = 1;\n');
+    const answered = [...once.newHistory, ...reply];
+    const ctx = await context(answered, budget);
+    expect(ctx.currentTokenCount).toBeLessThan(16_000 * 0.85);
+    expect(strategy.compactionFinishDue(ctx.settings, answered)).toBe(true);
+    const finished = applied(await strategy.compress({ ...ctx, earlyCompaction: true }));
+    expect(finished.newHistory.slice(1)).toEqual(reply);
+    expect(textOf(finished.newHistory[0])).toContain(TASK);
+    expect(await ctx.estimateTokens(finished.newHistory)).toBeLessThan(
+      (await ctx.estimateTokens(answered)) - 5_000,
+    );
+    // Once: a second reply later the history is not asked about again.
+    const later = [...answered, ...readFile('n2', '/w/src/n2.ts', 'export const n2 = 2;\n')];
+    expect(strategy.compactionFinishDue(ctx.settings, later)).toBe(false);
+  });
+
+  it('#35.2 compress() is not asked for under the early budget after a compaction that kept more than its newest turn, nor with the budget off', async () => {
+    const budget = { 'compression.density.workingBudget': 16_000 } as const;
+    const once = applied(await strategy.compress(await context(session(16), budget)));
+    expect(once.newHistory.length).toBeGreaterThan(3);
+    const answered = [...once.newHistory, ...readFile('next', '/w/src/next.ts', 'x;\n')];
+    const ctx = await context(answered, budget);
+    expect(strategy.compactionFinishDue(ctx.settings, answered)).toBe(false);
+    const off = await context(answered, { 'compression.density.workingBudget': 0 });
+    expect(strategy.compactionFinishDue(off.settings, answered)).toBe(false);
+  });
 });

@@ -7,10 +7,14 @@
  * known: the summary entry then stays first, unchanged, and a later compaction writes the next one
  * after it.
  */
-import { createUserMessage, type IContent } from '../../../services/history/IContent.js';
+import {
+  createUserMessage,
+  isEmptyAiEntry,
+  type IContent,
+} from '../../../services/history/IContent.js';
 import type { CompressionContext, CompressionResult } from '../types.js';
-import { EARLY_COMPACTION_SHARE, earlyBudgetOf } from './planCompaction.js';
-import { planHistoryCompaction } from './planHistoryCompaction.js';
+import { EARLY_COMPACTION_SHARE, earlyBudgetOf, oneReplyPast } from './planCompaction.js';
+import { cutRoles, planHistoryCompaction } from './planHistoryCompaction.js';
 
 /** Metadata of the summary entry a working-budget compaction writes. */
 export const WORKING_BUDGET_SUMMARY_KEY = 'workingBudgetSummary';
@@ -34,6 +38,18 @@ function standingTurns(history: readonly IContent[]): {
   if (originals === undefined)
     return { leading: [first as IContent], turns: history.slice(1), previousCut: 0 };
   return { leading: [], turns: [...originals, ...history.slice(1)], previousCut: originals.length };
+}
+
+/**
+ * Whether `history` is one reply past a working-budget compaction of this process (its summary
+ * first, then the model's turn the compaction kept and one reply since): the one point at which
+ * the plan may finish a compaction the newest turn held short of its target, though the history
+ * is under the early budget.
+ */
+export function finishesCompaction(history: readonly IContent[]): boolean {
+  const first = history[0];
+  if (!isWorkingBudgetSummary(first) || !originalsOf.has(first as IContent)) return false;
+  return oneReplyPast(cutRoles(history.slice(1).filter((entry) => !isEmptyAiEntry(entry))), 0);
 }
 
 /** The transcript form of entries: one JSON line each (what the summary's messages id names). */
@@ -71,7 +87,8 @@ export async function compactToWorkingBudget(
   const pending = context.pendingTokens ?? 0;
   const tokens = context.currentTokenCount + pending;
   const userAsked = context.userAsked === true;
-  if (!userAsked && tokens <= earlyBudgetOf(workingBudgetTokens)) return undefined;
+  const early = tokens > earlyBudgetOf(workingBudgetTokens);
+  if (!userAsked && !early && !finishesCompaction(context.history)) return undefined;
   const budgetTokens = userAsked
     ? userAskedBudget(tokens, workingBudgetTokens)
     : workingBudgetTokens;

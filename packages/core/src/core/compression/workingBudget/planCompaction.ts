@@ -119,11 +119,53 @@ function cutEstimates(input: CompactionPlanInput) {
   };
 }
 
+/**
+ * Whether the turns from `from` on are one reply past a cut there: the model's turn at `from` (the
+ * newest one a compaction could keep whole) and exactly one later reply. The one point at which
+ * `planCompaction` may finish that compaction.
+ */
+export function oneReplyPast(roles: readonly string[], from: number): boolean {
+  if (roles[from] !== 'assistant') return false;
+  let replies = 0;
+  for (let i = from + 1; i < roles.length; i++) {
+    if (roles[i] === 'assistant' && ++replies > 1) return false;
+  }
+  return replies === 1;
+}
+
+/**
+ * The cut that finishes a compaction the newest turn held short of its target, at the call after
+ * it: the standing cut lies at the turn a compaction had to keep whole (a tool result the model
+ * had not seen yet), the model has answered it since (`oneReplyPast`), and moving the cut past it
+ * takes at least half the target off the request. Otherwise a compaction a large new result set
+ * off keeps that result until the next one. The request fits the budget as sent, so this is an
+ * early compaction: made only within the risk budget (`withinRisk`).
+ */
+function completionCut(
+  input: CompactionPlanInput,
+  estimate: ReturnType<typeof cutEstimates>,
+): number | undefined {
+  const { previousCut, roles } = input;
+  if (previousCut === 0 || !oneReplyPast(roles, previousCut)) return undefined;
+  const lastAssistant = roles.lastIndexOf('assistant');
+  const target = Math.floor(input.budgetTokens * COMPACT_TO_SHARE);
+  const now = estimate.sent(previousCut);
+  if (now <= target || now - estimate.sent(lastAssistant) < target / 2) return undefined;
+  return estimate.fits(lastAssistant) ? lastAssistant : undefined;
+}
+
 export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   const { previousCut, roles } = input;
   const estimate = cutEstimates(input);
   if (estimate.fits(previousCut)) {
-    return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
+    const completion = completionCut(input, estimate);
+    if (completion === undefined) return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
+    return {
+      kind: 'compact',
+      cut: completion,
+      estimatedTokens: estimate.sent(completion),
+      sentTokens: estimate.sent(previousCut),
+    };
   }
   const lastAssistant = roles.lastIndexOf('assistant');
   const target = Math.floor(input.budgetTokens * COMPACT_TO_SHARE);

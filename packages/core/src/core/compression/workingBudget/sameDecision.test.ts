@@ -14,7 +14,8 @@ import {
   type CompactOutcome,
 } from '../../../proxy/budget/compactWire.js';
 import { parseJsonSpans } from '../../../proxy/wire/jsonSpans.js';
-import { longSessionBody } from '../../../proxy/test-utils/longSession.js';
+import { longSessionBody, longSessionMessages } from '../../../proxy/test-utils/longSession.js';
+import { anthropicBody } from '../../../proxy/test-utils/wireRequests.js';
 import type { WireHistory } from '../../../proxy/wire/wireHistory.js';
 import type { IContent } from '../../../services/history/IContent.js';
 import { makeCompressionContext } from '../../../test-utils/compressionContext.js';
@@ -222,5 +223,70 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
     });
     if (cli.kind !== 'applied') throw new Error('kept');
     expect(cli.newHistory.slice(1)).toEqual(req.wire.history.slice(proxy.cut ?? 0));
+  });
+
+  it('#35.2 a compaction the newest turn held short is finished one reply later on both sides: the same cut, the same summary', async () => {
+    const big = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'big', name: 'Read', input: { file_path: '/w/big.ts' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'big', content: 'const wide = 1;\n'.repeat(2_500) },
+        ],
+      },
+    ];
+    const reply = [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'after', name: 'Bash', input: { command: 'npm test' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'after', content: 'ok' }] },
+    ];
+    const history = [...longSessionMessages(20, 2_000), ...big];
+    const model = { model: 'claude-sonnet-4-6' };
+    const first = request(anthropicBody(history, model));
+    const second = request(anthropicBody([...history, ...reply], model));
+    const rich: EarlyCompactionRisk = {
+      riskTokens: () => 1_000_000,
+      readMultiplier: 0.1,
+      writeMultiplier: 1.25,
+    };
+    const state: BudgetState = { compaction: undefined, promptTokensPerChar: undefined };
+    const proxyFirst = proxyDecision(first, state, rich);
+    const proxySecond = proxyDecision(second, state, rich);
+    expect(proxyFirst.cut).toBe(first.wire.history.length - 2);
+    expect(proxySecond).toMatchObject({ kind: 'compacted', cut: second.wire.history.length - 2 });
+
+    const cliFirst = await cliDecision({
+      history: first.wire.history,
+      sizes: sizesOf(first),
+      fixedTokens: first.fixedTokens,
+      risk: rich,
+    });
+    if (cliFirst.kind !== 'applied') throw new Error('first kept');
+    const summaryEntry = cliFirst.newHistory[0] as IContent;
+    const cut = proxyFirst.cut ?? 0;
+    const grown = [...cliFirst.newHistory, ...second.wire.history.slice(first.wire.history.length)];
+    const sizes = sizesOf(second);
+    second.wire.history.forEach((_, i) => {
+      const entry = i < cut ? first.wire.history[i] : grown[i - cut + 1];
+      if (entry !== undefined) sizes.set(entry, second.turnTokens[i] ?? 0);
+    });
+    // The summary as long as it is: the CLI's history is under the early budget.
+    sizes.set(summaryEntry, summaryText(summaryEntry).length * PER_CHAR);
+    const cliSecond = await cliDecision({
+      history: grown,
+      sizes,
+      fixedTokens: second.fixedTokens,
+      risk: rich,
+    });
+    if (cliSecond.kind !== 'applied') throw new Error('second kept');
+    expect(cliSecond.newHistory.slice(1)).toEqual(second.wire.history.slice(proxySecond.cut ?? 0));
+    expect(withoutMessagesId(summaryText(cliSecond.newHistory[0]))).toBe(
+      withoutMessagesId(proxySecond.summary ?? ''),
+    );
   });
 });
