@@ -82,6 +82,7 @@ async function runAgent(config: CliConfig, options: MainOptions): Promise<number
     }
     return await (options.runInteractive ?? defaultInteractive)(cli, io);
   } finally {
+    await cli.settled();
     cli.dispose();
   }
 }

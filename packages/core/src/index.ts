@@ -121,9 +121,11 @@ export {
   type RecallStore,
 } from './services/recall/RecallStore.js';
 export { RecordingRecallStore } from './services/recall/RecordingRecallStore.js';
+export { ArchiveRecallStore } from './services/recall/ArchiveRecallStore.js';
 export {
   type ArchiveLookup,
   RecallArchive,
+  type RecallEntry,
   recallMissingMessage,
   type RecallMissingReason,
 } from './recall/index.js';

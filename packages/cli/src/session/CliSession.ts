@@ -45,5 +45,7 @@ export interface CliSession {
   readonly resumed?: ResumeInfo;
   /** Messages for the user that arose outside a command (recording failures and the like). */
   readonly onNotice: (listener: (message: string) => void) => () => void;
+  /** Resolves once the session's background writes (the recall archive) have ended. */
+  settled(): Promise<void>;
   dispose(): void;
 }

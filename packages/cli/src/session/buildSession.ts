@@ -6,6 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import {
+  RecallArchive,
   AgentSession,
   countO200kTokens,
   createDefaultToolRegistry,
@@ -125,6 +126,7 @@ interface SessionParts {
   readonly recorder: SessionRecorder;
   readonly approvals: ApprovalBroker;
   readonly sessionId: string;
+  readonly onNotice: (message: string) => void;
 }
 
 async function createAgentSession(parts: SessionParts): Promise<{
@@ -145,7 +147,11 @@ async function createAgentSession(parts: SessionParts): Promise<{
   const memory = await findMemoryFiles(config.workspace);
   const systemPrompt = basePrompt + memoryPromptSection(memory);
   const todoStore = new TodoStore();
-  const recall = createSessionRecall(recorder);
+  const recall = createSessionRecall(recorder, {
+    archive: new RecallArchive({ dir: paths.recallDir }),
+    conversationId: parts.sessionId,
+    onError: parts.onNotice,
+  });
   const { registry, executor } = toolExecutor(config, deps, parts.approvals, todoStore, recall);
   const session = new AgentSession({
     settings: parts.settings,
@@ -220,6 +226,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     recorder,
     approvals,
     sessionId: recording.sessionId,
+    onNotice,
   });
   const resumed = restore(session, recording, recorder);
   const detach = [
@@ -245,6 +252,7 @@ export async function buildSession(config: CliConfig, deps: BuildSessionDeps): P
     prompt,
     ...(resumed ? { resumed } : {}),
     onNotice: (listener) => notices.on('notice', listener),
+    settled: () => recall.settled(),
     dispose: () => {
       for (const off of [...detach, () => summaries.dispose(), () => session.stats.dispose()]) {
         off();

@@ -3,6 +3,7 @@
  * of work live here — `optimize()` (continuous, deterministic, surgical edits) and `compress()`
  * (threshold-triggered replacement of the history).
  */
+import type { RecallEntry } from '../../recall/planArchiveWrite.js';
 import type { PointerStyle } from './recallPointers.js';
 import type { DebugLogger } from '../../utils/logger.js';
 import type {
@@ -173,6 +174,11 @@ export interface CompressionResultMetadata {
    * itself (a working-budget compaction): no trail entry goes in beside it.
    */
   readonly carriesTrail?: boolean;
+  /**
+   * The originals the new history's recall ids name that no entry holds (a working-budget
+   * summary's removed messages as one transcript, images, skills): for the session's archive.
+   */
+  readonly recall?: readonly RecallEntry[];
 }
 
 /** `applied`: use `newHistory`. `noop`: nothing changed, and `reason` says why. */

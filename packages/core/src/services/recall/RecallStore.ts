@@ -69,6 +69,11 @@ export class RecallIndex {
     });
   }
 
+  /** An original no entry holds (a summary's removed messages as one transcript), by its id. */
+  put(id: string, content: string): void {
+    if (!this.byId.has(id)) this.byId.set(id, content);
+  }
+
   get(id: string): string | undefined {
     return this.byId.get(id);
   }
@@ -92,6 +97,11 @@ export class InMemoryRecallStore implements RecallStore {
 
   record(entry: IContent): void {
     this.pending.push(entry);
+  }
+
+  /** Originals no entry holds, by id (a compaction's `metadata.recall`). */
+  remember(originals: readonly { readonly id: string; readonly text: string }[]): void {
+    for (const original of originals) this.index.put(original.id, original.text);
   }
 
   lookup(id: string): Promise<RecallLookup> {

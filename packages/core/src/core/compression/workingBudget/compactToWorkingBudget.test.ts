@@ -126,6 +126,11 @@ describe('#35.1 high-density compacts to the working budget', () => {
     expect(history.slice(history.length - rest.length)).toEqual(rest);
     expect(await ctx.estimateTokens(result.newHistory)).toBeLessThan(16_000);
     expect(result.metadata.carriesTrail).toBe(true);
+    // The removed messages' transcript, which no entry holds, goes with the result for the archive.
+    const messagesId = /dense recall (r[0-9a-f]{10}) --grep/.exec(textOf(summary))?.[1];
+    const whole = result.metadata.recall?.find((original) => original.id === messagesId);
+    expect(whole?.text).toContain('/w/src/f0.ts');
+    expect(whole?.pieces?.join('')).toBe(whole?.text);
   });
 
   it('#35.1 asked for by the early budget alone compress() rewrites only what the budget asks for; otherwise, what it did without a budget', async () => {

@@ -52,9 +52,26 @@ export function finishesCompaction(history: readonly IContent[]): boolean {
   return oneReplyPast(cutRoles(history.slice(1).filter((entry) => !isEmptyAiEntry(entry))), 0);
 }
 
-/** The transcript form of entries: one JSON line each (what the summary's messages id names). */
-function transcriptOf(entries: readonly IContent[]): string {
-  return entries.map((entry) => JSON.stringify(entry)).join('\n');
+/**
+ * The transcript form of entries, one JSON line each (what the summary's messages id names), in
+ * parts: each line and each newline between two.
+ */
+function transcriptPieces(entries: readonly IContent[]): string[] {
+  const pieces: string[] = [];
+  for (const entry of entries) {
+    if (pieces.length > 0) pieces.push('\n');
+    pieces.push(JSON.stringify(entry));
+  }
+  return pieces;
+}
+
+/** The transcript pieces of `turns[0, cut)`, made once for the cut asked for last. */
+function transcriptOfCut(turns: readonly IContent[]): (cut: number) => readonly string[] {
+  let made: { cut: number; pieces: readonly string[] } | undefined;
+  return (cut) => {
+    if (made?.cut !== cut) made = { cut, pieces: transcriptPieces(turns.slice(0, cut)) };
+    return made.pieces;
+  };
 }
 
 /** The history tokens (with the message about to be added) at which compression is needed. */
@@ -96,6 +113,8 @@ export async function compactToWorkingBudget(
   const turnTokens: number[] = [];
   for (const turn of turns) turnTokens.push(await context.estimateTokens([turn]));
   const leadingTokens = leading.length === 0 ? 0 : await context.estimateTokens(leading);
+  const piecesOf = transcriptOfCut(turns);
+
   const decision = planHistoryCompaction({
     turns,
     turnTokens,
@@ -106,7 +125,8 @@ export async function compactToWorkingBudget(
       ? {}
       : { risk: context.earlyCompactionRisk }),
     neededTokens: userAsked ? budgetTokens : thresholdTokens(context),
-    rawOf: (cut) => transcriptOf(turns.slice(0, cut)),
+    rawOf: (cut) => piecesOf(cut).join(''),
+    piecesOf,
     ...(context.todos === undefined ? {} : { tasks: context.todos }),
   });
   context.logger.debug('working budget', {
@@ -133,6 +153,7 @@ export async function compactToWorkingBudget(
       entriesDropped: context.history.length - newHistory.length + 1,
       targetTokens: budgetTokens,
       carriesTrail: true,
+      recall: decision.summary.recall,
     },
   };
 }

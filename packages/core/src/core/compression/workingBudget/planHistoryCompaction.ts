@@ -47,6 +47,8 @@ export interface HistoryCompactionInput {
   readonly neededTokens?: number;
   /** The first `cut` turns' raw text, as the store of originals keeps it (one recall id names it). */
   readonly rawOf: (cut: number) => string;
+  /** `rawOf(cut)` in parts that join to it (each turn and separator), so an archive stores each once. */
+  readonly piecesOf?: (cut: number) => readonly string[];
   /** The task list as the agent's store has it (absent or empty: the task calls it cuts). */
   readonly tasks?: readonly Todo[];
 }
@@ -121,6 +123,7 @@ export function planHistoryCompaction(input: HistoryCompactionInput): HistoryCom
     removed: input.turns.slice(0, plan.cut),
     history: input.turns,
     removedRaw: input.rawOf(plan.cut),
+    ...(input.piecesOf === undefined ? {} : { removedPieces: input.piecesOf(plan.cut) }),
     budgetChars: summaryBudgetChars(input.budgetTokens),
     purpose: 'working-budget',
     ...(input.tasks === undefined ? {} : { tasks: input.tasks }),
