@@ -103,6 +103,8 @@ export class ReplayRecorder implements StrategyObserver {
   private readonly workRedone: WorkRedoneCounter;
   private readonly sent: SentSink | undefined;
 
+  /** Originals a compaction named that no entry holds, as the session's archive keeps them. */
+  private readonly archived = new Map<string, string>();
   private readonly history: HistoryService;
   private readonly now: () => number;
   private readonly droppedThinking: DroppedThinking;
@@ -120,7 +122,13 @@ export class ReplayRecorder implements StrategyObserver {
       namedIn: namedRecallIds,
     });
     this.survival = new ArtifactSurvival(prepared.workspaceRoot);
-    this.grounding = new GroundingOracle(planGrounding(prepared.plan.contents), recallIdOfResponse);
+    this.grounding = new GroundingOracle(
+      planGrounding(prepared.plan.contents),
+      recallIdOfResponse,
+      {
+        textOf: (id) => this.archived.get(id),
+      },
+    );
     this.intent = new IntentOracle(
       planIntent(prepared.plan.contents),
       planWorkState(prepared.plan.contents),
@@ -230,6 +238,9 @@ export class ReplayRecorder implements StrategyObserver {
     const start = this.compressStart;
     this.compressStart = undefined;
     if (event.result.kind !== 'applied') return;
+    for (const original of event.result.metadata.recall ?? []) {
+      this.archived.set(original.id, original.text);
+    }
     this.countCompaction(start === undefined ? null : this.now() - start);
     if (before === undefined) return;
     this.tracker.onEdit(before, this.history.getRawHistory(), 'compression');

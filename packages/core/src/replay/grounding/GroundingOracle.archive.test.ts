@@ -77,4 +77,19 @@ describe('#24.5 GroundingOracle with an archive and the proxy pointer shape', ()
     expect(oracle.hasUsesAt(recordingPosition(5, 0))).toBe(true);
     expect(oracle.hasUsesAt(recordingPosition(3, 0))).toBe(false);
   });
+
+  it('#35.1 with response ids as the resolver, an id only the archive keeps (a summary transcript) still makes a use recallable', () => {
+    const sent = [...contents.slice(0, 2), pointer('c1', 'r00000000b2'), ...contents.slice(3, 5)];
+    const byResponse = () => 'r00000000ff';
+    const without = new GroundingOracle(planGrounding(contents), byResponse);
+    without.onModelCall(sent, recordingPosition(5, 0));
+    expect(without.totals()).toMatchObject({ recallable: 0, hidden: 1 });
+    const withArchive = new GroundingOracle(
+      planGrounding(contents),
+      byResponse,
+      archive({ r00000000b2: 'c1 → listening on 49731' }),
+    );
+    withArchive.onModelCall(sent, recordingPosition(5, 0));
+    expect(withArchive.totals()).toMatchObject({ recallable: 1, hidden: 0 });
+  });
 });

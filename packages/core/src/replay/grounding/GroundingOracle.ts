@@ -87,10 +87,14 @@ export class GroundingOracle {
   private recallTexts: ReadonlyMap<string, string> | undefined;
   private readonly fetched = new Set<string>();
 
-  /** `recall` absent: nothing counts as recallable. */
+  /**
+   * `recall` absent: nothing counts as recallable. `archived`: originals no recorded response is
+   * (a summary's removed messages as one transcript), asked when `recall` has no text for an id.
+   */
   constructor(
     private readonly plan: GroundingPlan,
     private readonly recall?: RecallResolver,
+    private readonly archived?: RecallTextSource,
   ) {}
 
   /** Whether the reply at recording `position` used anything from earlier context. */
@@ -151,6 +155,10 @@ export class GroundingOracle {
   }
 
   private recallText(recall: RecallResolver, id: string): string | undefined {
+    return this.resolvedText(recall, id) ?? this.archived?.textOf(id);
+  }
+
+  private resolvedText(recall: RecallResolver, id: string): string | undefined {
     if (typeof recall !== 'function') return recall.textOf(id);
     this.recallTexts ??= new Map(
       this.plan.responses.map(({ block }) => [recall(block), blockText(block)]),

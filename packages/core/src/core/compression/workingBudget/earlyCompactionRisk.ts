@@ -47,9 +47,49 @@ export function withinRisk(
       ? Math.max(0, risk.writeMultiplier * (plan.estimatedTokens - sentNow))
       : risk.writeMultiplier * (plan.estimatedTokens - fixed - newest) -
         risk.readMultiplier * (sentNow - fixed - newest);
+  if (plan.finishing === true && !paysBackInTime(risk, input, { ...plan, upFront })) {
+    return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
+  }
   // A compaction that costs nothing up front risks nothing, even when density has lost so far.
   if (upFront <= 0 || upFront <= risk.riskTokens()) return { ...plan, upFrontTokens: upFront };
   return { kind: 'keep', cut: input.previousCut, reason: 'over-risk' };
+}
+
+/**
+ * Share of the calls a history is expected to take to reach the early budget again within which
+ * finishing a compaction must repay its up-front cost. The expectation is an average, so the
+ * margin is wide: at a half, small budgets (16k, 32k windows) finished compactions whose result
+ * the agent went on using, for no saving (docs/decisions/finishing-compactions.md).
+ */
+export const FINISH_PAYBACK_SHARE = 0.25;
+
+/**
+ * Whether finishing a compaction (`completionCut`) repays its up-front cost in time: each call
+ * reads the removed tokens no more, and is expected to add what the conversation's calls added on
+ * average (its turns' tokens over its replies). A short cycle (a small budget, large turns) ends
+ * before the summary's rewrite is repaid, while the result it takes away is still in use.
+ */
+function paysBackInTime(
+  risk: EarlyCompactionRisk,
+  input: CompactionPlanInput,
+  plan: { estimatedTokens: number; sentTokens: number; upFront: number },
+): boolean {
+  if (plan.upFront <= 0) return true;
+  const early = input.earlyBudgetTokens ?? input.budgetTokens;
+  const calls = Math.max(0, early - plan.estimatedTokens) / tokensPerReply(input);
+  const perCall = risk.readMultiplier * (plan.sentTokens - plan.estimatedTokens);
+  return plan.upFront <= perCall * calls * FINISH_PAYBACK_SHARE;
+}
+
+/** The tokens the conversation's turns added per reply of the model, on average (at least 1). */
+function tokensPerReply(input: CompactionPlanInput): number {
+  let chars = 0;
+  let replies = 0;
+  input.roles.forEach((role, i) => {
+    chars += input.messageChars[i] ?? 0;
+    if (role === 'assistant') replies++;
+  });
+  return Math.max(1, (chars * input.tokensPerChar) / Math.max(1, replies));
 }
 
 /**

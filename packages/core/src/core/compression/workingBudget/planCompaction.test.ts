@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { withinRisk } from './earlyCompactionRisk.js';
 import {
   COMPACT_TO_SHARE,
   estimateWithCut,
@@ -26,6 +27,7 @@ function afterCompaction(resultChars: number, replies: number): CompactionPlanIn
     fixedChars: 2_000,
     tokensPerChar: 0.25,
     budgetTokens: BUDGET,
+    earlyBudgetTokens: BUDGET * 0.85,
     previousCut: 4,
     summaryChars: 8_000,
   };
@@ -86,4 +88,28 @@ describe('planCompaction: finishing a compaction the newest turn held short', ()
       expect(plan.cut).toBe(roles.lastIndexOf('assistant'));
     },
   );
+
+  it('#35.2 finishing is made only when it repays its up-front cost within a quarter of the calls the cycle is expected to have left', () => {
+    const risk = { riskTokens: () => 1_000_000, readMultiplier: 0.1, writeMultiplier: 1.25 };
+    // Few, large turns: ~3,100 tokens a reply, so the history is back at the early budget within
+    // ~5 calls, too soon to repay the summary's rewrite.
+    const short = afterCompaction(40_000, 1);
+    expect(planCompaction(short)).toMatchObject({ kind: 'compact', finishing: true });
+    expect(withinRisk(risk, short, planCompaction(short))).toMatchObject({
+      kind: 'keep',
+      reason: 'over-risk',
+    });
+    // The same, after 60 small exchanges: ~330 tokens a reply, ~43 calls left.
+    const small = Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? 'user' : 'assistant'));
+    const long: CompactionPlanInput = {
+      ...short,
+      roles: [...small, ...short.roles],
+      messageChars: [...small.map(() => 100), ...short.messageChars],
+      previousCut: short.previousCut + small.length,
+    };
+    expect(withinRisk(risk, long, planCompaction(long))).toMatchObject({
+      kind: 'compact',
+      cut: long.roles.length - 2,
+    });
+  });
 });

@@ -63,6 +63,8 @@ export type CompactionPlan =
       readonly sentTokens: number;
       /** An early compaction's up-front cost (base-input-token units), spent from the risk budget. */
       readonly upFrontTokens?: number;
+      /** It finishes the standing compaction one reply later (`completionCut`). */
+      readonly finishing?: boolean;
     };
 
 /** Estimated prompt tokens when the first `cut` messages are replaced by the summary. */
@@ -165,6 +167,7 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
       cut: completion,
       estimatedTokens: estimate.sent(completion),
       sentTokens: estimate.sent(previousCut),
+      finishing: true,
     };
   }
   const lastAssistant = roles.lastIndexOf('assistant');
