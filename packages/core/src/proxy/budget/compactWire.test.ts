@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { budgetProxy } from '../test-utils/budgetProxy.js';
-import { longSessionBody, longSessionMessages, TASK } from '../test-utils/longSession.js';
+import {
+  bigReadTurn,
+  longSessionBody,
+  longSessionMessages,
+  shortReplyTurn,
+  TASK,
+} from '../test-utils/longSession.js';
 import { anthropicBody, FILE_TEXT } from '../test-utils/wireRequests.js';
 
 type Json = Record<string, unknown>;
@@ -228,25 +234,8 @@ describe('working budget: wire compaction', () => {
 
   it('#35.2 a compaction that had to keep a large new result is finished one reply later, though the request fits the early budget', () => {
     const { send } = setup();
-    const big = [
-      {
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: 'big', name: 'Read', input: { file_path: '/w/big.ts' } }],
-      },
-      {
-        role: 'user',
-        content: [
-          { type: 'tool_result', tool_use_id: 'big', content: 'const wide = 1;\n'.repeat(2_500) },
-        ],
-      },
-    ];
-    const reply = [
-      {
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: 'after', name: 'Bash', input: { command: 'npm test' } }],
-      },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'after', content: 'ok' }] },
-    ];
+    const big = bigReadTurn();
+    const reply = shortReplyTurn();
     const history = [...longSessionMessages(20, 2_000), ...big];
     const first = send(anthropicBody(history, { model: 'claude-sonnet-4-6' }), { now: 0 });
     expect(first.compaction?.kind).toBe('compacted');
@@ -270,9 +259,7 @@ describe('working budget: wire compaction', () => {
         .map((m) => JSON.stringify(m)),
     ).toEqual(reply.map((m) => JSON.stringify(m)));
     // Once: the next request keeps that compaction.
-    const reply2 = reply.map(
-      (m) => JSON.parse(JSON.stringify(m).replaceAll('after', 'later')) as Json,
-    );
+    const reply2 = shortReplyTurn('later');
     const later = send(
       anthropicBody([...history, ...reply, ...reply2], { model: 'claude-sonnet-4-6' }),
     );

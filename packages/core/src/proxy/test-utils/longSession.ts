@@ -117,3 +117,30 @@ export function compactionRequestBody(stream = true, instructions?: string): str
   last.content.push({ type: 'text', text: compactionPrompt(instructions) });
   return anthropicBody(messages, { model: 'claude-sonnet-4-6', stream });
 }
+
+/** A Read whose result is `lines` lines long (40,000 characters at the default): a large new turn. */
+export function bigReadTurn(lines = 2_500): Json[] {
+  return [
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'big', name: 'Read', input: { file_path: '/w/big.ts' } }],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'big', content: 'const wide = 1;\n'.repeat(lines) },
+      ],
+    },
+  ];
+}
+
+/** One short reply: a Bash call (`id`) and its output. */
+export function shortReplyTurn(id = 'after'): Json[] {
+  return [
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'npm test' } }],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+  ];
+}

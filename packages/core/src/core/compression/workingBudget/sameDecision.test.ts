@@ -14,7 +14,12 @@ import {
   type CompactOutcome,
 } from '../../../proxy/budget/compactWire.js';
 import { parseJsonSpans } from '../../../proxy/wire/jsonSpans.js';
-import { longSessionBody, longSessionMessages } from '../../../proxy/test-utils/longSession.js';
+import {
+  bigReadTurn,
+  longSessionBody,
+  longSessionMessages,
+  shortReplyTurn,
+} from '../../../proxy/test-utils/longSession.js';
 import { anthropicBody } from '../../../proxy/test-utils/wireRequests.js';
 import type { WireHistory } from '../../../proxy/wire/wireHistory.js';
 import type { IContent } from '../../../services/history/IContent.js';
@@ -226,25 +231,8 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
   });
 
   it('#35.2 a compaction the newest turn held short is finished one reply later on both sides: the same cut, the same summary', async () => {
-    const big = [
-      {
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: 'big', name: 'Read', input: { file_path: '/w/big.ts' } }],
-      },
-      {
-        role: 'user',
-        content: [
-          { type: 'tool_result', tool_use_id: 'big', content: 'const wide = 1;\n'.repeat(2_500) },
-        ],
-      },
-    ];
-    const reply = [
-      {
-        role: 'assistant',
-        content: [{ type: 'tool_use', id: 'after', name: 'Bash', input: { command: 'npm test' } }],
-      },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'after', content: 'ok' }] },
-    ];
+    const big = bigReadTurn();
+    const reply = shortReplyTurn();
     const history = [...longSessionMessages(20, 2_000), ...big];
     const model = { model: 'claude-sonnet-4-6' };
     const first = request(anthropicBody(history, model));
