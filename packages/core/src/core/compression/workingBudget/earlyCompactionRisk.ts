@@ -64,7 +64,7 @@ export function withinRisk(
 export const FINISH_PAYBACK_SHARE = 0.25;
 
 /**
- * Whether finishing a compaction (`completionCut`) repays its up-front cost in time: each call
+ * Whether finishing a compaction (`finishingCut`) repays its up-front cost in time: each call
  * reads the removed tokens no more, and is expected to add what the conversation's calls added on
  * average (its turns' tokens over its replies). A short cycle (a small budget, large turns) ends
  * before the summary's rewrite is repaid, while the result it takes away is still in use.

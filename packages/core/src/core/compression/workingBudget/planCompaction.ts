@@ -63,7 +63,7 @@ export type CompactionPlan =
       readonly sentTokens: number;
       /** An early compaction's up-front cost (base-input-token units), spent from the risk budget. */
       readonly upFrontTokens?: number;
-      /** It finishes the standing compaction one reply later (`completionCut`). */
+      /** It finishes the standing compaction one reply later (`finishingCut`). */
       readonly finishing?: boolean;
     };
 
@@ -143,7 +143,7 @@ export function oneReplyPast(roles: readonly string[], from: number): boolean {
  * off keeps that result until the next one. The request fits the budget as sent, so this is an
  * early compaction: made only within the risk budget (`withinRisk`).
  */
-function completionCut(
+function finishingCut(
   input: CompactionPlanInput,
   estimate: ReturnType<typeof cutEstimates>,
 ): number | undefined {
@@ -160,12 +160,12 @@ export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   const { previousCut, roles } = input;
   const estimate = cutEstimates(input);
   if (estimate.fits(previousCut)) {
-    const completion = completionCut(input, estimate);
-    if (completion === undefined) return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
+    const finishing = finishingCut(input, estimate);
+    if (finishing === undefined) return { kind: 'keep', cut: previousCut, reason: 'under-budget' };
     return {
       kind: 'compact',
-      cut: completion,
-      estimatedTokens: estimate.sent(completion),
+      cut: finishing,
+      estimatedTokens: estimate.sent(finishing),
       sentTokens: estimate.sent(previousCut),
       finishing: true,
     };
