@@ -17,8 +17,8 @@ import type { CompactionLayout } from './compactionLayout.js';
 import { compactionSummary } from './compactionSummary.js';
 import {
   earlyBudgetOf,
-  oneReplyPast,
   planCompaction as planWireCompaction,
+  repliesPast,
   type CompactionPlan,
 } from '../../core/compression/workingBudget/planCompaction.js';
 import {
@@ -287,9 +287,8 @@ function planFor(
   const kept = standingItem === 0 ? Infinity : fixed + standing + tailChars(input, standingItem);
   const earlyBudgetTokens = earlyBudgetOf(budgetTokens);
   const previousTurn = standingItem === 0 ? 0 : turns.findIndex((t) => t.first === standingItem);
-  const roles = turns.map((turn) => turn.role);
   // Under the early budget only the call one reply past the standing cut may compact (to finish it).
-  const finishing = previousTurn > 0 && oneReplyPast(roles, previousTurn);
+  const finishing = previousTurn > 0 && repliesPast((i) => turns[i]?.role, previousTurn) === 1;
   if (!finishing && Math.ceil(kept * request.perChar) <= earlyBudgetTokens) {
     return { plan: { kind: 'keep', cut: standingItem, reason: 'under-budget' }, summaryChars };
   }
@@ -302,7 +301,7 @@ function planFor(
     tokensPerChar: request.perChar,
   });
   const planInput = {
-    roles,
+    roles: turns.map((turn) => turn.role),
     messageChars: withImageDeltas(turnChars(input.layout, items), images),
     clientMessageChars: withImageDeltas(turnChars(input.layout, input.wire.messageSpans), images),
     pinnedChars: pinnedChars(input.layout, input.wire.messageSpans),

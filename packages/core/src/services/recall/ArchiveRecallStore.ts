@@ -2,11 +2,7 @@
  * The recall store over a recall archive (`RecallArchive`, what `dense recall` reads): the
  * originals a working-budget summary names that no history entry holds, after a resume too.
  */
-import {
-  recallMissingMessage,
-  type ArchiveLookup,
-  type RecallMissingReason,
-} from '../../recall/RecallArchive.js';
+import { recallMissingMessage, type ArchiveLookup } from '../../recall/RecallArchive.js';
 import { errorMessage } from '../../utils/errors.js';
 import type { RecallLookup, RecallStore } from './RecallStore.js';
 
@@ -28,7 +24,6 @@ export class ArchiveRecallStore implements RecallStore {
       };
     }
     if (found.kind === 'found') return { kind: 'found', content: found.bytes.toString('utf8') };
-    const reason: RecallMissingReason = found.reason;
-    return { kind: 'unknown-id', message: recallMissingMessage(id, reason) };
+    return { kind: 'unknown-id', message: recallMissingMessage(id, found.reason) };
   }
 }

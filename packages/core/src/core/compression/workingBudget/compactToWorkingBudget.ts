@@ -13,7 +13,7 @@ import {
   type IContent,
 } from '../../../services/history/IContent.js';
 import type { CompressionContext, CompressionResult } from '../types.js';
-import { EARLY_COMPACTION_SHARE, earlyBudgetOf, oneReplyPast } from './planCompaction.js';
+import { EARLY_COMPACTION_SHARE, earlyBudgetOf, repliesPast } from './planCompaction.js';
 import { cutRoles, planHistoryCompaction } from './planHistoryCompaction.js';
 
 /** Metadata of the summary entry a working-budget compaction writes. */
@@ -40,16 +40,24 @@ function standingTurns(history: readonly IContent[]): {
   return { leading: [], turns: [...originals, ...history.slice(1)], previousCut: originals.length };
 }
 
+/** Summaries of this process whose history has gone more than one reply past them. */
+const pastFinishing = new WeakSet<IContent>();
+
 /**
  * Whether `history` is one reply past a working-budget compaction of this process (its summary
  * first, then the model's turn the compaction kept and one reply since): the one point at which
  * the plan may finish a compaction the newest turn held short of its target, though the history
- * is under the early budget.
+ * is under the early budget. Asked before every send: once the history is past that point, it is
+ * not read again for that summary.
  */
 export function finishesCompaction(history: readonly IContent[]): boolean {
   const first = history[0];
   if (!isWorkingBudgetSummary(first) || !originalsOf.has(first as IContent)) return false;
-  return oneReplyPast(cutRoles(history.slice(1).filter((entry) => !isEmptyAiEntry(entry))), 0);
+  if (pastFinishing.has(first as IContent)) return false;
+  const roles = cutRoles(history.slice(1).filter((entry) => !isEmptyAiEntry(entry)));
+  const replies = repliesPast((index) => roles[index], 0);
+  if (replies === undefined || replies > 1) pastFinishing.add(first as IContent);
+  return replies === 1;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   fitsBudget,
   oneReplyPast,
   planCompaction,
+  repliesPast,
   type CompactionPlanInput,
 } from './planCompaction.js';
 
@@ -62,6 +63,16 @@ describe('planCompaction: finishing a compaction the newest turn held short', ()
     expect(oneReplyPast(['assistant', 'user', 'assistant', 'assistant'], 0)).toBe(false);
     expect(oneReplyPast(['user', 'assistant', 'user', 'assistant'], 0)).toBe(false);
     expect(oneReplyPast(['user', 'assistant', 'user', 'assistant'], 1)).toBe(true);
+    // Counted up to two, reading no further than the second reply.
+    const read: number[] = [];
+    const roles = ['assistant', 'user', 'assistant', 'assistant', 'assistant'];
+    const roleAt = (index: number) => {
+      read.push(index);
+      return roles[index];
+    };
+    expect(repliesPast(roleAt, 0)).toBe(2);
+    expect(Math.max(...read)).toBe(3);
+    expect(repliesPast((index) => roles[index], 1)).toBeUndefined();
   });
 
   test.prop([

@@ -122,17 +122,30 @@ function cutEstimates(input: CompactionPlanInput) {
 }
 
 /**
+ * The model's replies after its turn at `from` (`roleAt` gives each turn's role, `undefined` past
+ * the last), counted up to two; `undefined` when the turn at `from` is not the model's.
+ */
+export function repliesPast(
+  roleAt: (index: number) => string | undefined,
+  from: number,
+): number | undefined {
+  if (roleAt(from) !== 'assistant') return undefined;
+  let replies = 0;
+  for (let i = from + 1; replies < 2; i++) {
+    const role = roleAt(i);
+    if (role === undefined) break;
+    if (role === 'assistant') replies++;
+  }
+  return replies;
+}
+
+/**
  * Whether the turns from `from` on are one reply past a cut there: the model's turn at `from` (the
  * newest one a compaction could keep whole) and exactly one later reply. The one point at which
  * `planCompaction` may finish that compaction.
  */
 export function oneReplyPast(roles: readonly string[], from: number): boolean {
-  if (roles[from] !== 'assistant') return false;
-  let replies = 0;
-  for (let i = from + 1; i < roles.length; i++) {
-    if (roles[i] === 'assistant' && ++replies > 1) return false;
-  }
-  return replies === 1;
+  return repliesPast((index) => roles[index], from) === 1;
 }
 
 /**

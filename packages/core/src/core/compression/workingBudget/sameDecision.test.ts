@@ -109,6 +109,27 @@ function sizesOf(req: Request): Map<IContent, number> {
   return new Map(req.wire.history.map((entry, i) => [entry, req.turnTokens[i] ?? 0]));
 }
 
+/**
+ * The CLI's history after its first compaction, grown to `second`'s turns (its summary, the turns
+ * it kept, the new ones), each turn sized as the proxy counts it in `second`; the turns the summary
+ * stands for keep their entries, so the plan sees the originals.
+ */
+function grownHistory(input: {
+  readonly first: Request;
+  readonly second: Request;
+  readonly compacted: readonly IContent[];
+  readonly cut: number;
+}): { history: IContent[]; sizes: Map<IContent, number> } {
+  const { first, second, cut } = input;
+  const history = [...input.compacted, ...second.wire.history.slice(first.wire.history.length)];
+  const sizes = sizesOf(second);
+  second.wire.history.forEach((_, i) => {
+    const entry = i < cut ? first.wire.history[i] : history[i - cut + 1];
+    if (entry !== undefined) sizes.set(entry, second.turnTokens[i] ?? 0);
+  });
+  return { history, sizes };
+}
+
 const summaryText = (entry: IContent | undefined): string =>
   entry?.blocks[0]?.type === 'text' ? entry.blocks[0].text : '';
 
@@ -172,16 +193,11 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
     });
     if (cliFirst.kind !== 'applied') throw new Error('first kept');
     const summaryEntry = cliFirst.newHistory[0] as IContent;
-    // The CLI's history goes on: its summary, the turns it kept, then the new ones.
-    const cut = proxyFirst.cut ?? 0;
-    const history = [
-      ...cliFirst.newHistory,
-      ...second.wire.history.slice(first.wire.history.length),
-    ];
-    const secondSizes = sizesOf(second);
-    second.wire.history.forEach((_, i) => {
-      const entry = i < cut ? first.wire.history[i] : history[i - cut + 1];
-      if (entry !== undefined) secondSizes.set(entry, second.turnTokens[i] ?? 0);
+    const { history, sizes: secondSizes } = grownHistory({
+      first,
+      second,
+      compacted: cliFirst.newHistory,
+      cut: proxyFirst.cut ?? 0,
     });
     secondSizes.set(summaryEntry, BUDGET);
     const cliSecond = await cliDecision({
@@ -256,12 +272,11 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
     });
     if (cliFirst.kind !== 'applied') throw new Error('first kept');
     const summaryEntry = cliFirst.newHistory[0] as IContent;
-    const cut = proxyFirst.cut ?? 0;
-    const grown = [...cliFirst.newHistory, ...second.wire.history.slice(first.wire.history.length)];
-    const sizes = sizesOf(second);
-    second.wire.history.forEach((_, i) => {
-      const entry = i < cut ? first.wire.history[i] : grown[i - cut + 1];
-      if (entry !== undefined) sizes.set(entry, second.turnTokens[i] ?? 0);
+    const { history: grown, sizes } = grownHistory({
+      first,
+      second,
+      compacted: cliFirst.newHistory,
+      cut: proxyFirst.cut ?? 0,
     });
     // The summary as long as it is: the CLI's history is under the early budget.
     sizes.set(summaryEntry, summaryText(summaryEntry).length * PER_CHAR);
