@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ai, human, readFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { compactionSummary } from './compactionSummary.js';
+import { LISTED_HEADING } from './listedNames.js';
 
 /** A synthetic 200-line module whose declarations sit deep inside it. */
 function moduleText(): string {
@@ -85,11 +86,43 @@ describe('compactionSummary: outputs the agent came back to', () => {
         budgetChars: 12_000,
         purpose: 'working-budget',
       }).text;
-    expect(summary(removed)).not.toContain('ledgerModule17');
+    // The turns' lines without the listings section (which names what listings showed anyway).
+    const turns = (text: string) => text.split(LISTED_HEADING)[0] ?? '';
+    expect(turns(summary(removed))).not.toContain('ledgerModule17');
     const text = summary(history);
-    expect(text).toContain('ls src/modules');
-    expect(text).toContain('ledgerModule17');
-    expect(text.length).toBeLessThanOrEqual(12_000 + 200);
+    expect(turns(text)).toContain('ls src/modules');
+    expect(turns(text)).toContain('ledgerModule17');
+    expect(turns(text).length).toBeLessThanOrEqual(12_000 + 200);
+  });
+
+  it('#33 the names an early directory listing showed stay in the summary when its line is left out, beside the budget', () => {
+    const modules = Array.from({ length: 16 }, (_, i) => `LedgerModule${i}.tsx`);
+    const removed = [
+      human('Map the modules, then fix every report.'),
+      ...toolRoundTrip(
+        'c0',
+        'run_shell_command',
+        { command: 'ls src/modules' },
+        modules.join('\n'),
+      ),
+      ...reportRuns(120),
+    ];
+    const input = {
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 12_000,
+      purpose: 'working-budget',
+    } as const;
+    const { text } = compactionSummary(input);
+    const [turns = '', listed = ''] = text.split(LISTED_HEADING);
+    // The listing's own line gave way to newer ones; its names did not.
+    expect(turns).not.toContain('ls src/modules');
+    for (const name of modules) expect(listed).toContain(name);
+    expect(listed).toContain('- `ls src/modules`:');
+    // The rest is laid out as without the section, within the budget; the section beside it.
+    expect(turns.length).toBeLessThanOrEqual(12_000 + 2);
+    expect(listed.length).toBeLessThanOrEqual(12_000 / 25);
   });
 });
 

@@ -46,10 +46,16 @@ import { compactedImages, type CompactedImages } from '../images/compactedImages
 import { isDenseText, summarizedTranscriptIds } from '../../core/compression/denseText.js';
 import { subagentReports } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
+import { listedNames } from './listedNames.js';
 
 const ASSISTANT_CHARS = 300;
 /** The skills the agent loaded may take up to this share of the budget. */
 const SKILLS_SHARE = 1 / 10;
+/**
+ * The names directory listings showed (`listedNames`) take up to this share of the budget beside
+ * it: the rest of the summary is laid out as without them.
+ */
+const LISTED_SHARE = 1 / 25;
 type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text' | 'source'> & {
   /** Where the output sits in the whole conversation (-1: not found there). */
   readonly position: number;
@@ -313,6 +319,13 @@ function recallEntries(
   return recall;
 }
 
+/** `text` and, after it, the names the removed turns' listings showed that it does not. */
+function withListedNames(text: string, input: SummaryInput): string {
+  const room = Math.floor(input.budgetChars * LISTED_SHARE);
+  const listed = listedNames(input.removed, room, (name) => text.includes(name));
+  return listed === '' ? text : `${text}\n\n${listed}`;
+}
+
 /** The summary text and the originals its recall ids name. */
 export function compactionSummary(input: SummaryInput): CompactionSummary {
   const { removed } = input;
@@ -373,6 +386,6 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     reports: (chars) => subagentReports(removed, chars),
     lines,
   });
-  const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body];
-  return { text: text.join('\n'), recall };
+  const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body].join('\n');
+  return { text: withListedNames(text, input), recall };
 }

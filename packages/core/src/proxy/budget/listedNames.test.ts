@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
+import { LISTED_HEADING, LISTING_CHARS, listedNames, nameOfLine } from './listedNames.js';
+
+const nothingShown = () => false;
+
+describe('nameOfLine', () => {
+  it('#33 reads a name from plain, long-format, tree and recursive listings', () => {
+    expect(nameOfLine('ledgerModule.ts')).toBe('ledgerModule.ts');
+    expect(nameOfLine('./src/api/routes.ts')).toBe('./src/api/routes.ts');
+    expect(nameOfLine('components/')).toBe('components/');
+    expect(nameOfLine('-rw-r--r--  1 dev dev  4821 Mar  3 10:12 Invoices.tsx')).toBe(
+      'Invoices.tsx',
+    );
+    expect(nameOfLine('lrwxrwxrwx  1 dev dev    11 Mar  3 10:12 current -> releases/7')).toBe(
+      'current',
+    );
+    expect(nameOfLine('│   ├── Payments.tsx')).toBe('Payments.tsx');
+    expect(nameOfLine('src/modules:')).toBe('src/modules');
+  });
+
+  it('#33 leaves out what is not a name: totals, separators, code another command printed', () => {
+    expect(nameOfLine('total 48')).toBeUndefined();
+    expect(nameOfLine('---')).toBeUndefined();
+    expect(nameOfLine("import { useState } from 'react';")).toBeUndefined();
+    expect(nameOfLine('});')).toBeUndefined();
+    expect(nameOfLine('12345')).toBeUndefined();
+  });
+});
+
+describe('listedNames', () => {
+  const listing = (id: string, command: string, names: readonly string[]) =>
+    toolRoundTrip(id, 'run_shell_command', { command }, names.join('\n'));
+
+  it('#33 names what the listings of the removed turns showed, newest listing first, each name once', () => {
+    const removed = [
+      human('Map the project.'),
+      ...listing('c1', 'ls src/modules', ['Invoices.tsx', 'Payments.tsx']),
+      ...toolRoundTrip('c2', 'run_shell_command', { command: 'cat notes.txt' }, 'Refunds.tsx'),
+      ...listing('c3', 'cd web && ls -la src', ['modules/', 'Payments.tsx', 'App.tsx']),
+      ...toolRoundTrip('c4', 'glob', { pattern: 'server/**/*.js' }, 'server/db.js\nserver/app.js'),
+    ];
+    const text = listedNames(removed, 2_000, nothingShown);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(LISTED_HEADING);
+    expect(lines.slice(1)).toEqual([
+      '- `server/**/*.js`: server/db.js server/app.js',
+      '- `cd web && ls -la src`: modules/ Payments.tsx App.tsx',
+      '- `ls src/modules`: Invoices.tsx',
+    ]);
+    // A command that does not list (cat) gives no names.
+    expect(text).not.toContain('Refunds.tsx');
+  });
+
+  it('#33 leaves out names the summary already shows, and says how many a long listing had past its room', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `src/generated/file${i}.ts`);
+    const removed = [
+      ...listing('c1', 'ls src', ['Shown.ts', 'Hidden.ts']),
+      ...listing('c2', 'find src/generated', many),
+    ];
+    const text = listedNames(removed, 4_000, (name) => name === 'Shown.ts');
+    expect(text).toContain('- `ls src`: Hidden.ts');
+    expect(text).not.toContain('Shown.ts');
+    const findLine = text.split('\n').find((line) => line.includes('find src/generated')) ?? '';
+    expect(findLine.length).toBeLessThanOrEqual(LISTING_CHARS + 20);
+    expect(findLine).toMatch(/\(\+\d+ more\)$/);
+  });
+
+  it('#33 is empty without a listing, and never longer than its room (property)', () => {
+    expect(listedNames([human('Hello.')], 1_000, nothingShown)).toBe('');
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.stringMatching(/^[A-Za-z][\w.-]{0,30}$/), { maxLength: 60 }), {
+          maxLength: 8,
+        }),
+        fc.integer({ min: 0, max: 3_000 }),
+        (listings, chars) => {
+          const removed = listings.flatMap((names, i) => listing(`c${i}`, `ls dir${i}`, names));
+          expect(listedNames(removed, chars, nothingShown).length).toBeLessThanOrEqual(chars);
+        },
+      ),
+    );
+  });
+});
