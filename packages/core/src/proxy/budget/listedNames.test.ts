@@ -53,6 +53,18 @@ describe('listedNames', () => {
     expect(text).not.toContain('Refunds.tsx');
   });
 
+  it("#33 reads Codex's listing (`rg --files` in its shell tool) like any other", () => {
+    const removed = toolRoundTrip(
+      'c1',
+      'exec_command',
+      { command: 'rg --files src/app' },
+      'src/app/page.tsx\nsrc/app/layout.tsx',
+    );
+    expect(listedNames(removed, 1_000, nothingShown)).toContain(
+      '- `rg --files src/app`: src/app/page.tsx src/app/layout.tsx',
+    );
+  });
+
   it('#33 leaves out names the summary already shows, and says how many a long listing had past its room', () => {
     const many = Array.from({ length: 300 }, (_, i) => `src/generated/file${i}.ts`);
     const removed = [

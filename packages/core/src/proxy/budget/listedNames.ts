@@ -1,6 +1,6 @@
 /**
  * The names the directory listings of a compaction's removed turns showed (`ls`, `find`, `tree`,
- * `fd`, `git ls-files`, a glob or a directory-listing tool): the project's map. The agent comes
+ * `fd`, `git ls-files`, `rg --files`, a glob or a directory-listing tool): the project's map. The agent comes
  * back to it long after it listed it (a recap of every module, a file it saw and never opened),
  * and a turn's one-line summary carries a command, not what it listed. Newest listing first, each
  * name once, within the room given; names the rest of the summary already shows are left out.
@@ -20,7 +20,8 @@ const COMMAND_CHARS = 60;
 
 const LISTING_TOOLS: ReadonlySet<string> = new Set(['glob', 'list_directory']);
 /** A shell command that lists (after any leading `cd …&&`). */
-const LISTING_COMMAND = /^(?:cd\s+\S+\s*&&\s*)*(?:ls|find|tree|fd|git\s+ls-files)(?:\s|$)/;
+const LISTING_COMMAND =
+  /^(?:cd\s+\S+\s*&&\s*)*(?:ls|find|tree|fd|git\s+ls-files|rg\s+--files)(?:\s|$)/;
 /** A long listing's line (`ls -l`): the name is its last field. */
 const LONG_FORMAT = /^[-dlcbps][rwxsStT-]{9}[.@+]?\s/;
 /** A tree's drawing before a name. */
