@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
-import { LISTED_HEADING, LISTING_CHARS, listedNames, nameOfLine } from './listedNames.js';
+import {
+  LISTED_HEADING,
+  LISTING_CHARS,
+  LISTING_NAMES_EXAMINED,
+  listedNames,
+  nameOfLine,
+} from './listedNames.js';
 
 const nothingShown = () => false;
 
@@ -77,6 +83,23 @@ describe('listedNames', () => {
     const findLine = text.split('\n').find((line) => line.includes('find src/generated')) ?? '';
     expect(findLine.length).toBeLessThanOrEqual(LISTING_CHARS + 20);
     expect(findLine).toMatch(/\(\+\d+ more\)$/);
+  });
+
+  it('#33 a listing of a whole tree is looked at only as far as its room and a bounded share, the rest counted', () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => `src/deep/tree/file${i}.ts`);
+    let asked = 0;
+    const text = listedNames(listing('c1', 'find src', names), 4_000, () => {
+      asked++;
+      return false;
+    });
+    const shownNames = text.split('\n')[1]?.match(/file\d+\.ts/g) ?? [];
+    expect(shownNames.length).toBeGreaterThan(10);
+    expect(asked).toBeLessThanOrEqual(LISTING_NAMES_EXAMINED);
+    expect(text).toContain(`(+${names.length - shownNames.length} more)`);
+    // Names the summary shows already are skipped, at most a bounded number of them.
+    asked = 0;
+    expect(listedNames(listing('c1', 'find src', names), 4_000, () => ++asked > 0)).toBe('');
+    expect(asked).toBe(LISTING_NAMES_EXAMINED);
   });
 
   it('#33 is empty without a listing, and never longer than its room (property)', () => {

@@ -17,6 +17,8 @@ export const LISTED_HEADING = 'Names the directory listings of these turns showe
 /** Characters one listing's names may take (a `find` of a whole tree stays one line of many). */
 export const LISTING_CHARS = 800;
 const COMMAND_CHARS = 60;
+/** Names of one listing looked at, at most (the rest are counted). */
+export const LISTING_NAMES_EXAMINED = 1_000;
 
 const LISTING_TOOLS: ReadonlySet<string> = new Set(['glob', 'list_directory']);
 /** A shell command that lists (after any leading `cd …&&`). */
@@ -89,8 +91,10 @@ const clipped = (text: string, chars: number): string =>
 const MORE_CHARS = 14;
 
 /**
- * One listing's line: its label and the names not yet shown, within `chars` (at most
- * `LISTING_CHARS`); undefined when no name is left to show or none fits.
+ * One listing's line: its label and, in the listing's order, the names not yet shown until the
+ * next one does not fit `chars` (at most `LISTING_CHARS`); the names from there on are counted,
+ * not looked at (a `find` of a whole tree costs no more than a short listing). Undefined when no
+ * name is left to show or none fits.
  */
 function listingLine(
   listing: Listing,
@@ -101,17 +105,17 @@ function listingLine(
   const head = `- \`${clipped(listing.label.replace(/\s+/g, ' '), COMMAND_CHARS)}\`:`;
   const room = Math.min(chars, LISTING_CHARS) - MORE_CHARS;
   let line = head;
-  let left = 0;
-  for (const name of listing.names) {
+  let index = 0;
+  const examined = Math.min(listing.names.length, LISTING_NAMES_EXAMINED);
+  for (; index < examined; index++) {
+    const name = listing.names[index] as string;
     if (shown.has(name) || isShown(name)) continue;
-    if (line.length + name.length + 1 > room) {
-      left++;
-      continue;
-    }
+    if (line.length + name.length + 1 > room) break;
     shown.add(name);
     line += ` ${name}`;
   }
   if (line === head) return undefined;
+  const left = listing.names.length - index;
   return left === 0 ? line : `${line} (+${left} more)`;
 }
 
