@@ -1,10 +1,10 @@
 /**
  * The names the directory listings of a compaction's removed turns showed (`ls`, `find`, `tree`,
- * `fd`, `git ls-files`, `rg --files`, a glob or a directory-listing tool): the project's map. The agent comes
- * back to it long after it listed it (a recap of every module, a file it saw and never opened),
- * and a turn's one-line summary carries a command, not what it listed. Newest listing first, each
- * name once, within the room given; names the rest of the summary already shows are left out.
- * Pure.
+ * `fd`, `git ls-files`, `rg --files`, a glob or a directory-listing tool): the project's map. The
+ * agent comes back to it long after it listed it (a recap of every module, a file it saw and never
+ * opened), and a turn's one-line summary carries a command, not what it listed. Newest listing
+ * first, each name once, within the room given; names the rest of the summary already shows are
+ * left out. Pure.
  */
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { stringParameter } from '../../core/compression/density/toolParameters.js';
