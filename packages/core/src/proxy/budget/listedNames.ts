@@ -28,11 +28,11 @@ const LISTING_COMMAND =
 const LONG_FORMAT = /^[-dlcbps][rwxsStT-]{9}[.@+]?\s/;
 /** A tree's drawing before a name. */
 const TREE_DRAWING = /^[\s│├└─|`-]+/u;
-/** One name or path: no spaces, at least one letter; a trailing `/` (a directory) or `:` (`ls -R`). */
+/** One name or path: no spaces, a letter in it; a trailing `/` (a directory) or `:` (`ls -R`). */
 const NAME = /^[\w@.+~-][\w@.+,~/-]*[/:]?$/;
 const MAX_NAME = 160;
 
-/** What the call lists: its command or pattern (for the line's label); undefined when it does not. */
+/** What the call lists: its command or pattern (the line's label); undefined when it lists none. */
 function listingLabel(call: ToolCallBlock): string | undefined {
   if (LISTING_TOOLS.has(call.name)) {
     return (
@@ -46,7 +46,7 @@ function listingLabel(call: ToolCallBlock): string | undefined {
   return command !== undefined && LISTING_COMMAND.test(command) ? command : undefined;
 }
 
-/** The name a listing's line shows, or undefined (a heading, a total, code another command printed). */
+/** The name a listing's line shows; undefined for a heading, a total, code a command printed. */
 export function nameOfLine(line: string): string | undefined {
   let text = line.trim();
   if (LONG_FORMAT.test(text)) {
