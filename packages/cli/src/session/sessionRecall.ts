@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   ArchiveRecallStore,
+  errorMessage,
   FallbackRecallStore,
   type RecallArchive,
   InMemoryRecallStore,
@@ -60,7 +61,7 @@ export function createSessionRecall(recorder: RecordingView, saved: SessionArchi
             .put(saved.conversationId, originals)
             .catch((error: unknown) => {
               saved.onError(
-                `dense: the recall archive could not be written (${error instanceof Error ? error.message : String(error)}); this compaction's recall ids resolve in this session only.`,
+                `dense: the recall archive could not be written (${errorMessage(error)}); this compaction's recall ids resolve in this session only.`,
               );
             })
             .finally(() => writes.delete(write));

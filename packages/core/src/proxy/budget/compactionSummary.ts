@@ -9,10 +9,11 @@
  * The user's words are kept even past the budget, and the header says so. A function of the
  * removed turns only; no LLM; the same turns always give the same text.
  */
-import type {
-  IContent,
-  ToolCallBlock,
-  ToolResponseBlock,
+import {
+  toolCallsById,
+  type IContent,
+  type ToolCallBlock,
+  type ToolResponseBlock,
 } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
@@ -285,10 +286,7 @@ function tasksOf(input: SummaryInput, entries: readonly IContent[]): readonly To
 function lineContext(input: SummaryInput): Omit<Context, 'shownWhole'> {
   const positions = new Map(input.history.map((entry, position) => [entry, position]));
   const positionOf = (entry: IContent) => positions.get(entry) ?? -1;
-  const calls = new Map<string, ToolCallBlock>();
-  for (const entry of input.removed) {
-    for (const block of entry.blocks) if (block.type === 'tool_call') calls.set(block.id, block);
-  }
+  const calls = toolCallsById(input.removed);
   return {
     outputs: outputsByCall(input.removed, positionOf, calls),
     mentions: agentMentions(input.history),
@@ -320,9 +318,13 @@ function recallEntries(
 }
 
 /** `text` and, after it, the names the removed turns' listings showed that it does not. */
-function withListedNames(text: string, input: SummaryInput): string {
+function withListedNames(
+  text: string,
+  input: SummaryInput,
+  calls: ReadonlyMap<string, ToolCallBlock>,
+): string {
   const room = Math.floor(input.budgetChars * LISTED_SHARE);
-  const listed = listedNames(input.removed, room, (name) => text.includes(name));
+  const listed = listedNames(input.removed, calls, room, (name) => text.includes(name));
   return listed === '' ? text : `${text}\n\n${listed}`;
 }
 
@@ -387,5 +389,5 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     lines,
   });
   const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body].join('\n');
-  return { text: withListedNames(text, input), recall };
+  return { text: withListedNames(text, input, context.calls), recall };
 }

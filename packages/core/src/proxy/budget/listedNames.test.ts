@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { toolCallsById, type IContent } from '../../services/history/IContent.js';
 import { human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import {
   LISTED_HEADING,
@@ -10,6 +11,10 @@ import {
 } from './listedNames.js';
 
 const nothingShown = () => false;
+
+/** `listedNames` of `removed`, with their own calls (as the summary hands them over). */
+const listed = (removed: readonly IContent[], chars: number, isShown: (name: string) => boolean) =>
+  listedNames(removed, toolCallsById(removed), chars, isShown);
 
 describe('nameOfLine', () => {
   it('#33 reads a name from plain, long-format, tree and recursive listings', () => {
@@ -47,7 +52,7 @@ describe('listedNames', () => {
       ...listing('c3', 'cd web && ls -la src', ['modules/', 'Payments.tsx', 'App.tsx']),
       ...toolRoundTrip('c4', 'glob', { pattern: 'server/**/*.js' }, 'server/db.js\nserver/app.js'),
     ];
-    const text = listedNames(removed, 2_000, nothingShown);
+    const text = listed(removed, 2_000, nothingShown);
     const lines = text.split('\n');
     expect(lines[0]).toBe(LISTED_HEADING);
     expect(lines.slice(1)).toEqual([
@@ -66,7 +71,7 @@ describe('listedNames', () => {
       { command: 'rg --files src/app' },
       'src/app/page.tsx\nsrc/app/layout.tsx',
     );
-    expect(listedNames(removed, 1_000, nothingShown)).toContain(
+    expect(listed(removed, 1_000, nothingShown)).toContain(
       '- `rg --files src/app`: src/app/page.tsx src/app/layout.tsx',
     );
   });
@@ -77,7 +82,7 @@ describe('listedNames', () => {
       ...listing('c1', 'ls src', ['Shown.ts', 'Hidden.ts']),
       ...listing('c2', 'find src/generated', many),
     ];
-    const text = listedNames(removed, 4_000, (name) => name === 'Shown.ts');
+    const text = listed(removed, 4_000, (name) => name === 'Shown.ts');
     expect(text).toContain('- `ls src`: Hidden.ts');
     expect(text).not.toContain('Shown.ts');
     const findLine = text.split('\n').find((line) => line.includes('find src/generated')) ?? '';
@@ -88,7 +93,7 @@ describe('listedNames', () => {
   it('#33 a listing of a whole tree is looked at only as far as its room and a bounded share, the rest counted', () => {
     const names = Array.from({ length: 100_000 }, (_, i) => `src/deep/tree/file${i}.ts`);
     let asked = 0;
-    const text = listedNames(listing('c1', 'find src', names), 4_000, () => {
+    const text = listed(listing('c1', 'find src', names), 4_000, () => {
       asked++;
       return false;
     });
@@ -98,12 +103,12 @@ describe('listedNames', () => {
     expect(text).toContain(`(+${names.length - shownNames.length} more)`);
     // Names the summary shows already are skipped, at most a bounded number of them.
     asked = 0;
-    expect(listedNames(listing('c1', 'find src', names), 4_000, () => ++asked > 0)).toBe('');
+    expect(listed(listing('c1', 'find src', names), 4_000, () => ++asked > 0)).toBe('');
     expect(asked).toBe(LISTING_NAMES_EXAMINED);
   });
 
   it('#33 is empty without a listing, and never longer than its room (property)', () => {
-    expect(listedNames([human('Hello.')], 1_000, nothingShown)).toBe('');
+    expect(listed([human('Hello.')], 1_000, nothingShown)).toBe('');
     fc.assert(
       fc.property(
         fc.array(fc.array(fc.stringMatching(/^[A-Za-z][\w.-]{0,30}$/), { maxLength: 60 }), {
@@ -112,7 +117,7 @@ describe('listedNames', () => {
         fc.integer({ min: 0, max: 3_000 }),
         (listings, chars) => {
           const removed = listings.flatMap((names, i) => listing(`c${i}`, `ls dir${i}`, names));
-          expect(listedNames(removed, chars, nothingShown).length).toBeLessThanOrEqual(chars);
+          expect(listed(removed, chars, nothingShown).length).toBeLessThanOrEqual(chars);
         },
       ),
     );

@@ -66,12 +66,13 @@ interface Listing {
 }
 
 /** The removed turns' listings, newest first, each with the names its output showed. */
-function listingsOf(removed: readonly IContent[]): Listing[] {
-  const calls = new Map<string, ToolCallBlock>();
+function listingsOf(
+  removed: readonly IContent[],
+  calls: ReadonlyMap<string, ToolCallBlock>,
+): Listing[] {
   const found: Listing[] = [];
   for (const entry of removed) {
     for (const block of entry.blocks) {
-      if (block.type === 'tool_call') calls.set(block.id, block);
       if (block.type !== 'tool_response') continue;
       const call = calls.get(block.callId);
       const label = call === undefined ? undefined : listingLabel(call);
@@ -121,17 +122,19 @@ function listingLine(
 
 /**
  * The section naming what the removed turns' listings showed, newest listing first, within
- * `chars` ('' when there is none or no room); `isShown` tells a name the summary already shows.
+ * `chars` ('' when there is none or no room); `calls`: the removed tool calls by id (the
+ * summary's own map); `isShown` tells a name the summary already shows.
  */
 export function listedNames(
   removed: readonly IContent[],
+  calls: ReadonlyMap<string, ToolCallBlock>,
   chars: number,
   isShown: (name: string) => boolean,
 ): string {
   const shown = new Set<string>();
   const lines: string[] = [];
   let used = LISTED_HEADING.length;
-  for (const listing of listingsOf(removed)) {
+  for (const listing of listingsOf(removed, calls)) {
     const line = listingLine(listing, chars - used - 1, shown, isShown);
     if (line === undefined) continue;
     lines.push(line);

@@ -5,7 +5,7 @@
  * Code's tasks are kept by id beside it. A rewound branch is not in the recording, so its items
  * never come back. Independent of the compression code. Pure.
  */
-import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
+import { toolCallsById, type IContent } from '../../services/history/IContent.js';
 import { leaves } from '../grounding/groundingText.js';
 import { recordedResults } from './recordedResults.js';
 import { taskListChange, type TaskListChange } from './taskListChange.js';
@@ -50,16 +50,9 @@ class ClientTaskList {
   }
 }
 
-function callsById(contents: readonly IContent[]): Map<string, ToolCallBlock> {
-  const calls = new Map<string, ToolCallBlock>();
-  for (const entry of contents)
-    for (const block of entry.blocks) if (block.type === 'tool_call') calls.set(block.id, block);
-  return calls;
-}
-
 /** The list after each change of the recording, oldest first. */
 export function planTaskLists(contents: readonly IContent[]): readonly TaskListState[] {
-  const calls = callsById(contents);
+  const calls = toolCallsById(contents);
   const list = new ClientTaskList();
   const states: TaskListState[] = [];
   for (const { block, position } of recordedResults(contents)) {

@@ -165,6 +165,15 @@ function isInputList(
   return Array.isArray(input);
 }
 
+/** The tool calls among `entries`, by call id (a later call with the same id wins). */
+export function toolCallsById(entries: readonly IContent[]): Map<string, ToolCallBlock> {
+  const calls = new Map<string, ToolCallBlock>();
+  for (const entry of entries) {
+    for (const block of entry.blocks) if (block.type === 'tool_call') calls.set(block.id, block);
+  }
+  return calls;
+}
+
 export function isTextBlock(block: ContentBlock): block is TextBlock {
   return block.type === 'text';
 }

@@ -109,6 +109,16 @@ function sizesOf(req: Request): Map<IContent, number> {
   return new Map(req.wire.history.map((entry, i) => [entry, req.turnTokens[i] ?? 0]));
 }
 
+/** The CLI's decision on the history a request carries, each entry its size there. */
+function cliDecisionOn(req: Request, risk?: EarlyCompactionRisk): Promise<CompressionResult> {
+  return cliDecision({
+    history: req.wire.history,
+    sizes: sizesOf(req),
+    fixedTokens: req.fixedTokens,
+    ...(risk === undefined ? {} : { risk }),
+  });
+}
+
 /**
  * The CLI's history after its first compaction, grown to `second`'s turns (its summary, the turns
  * it kept, the new ones), each turn sized as the proxy counts it in `second`; the turns the summary
@@ -160,11 +170,7 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
   it('#35.1 the CLI high-density strategy with the same budget cuts at the same turn and writes the same summary', async () => {
     const req = request(longSessionBody(30, 4_000));
     const proxy = proxyDecision(req, { compaction: undefined, promptTokensPerChar: undefined });
-    const result = await cliDecision({
-      history: req.wire.history,
-      sizes: sizesOf(req),
-      fixedTokens: req.fixedTokens,
-    });
+    const result = await cliDecisionOn(req);
     if (result.kind !== 'applied') throw new Error(`noop: ${result.reason}`);
     const cut = proxy.cut ?? 0;
     expect(cut).toBeGreaterThan(0);
@@ -225,23 +231,13 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
     };
     const fresh = (): BudgetState => ({ compaction: undefined, promptTokensPerChar: undefined });
     expect(proxyDecision(req, fresh(), broke).kind).toBe('none');
-    const kept = await cliDecision({
-      history: req.wire.history,
-      sizes: sizesOf(req),
-      fixedTokens: req.fixedTokens,
-      risk: broke,
-    });
+    const kept = await cliDecisionOn(req, broke);
     expect(kept.kind === 'applied' && kept.metadata.carriesTrail === true).toBe(false);
     // With room in the risk budget both compact, at the same turn.
     const rich: EarlyCompactionRisk = { ...broke, riskTokens: () => 1_000_000 };
     const proxy = proxyDecision(req, fresh(), rich);
     expect(proxy.kind).toBe('compacted');
-    const cli = await cliDecision({
-      history: req.wire.history,
-      sizes: sizesOf(req),
-      fixedTokens: req.fixedTokens,
-      risk: rich,
-    });
+    const cli = await cliDecisionOn(req, rich);
     if (cli.kind !== 'applied') throw new Error('kept');
     expect(cli.newHistory.slice(1)).toEqual(req.wire.history.slice(proxy.cut ?? 0));
   });
@@ -264,12 +260,7 @@ describe('#35.1 the working budget: one decision for the proxy and the CLI', () 
     expect(proxyFirst.cut).toBe(first.wire.history.length - 2);
     expect(proxySecond).toMatchObject({ kind: 'compacted', cut: second.wire.history.length - 2 });
 
-    const cliFirst = await cliDecision({
-      history: first.wire.history,
-      sizes: sizesOf(first),
-      fixedTokens: first.fixedTokens,
-      risk: rich,
-    });
+    const cliFirst = await cliDecisionOn(first, rich);
     if (cliFirst.kind !== 'applied') throw new Error('first kept');
     const summaryEntry = cliFirst.newHistory[0] as IContent;
     const { history: grown, sizes } = grownHistory({
