@@ -45,7 +45,7 @@ import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
 import { isDenseText, summarizedTranscriptIds } from '../../core/compression/denseText.js';
-import { subagentReports } from './subagentReports.js';
+import { subagentReports, type MentionedAfter } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
 
@@ -317,6 +317,11 @@ function recallEntries(
   return recall;
 }
 
+/** Whether the agent mentioned a token after an entry (a report's names it used lead). */
+function mentionedAfter(context: Omit<Context, 'shownWhole'>): MentionedAfter {
+  return (token, entry) => context.mentions.latest(token) > context.positionOf(entry);
+}
+
 /** `text` and, after it, the names the removed turns' listings showed that it does not. */
 function withListedNames(
   text: string,
@@ -385,7 +390,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     left: input.budgetChars - header.length - pinnedAll.length,
     pinnedSeparator: pinnedAll === '' ? 0 : 2,
     trail: (chars, shown) => renderArtifactTrail(artifacts, tasks, chars, shown),
-    reports: (chars) => subagentReports(removed, chars),
+    reports: (chars) => subagentReports(removed, chars, mentionedAfter(context)),
     lines,
   });
   const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body].join('\n');

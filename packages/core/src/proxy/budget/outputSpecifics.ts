@@ -131,18 +131,45 @@ export function rankedSpecifics(input: Omit<OutputSpecificsInput, 'budgetChars'>
   const { text, mentioned } = input;
   if (text === '') return [];
   const groups = keptGroupsOf(input);
-  const ordered = [
-    ...(input.kind === 'read' ? [] : (groups[0] ?? [])),
-    ...(mentioned === undefined ? [] : groups.flat().filter((item) => mentioned(nameOf(item)))),
-    ...groups.flat(),
-  ];
+  return distinctItems(
+    [
+      ...(input.kind === 'read' ? [] : (groups[0] ?? [])),
+      ...(mentioned === undefined ? [] : groups.flat().filter((item) => mentioned(nameOf(item)))),
+      ...groups.flat(),
+    ],
+    input.shown,
+  );
+}
+
+/** `ordered` with each name once, none that `shown` holds. */
+function distinctItems(ordered: readonly string[], shown: string): string[] {
   const names = new Set<string>();
   return ordered.filter((item) => {
     const name = nameOf(item);
-    if (names.has(name) || input.shown.includes(name)) return false;
+    if (names.has(name) || shown.includes(name)) return false;
     names.add(name);
     return true;
   });
+}
+
+/**
+ * The paths, names and long numbers a prose text mentions (the part of a subagent's report a
+ * summary leaves out), best first: those `mentioned` holds, then paths, names and numbers, each
+ * most frequent first; each once, none that `shown` holds.
+ */
+export function proseSpecifics(
+  text: string,
+  shown: string,
+  mentioned?: (token: string) => boolean,
+): string[] {
+  const items = [
+    ...rankedMatches(text, QUOTED_PATH, 4),
+    ...rankedMatches(text, PATH, 4),
+    ...rankedMatches(text, NAME, 5),
+    ...rankedMatches(text, NUMBER, 4),
+  ];
+  const lead = mentioned === undefined ? [] : items.filter((item) => mentioned(nameOf(item)));
+  return distinctItems([...lead, ...items], shown);
 }
 
 /** As many of `items` (in order, skipping those that do not fit) as `budgetChars` holds, joined. */

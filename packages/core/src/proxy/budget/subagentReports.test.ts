@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { compactionSummary } from './compactionSummary.js';
-import { REPORTS_HEADING, subagentReports } from './subagentReports.js';
+import { REPORTS_HEADING, reportRooms, subagentReports } from './subagentReports.js';
 
 function report(topic: string, lines: number): string {
   return Array.from(
@@ -28,20 +29,62 @@ describe('subagentReports', () => {
     expect(section).toContain('see server/routes/backend19.js');
   });
 
-  it('#33.3 newest first within the room: an older report is cut to its head or left to its line', () => {
+  it('#33.3 reports share the room: each cut to its head and the names, paths and numbers of its rest', () => {
     const removed = [
       ...delegated('a1', 'Old survey', report('old', 40)),
       ...delegated('a2', 'New survey', report('new', 40)),
     ];
-    const newest = report('new', 40);
-    const { text: section, shownWhole } = subagentReports(removed, newest.length + 1_200);
-    expect([...shownWhole]).toEqual(['a2']);
-    expect(section).toContain(newest);
-    expect(section).toContain('[Old survey; recall id');
-    expect(section).toContain('[… the rest: `dense recall r');
-    expect(section).not.toContain('see server/routes/old39.js');
-    expect(section.length).toBeLessThanOrEqual(newest.length + 1_200);
+    const room = 3_200;
+    expect(report('new', 40).length * 2).toBeGreaterThan(room);
+    const { text: section, shownWhole } = subagentReports(removed, room);
+    expect([...shownWhole]).toEqual([]);
+    expect(section.indexOf('[New survey; recall id')).toBeLessThan(
+      section.indexOf('[Old survey; recall id'),
+    );
+    for (const topic of ['old', 'new']) {
+      expect(section).toContain(`${topic} finding 1:`);
+      expect(section).toContain(`server/routes/${topic}39.js`);
+    }
+    expect(section.match(/\[… the rest: `dense recall r[0-9a-f]+`; it names /g)).toHaveLength(2);
+    expect(section.length).toBeLessThanOrEqual(room);
     expect(subagentReports(removed, 200).text).toBe('');
+  });
+
+  it('#33.3 a cut report names first what the agent mentioned after it', () => {
+    const survey = Array.from({ length: 200 }, (_, i) => `- helper_${i} calls helper_${i}`).join(
+      '\n',
+    );
+    const text = `${survey}\n- the rare_column_name is set once`;
+    const removed = delegated('a1', 'Survey', text);
+    const later = (token: string) => token === 'rare_column_name';
+    const { text: plain } = subagentReports(removed, 1_600);
+    const { text: ranked } = subagentReports(removed, 1_600, later);
+    expect(plain).not.toContain('rare_column_name');
+    expect(ranked).toContain('it names rare_column_name');
+  });
+
+  it('#33.3 the room goes evenly to the newest reports, a short one leaving its rest to the others', () => {
+    expect(reportRooms([1_000, 9_000, 9_000], 12_000)).toEqual([1_000, 5_500, 5_500]);
+    expect(reportRooms([9_000, 9_000, 9_000], 4_000)).toEqual([2_000, 2_000, 0]);
+    expect(reportRooms([300, 400], 10_000)).toEqual([300, 400]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 50_000 }), { maxLength: 12 }),
+        fc.integer({ min: 0, max: 60_000 }),
+        (needs, room) => {
+          const rooms = reportRooms(needs, room);
+          expect(rooms.reduce((sum, r) => sum + r, 0)).toBeLessThanOrEqual(room);
+          rooms.forEach((given, i) => expect(given).toBeLessThanOrEqual(needs[i] as number));
+          // A newer report never gets less than an older one that needs as much.
+          rooms.forEach((given, i) =>
+            rooms.slice(i + 1).forEach((older, j) => {
+              if ((needs[i + 1 + j] as number) <= (needs[i] as number))
+                expect(older).toBeLessThanOrEqual(given);
+            }),
+          );
+        },
+      ),
+    );
   });
 
   it('#33.3 other tools, failed subagents and short notices are not reports', () => {
@@ -92,5 +135,23 @@ describe('subagentReports', () => {
     expect(turnLine).toContain('recall id r');
     expect(turnLine).not.toContain('server/routes/backend');
     expect(text.split('server/routes/backend29.js')).toHaveLength(2);
+  });
+
+  it('#33.3 the summary names first what the agent used of a cut report later in the conversation', () => {
+    const names = Array.from({ length: 400 }, (_, i) => `- helper_${i} calls helper_${i}`);
+    const survey = [...names, '- the rare_column_name is set once'].join('\n');
+    const removed = [human('Map the backend.'), ...delegated('a1', 'Survey', survey), ai('Ok.')];
+    const summaryOf = (history: typeof removed) =>
+      compactionSummary({
+        removed,
+        history,
+        removedRaw: JSON.stringify(removed),
+        budgetChars: 6_000,
+        purpose: 'working-budget',
+      }).text;
+    expect(summaryOf(removed)).not.toContain('rare_column_name');
+    expect(summaryOf([...removed, ai('Now set rare_column_name in the seed.')])).toContain(
+      'it names rare_column_name',
+    );
   });
 });

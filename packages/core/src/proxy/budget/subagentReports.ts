@@ -3,12 +3,13 @@
  * `Agent` call returned (Claude Code; `task` / `agent` in Qwen Code and OpenCode). A report is the
  * condensed result of work the agent delegated (a codebase survey, a trace through a subsystem),
  * and the agent goes back to its names and paths long after it arrived, so a summary carries
- * reports as text, newest first, within their share of its room: whole when they fit, else their
- * head, each with the recall id of the whole. Pure.
+ * reports as text, newest first, sharing their part of its room: whole when they fit, else their
+ * head and the names, paths and numbers of the rest, each with the recall id of the whole. Pure.
  */
 import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
+import { proseSpecifics, specificsWithin } from './outputSpecifics.js';
 
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent', 'task', 'agent']);
 export const REPORTS_HEADING = 'What subagents reported, newest first:';
@@ -25,7 +26,12 @@ interface Report {
   readonly id: string;
   readonly subject: string;
   readonly text: string;
+  /** The report's entry (what the agent mentioned after it is read against it). */
+  readonly entry: IContent;
 }
+
+/** Whether the agent mentioned `token` after `entry` (ranked first among a report's names). */
+export type MentionedAfter = (token: string, entry: IContent) => boolean;
 
 function subjectOf(call: ToolCallBlock | undefined): string {
   const params = call?.parameters;
@@ -52,21 +58,44 @@ function reportsOf(removed: readonly IContent[]): Report[] {
         id: recallIdOfResponse(block),
         subject: subjectOf(call),
         text,
+        entry,
       });
     }
   }
   return reports;
 }
 
-/** One report within `room` characters, or '' when too little of it would fit. */
-function renderReport(report: Report, room: number): string {
-  const head = `[${report.subject}; recall id ${report.id}]`;
+const NAMES_LABEL = '; it names ';
+/** The share of a cut report's room its head takes at least; its names take the rest. */
+const HEAD_SHARE = 1 / 3;
+
+const headOf = (report: Report) => `[${report.subject}; recall id ${report.id}]`;
+
+/**
+ * One report within `room` characters, or '' when too little of it would fit. A report cut
+ * short keeps its head and, in the note that points at the rest, the names, paths and numbers
+ * the rest mentions (those the agent mentioned after the report first; up to two thirds of the
+ * room, the head taking what they leave): what the agent comes back to is most often a name deep
+ * in a survey, not its opening prose.
+ */
+function renderReport(report: Report, room: number, mentioned?: MentionedAfter): string {
+  const head = headOf(report);
   const whole = `${head}\n${report.text}`;
   if (whole.length <= room) return whole;
-  const cutNote = `[… the rest: \`dense recall ${report.id}\`]`;
-  const keep = room - head.length - cutNote.length - 2;
-  if (keep < MIN_REPORT_CHARS) return '';
-  return `${head}\n${report.text.slice(0, keep)}\n${cutNote}`;
+  const note = `[… the rest: \`dense recall ${report.id}\``;
+  const available = room - head.length - note.length - 3;
+  if (available < MIN_REPORT_CHARS) return '';
+  const split = Math.ceil(available * HEAD_SHARE);
+  const after =
+    mentioned === undefined ? undefined : (token: string) => mentioned(token, report.entry);
+  const shown = report.text.slice(0, split);
+  const names = specificsWithin(
+    proseSpecifics(report.text.slice(split), shown, after),
+    available - split - NAMES_LABEL.length,
+  );
+  const noted = names === '' ? `${note}]` : `${note}${NAMES_LABEL}${names}]`;
+  const kept = report.text.slice(0, room - head.length - noted.length - 2);
+  return `${head}\n${kept}\n${noted}`;
 }
 
 /** The reports section, and the call ids of the reports it shows whole. */
@@ -76,21 +105,49 @@ export interface SubagentReports {
   readonly shownWhole: ReadonlySet<string>;
 }
 
-/** The reports section within `budgetChars` characters. */
+/** Room below which a report is not shown at all (its head and names would say too little). */
+const MIN_SHARE = 1_500;
+
+/**
+ * Each report's room (`needs`: what it takes whole), newest first: the room is shared evenly
+ * among the newest reports a `MIN_SHARE` each can show, a report that needs less than its share
+ * leaving the rest to the others; older ones get none (their turn lines name them).
+ */
+export function reportRooms(needs: readonly number[], room: number): number[] {
+  const shown = Math.min(needs.length, Math.floor(room / MIN_SHARE));
+  const rooms = needs.map(() => 0);
+  const bySize = needs
+    .slice(0, shown)
+    .map((need, index) => ({ need, index }))
+    .sort((a, b) => a.need - b.need);
+  let left = room;
+  bySize.forEach(({ need, index }, order) => {
+    const given = Math.min(need, Math.floor(left / (bySize.length - order)));
+    rooms[index] = given;
+    left -= given;
+  });
+  return rooms;
+}
+
+/** The reports section within `budgetChars` characters, newest first. */
 export function subagentReports(
   removed: readonly IContent[],
   budgetChars: number,
+  mentioned?: MentionedAfter,
 ): SubagentReports {
+  const reports = reportsOf(removed).reverse();
+  const rooms = reportRooms(
+    reports.map((report) => headOf(report).length + 2 + report.text.length),
+    budgetChars - REPORTS_HEADING.length,
+  );
   const parts: string[] = [];
   const shownWhole = new Set<string>();
-  let left = budgetChars - REPORTS_HEADING.length - 1;
-  for (const report of reportsOf(removed).reverse()) {
-    const rendered = renderReport(report, left);
-    if (rendered === '') continue;
+  reports.forEach((report, index) => {
+    const rendered = renderReport(report, (rooms[index] ?? 0) - 1, mentioned);
+    if (rendered === '') return;
     parts.push(rendered);
     if (rendered.endsWith(report.text)) shownWhole.add(report.callId);
-    left -= rendered.length + 1;
-  }
+  });
   const text = parts.length === 0 ? '' : [REPORTS_HEADING, ...parts].join('\n');
   return { text, shownWhole };
 }
