@@ -36,6 +36,32 @@ describe('compactionSummary: specifics of condensed outputs', () => {
     expect(text.length).toBeLessThan(moduleText().length / 4);
   });
 
+  it('#33 a shell read of one file (Codex, shell-only agents) keeps its outline, with the lines the command printed from', () => {
+    const unnumbered = moduleText().replace(/^ *\d+→/gm, '');
+    const removed = [
+      human('Fix the shipment report.'),
+      ...toolRoundTrip('c1', 'run_shell_command', { command: 'cat src/shipments.ts' }, unnumbered),
+      ...toolRoundTrip(
+        'c2',
+        'run_shell_command',
+        { command: "sed -n '101,200p' src/cursor.ts" },
+        unnumbered.split('\n').slice(100).join('\n').replace('ShipmentCursor', 'BatchCursor'),
+      ),
+      ...toolRoundTrip(
+        'c3',
+        'run_shell_command',
+        { command: 'tail -n 100 src/late.ts' },
+        'export class LateCursor {',
+      ),
+      ai('I will change reconcile next.'),
+    ];
+    const { text } = summarize(removed);
+    expect(text).toContain('reconcileShipments:120');
+    expect(text).toContain('ShipmentCursor:160');
+    expect(text).toContain('BatchCursor:160');
+    expect(text).toMatch(/LateCursor(?!:)/);
+  });
+
   it('#24.1 the summary keeps the error line and failing test of a condensed command output', () => {
     const output = [
       'FAIL src/cursor.test.ts > ShipmentCursor > resumes after a gap',

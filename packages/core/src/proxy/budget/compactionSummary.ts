@@ -13,24 +13,18 @@ import {
   toolCallsById,
   type IContent,
   type ToolCallBlock,
-  type ToolResponseBlock,
 } from '../../services/history/IContent.js';
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
-import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
-import { rankedSpecifics, type OutputSpecificsInput } from './outputSpecifics.js';
+import { rankedSpecifics } from './outputSpecifics.js';
 import { responseFailed } from '../../core/compression/density/compress/toolResponseSummary.js';
 import { agentMentions, type AgentMentions } from './agentMentions.js';
 import type { SummaryLine } from './fitSummaryLines.js';
 import { bodySections } from './summaryBody.js';
 import { collectArtifacts } from '../../core/compression/artifactTrail/collectArtifacts.js';
 import { renderArtifactTrail } from '../../core/compression/artifactTrail/renderArtifactTrail.js';
-import {
-  originalResponseText,
-  recallIdOfResponse,
-  recallIdOfText,
-} from '../../core/compression/recallPointers.js';
+import { recallIdOfResponse, recallIdOfText } from '../../core/compression/recallPointers.js';
 import {
   HUGE_PASTE_CHARS,
   recallIdOfUserMessage,
@@ -41,13 +35,13 @@ import {
 import { clientTaskList } from '../../core/compression/artifactTrail/clientTaskList.js';
 import { formatTodoList } from '../../tools/todo/formatTodoList.js';
 import type { Todo } from '../../tools/todo-schemas.js';
-import { withoutClientContext } from '../../services/history/clientContext.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
 import { isDenseText, summarizedTranscriptIds } from '../../core/compression/denseText.js';
 import { subagentReports, type MentionedAfter } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
+import { outputsByCall, type CondensedOutput } from './condensedOutputs.js';
 
 const ASSISTANT_CHARS = 300;
 /** The skills the agent loaded may take up to this share of the budget. */
@@ -57,10 +51,6 @@ const SKILLS_SHARE = 1 / 10;
  * it: the rest of the summary is laid out as without them.
  */
 const LISTED_SHARE = 1 / 25;
-type CondensedOutput = Pick<OutputSpecificsInput, 'kind' | 'text' | 'source'> & {
-  /** Where the output sits in the whole conversation (-1: not found there). */
-  readonly position: number;
-};
 
 export interface SummaryInput {
   /** The removed turns, oldest first. */
@@ -91,38 +81,6 @@ export interface CompactionSummary {
 /** A recall id for the removed messages as a whole. */
 export function recallIdOfMessages(raw: string): string {
   return recallIdOfText('messages', raw);
-}
-
-/** Each output block's own text, kept with it: a later compaction of its region reads it again. */
-const OWN_TEXT = new WeakMap<ToolResponseBlock, string>();
-
-/** A tool output's text without the reminders a client appends (not the output's specifics). */
-function ownTextOf(block: ToolResponseBlock): string {
-  let text = OWN_TEXT.get(block);
-  if (text === undefined) {
-    text = withoutClientContext(originalResponseText(block));
-    OWN_TEXT.set(block, text);
-  }
-  return text;
-}
-
-/** Each removed tool output's own text, kind and position in `history`, by call id. */
-function outputsByCall(
-  removed: readonly IContent[],
-  positionOf: (entry: IContent) => number,
-  calls: ReadonlyMap<string, ToolCallBlock>,
-): Map<string, CondensedOutput> {
-  const found = new Map<string, CondensedOutput>();
-  for (const entry of removed) {
-    const position = positionOf(entry);
-    for (const block of entry.blocks) {
-      if (block.type !== 'tool_response') continue;
-      const call = calls.get(block.callId);
-      const kind = toolKindOf(call?.name ?? block.toolName, call?.parameters);
-      found.set(block.callId, { kind, text: ownTextOf(block), position, source: block });
-    }
-  }
-  return found;
 }
 
 /** A summary line with where its entry sits and where the agent last used its output. */

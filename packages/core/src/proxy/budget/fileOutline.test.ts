@@ -78,4 +78,14 @@ describe('fileOutline', () => {
     ]);
     expect(fileOutline(text)).toEqual([]);
   });
+
+  it('#33 an unnumbered read counts lines from where its output starts, and names alone where that is unknown', () => {
+    const text = ['// head', 'export function late() {', '}'].join('\n');
+    expect(fileOutline(text)).toEqual([{ name: 'late', line: 2 }]);
+    expect(fileOutline(text, 301)).toEqual([{ name: 'late', line: 302 }]);
+    expect(fileOutline(text, null)).toEqual([{ name: 'late' }]);
+    expect(fileOutline(numbered(['export class Kept {']), null)).toEqual([
+      { name: 'Kept', line: 1 },
+    ]);
+  });
 });

@@ -2,12 +2,15 @@
  * The outline of a file as a read showed it: the names its lines declare (functions, classes,
  * types, interfaces, enums, top-level constants, methods) with their line numbers, in file order.
  * Line numbers come from the read's own prefixes (`    12→`, `12\t`) when it has them, else from
- * the line's position. Pattern-based and language-agnostic; pure.
+ * the line's position after the file line the output starts at (a shell read of a range); with
+ * that start unknown, an unnumbered line's name goes without one. Pattern-based and
+ * language-agnostic; pure.
  */
 
 export interface OutlineEntry {
   readonly name: string;
-  readonly line: number;
+  /** Absent where the read's start in the file is unknown and its line carries no number. */
+  readonly line?: number;
 }
 
 /** A read's line-number prefix: Claude Code's `    12→code`, `cat -n`'s `    12\tcode`. */
@@ -63,8 +66,11 @@ function declaredName(code: string): string | undefined {
   return undefined;
 }
 
-/** The declarations of `text` (a file read's output), each name once, in file order. */
-export function fileOutline(text: string): OutlineEntry[] {
+/**
+ * The declarations of `text` (a file read's output), each name once, in file order. `firstLine`:
+ * the file line the output's first line is (null: not known).
+ */
+export function fileOutline(text: string, firstLine: number | null = 1): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   const seen = new Set<string>();
   const lines = text.split('\n');
@@ -75,7 +81,9 @@ export function fileOutline(text: string): OutlineEntry[] {
     const name = declaredName(code);
     if (name === undefined || seen.has(name)) continue;
     seen.add(name);
-    entries.push({ name, line: numbered === null ? index + 1 : Number(numbered[1]) });
+    const line =
+      numbered !== null ? Number(numbered[1]) : firstLine === null ? undefined : firstLine + index;
+    entries.push(line === undefined ? { name } : { name, line });
   }
   return entries;
 }

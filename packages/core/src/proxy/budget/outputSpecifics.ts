@@ -25,6 +25,11 @@ export interface OutputSpecificsInput {
   readonly mentioned?: (token: string) => boolean;
   /** The output's block (immutable): its ranking, a function of `kind` and `text`, kept with it. */
   readonly source?: object;
+  /**
+   * For a read whose lines carry no numbers, the file line its output starts at (a shell read of
+   * a range; default 1); null where that is not known (its outline then names without lines).
+   */
+  readonly firstLine?: number | null;
 }
 
 const ERROR_LINE =
@@ -91,11 +96,13 @@ type Groups = readonly (readonly string[])[];
 const RANKED = new WeakMap<object, Map<ToolKind, Groups>>();
 
 /** The output's specifics in groups, best group first: a function of its kind and text. */
-function groupsOf(kind: ToolKind, text: string): Groups {
+function groupsOf(kind: ToolKind, text: string, firstLine: number | null = 1): Groups {
   const groups: string[][] =
     kind === 'read'
       ? [
-          fileOutline(text).map((entry) => `${entry.name}:${entry.line}`),
+          fileOutline(text, firstLine).map((entry) =>
+            entry.line === undefined ? entry.name : `${entry.name}:${entry.line}`,
+          ),
           errorLiterals(text).map(quoted),
           rankedMatches(text, QUOTED_PATH, 4),
           rankedMatches(text, PATH, 4),
@@ -106,7 +113,7 @@ function groupsOf(kind: ToolKind, text: string): Groups {
 }
 
 function keptGroupsOf(input: Omit<OutputSpecificsInput, 'budgetChars'>): Groups {
-  if (input.source === undefined) return groupsOf(input.kind, input.text);
+  if (input.source === undefined) return groupsOf(input.kind, input.text, input.firstLine);
   let byKind = RANKED.get(input.source);
   if (byKind === undefined) {
     byKind = new Map();
@@ -114,7 +121,7 @@ function keptGroupsOf(input: Omit<OutputSpecificsInput, 'budgetChars'>): Groups 
   }
   let groups = byKind.get(input.kind);
   if (groups === undefined) {
-    groups = groupsOf(input.kind, input.text);
+    groups = groupsOf(input.kind, input.text, input.firstLine);
     byKind.set(input.kind, groups);
   }
   return groups;
