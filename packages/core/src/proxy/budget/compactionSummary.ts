@@ -145,8 +145,8 @@ function withLastUse(lines: readonly PlacedLine[]): SummaryLine[] {
 interface Context {
   readonly outputs: ReadonlyMap<string, CondensedOutput>;
   readonly mentions: AgentMentions;
-  /** Outputs the reports section shows whole: their line needs no specifics. */
-  readonly shownWhole: ReadonlySet<string>;
+  /** Outputs the reports section shows (whole, or head and names): their line needs no specifics. */
+  readonly reported: ReadonlySet<string>;
   /** An entry's position in the whole conversation (-1: not found there). */
   readonly positionOf: (entry: IContent) => number;
   /** The removed tool calls by id. */
@@ -173,7 +173,7 @@ function entryLines(
       lines.push({ text: `Assistant: ${clip(block.text, ASSISTANT_CHARS)}` });
     } else if (block.type === 'tool_response') {
       const line = typeof block.result === 'string' ? block.result : `[${block.toolName} result]`;
-      const output = context.shownWhole.has(block.callId)
+      const output = context.reported.has(block.callId)
         ? undefined
         : context.outputs.get(block.callId);
       const placed = toolLine(line, output, context.mentions);
@@ -241,7 +241,7 @@ function tasksOf(input: SummaryInput, entries: readonly IContent[]): readonly To
 }
 
 /** What the turns' lines are read against: the removed outputs and calls, the agent's mentions. */
-function lineContext(input: SummaryInput): Omit<Context, 'shownWhole'> {
+function lineContext(input: SummaryInput): Omit<Context, 'reported'> {
   const positions = new Map(input.history.map((entry, position) => [entry, position]));
   const positionOf = (entry: IContent) => positions.get(entry) ?? -1;
   const calls = toolCallsById(input.removed);
@@ -276,7 +276,7 @@ function recallEntries(
 }
 
 /** Whether the agent mentioned a token after an entry (a report's names it used lead). */
-function mentionedAfter(context: Omit<Context, 'shownWhole'>): MentionedAfter {
+function mentionedAfter(context: Omit<Context, 'reported'>): MentionedAfter {
   return (token, entry) => context.mentions.latest(token) > context.positionOf(entry);
 }
 
@@ -309,11 +309,11 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
   const messageNumber = (text: string) => numbers.get(text) ?? 0;
   // The body may be laid out twice (summaryBody.ts); the lines for the same reports are made once.
   const made = new Map<string, readonly SummaryLine[]>();
-  const lines = (shownWhole: ReadonlySet<string>) => {
-    const key = [...shownWhole].sort().join('\n');
+  const lines = (reported: ReadonlySet<string>) => {
+    const key = [...reported].sort().join('\n');
     let kept = made.get(key);
     if (kept === undefined) {
-      const lineContext: Context = { ...context, shownWhole };
+      const lineContext: Context = { ...context, reported };
       kept = withLastUse(
         images.withTraces(
           head.map((entry, index) =>

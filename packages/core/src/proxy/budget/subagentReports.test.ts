@@ -22,9 +22,9 @@ describe('subagentReports', () => {
       ...delegated('a1', 'Backend survey', report('backend', 20)),
       ai('Surveyed.'),
     ];
-    const { text: section, shownWhole } = subagentReports(removed, 4_000);
+    const { text: section, reported } = subagentReports(removed, 4_000);
     expect(section.startsWith(REPORTS_HEADING)).toBe(true);
-    expect([...shownWhole]).toEqual(['a1']);
+    expect([...reported]).toEqual(['a1']);
     expect(section).toContain('[Backend survey; recall id r');
     expect(section).toContain('see server/routes/backend19.js');
   });
@@ -36,8 +36,8 @@ describe('subagentReports', () => {
     ];
     const room = 3_200;
     expect(report('new', 40).length * 2).toBeGreaterThan(room);
-    const { text: section, shownWhole } = subagentReports(removed, room);
-    expect([...shownWhole]).toEqual([]);
+    const { text: section, reported } = subagentReports(removed, room);
+    expect([...reported].sort()).toEqual(['a1', 'a2']);
     expect(section.indexOf('[New survey; recall id')).toBeLessThan(
       section.indexOf('[Old survey; recall id'),
     );
@@ -67,6 +67,8 @@ describe('subagentReports', () => {
     expect(reportRooms([1_000, 9_000, 9_000], 12_000)).toEqual([1_000, 5_500, 5_500]);
     expect(reportRooms([9_000, 9_000, 9_000], 4_000)).toEqual([2_000, 2_000, 0]);
     expect(reportRooms([300, 400], 10_000)).toEqual([300, 400]);
+    // Equal needs: the newer one never gets the smaller share of an odd room.
+    expect(reportRooms([5_000, 5_000], 3_001)).toEqual([1_501, 1_500]);
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 1, max: 50_000 }), { maxLength: 12 }),
@@ -135,6 +137,25 @@ describe('subagentReports', () => {
     expect(turnLine).toContain('recall id r');
     expect(turnLine).not.toContain('server/routes/backend');
     expect(text.split('server/routes/backend29.js')).toHaveLength(2);
+  });
+
+  it('#33.3 a report the section cuts to its head and names is not repeated as specifics on its turn line', () => {
+    const removed = [
+      human('Map the backend.'),
+      ...delegated('a1', 'Backend survey', report('backend', 2_000)),
+      ai('Surveyed.'),
+    ];
+    const { text } = compactionSummary({
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 30_000,
+      purpose: 'working-budget',
+    });
+    expect(text).toContain('[… the rest: `dense recall r');
+    const turnLine = text.split('\n').find((line) => line.startsWith('[Agent')) ?? '';
+    expect(turnLine).toContain('recall id r');
+    expect(turnLine).not.toContain('server/routes/backend');
   });
 
   it('#33.3 the summary names first what the agent used of a cut report later in the conversation', () => {

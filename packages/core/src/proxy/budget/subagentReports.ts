@@ -98,11 +98,11 @@ function renderReport(report: Report, room: number, mentioned?: MentionedAfter):
   return `${head}\n${kept}\n${noted}`;
 }
 
-/** The reports section, and the call ids of the reports it shows whole. */
+/** The reports section, and the call ids of the reports it shows (whole, or head and names). */
 export interface SubagentReports {
   /** '' when there are none or no room. */
   readonly text: string;
-  readonly shownWhole: ReadonlySet<string>;
+  readonly reported: ReadonlySet<string>;
 }
 
 /** Room below which a report is not shown at all (its head and names would say too little). */
@@ -119,7 +119,7 @@ export function reportRooms(needs: readonly number[], room: number): number[] {
   const bySize = needs
     .slice(0, shown)
     .map((need, index) => ({ need, index }))
-    .sort((a, b) => a.need - b.need);
+    .sort((a, b) => a.need - b.need || b.index - a.index);
   let left = room;
   bySize.forEach(({ need, index }, order) => {
     const given = Math.min(need, Math.floor(left / (bySize.length - order)));
@@ -141,13 +141,13 @@ export function subagentReports(
     budgetChars - REPORTS_HEADING.length,
   );
   const parts: string[] = [];
-  const shownWhole = new Set<string>();
+  const reported = new Set<string>();
   reports.forEach((report, index) => {
     const rendered = renderReport(report, (rooms[index] ?? 0) - 1, mentioned);
     if (rendered === '') return;
     parts.push(rendered);
-    if (rendered.endsWith(report.text)) shownWhole.add(report.callId);
+    reported.add(report.callId);
   });
   const text = parts.length === 0 ? '' : [REPORTS_HEADING, ...parts].join('\n');
-  return { text, shownWhole };
+  return { text, reported };
 }

@@ -26,8 +26,8 @@ export interface BodyInput {
   /** The artifact trail within `chars`, leaving out the outputs `shown` names by recall id. */
   readonly trail: (chars: number, shown?: HistoryView) => string;
   readonly reports: (chars: number) => SubagentReports;
-  /** The turns' lines, given the outputs the reports section shows whole. */
-  readonly lines: (shownWhole: ReadonlySet<string>) => readonly SummaryLine[];
+  /** The turns' lines, given the outputs the reports section shows. */
+  readonly lines: (reported: ReadonlySet<string>) => readonly SummaryLine[];
 }
 
 interface Body {
@@ -42,12 +42,12 @@ function bodyAround(input: BodyInput, trail: string): Body {
     0,
     input.left - input.pinnedSeparator - (trail === '' ? 0 : trail.length + 2),
   );
-  const { text: reports, shownWhole } = input.reports(Math.floor(rest * REPORTS_SHARE));
+  const { text: reports, reported } = input.reports(Math.floor(rest * REPORTS_SHARE));
   const turnsBudget = Math.max(
     0,
     rest - (reports === '' ? 0 : reports.length + 2) - TURNS_HEADING.length - 2,
   );
-  return { trail, reports, turns: fitSummaryLines(input.lines(shownWhole), turnsBudget) };
+  return { trail, reports, turns: fitSummaryLines(input.lines(reported), turnsBudget) };
 }
 
 /** Whether every recall id `ids` holds is named somewhere in `body`. */
