@@ -11,6 +11,9 @@
  */
 import { specificsWithin } from './outputSpecifics.js';
 
+/** The heading the turns' lines go under in a summary. */
+export const TURNS_HEADING = 'The compacted turns, oldest first:';
+
 export interface SummaryLine {
   /** The line itself (a turn, or a tool output's one-line summary). */
   readonly text: string;

@@ -166,4 +166,31 @@ describe('subagentReports', () => {
       'it names rare_column_name',
     );
   });
+
+  it('#33.3 reports an earlier Dense summary showed (an answer the client kept) are carried by the next one', () => {
+    const first = [
+      human('Map the backend.'),
+      ...delegated('a1', 'Backend survey', report('backend', 30)),
+      ai('Surveyed.'),
+    ];
+    const answer = summaryText(first, 8_000);
+    const reportId = /\[Backend survey; recall id (r[0-9a-f]{10})\]/.exec(answer)?.[1];
+    expect(reportId).toBeDefined();
+    const later = [
+      human(answer),
+      ...Array.from({ length: 30 }, (_, i) =>
+        toolRoundTrip(`c${i}`, 'run_shell_command', { command: `step ${i}` }, `ok ${i}`),
+      ).flat(),
+      ai('Done.'),
+    ];
+    const text = summaryText(later, 8_000);
+    const section = text.slice(
+      text.indexOf(REPORTS_HEADING),
+      text.indexOf('\n\nThe compacted turns'),
+    );
+    expect(section).toContain(`[Backend survey; recall id ${reportId}]`);
+    expect(section).toContain('see server/routes/backend29.js');
+    // The report alone: not the earlier summary's turns after it.
+    expect(section).not.toContain('User: [message');
+  });
 });

@@ -10,6 +10,9 @@ import type { IContent, ToolCallBlock } from '../../services/history/IContent.js
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import { proseSpecifics, specificsWithin } from './outputSpecifics.js';
+import { isDenseText } from '../../core/compression/denseText.js';
+import { LISTED_HEADING } from './listedNames.js';
+import { TURNS_HEADING } from './fitSummaryLines.js';
 
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent', 'task', 'agent']);
 export const REPORTS_HEADING = 'What subagents reported, newest first:';
@@ -41,11 +44,42 @@ function subjectOf(call: ToolCallBlock | undefined): string {
   return typeof named === 'string' && named.trim() !== '' ? named.trim() : 'a subagent';
 }
 
-/** The reports among `removed`, oldest first. */
+/** A report's first line in a summary's reports section. */
+const REPORT_HEAD = /^\[([^\n\]]+); recall id (r[0-9a-f]{10})\]$/gm;
+
+/**
+ * The reports an earlier Dense summary among the removed turns showed (its answer to the client's
+ * compaction, which the client keeps as its history): each as that summary had it (whole, or head
+ * and names) under its own recall id, so what the client kept is not dropped with it.
+ */
+function carriedReports(entry: IContent): Report[] {
+  if (entry.speaker === 'ai') return [];
+  const reports: Report[] = [];
+  for (const block of entry.blocks) {
+    if (block.type !== 'text' || !isDenseText(block.text)) continue;
+    const from = block.text.indexOf(`${REPORTS_HEADING}\n`);
+    if (from < 0) continue;
+    const ends = [TURNS_HEADING, LISTED_HEADING]
+      .map((heading) => block.text.indexOf(`\n\n${heading}`, from))
+      .filter((at) => at >= 0);
+    const section = block.text.slice(from, Math.min(block.text.length, ...ends));
+    const heads = [...section.matchAll(REPORT_HEAD)];
+    heads.forEach((head, index) => {
+      const start = (head.index ?? 0) + head[0].length + 1;
+      const text = section.slice(start, heads[index + 1]?.index ?? section.length).trim();
+      const id = head[2] as string;
+      reports.push({ callId: `carried ${id}`, id, subject: head[1] as string, text, entry });
+    });
+  }
+  return reports;
+}
+
+/** The reports among `removed`, oldest first (those earlier summaries carried first). */
 function reportsOf(removed: readonly IContent[]): Report[] {
   const calls = new Map<string, ToolCallBlock>();
   const reports: Report[] = [];
   for (const entry of removed) {
+    reports.push(...carriedReports(entry));
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') calls.set(block.id, block);
       if (block.type !== 'tool_response' || block.error !== undefined) continue;

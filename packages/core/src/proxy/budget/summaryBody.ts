@@ -6,7 +6,7 @@
  */
 import type { HistoryView } from '../../core/compression/artifactTrail/namedInHistory.js';
 import { recallIdsNamedIn } from '../../core/compression/recallPointers.js';
-import { fitSummaryLines, type SummaryLine } from './fitSummaryLines.js';
+import { fitSummaryLines, TURNS_HEADING, type SummaryLine } from './fitSummaryLines.js';
 import type { SubagentReports } from './subagentReports.js';
 
 /** The artifact trail's share of the budget, and its floor when the user's words take the rest. */
@@ -14,7 +14,6 @@ const TRAIL_SHARE = 1 / 3;
 const TRAIL_FLOOR_SHARE = 1 / 12;
 /** Subagents' reports may take up to this share of what the turns and they have left. */
 const REPORTS_SHARE = 1 / 2;
-const TURNS_HEADING = 'The compacted turns, oldest first:';
 
 /** What the body sections are made from; each section is rendered within the room it is given. */
 export interface BodyInput {
