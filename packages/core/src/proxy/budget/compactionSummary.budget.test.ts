@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '../../services/history/IContent.js';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
-import { compactionSummary } from './compactionSummary.js';
+import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { summaryBudgetChars } from './compactWire.js';
 import { MAX_WORKING_BUDGET } from './workingBudget.js';
 
 /** A command output naming `count` distinct identifiers of output `n`, each once. */
 function namesOutput(n: number, count: number): string {
   return Array.from({ length: count }, (_, i) => `value of ledgerEntry${n}x${i} is set`).join('\n');
-}
-
-function summarize(removed: readonly IContent[], budgetChars: number) {
-  return compactionSummary({
-    removed,
-    history: removed,
-    removedRaw: JSON.stringify(removed),
-    budgetChars,
-    purpose: 'working-budget',
-  });
 }
 
 describe('compactionSummary: room for the condensed outputs’ specifics', () => {
@@ -34,7 +24,7 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
       );
       removed.push(ai(`Checked batch ${n}.`));
     }
-    const { text } = summarize(removed, summaryBudgetChars(MAX_WORKING_BUDGET));
+    const { text } = workingBudgetSummary(removed, summaryBudgetChars(MAX_WORKING_BUDGET));
     expect(text).not.toContain('earlier lines left out');
     expect(text).toContain('ledgerEntry0x0');
     expect(text).toContain('ledgerEntry29x0');
@@ -51,7 +41,7 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
       ),
       ai('There are many.'),
     ];
-    const { text } = summarize(removed, 40_000);
+    const { text } = workingBudgetSummary(removed, 40_000);
     // Each name takes 16–17 characters with its separator: the 80th lies past 800 characters.
     expect(text).toContain('ledgerEntry7x80');
   });
@@ -70,7 +60,7 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
       );
       removed.push(ai(`Checked batch ${n}.`));
     }
-    const { text } = summarize(removed, 40_000);
+    const { text } = workingBudgetSummary(removed, 40_000);
     expect(text).not.toContain('earlier lines left out');
     expect(text).toContain('ledger batch 0 failed: checksum mismatch');
     expect(text).toContain('ledgerEntry29x100');
@@ -97,7 +87,7 @@ describe('compactionSummary: room for the condensed outputs’ specifics', () =>
         ),
       );
     }
-    const { text } = summarize(removed, 30_000);
+    const { text } = workingBudgetSummary(removed, 30_000);
     const turns = text.slice(text.indexOf('The compacted turns'));
     const line = turns.split('\n').find((l) => l.includes('fetch_docs')) ?? '';
     expect(line).toContain('cursorAfterLast');

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { IContent } from '../../services/history/IContent.js';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
-import { compactionSummary } from './compactionSummary.js';
+import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { pinnedIn, recallIdOfUserMessage } from '../../core/compression/pinnedUserMessages.js';
 
 const ENVIRONMENT =
   '<system-reminder>\nkernel 6.18.44, model 4.6, date 2025-06-01, 15000000 tokens left\n</system-reminder>';
-
-function summarize(removed: readonly IContent[], budgetChars: number, history = removed) {
-  return compactionSummary({
-    removed,
-    history,
-    removedRaw: JSON.stringify(removed),
-    budgetChars,
-    purpose: 'working-budget',
-  });
-}
 
 /** A long session: the task with a constraint first, 40 large reads and 12 later user messages. */
 function longSession(): IContent[] {
@@ -38,7 +28,7 @@ function longSession(): IContent[] {
 describe("compactionSummary: the user's words first (#33.1)", () => {
   it('#33.1 every user message stays verbatim under the cap, client context left out', () => {
     const removed = longSession();
-    const { text } = summarize(removed, 40_000);
+    const { text } = workingBudgetSummary(removed, 40_000);
     expect(text).toContain(
       'The ledger tests fail. Find and fix the bugs; never change the public API.',
     );
@@ -58,23 +48,26 @@ describe("compactionSummary: the user's words first (#33.1)", () => {
       ),
       ai('Noted.'),
     ]).flat();
-    const { text } = summarize(removed, 2_000);
+    const { text } = workingBudgetSummary(removed, 2_000);
     expect(pinnedIn(text)).toHaveLength(30);
     expect(text).toMatch(/alone take [\d,]+ characters, over this summary's 2,000: kept whole/);
   });
 
   it('#33.1 a huge paste keeps head and tail, and its whole text is a recall entry', () => {
     const paste = `BEGIN LOG\n${'worker 7 retried the job\n'.repeat(2_000)}END LOG`;
-    const { text, recall } = summarize([human(paste), ai('I see the retries.')], 40_000);
+    const { text, recall } = workingBudgetSummary([human(paste), ai('I see the retries.')], 40_000);
     expect(text).toContain('BEGIN LOG');
     expect(text).toContain('END LOG');
     expect(recall).toContainEqual({ id: recallIdOfUserMessage(paste), text: paste });
   });
 
   it('#33.1 a summary of turns that hold an earlier summary carries its pinned messages', () => {
-    const first = summarize([human('Port the CLI to Deno.'), ai('Starting.')], 8_000).text;
+    const first = workingBudgetSummary(
+      [human('Port the CLI to Deno.'), ai('Starting.')],
+      8_000,
+    ).text;
     const continued = `This session is being continued from a previous conversation.\n${first}`;
-    const { text } = summarize(
+    const { text } = workingBudgetSummary(
       [human(continued), ai('Continuing.'), human('Also add a --json flag.')],
       8_000,
     );
@@ -107,7 +100,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
         'ok',
       ),
     ];
-    const { text } = summarize(removed, 8_000, [...removed, ...later]);
+    const { text } = workingBudgetSummary(removed, 8_000, [...removed, ...later]);
     expect(text).toContain('[>] Archive old rows');
     expect(text).not.toContain('DROP TABLE users');
   });
@@ -128,7 +121,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
         'all passed\nExit code: 0',
       ),
     ];
-    const { text } = summarize(removed, 8_000);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).toContain('Tried and failed:');
     expect(text).toContain(
       '- `npm test` → exit 1: Error: expected 3 to be 4; then `npm test -- --update` → exit 0',
@@ -151,7 +144,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
         'Exit code: 0\nWall time: 0 seconds\nOutput:\nexport default function Page() {}',
       ),
     ];
-    const { text } = summarize(removed, 8_000);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).toContain(
       'exit 1: zsh:1: no matches found: src/app/contractors/[id]/page.tsx; then',
     );
@@ -170,7 +163,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
       ),
       ai('The file is missing.'),
     ];
-    const { text } = summarize(removed, 8_000);
+    const { text } = workingBudgetSummary(removed, 8_000);
     const tried = text
       .split('\n')
       .find((line) => line.startsWith('- `Bash git add learnings.md` → failed:'));
@@ -180,7 +173,10 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
   it("#33.4 client context in a result and Dense's own earlier summary are no source of specifics or numbers", () => {
     const reminder =
       '<system-reminder>\nSkill palette: references/palette.md, 14978157 tokens left\n</system-reminder>';
-    const first = summarize([human('Count the rows, 42 at most.'), ai('Counting.')], 8_000).text;
+    const first = workingBudgetSummary(
+      [human('Count the rows, 42 at most.'), ai('Counting.')],
+      8_000,
+    ).text;
     const removed = [
       human(`This session is being continued.\n${first}`),
       ...toolRoundTrip(
@@ -191,7 +187,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
       ),
       ai('Two rows.'),
     ];
-    const { text } = summarize(removed, 8_000);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).not.toContain('references/palette.md');
     expect(text).not.toContain('14978157');
     expect(text).toContain('Numbers the user gave:\n42');
@@ -204,7 +200,7 @@ describe('compactionSummary: task list and what failed (#33.2, #33.3)', () => {
       ...toolRoundTrip('e1', 'replace', edit, '', 'old_string not found in /w/a.ts'),
       ...toolRoundTrip('r1', 'read_file', { file_path: '/w/b.ts' }, 'const b = 1;'),
     ];
-    const { text } = summarize(removed, 8_000);
+    const { text } = workingBudgetSummary(removed, 8_000);
     const line = text.split('\n').find((l) => l.includes('old_string not found')) ?? '';
     expect(line).toMatch(/^- `replace .*a\.ts` → failed: old_string not found in \/w\/a\.ts$/);
   });

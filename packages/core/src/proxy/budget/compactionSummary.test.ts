@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ai, human, readFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { compactionSummary } from './compactionSummary.js';
+import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { LISTED_HEADING } from './listedNames.js';
 
 /** A synthetic 200-line module whose declarations sit deep inside it. */
@@ -11,16 +12,6 @@ function moduleText(): string {
   return lines.map((line, i) => `${String(i + 1).padStart(6)}→${line}`).join('\n');
 }
 
-function summarize(removed: ReturnType<typeof human>[]) {
-  return compactionSummary({
-    removed,
-    history: removed,
-    removedRaw: JSON.stringify(removed),
-    budgetChars: 8_000,
-    purpose: 'working-budget',
-  });
-}
-
 describe('compactionSummary: specifics of condensed outputs', () => {
   it('#24.1 the summary keeps the symbols a condensed file read defines, with their lines', () => {
     const removed = [
@@ -28,7 +19,7 @@ describe('compactionSummary: specifics of condensed outputs', () => {
       ...readFile('c1', '/w/src/shipments.ts', moduleText()),
       ai('I will change reconcile next.'),
     ];
-    const { text } = summarize(removed);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).toContain('/w/src/shipments.ts');
     expect(text).toContain('reconcileShipments:120');
     expect(text).toContain('ShipmentCursor:160');
@@ -55,7 +46,7 @@ describe('compactionSummary: specifics of condensed outputs', () => {
       ),
       ai('I will change reconcile next.'),
     ];
-    const { text } = summarize(removed);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).toContain('reconcileShipments:120');
     expect(text).toContain('ShipmentCursor:160');
     expect(text).toContain('BatchCursor:160');
@@ -74,7 +65,7 @@ describe('compactionSummary: specifics of condensed outputs', () => {
       ...toolRoundTrip('c1', 'run_shell_command', { command: 'npx vitest run' }, output),
       ai('One test fails.'),
     ];
-    const { text } = summarize(removed);
+    const { text } = workingBudgetSummary(removed, 8_000);
     expect(text).toContain('FAIL src/cursor.test.ts > ShipmentCursor > resumes after a gap');
     expect(text).toContain('AssertionError: expected 4812 to be 4813');
   });
@@ -184,7 +175,7 @@ describe('compactionSummary: earlier compactions', () => {
       ...toolRoundTrip('s2', 'run_shell_command', { command: 'npm test' }, '12 passed'),
       ai('Both pass.'),
     ];
-    const { text } = summarize(removed);
+    const { text } = workingBudgetSummary(removed, 8_000);
     const ids = [...text.matchAll(/recall id (r[0-9a-f]{10})/g)].map((match) => match[1]);
     // Each output is named once, on its turn line; the trail has no commands section left.
     expect(ids.length).toBe(2);
@@ -194,25 +185,31 @@ describe('compactionSummary: earlier compactions', () => {
   });
 
   it('#34.3 a summary that covers an earlier Dense summary names the recall id of the turns that one replaced', () => {
-    const first = summarize([
-      human('Review the dashboard.'),
-      ...toolRoundTrip(
-        'c1',
-        'run_shell_command',
-        { command: 'ls src' },
-        'providers.tsx\nlayout.tsx',
-      ),
-      ai('Two files.'),
-    ]);
+    const first = workingBudgetSummary(
+      [
+        human('Review the dashboard.'),
+        ...toolRoundTrip(
+          'c1',
+          'run_shell_command',
+          { command: 'ls src' },
+          'providers.tsx\nlayout.tsx',
+        ),
+        ai('Two files.'),
+      ],
+      8_000,
+    );
     const firstId = /`dense recall (r[0-9a-f]{10}) --grep/.exec(first.text)?.[1];
     expect(firstId).toBeDefined();
     // The client keeps Dense's answer as its history and sends it back as a user message.
-    const second = summarize([
-      human(`Dense answered this compaction request itself.\n\n${first.text}`),
-      human('Now fix the layout.'),
-      ...toolRoundTrip('c2', 'run_shell_command', { command: 'cat src/layout.tsx' }, 'export {}'),
-      ai('Fixed.'),
-    ]);
+    const second = workingBudgetSummary(
+      [
+        human(`Dense answered this compaction request itself.\n\n${first.text}`),
+        human('Now fix the layout.'),
+        ...toolRoundTrip('c2', 'run_shell_command', { command: 'cat src/layout.tsx' }, 'export {}'),
+        ai('Fixed.'),
+      ],
+      8_000,
+    );
     const header = second.text.split('\n')[0] ?? '';
     expect(header).toContain(`\`dense recall ${firstId}\``);
     expect(second.text).toContain('Review the dashboard.');
@@ -250,7 +247,7 @@ describe('compactionSummary: earlier compactions', () => {
   });
 
   it('#34.3 an earlier Dense summary the compaction leaves before its cut is named too (the client may drop it next)', () => {
-    const first = summarize([human('Review the dashboard.'), ai('Looking.')]);
+    const first = workingBudgetSummary([human('Review the dashboard.'), ai('Looking.')], 8_000);
     const firstId = /`dense recall (r[0-9a-f]{10}) --grep/.exec(first.text)?.[1] ?? '';
     const leading = human(`Dense answered this compaction request itself.\n\n${first.text}`);
     const removed = [human('Now fix the layout.'), ai('Fixed.')];

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
-import { compactionSummary } from './compactionSummary.js';
-import type { IContent } from '../../services/history/IContent.js';
+import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { REPORTS_HEADING, reportRooms, subagentReports } from './subagentReports.js';
 
 function report(topic: string, lines: number): string {
@@ -10,21 +9,6 @@ function report(topic: string, lines: number): string {
     { length: lines },
     (_, i) => `- ${topic} finding ${i + 1}: see server/routes/${topic}${i}.js`,
   ).join('\n');
-}
-
-/** The working-budget summary of `removed` within `budgetChars` (`history`: the conversation). */
-function summaryText(
-  removed: readonly IContent[],
-  budgetChars: number,
-  history: readonly IContent[] = removed,
-): string {
-  return compactionSummary({
-    removed,
-    history,
-    removedRaw: JSON.stringify(removed),
-    budgetChars,
-    purpose: 'working-budget',
-  }).text;
 }
 
 function delegated(id: string, description: string, text: string) {
@@ -124,7 +108,7 @@ describe('subagentReports', () => {
       ).flat(),
       ai('Done.'),
     ];
-    const text = summaryText(removed, 8_000);
+    const text = workingBudgetSummary(removed, 8_000).text;
     expect(text).toContain(REPORTS_HEADING);
     expect(text).toContain('see server/routes/backend29.js');
     expect(text.length).toBeLessThanOrEqual(8_000 + 200);
@@ -136,7 +120,7 @@ describe('subagentReports', () => {
       ...delegated('a1', 'Backend survey', report('backend', 30)),
       ai('Surveyed.'),
     ];
-    const text = summaryText(removed, 8_000);
+    const text = workingBudgetSummary(removed, 8_000).text;
     const turnLine = text.split('\n').find((line) => line.startsWith('[Agent')) ?? '';
     expect(turnLine).toContain('recall id r');
     expect(turnLine).not.toContain('server/routes/backend');
@@ -149,7 +133,7 @@ describe('subagentReports', () => {
       ...delegated('a1', 'Backend survey', report('backend', 2_000)),
       ai('Surveyed.'),
     ];
-    const text = summaryText(removed, 30_000);
+    const text = workingBudgetSummary(removed, 30_000).text;
     expect(text).toContain('[… the rest: `dense recall r');
     const turnLine = text.split('\n').find((line) => line.startsWith('[Agent')) ?? '';
     expect(turnLine).toContain('recall id r');
@@ -160,7 +144,8 @@ describe('subagentReports', () => {
     const names = Array.from({ length: 400 }, (_, i) => `- helper_${i} calls helper_${i}`);
     const survey = [...names, '- the rare_column_name is set once'].join('\n');
     const removed = [human('Map the backend.'), ...delegated('a1', 'Survey', survey), ai('Ok.')];
-    const summaryOf = (history: typeof removed) => summaryText(removed, 6_000, history);
+    const summaryOf = (history: typeof removed) =>
+      workingBudgetSummary(removed, 6_000, history).text;
     expect(summaryOf(removed)).not.toContain('rare_column_name');
     expect(summaryOf([...removed, ai('Now set rare_column_name in the seed.')])).toContain(
       'it names rare_column_name',
@@ -173,7 +158,7 @@ describe('subagentReports', () => {
       ...delegated('a1', 'Backend survey', report('backend', 30)),
       ai('Surveyed.'),
     ];
-    const answer = summaryText(first, 8_000);
+    const answer = workingBudgetSummary(first, 8_000).text;
     const reportId = /\[Backend survey; recall id (r[0-9a-f]{10})\]/.exec(answer)?.[1];
     expect(reportId).toBeDefined();
     const later = [
@@ -183,7 +168,7 @@ describe('subagentReports', () => {
       ).flat(),
       ai('Done.'),
     ];
-    const text = summaryText(later, 8_000);
+    const text = workingBudgetSummary(later, 8_000).text;
     const section = text.slice(
       text.indexOf(REPORTS_HEADING),
       text.indexOf('\n\nThe compacted turns'),
