@@ -96,6 +96,28 @@ describe('planWireCompaction: the trigger', () => {
     expect(planWireCompaction(input)).toMatchObject({ kind: 'keep', reason: 'nothing-to-cut' });
   });
 
+  it('#24.1 finishing a compaction is declined where the client history would stay over its early budget after it', () => {
+    const wire = {
+      roles: ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'] as const,
+      messageChars: [1, 1, 1, 746, 499, 4_264],
+    };
+    const input = {
+      roles: [...wire.roles],
+      messageChars: wire.messageChars,
+      fixedChars: 2_000,
+      tokensPerChar: 0.25,
+      budgetTokens: 2_078,
+      earlyBudgetTokens: 1_039,
+      previousCut: 3,
+      summaryChars: 800,
+    };
+    expect(planWireCompaction(input)).toMatchObject({ kind: 'compact', cut: 5, finishing: true });
+    expect(planWireCompaction({ ...input, clientMessageChars: wire.messageChars })).toMatchObject({
+      kind: 'keep',
+      reason: 'nothing-to-cut',
+    });
+  });
+
   const conversation = fc
     .array(fc.tuple(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 0, max: 5_000 })), {
       minLength: 1,
@@ -139,8 +161,10 @@ describe('planWireCompaction: the trigger', () => {
       }
       const sentOnly = planWireCompaction({ ...full, clientMessageChars: undefined });
       // A compaction the sent request needs is made; it may cut further, so the client's
-      // history fits the early budget too and the next request does not compact again.
-      if (sentOnly.kind === 'compact') {
+      // history fits the early budget too and the next request does not compact again. Finishing
+      // a compaction is never needed (the request fits as sent): it is declined where the
+      // client's history would still be over its early budget after it, as any early one is.
+      if (sentOnly.kind === 'compact' && sentOnly.finishing !== true) {
         expect(plan.kind).toBe('compact');
         expect(plan.cut).toBeGreaterThanOrEqual(sentOnly.cut);
       }
