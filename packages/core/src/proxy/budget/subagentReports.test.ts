@@ -178,4 +178,20 @@ describe('subagentReports', () => {
     // The report alone: not the earlier summary's turns after it.
     expect(section).not.toContain('User: [message');
   });
+
+  it('#33.3 a carried report ends where the reply wrapping the earlier summary ends', () => {
+    const first = [
+      human('Map the backend.'),
+      ...delegated('a1', 'Backend survey', report('backend', 30)),
+      ai('Surveyed.'),
+    ];
+    // Reports are the summary's last section here (no turns' lines, no listings).
+    const reports = subagentReports(first, 8_000).text;
+    const answer = `<analysis>\nDense answered.\n</analysis>\n\n<summary>\n[Dense summarized the 3 messages of this conversation so far]\n\n${reports}\n</summary>\n\nContinue from where you left off.`;
+    const later = [human(answer), ...delegated('a2', 'Tiny', 'x'.repeat(1_200)), ai('Done.')];
+    const section = subagentReports(later, 20_000).text;
+    expect(section).toContain('see server/routes/backend29.js');
+    expect(section).not.toContain('</summary>');
+    expect(section).not.toContain('Continue from where you left off.');
+  });
 });

@@ -44,6 +44,17 @@ function subjectOf(call: ToolCallBlock | undefined): string {
   return typeof named === 'string' && named.trim() !== '' ? named.trim() : 'a subagent';
 }
 
+/**
+ * What follows the reports section in a summary: the next section, or the end of the reply that
+ * wraps the summary (Claude Code's `</summary>`, Qwen Code's `</state_snapshot>`).
+ */
+const SECTION_ENDS = [
+  `\n\n${TURNS_HEADING}`,
+  `\n\n${LISTED_HEADING}`,
+  '\n</summary>',
+  '\n</state_snapshot>',
+];
+
 /** A report's first line in a summary's reports section. */
 const REPORT_HEAD = /^\[([^\n\]]+); recall id (r[0-9a-f]{10})\]$/gm;
 
@@ -59,9 +70,7 @@ function carriedReports(entry: IContent): Report[] {
     if (block.type !== 'text' || !isDenseText(block.text)) continue;
     const from = block.text.indexOf(`${REPORTS_HEADING}\n`);
     if (from < 0) continue;
-    const ends = [TURNS_HEADING, LISTED_HEADING]
-      .map((heading) => block.text.indexOf(`\n\n${heading}`, from))
-      .filter((at) => at >= 0);
+    const ends = SECTION_ENDS.map((end) => block.text.indexOf(end, from)).filter((at) => at >= 0);
     const section = block.text.slice(from, Math.min(block.text.length, ...ends));
     const heads = [...section.matchAll(REPORT_HEAD)];
     heads.forEach((head, index) => {
