@@ -38,7 +38,7 @@ import type { Todo } from '../../tools/todo-schemas.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
 import { compactedImages, type CompactedImages } from '../images/compactedImages.js';
 import { isDenseText, summarizedTranscriptIds } from '../../core/compression/denseText.js';
-import { subagentReports, type MentionedAfter } from './subagentReports.js';
+import { subagentReports, type ReportsContext } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
 import { outputsByCall, type CondensedOutput } from './condensedOutputs.js';
@@ -145,7 +145,7 @@ function withLastUse(lines: readonly PlacedLine[]): SummaryLine[] {
 interface Context {
   readonly outputs: ReadonlyMap<string, CondensedOutput>;
   readonly mentions: AgentMentions;
-  /** Outputs the reports section shows (whole, or head and names): their line needs no specifics. */
+  /** Outputs the reports section shows (whole, or head and names): no specifics on their line. */
   readonly reported: ReadonlySet<string>;
   /** An entry's position in the whole conversation (-1: not found there). */
   readonly positionOf: (entry: IContent) => number;
@@ -275,9 +275,12 @@ function recallEntries(
   return recall;
 }
 
-/** Whether the agent mentioned a token after an entry (a report's names it used lead). */
-function mentionedAfter(context: Omit<Context, 'reported'>): MentionedAfter {
-  return (token, entry) => context.mentions.latest(token) > context.positionOf(entry);
+/** What the reports are read against: the removed calls; the agent's later mentions lead. */
+function reportsContext(context: Omit<Context, 'reported'>): ReportsContext {
+  return {
+    calls: context.calls,
+    mentioned: (token, entry) => context.mentions.latest(token) > context.positionOf(entry),
+  };
 }
 
 /** `text` and, after it, the names the removed turns' listings showed that it does not. */
@@ -348,7 +351,7 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     left: input.budgetChars - header.length - pinnedAll.length,
     pinnedSeparator: pinnedAll === '' ? 0 : 2,
     trail: (chars, shown) => renderArtifactTrail(artifacts, tasks, chars, shown),
-    reports: (chars) => subagentReports(removed, chars, mentionedAfter(context)),
+    reports: (chars) => subagentReports(removed, chars, reportsContext(context)),
     lines,
   });
   const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body].join('\n');

@@ -10,12 +10,11 @@ import type {
   ToolCallBlock,
   ToolResponseBlock,
 } from '../../services/history/IContent.js';
-import { fileEffectOf } from '../../core/compression/density/callFileEffect.js';
 import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
 import { stringParameter } from '../../core/compression/density/toolParameters.js';
 import { originalResponseText } from '../../core/compression/recallPointers.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
-import { printedFirstLine } from '../../shell/printedFirstLine.js';
+import { shellReadStart } from '../../shell/shellReadStart.js';
 import type { OutputSpecificsInput } from './outputSpecifics.js';
 
 export type CondensedOutput = Pick<
@@ -64,11 +63,7 @@ export function outputsByCall(
 function shellRead(
   call: ToolCallBlock | undefined,
 ): Pick<CondensedOutput, 'kind' | 'firstLine'> | undefined {
-  if (call === undefined) return undefined;
-  const command = stringParameter(call.parameters, 'command');
-  const effect = fileEffectOf(call, { shellFileOps: true });
-  if (command === undefined || effect?.reads.length !== 1 || effect.writes.length > 0) {
-    return undefined;
-  }
-  return { kind: 'read', firstLine: printedFirstLine(command) ?? null };
+  const command = call === undefined ? undefined : stringParameter(call.parameters, 'command');
+  const start = command === undefined ? undefined : shellReadStart(command);
+  return start === undefined ? undefined : { kind: 'read', firstLine: start.firstLine };
 }

@@ -6,7 +6,11 @@
  * reports as text, newest first, sharing their part of its room: whole when they fit, else their
  * head and the names, paths and numbers of the rest, each with the recall id of the whole. Pure.
  */
-import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
+import {
+  toolCallsById,
+  type IContent,
+  type ToolCallBlock,
+} from '../../services/history/IContent.js';
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
 import { proseSpecifics, specificsWithin } from './outputSpecifics.js';
@@ -84,13 +88,14 @@ function carriedReports(entry: IContent): Report[] {
 }
 
 /** The reports among `removed`, oldest first (those earlier summaries carried first). */
-function reportsOf(removed: readonly IContent[]): Report[] {
-  const calls = new Map<string, ToolCallBlock>();
+function reportsOf(
+  removed: readonly IContent[],
+  calls: ReadonlyMap<string, ToolCallBlock>,
+): Report[] {
   const reports: Report[] = [];
   for (const entry of removed) {
     reports.push(...carriedReports(entry));
     for (const block of entry.blocks) {
-      if (block.type === 'tool_call') calls.set(block.id, block);
       if (block.type !== 'tool_response' || block.error !== undefined) continue;
       const call = calls.get(block.callId);
       if (!SUBAGENT_TOOLS.has(call?.name ?? block.toolName)) continue;
@@ -157,7 +162,7 @@ const MIN_SHARE = 1_500;
  * leaving the rest to the others; older ones get none (their turn lines name them).
  */
 export function reportRooms(needs: readonly number[], room: number): number[] {
-  const shown = Math.min(needs.length, Math.floor(room / MIN_SHARE));
+  const shown = Math.min(needs.length, Math.max(0, Math.floor(room / MIN_SHARE)));
   const rooms = needs.map(() => 0);
   const bySize = needs
     .slice(0, shown)
@@ -172,13 +177,20 @@ export function reportRooms(needs: readonly number[], room: number): number[] {
   return rooms;
 }
 
+/** What the reports are read against: the removed calls by id, what the agent mentioned later. */
+export interface ReportsContext {
+  /** The removed tool calls by id (default: `toolCallsById(removed)`). */
+  readonly calls?: ReadonlyMap<string, ToolCallBlock>;
+  readonly mentioned?: MentionedAfter;
+}
+
 /** The reports section within `budgetChars` characters, newest first. */
 export function subagentReports(
   removed: readonly IContent[],
   budgetChars: number,
-  mentioned?: MentionedAfter,
+  { calls = toolCallsById(removed), mentioned }: ReportsContext = {},
 ): SubagentReports {
-  const reports = reportsOf(removed).reverse();
+  const reports = reportsOf(removed, calls).reverse();
   const rooms = reportRooms(
     reports.map((report) => headOf(report).length + 2 + report.text.length),
     budgetChars - REPORTS_HEADING.length,
