@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { IContent, ToolResponseBlock } from '../../services/history/IContent.js';
-import { human, readFile, replaceInFile } from '../../test-utils/historyBuilders.js';
+import { human, readFile, replaceInFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { pruneReadWritePairs } from './density/optimize/readWritePruning.js';
 import { isPrunedPointer, recallIdOfResponse, STALE_SPECIFICS_LEAD } from './recallPointers.js';
 import { shorterInTokens } from './shorterInTokens.js';
@@ -27,6 +27,7 @@ function staleResult(history: readonly IContent[]): unknown {
   const { replacements } = pruneReadWritePairs(history, {
     workspaceRoot: '/w',
     pointerStyle: 'recall',
+    shellFileOps: true,
   });
   const after = history.map((entry, index) => replacements.get(index) ?? entry);
   return after[2]?.blocks[0]?.type === 'tool_response' ? after[2].blocks[0].result : undefined;
@@ -50,6 +51,20 @@ describe('the pointer of a read a later write made stale', () => {
     expect(pointer).toContain('insertMediaFile0');
     expect(isPrunedPointer(pointer)).toBe(true);
     expect(shorterInTokens(pointer, text)).toBe(true);
+  });
+
+  it('#33 #35 a shell read of a range names its declarations at their lines in the file, counted from where its output starts', () => {
+    const text = moduleText(40);
+    const history = [
+      human('edit it'),
+      ...toolRoundTrip('s1', 'run_shell_command', { command: "sed -n '240,420p' src/db.ts" }, text),
+      ...replaceInFile('w1', 'src/db.ts'),
+    ];
+    const pointer = staleResult(history) as string;
+    expect(pointer).toContain(STALE_SPECIFICS_LEAD);
+    // The module's first declaration is its first line: line 240 of the file.
+    expect(pointer).toContain('insertMediaFile0:240');
+    expect(pointer).toContain('insertMediaFile1:244');
   });
 
   it('#35 a read too short to carry its specifics for fewer tokens gets the bare pointer', () => {

@@ -11,10 +11,9 @@ import type {
   ToolResponseBlock,
 } from '../../services/history/IContent.js';
 import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
-import { stringParameter } from '../../core/compression/density/toolParameters.js';
 import { originalResponseText } from '../../core/compression/recallPointers.js';
 import { withoutClientContext } from '../../services/history/clientContext.js';
-import { shellReadStart } from '../../shell/shellReadStart.js';
+import { shellReadOfCall } from '../../core/compression/density/shellReadOfCall.js';
 import type { OutputSpecificsInput } from './outputSpecifics.js';
 
 export type CondensedOutput = Pick<
@@ -63,7 +62,6 @@ export function outputsByCall(
 function shellRead(
   call: ToolCallBlock | undefined,
 ): Pick<CondensedOutput, 'kind' | 'firstLine'> | undefined {
-  const command = call === undefined ? undefined : stringParameter(call.parameters, 'command');
-  const start = command === undefined ? undefined : shellReadStart(command);
-  return start === undefined ? undefined : { kind: 'read', firstLine: start.firstLine };
+  const read = shellReadOfCall(call);
+  return read === undefined ? undefined : { kind: 'read', firstLine: read.firstLine };
 }

@@ -77,6 +77,23 @@ describe('proxyPointer: the specifics of the read it replaces', () => {
     expect(sent).not.toContain('readFile(path');
   });
 
+  it('#33 #35 through the proxy: a shell read of a range names its declarations at their lines in the file', () => {
+    const plain = TS_LINES.join('\n');
+    const body = anthropicBody(
+      claudeSession(2, {
+        readContent: plain,
+        readCall: { name: 'Bash', input: { command: "sed -n '240,300p' /w/a.ts" } },
+      }),
+    );
+    const sent = densifyRequest(densifyOptions(body)).body.toString();
+    const id = pointedId(sent) ?? '';
+    expect(id).not.toBe('');
+    // LedgerRow is the module's 4th line: line 243 of the file.
+    expect(sent).toContain('LedgerRow:243');
+    expect(sent).toContain('loadLedgerRows:250');
+    expect(sent).not.toContain('readFile(path');
+  });
+
   it('#24.9 the pointer is identical for the same result, request after request', () => {
     const body = anthropicBody(claudeSession(2, { readContent: TS_READ }));
     const a = densifyRequest(densifyOptions(body)).body;

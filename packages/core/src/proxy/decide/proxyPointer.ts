@@ -4,15 +4,18 @@
  * it replaces declared (`name:line`), the error messages its code spells out and the paths and
  * names it mentioned (`outputSpecifics`),
  * said to be from the version read then: a later partial edit leaves most of them true, and the
- * agent goes on using them. The id and the specifics are pure functions of the result (its call
- * id, tool and text, as Dense's own recall ids are), so the same request always gets the same bytes.
+ * agent goes on using them (a shell read of a range names them at their lines in the file, counted
+ * from where its command says the output starts). The id and the specifics are pure functions of
+ * the result and its call (its call id, tool and text, as Dense's own recall ids are, and the
+ * call's command), so the same request always gets the same bytes.
  * A pointer is worth writing only when it costs fewer tokens than the result (`pointerVerdictAt`, the
  * rule replies at entry and the CLI follow).
  */
 import { originalResponseText, recallIdOfResponse } from '../../core/compression/recallPointers.js';
 import { shorterInTokens } from '../../core/compression/shorterInTokens.js';
 import type { RecallEntry } from '../../recall/RecallArchive.js';
-import type { ToolResponseBlock } from '../../services/history/IContent.js';
+import type { ToolCallBlock, ToolResponseBlock } from '../../services/history/IContent.js';
+import { shellReadOfCall } from '../../core/compression/density/shellReadOfCall.js';
 import { withStaleSpecifics } from '../../core/compression/stalePointer.js';
 import type { PointerSite } from '../splice/spliceEdits.js';
 import type { ResultSite, WireHistory } from '../wire/wireHistory.js';
@@ -36,12 +39,30 @@ function barePointer(recallId: string): string {
 }
 
 /** The pointer with the read's specifics; undefined when the read has none. */
-function pointerWithSpecifics(recallId: string, original: string): string | undefined {
-  return withStaleSpecifics(pointerHead(recallId), original);
+function pointerWithSpecifics(
+  recallId: string,
+  original: string,
+  firstLine?: number | null,
+): string | undefined {
+  return withStaleSpecifics(pointerHead(recallId), original, firstLine);
 }
 
 /** Characters of the shortest pointer (recall ids have one length; no specifics). */
 export const PROXY_POINTER_CHARS = proxyPointer('r0000000000').length;
+
+/** The call the result at `site` answers: the newest call with its id before the result. */
+function callOf(wire: WireHistory, site: ResultSite): ToolCallBlock | undefined {
+  for (let index = site.messageIndex; index >= 0; index -= 1) {
+    for (const block of wire.history[index]?.blocks ?? []) {
+      if (block.type === 'tool_call' && block.id === site.callId) return block;
+    }
+  }
+  return undefined;
+}
+
+/** Where the read at `site` starts in its file, when its call is a shell read (`shellReadOfCall`). */
+const firstLineAt = (wire: WireHistory, site: ResultSite) => (): number | null | undefined =>
+  shellReadOfCall(callOf(wire, site))?.firstLine;
 
 /** The tool result at `site`; throws when there is none (a reader bug). */
 function responseAt(wire: WireHistory, site: ResultSite): ToolResponseBlock {
@@ -88,18 +109,23 @@ const POINTERS = new Map<string, Pointer>();
 const MAX_POINTERS = 8192;
 
 /** The pointer for `original` and its verdict, by counting tokens. */
-function weighed(recallId: string, original: string): Pointer {
-  const full = pointerWithSpecifics(recallId, original);
+function weighed(recallId: string, original: string, firstLine?: number | null): Pointer {
+  const full = pointerWithSpecifics(recallId, original, firstLine);
   if (full !== undefined && shorterInTokens(full, original)) return { text: full, verdict: 'f' };
   const bare = barePointer(recallId);
   return { text: bare, verdict: shorterInTokens(bare, original) ? 'b' : 'n' };
 }
 
 /** The pointer a verdict reached elsewhere stands for (no token is counted). */
-function fromVerdict(recallId: string, original: string, verdict: PointerVerdict): Pointer {
+function fromVerdict(
+  recallId: string,
+  original: string,
+  verdict: PointerVerdict,
+  firstLine?: number | null,
+): Pointer {
   const text =
     verdict === 'f'
-      ? (pointerWithSpecifics(recallId, original) ?? barePointer(recallId))
+      ? (pointerWithSpecifics(recallId, original, firstLine) ?? barePointer(recallId))
       : barePointer(recallId);
   return { text, verdict };
 }
@@ -107,6 +133,7 @@ function fromVerdict(recallId: string, original: string, verdict: PointerVerdict
 function pointerOf(
   recallId: string,
   block: ToolResponseBlock,
+  firstLine: () => number | null | undefined,
   known?: ReadonlyMap<string, PointerVerdict>,
 ): Pointer {
   let pointer = POINTERS.get(recallId);
@@ -114,10 +141,11 @@ function pointerOf(
     if (POINTERS.size >= MAX_POINTERS) POINTERS.clear();
     const original = originalResponseText(block);
     const verdict = known?.get(recallId);
+    const from = firstLine();
     pointer =
       verdict === undefined
-        ? weighed(recallId, original)
-        : fromVerdict(recallId, original, verdict);
+        ? weighed(recallId, original, from)
+        : fromVerdict(recallId, original, verdict, from);
     POINTERS.set(recallId, pointer);
   }
   return pointer;
@@ -135,7 +163,7 @@ export function pointerVerdictAt(
 ): { readonly recallId: string; readonly verdict: PointerVerdict } {
   const block = responseAt(wire, site);
   const recallId = recallIdOfResponse(block);
-  return { recallId, verdict: pointerOf(recallId, block, known).verdict };
+  return { recallId, verdict: pointerOf(recallId, block, firstLineAt(wire, site), known).verdict };
 }
 
 /**
@@ -147,7 +175,11 @@ export function pointerSite(wire: WireHistory, site: ResultSite): PointerSite {
   if (known !== undefined) return known;
   const block = responseAt(wire, site);
   const recallId = recallIdOfResponse(block);
-  const pointer = { ...site, recallId, pointer: pointerOf(recallId, block).text };
+  const pointer = {
+    ...site,
+    recallId,
+    pointer: pointerOf(recallId, block, firstLineAt(wire, site)).text,
+  };
   POINTER_SITES.set(site, pointer);
   return pointer;
 }

@@ -43,6 +43,8 @@ const toolResult = (id: string, content: unknown, isError = false): Json => ({
 export interface SessionOptions {
   readonly editFails?: boolean;
   readonly readContent?: unknown;
+  /** The first read's tool and input, in place of `Read` of /w/a.ts. */
+  readonly readCall?: { readonly name: string; readonly input: Json };
 }
 
 /** Messages of a Read → Edit → Read session cut after `steps` tool results (0–3). */
@@ -50,7 +52,14 @@ export function claudeSession(steps: number, options: SessionOptions = {}): Json
   const messages: Json[] = [user('edit a.ts')];
   const read = options.readContent ?? FILE_TEXT;
   const script: [Json, Json][] = [
-    [toolUse('r1', 'Read', { file_path: '/w/a.ts' }), toolResult('r1', read)],
+    [
+      toolUse(
+        'r1',
+        options.readCall?.name ?? 'Read',
+        options.readCall?.input ?? { file_path: '/w/a.ts' },
+      ),
+      toolResult('r1', read),
+    ],
     [
       toolUse('e1', 'Edit', { file_path: '/w/a.ts', old_string: 'v1', new_string: 'w1' }),
       toolResult('e1', 'The file /w/a.ts has been updated.', options.editFails === true),

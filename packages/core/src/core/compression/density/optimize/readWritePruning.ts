@@ -3,7 +3,7 @@
  * stale is removed — the read call block and its response blocks, block by block, so other calls
  * and text in the same entries survive.
  */
-import type { IContent } from '../../../../services/history/IContent.js';
+import type { IContent, ToolCallBlock } from '../../../../services/history/IContent.js';
 import {
   fileEffectOf,
   responseFailed,
@@ -13,6 +13,7 @@ import {
 import { addToGroup, withoutBlocks, type DensityPassResult } from './densityEdits.js';
 import { resolveToolPath } from '../toolParameters.js';
 import { isShellTool } from '../toolResultText.js';
+import { shellReadOfCall } from '../shellReadOfCall.js';
 import { buildToolCallIndex, type BlockSite, type HistorySlots } from '../toolCallIndex.js';
 import { isPrunedPointer, type PointerStyle } from '../../recallPointers.js';
 import { stalePointer } from '../../stalePointer.js';
@@ -160,6 +161,12 @@ function removeCalls(
   return { removals, replacements };
 }
 
+/** The tool call block of `call`, when it is one. */
+function callBlockOf(history: HistorySlots, call: FileCall): ToolCallBlock | undefined {
+  const block = history[call.entryIndex]?.blocks[call.blockIndex];
+  return block?.type === 'tool_call' ? block : undefined;
+}
+
 /**
  * Recall mode: each stale read keeps its call; its responses become the stale pointer, which
  * carries what the read declared and named (`stalePointer.ts`).
@@ -169,9 +176,15 @@ function pointStaleReads(
   calls: readonly FileCall[],
 ): Pick<DensityPassResult, 'removals' | 'replacements'> {
   const groups = new Map<number, Set<number>>();
+  /** Where each stale shell read's output starts in its file, by response entry and block. */
+  const firstLines = new Map<string, number | null>();
   for (const call of calls) {
+    const read = shellReadOfCall(callBlockOf(history, call));
     for (const response of call.responses) {
       addToGroup(groups, response.entryIndex, response.blockIndex);
+      if (read !== undefined) {
+        firstLines.set(`${response.entryIndex}:${response.blockIndex}`, read.firstLine);
+      }
     }
   }
   const replacements = new Map<number, IContent>();
@@ -180,7 +193,7 @@ function pointStaleReads(
     if (entry === undefined) continue;
     const blocks = entry.blocks.map((block, index) =>
       doomed.has(index) && block.type === 'tool_response' && !isPrunedPointer(block.result)
-        ? { ...block, result: stalePointer(block) }
+        ? { ...block, result: stalePointer(block, firstLines.get(`${entryIndex}:${index}`)) }
         : block,
     );
     replacements.set(entryIndex, { ...entry, blocks });
