@@ -3,6 +3,7 @@ import { ai, human, readFile, toolRoundTrip } from '../../test-utils/historyBuil
 import { compactionSummary } from './compactionSummary.js';
 import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { LISTED_HEADING } from './listedNames.js';
+import { RECURRING_HEADING } from './recurringNames.js';
 
 /** A synthetic 200-line module whose declarations sit deep inside it. */
 function moduleText(): string {
@@ -140,6 +141,40 @@ describe('compactionSummary: outputs the agent came back to', () => {
     // The rest is laid out as without the section, within the budget; the section beside it.
     expect(turns.length).toBeLessThanOrEqual(12_000 + 2);
     expect(listed.length).toBeLessThanOrEqual(12_000 / 25);
+  });
+});
+
+describe('compactionSummary: the project’s vocabulary', () => {
+  it('#33 a table name many early reads showed and the agent used stays in the summary when those reads’ lines give it up, beside the budget', () => {
+    // Each read declares many names; the table name is deep in each, after its own declarations.
+    const reads = Array.from({ length: 4 }, (_, r) => {
+      const declared = Array.from(
+        { length: 60 },
+        (_, i) => `export function syncStep${r}x${i}(row: LedgerRow${r}) {}`,
+      );
+      return readFile(
+        `r${r}`,
+        `src/sync/step${r}.ts`,
+        [...declared, 'const TABLE = "be_ledger_totals";'].join('\n'),
+      );
+    });
+    const removed = [
+      human('Speed up the sync.'),
+      ...reads.flat(),
+      ai('The slow part is the be_ledger_totals join.'),
+      ...reportRuns(120),
+    ];
+    const { text } = compactionSummary({
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 12_000,
+      purpose: 'working-budget',
+    });
+    const [rest = '', recurring = ''] = text.split(RECURRING_HEADING);
+    expect(rest).not.toContain('be_ledger_totals');
+    expect(recurring).toContain('be_ledger_totals');
+    expect(recurring.length).toBeLessThanOrEqual(12_000 / 25);
   });
 });
 

@@ -41,6 +41,7 @@ import { isDenseText, summarizedTranscriptIds } from '../../core/compression/den
 import { subagentReports, type ReportsContext } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
+import { recurringNames } from './recurringNames.js';
 import { outputsByCall, type CondensedOutput } from './condensedOutputs.js';
 
 const ASSISTANT_CHARS = 300;
@@ -51,6 +52,8 @@ const SKILLS_SHARE = 1 / 10;
  * it: the rest of the summary is laid out as without them.
  */
 const LISTED_SHARE = 1 / 25;
+/** The names many removed outputs showed (`recurringNames`) take up to this share, beside it too. */
+const RECURRING_SHARE = 1 / 25;
 
 export interface SummaryInput {
   /** The removed turns, oldest first. */
@@ -283,15 +286,29 @@ function reportsContext(context: Omit<Context, 'reported'>): ReportsContext {
   };
 }
 
-/** `text` and, after it, the names the removed turns' listings showed that it does not. */
-function withListedNames(
+/**
+ * `text` and, after it, beside its budget: the names the removed turns' listings showed, then
+ * the names many of their outputs showed and the agent used, each section without what the text
+ * before it shows.
+ */
+function withNamesBeside(
   text: string,
   input: SummaryInput,
-  calls: ReadonlyMap<string, ToolCallBlock>,
+  context: Omit<Context, 'reported'>,
 ): string {
-  const room = Math.floor(input.budgetChars * LISTED_SHARE);
-  const listed = listedNames(input.removed, calls, room, (name) => text.includes(name));
-  return listed === '' ? text : `${text}\n\n${listed}`;
+  const listedRoom = Math.floor(input.budgetChars * LISTED_SHARE);
+  const listed = listedNames(input.removed, context.calls, listedRoom, (name) =>
+    text.includes(name),
+  );
+  const withListed = listed === '' ? text : `${text}\n\n${listed}`;
+  const recurringRoom = Math.floor(input.budgetChars * RECURRING_SHARE);
+  const recurring = recurringNames(
+    context.outputs.values(),
+    context.mentions,
+    recurringRoom,
+    (name) => withListed.includes(name),
+  );
+  return recurring === '' ? withListed : `${withListed}\n\n${recurring}`;
 }
 
 /** The summary text and the originals its recall ids name. */
@@ -355,5 +372,5 @@ export function compactionSummary(input: SummaryInput): CompactionSummary {
     lines,
   });
   const text = [header, ...(pinnedAll === '' ? [] : ['', pinnedAll]), ...body].join('\n');
-  return { text: withListedNames(text, input, context.calls), recall };
+  return { text: withNamesBeside(text, input, context), recall };
 }

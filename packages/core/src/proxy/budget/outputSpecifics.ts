@@ -159,6 +159,13 @@ function distinctItems(ordered: readonly string[], shown: string): string[] {
   });
 }
 
+/** The distinct code names `text` mentions (camelCase, PascalCase, snake_case; 5+ characters). */
+export function codeNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(NAME)) if (match[0].length >= 5) names.add(match[0]);
+  return names;
+}
+
 /**
  * The paths, names and long numbers a prose text mentions (the part of a subagent's report a
  * summary leaves out), best first: those `mentioned` holds, then paths, names and numbers, each

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ai, human, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
 import { REPORTS_HEADING, reportRooms, subagentReports } from './subagentReports.js';
+import { RECURRING_HEADING } from './recurringNames.js';
 
 function report(topic: string, lines: number): string {
   return Array.from(
@@ -171,6 +172,16 @@ describe('subagentReports', () => {
     expect(section).toContain('see server/routes/backend29.js');
     // The report alone: not the earlier summary's turns after it.
     expect(section).not.toContain('User: [message');
+  });
+
+  it('#33.3 a carried report ends where the names beside the earlier summary begin', () => {
+    const first = backendSurvey(30);
+    const reports = subagentReports(first, 8_000).text;
+    const answer = `[Dense summarized the 3 messages of this conversation so far]\n\n${reports}\n\n${RECURRING_HEADING}\nbe_ledger_totals`;
+    const later = [human(answer), ...delegated('a2', 'Tiny', 'x'.repeat(1_200)), ai('Done.')];
+    const section = subagentReports(later, 20_000).text;
+    expect(section).toContain('see server/routes/backend29.js');
+    expect(section).not.toContain(RECURRING_HEADING);
   });
 
   it('#33.3 a carried report ends where the reply wrapping the earlier summary ends', () => {

@@ -16,6 +16,7 @@ import { withoutClientContext } from '../../services/history/clientContext.js';
 import { proseSpecifics, specificsWithin } from './outputSpecifics.js';
 import { isDenseText } from '../../core/compression/denseText.js';
 import { LISTED_HEADING } from './listedNames.js';
+import { RECURRING_HEADING } from './recurringNames.js';
 import { TURNS_HEADING } from './fitSummaryLines.js';
 
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent', 'task', 'agent']);
@@ -55,6 +56,7 @@ function subjectOf(call: ToolCallBlock | undefined): string {
 const SECTION_ENDS = [
   `\n\n${TURNS_HEADING}`,
   `\n\n${LISTED_HEADING}`,
+  `\n\n${RECURRING_HEADING}`,
   '\n</summary>',
   '\n</state_snapshot>',
 ];

@@ -1,0 +1,68 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import type { AgentMentions } from './agentMentions.js';
+import type { CondensedOutput } from './condensedOutputs.js';
+import { MIN_OUTPUTS, RECURRING_HEADING, recurringNames } from './recurringNames.js';
+
+const output = (text: string, position = 0): CondensedOutput => ({
+  kind: 'read',
+  text,
+  position,
+});
+
+/** The agent mentioned each of `names` at the position given. */
+const mentionsOf = (names: Readonly<Record<string, number>>): AgentMentions => ({
+  latest: (token) => names[token] ?? -1,
+});
+
+const never = () => false;
+
+describe('recurringNames: the vocabulary many removed outputs showed', () => {
+  it('#33 a name shown by MIN_OUTPUTS outputs and used by the agent is named; fewer outputs, or never used, is not', () => {
+    const outputs = [
+      output('SELECT * FROM be_transactions JOIN be_payees'),
+      output('insert into be_transactions; be_payees; be_accounts'),
+      output('be_transactions are synced after be_payees and be_accounts'),
+    ];
+    const mentions = mentionsOf({ be_transactions: 9, be_accounts: 9 });
+    const text = recurringNames(outputs, mentions, 1_000, never);
+    expect(MIN_OUTPUTS).toBe(3);
+    expect(text.startsWith(`${RECURRING_HEADING}\n`)).toBe(true);
+    expect(text).toContain('be_transactions');
+    // be_payees: shown thrice, never used by the agent; be_accounts: used, shown twice.
+    expect(text).not.toContain('be_payees');
+    expect(text).not.toContain('be_accounts');
+  });
+
+  it('#33 the most widely shown first, then the latest used; none the summary shows already', () => {
+    const outputs = [
+      output('alpha_one beta_two gamma_three'),
+      output('alpha_one beta_two gamma_three'),
+      output('alpha_one beta_two gamma_three'),
+      output('alpha_one'),
+    ];
+    const mentions = mentionsOf({ alpha_one: 1, beta_two: 5, gamma_three: 7 });
+    const text = recurringNames(outputs, mentions, 1_000, (name) => name === 'beta_two');
+    expect(text.split('\n')[1]).toBe('alpha_one gamma_three');
+  });
+
+  it('#33 nothing to name gives no section', () => {
+    expect(recurringNames([output('plain words only')], mentionsOf({}), 1_000, never)).toBe('');
+  });
+
+  test.prop([
+    fc.array(
+      fc.array(fc.constantFrom('ledger_row', 'sumCents', 'AccountId', 'x_y_z'), { maxLength: 6 }),
+      {
+        maxLength: 8,
+      },
+    ),
+    fc.integer({ min: -10, max: 300 }),
+  ])('#33 the section never exceeds its room', (texts, room) => {
+    const outputs = texts.map((words) => output(words.join(' ')));
+    const mentions = mentionsOf({ ledger_row: 1, sumCents: 2, AccountId: 3, x_y_z: 4 });
+    expect(recurringNames(outputs, mentions, room, never).length).toBeLessThanOrEqual(
+      Math.max(0, room),
+    );
+  });
+});
