@@ -178,6 +178,33 @@ describe('compactionSummary: the project’s vocabulary', () => {
   });
 });
 
+describe('compactionSummary: the vocabulary the agent wrote', () => {
+  it('#33 a column name the agent wrote into several files early stays in the summary when those writes’ lines give it up', () => {
+    const writes = Array.from({ length: 3 }, (_, w) =>
+      toolRoundTrip(
+        `w${w}`,
+        'write_file',
+        {
+          file_path: `src/reports/report${w}.ts`,
+          content: `export const query${w} = sql\`SELECT invoice_net_total FROM invoices\`;`,
+        },
+        'Successfully wrote the file.',
+      ),
+    );
+    const removed = [human('Add the three reports.'), ...writes.flat(), ...reportRuns(120)];
+    const { text } = compactionSummary({
+      removed,
+      history: removed,
+      removedRaw: JSON.stringify(removed),
+      budgetChars: 12_000,
+      purpose: 'working-budget',
+    });
+    const [rest = '', recurring = ''] = text.split(RECURRING_HEADING);
+    expect(rest).not.toContain('invoice_net_total');
+    expect(recurring).toContain('invoice_net_total');
+  });
+});
+
 describe('compactionSummary: the newest failure', () => {
   it('#33 a failed run (its exit code in its output) keeps its line when newer lines are left out', () => {
     const removed = [

@@ -42,6 +42,7 @@ import { subagentReports, type ReportsContext } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
 import { recurringNames } from './recurringNames.js';
+import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
 import { outputsByCall, type CondensedOutput } from './condensedOutputs.js';
 
 const ASSISTANT_CHARS = 300;
@@ -52,7 +53,7 @@ const SKILLS_SHARE = 1 / 10;
  * it: the rest of the summary is laid out as without them.
  */
 const LISTED_SHARE = 1 / 25;
-/** The names many removed outputs showed (`recurringNames`) take up to this share, beside it too. */
+/** The names many removed outputs and writes showed (`recurringNames`) take this share, beside it. */
 const RECURRING_SHARE = 1 / 25;
 
 export interface SummaryInput {
@@ -288,8 +289,8 @@ function reportsContext(context: Omit<Context, 'reported'>): ReportsContext {
 
 /**
  * `text` and, after it, beside its budget: the names the removed turns' listings showed, then
- * the names many of their outputs showed and the agent used, each section without what the text
- * before it shows.
+ * the names many of their outputs and the agent's writes showed and the agent used, each section
+ * without what the text before it shows.
  */
 function withNamesBeside(
   text: string,
@@ -302,8 +303,11 @@ function withNamesBeside(
   );
   const withListed = listed === '' ? text : `${text}\n\n${listed}`;
   const recurringRoom = Math.floor(input.budgetChars * RECURRING_SHARE);
+  const written = [...context.calls.values()]
+    .filter((call) => toolKindOf(call.name, call.parameters) === 'write')
+    .map((call) => ({ text: JSON.stringify(call.parameters ?? null), source: call }));
   const recurring = recurringNames(
-    context.outputs.values(),
+    [...context.outputs.values(), ...written],
     context.mentions,
     recurringRoom,
     (name) => withListed.includes(name),

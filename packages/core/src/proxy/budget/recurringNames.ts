@@ -1,11 +1,12 @@
 /**
- * The names a compaction's removed tool outputs kept showing and the agent itself used: the
- * project's vocabulary (its tables, types, modules' functions). The agent writes code against
- * them long after the reads that showed them, and a turn's line keeps only a few specifics of each
- * read, so a name spread over many reads is cut from every one of their lines. A name counts when
- * at least `MIN_OUTPUTS` removed outputs show it and the agent mentioned it in its own text or tool
- * inputs; the most widely shown first (ties: the agent's latest mention first), each once, none
- * the rest of the summary shows, within the room given. Pure.
+ * The names a compaction's removed turns kept showing and the agent itself used: the project's
+ * vocabulary (its tables, types, modules' functions). The agent writes code against them long
+ * after the reads that showed them, and a turn's line keeps only a few specifics of each read or
+ * write, so a name spread over many of them is cut from every one of their lines. A name counts
+ * when at least `MIN_OUTPUTS` removed texts show it (tool outputs, and what the agent wrote with
+ * its write calls) and the agent mentioned it in its own text or tool inputs; the most widely
+ * shown first (ties: the agent's latest mention first), each once, none the rest of the summary
+ * shows, within the room given. Pure.
  */
 import type { AgentMentions } from './agentMentions.js';
 import type { CondensedOutput } from './condensedOutputs.js';
@@ -14,13 +15,16 @@ import { codeNames } from './outputSpecifics.js';
 export const RECURRING_HEADING =
   'Names many of these turns’ tool outputs showed and the agent used:';
 
-/** Outputs that must show a name for it to count as the project's vocabulary. */
+/** Texts that must show a name for it to count as the project's vocabulary. */
 export const MIN_OUTPUTS = 3;
 
 /** Each output block's names, kept with it: a later compaction of its region reads it again. */
 const NAMES = new WeakMap<object, ReadonlySet<string>>();
 
-function namesOf(output: CondensedOutput): ReadonlySet<string> {
+/** A text names are counted in: a tool output, or what the agent wrote with a tool call. */
+export type NamedText = Pick<CondensedOutput, 'text' | 'source'>;
+
+function namesOf(output: NamedText): ReadonlySet<string> {
   const source = output.source;
   if (source === undefined) return codeNames(output.text);
   let names = NAMES.get(source);
@@ -36,7 +40,7 @@ function namesOf(output: CondensedOutput): ReadonlySet<string> {
  * `shown`: whether the rest of the summary already shows a name.
  */
 export function recurringNames(
-  outputs: Iterable<CondensedOutput>,
+  outputs: Iterable<NamedText>,
   mentions: AgentMentions,
   room: number,
   shown: (name: string) => boolean,
