@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { IContent } from '../../services/history/IContent.js';
 import { ai, human, readFile, toolRoundTrip } from '../../test-utils/historyBuilders.js';
 import { compactionSummary } from './compactionSummary.js';
 import { workingBudgetSummary } from '../test-utils/workingBudgetSummary.js';
@@ -144,6 +145,19 @@ describe('compactionSummary: outputs the agent came back to', () => {
   });
 });
 
+/** The summary of `removed` at 12,000 characters, split where the vocabulary section begins. */
+function splitAtVocabulary(removed: readonly IContent[]): [string, string] {
+  const { text } = compactionSummary({
+    removed,
+    history: removed,
+    removedRaw: JSON.stringify(removed),
+    budgetChars: 12_000,
+    purpose: 'working-budget',
+  });
+  const [rest = '', recurring = ''] = text.split(RECURRING_HEADING);
+  return [rest, recurring];
+}
+
 describe('compactionSummary: the project’s vocabulary', () => {
   it('#33 a table name many early reads showed and the agent used stays in the summary when those reads’ lines give it up, beside the budget', () => {
     // Each read declares many names; the table name is deep in each, after its own declarations.
@@ -158,27 +172,17 @@ describe('compactionSummary: the project’s vocabulary', () => {
         [...declared, 'const TABLE = "be_ledger_totals";'].join('\n'),
       );
     });
-    const removed = [
+    const [rest, recurring] = splitAtVocabulary([
       human('Speed up the sync.'),
       ...reads.flat(),
       ai('The slow part is the be_ledger_totals join.'),
       ...reportRuns(120),
-    ];
-    const { text } = compactionSummary({
-      removed,
-      history: removed,
-      removedRaw: JSON.stringify(removed),
-      budgetChars: 12_000,
-      purpose: 'working-budget',
-    });
-    const [rest = '', recurring = ''] = text.split(RECURRING_HEADING);
+    ]);
     expect(rest).not.toContain('be_ledger_totals');
     expect(recurring).toContain('be_ledger_totals');
     expect(recurring.length).toBeLessThanOrEqual(12_000 / 25);
   });
-});
 
-describe('compactionSummary: the vocabulary the agent wrote', () => {
   it('#33 a column name the agent wrote into several files early stays in the summary when those writes’ lines give it up', () => {
     const writes = Array.from({ length: 3 }, (_, w) =>
       toolRoundTrip(
@@ -191,15 +195,11 @@ describe('compactionSummary: the vocabulary the agent wrote', () => {
         'Successfully wrote the file.',
       ),
     );
-    const removed = [human('Add the three reports.'), ...writes.flat(), ...reportRuns(120)];
-    const { text } = compactionSummary({
-      removed,
-      history: removed,
-      removedRaw: JSON.stringify(removed),
-      budgetChars: 12_000,
-      purpose: 'working-budget',
-    });
-    const [rest = '', recurring = ''] = text.split(RECURRING_HEADING);
+    const [rest, recurring] = splitAtVocabulary([
+      human('Add the three reports.'),
+      ...writes.flat(),
+      ...reportRuns(120),
+    ]);
     expect(rest).not.toContain('invoice_net_total');
     expect(recurring).toContain('invoice_net_total');
   });
