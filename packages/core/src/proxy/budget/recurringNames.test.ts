@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { AgentMentions } from './agentMentions.js';
 import type { CondensedOutput } from './condensedOutputs.js';
-import { MIN_OUTPUTS, RECURRING_HEADING, recurringNames } from './recurringNames.js';
+import { MIN_TEXTS, RECURRING_HEADING, recurringNames } from './recurringNames.js';
 
 const output = (text: string, position = 0): CondensedOutput => ({
   kind: 'read',
@@ -18,7 +18,7 @@ const mentionsOf = (names: Readonly<Record<string, number>>): AgentMentions => (
 const never = () => false;
 
 describe('recurringNames: the vocabulary many removed outputs showed', () => {
-  it('#33 a name shown by MIN_OUTPUTS outputs and used by the agent is named; fewer outputs, or never used, is not', () => {
+  it('#33 a name shown by MIN_TEXTS outputs and used by the agent is named; fewer outputs, or never used, is not', () => {
     const outputs = [
       output('SELECT * FROM be_transactions JOIN be_payees'),
       output('insert into be_transactions; be_payees; be_accounts'),
@@ -26,7 +26,7 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
     ];
     const mentions = mentionsOf({ be_transactions: 9, be_accounts: 9 });
     const text = recurringNames(outputs, mentions, 1_000, never);
-    expect(MIN_OUTPUTS).toBe(3);
+    expect(MIN_TEXTS).toBe(3);
     expect(text.startsWith(`${RECURRING_HEADING}\n`)).toBe(true);
     expect(text).toContain('be_transactions');
     // be_payees: shown thrice, never used by the agent; be_accounts: used, shown twice.
