@@ -183,6 +183,16 @@ describe('compactionSummary: the project’s vocabulary', () => {
     expect(recurring.length).toBeLessThanOrEqual(12_000 / 25);
   });
 
+  it('#33 the vocabulary an earlier Dense answer named (the client kept it in place of its turns) stays through the next compaction', () => {
+    const answer = `[Dense summarized the 40 messages of this conversation so far, deterministically (no model call).]\n\n${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor`;
+    const [, recurring] = splitAtVocabulary([
+      human(answer),
+      ai('Going on with the sync.'),
+      ...reportRuns(120),
+    ]);
+    expect(recurring).toContain('be_ledger_totals ledgerRowsFor');
+  });
+
   it('#33 a column name the agent wrote into several files early stays in the summary when those writes’ lines give it up', () => {
     const writes = Array.from({ length: 3 }, (_, w) =>
       toolRoundTrip(

@@ -41,7 +41,7 @@ import { isDenseText, summarizedTranscriptIds } from '../../core/compression/den
 import { subagentReports, type ReportsContext } from './subagentReports.js';
 import { loadedSkills } from './loadedSkills.js';
 import { listedNames } from './listedNames.js';
-import { recurringNames } from './recurringNames.js';
+import { carriedVocabulary, recurringNames } from './recurringNames.js';
 import { toolKindOf } from '../../core/compression/density/compress/toolSummaryFacts.js';
 import { outputsByCall, type CondensedOutput } from './condensedOutputs.js';
 
@@ -311,6 +311,7 @@ function withNamesBeside(
     context.mentions,
     recurringRoom,
     (name) => withListed.includes(name),
+    carriedVocabulary(input.removed),
   );
   return recurring === '' ? withListed : `${withListed}\n\n${recurring}`;
 }

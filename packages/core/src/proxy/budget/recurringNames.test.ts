@@ -2,7 +2,13 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { AgentMentions } from './agentMentions.js';
 import type { CondensedOutput } from './condensedOutputs.js';
-import { MIN_TEXTS, RECURRING_HEADING, recurringNames } from './recurringNames.js';
+import {
+  carriedVocabulary,
+  MIN_TEXTS,
+  RECURRING_HEADING,
+  recurringNames,
+} from './recurringNames.js';
+import { ai, human } from '../../test-utils/historyBuilders.js';
 
 const output = (text: string, position = 0): CondensedOutput => ({
   kind: 'read',
@@ -44,6 +50,14 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
     const mentions = mentionsOf({ alpha_one: 1, beta_two: 5, gamma_three: 7 });
     const text = recurringNames(outputs, mentions, 1_000, (name) => name === 'beta_two');
     expect(text.split('\n')[1]).toBe('alpha_one gamma_three');
+  });
+
+  it('#33 the names an earlier Dense summary named are read up to the end of their line, and count though nothing else shows them', () => {
+    const answer = `<summary>\n[Dense summarized the 9 messages of this conversation so far, deterministically (no model call).]\n\n${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor\n</summary>`;
+    const carried = carriedVocabulary([human(answer), ai(`${RECURRING_HEADING}\nnot_from_dense`)]);
+    expect([...carried]).toEqual(['be_ledger_totals', 'ledgerRowsFor']);
+    const text = recurringNames([], mentionsOf({}), 1_000, never, carried);
+    expect(text).toBe(`${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor`);
   });
 
   it('#33 nothing to name gives no section', () => {

@@ -6,8 +6,12 @@
  * when at least `MIN_TEXTS` removed texts show it (tool outputs, and what the agent wrote with
  * its write calls) and the agent mentioned it in its own text or tool inputs; the most widely
  * shown first (ties: the agent's latest mention first), each once, none the rest of the summary
- * shows, within the room given. Pure.
+ * shows, within the room given. The names an earlier Dense summary among the removed turns named
+ * so (its answer to the client's compaction, which the client keeps in place of those turns) count
+ * as if shown that often again, or they would end with that answer. Pure.
  */
+import type { IContent } from '../../services/history/IContent.js';
+import { isDenseText } from '../../core/compression/denseText.js';
 import type { AgentMentions } from './agentMentions.js';
 import type { CondensedOutput } from './condensedOutputs.js';
 import { codeNames } from './outputSpecifics.js';
@@ -34,30 +38,52 @@ function namesOf(text: NamedText): ReadonlySet<string> {
   return names;
 }
 
+/** The names the vocabulary sections of the earlier Dense summaries among `removed` named. */
+export function carriedVocabulary(removed: readonly IContent[]): Set<string> {
+  const names = new Set<string>();
+  for (const entry of removed) {
+    if (entry.speaker === 'ai') continue;
+    for (const block of entry.blocks) {
+      if (block.type !== 'text' || !isDenseText(block.text)) continue;
+      const from = block.text.indexOf(`${RECURRING_HEADING}\n`);
+      if (from < 0) continue;
+      const start = from + RECURRING_HEADING.length + 1;
+      const end = block.text.indexOf('\n', start);
+      const line = block.text.slice(start, end < 0 ? undefined : end);
+      for (const name of line.split(' ')) if (name !== '') names.add(name);
+    }
+  }
+  return names;
+}
+
 /**
  * The section naming the vocabulary of `texts` within `room` characters ('' when none fits);
- * `shown`: whether the rest of the summary already shows a name.
+ * `carried`: names an earlier summary named so; `shown`: whether the rest of the summary already
+ * shows a name.
  */
 export function recurringNames(
   texts: Iterable<NamedText>,
   mentions: AgentMentions,
   room: number,
   shown: (name: string) => boolean,
+  carried: ReadonlySet<string> = new Set(),
 ): string {
   const counts = new Map<string, number>();
+  for (const name of carried) counts.set(name, MIN_TEXTS);
   for (const text of texts) {
     for (const name of namesOf(text)) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
+  const used = (name: string) => carried.has(name) || mentions.latest(name) >= 0;
   const ranked = [...counts]
-    .filter(([name, count]) => count >= MIN_TEXTS && mentions.latest(name) >= 0 && !shown(name))
+    .filter(([name, count]) => count >= MIN_TEXTS && used(name) && !shown(name))
     .map(([name, count]) => ({ name, count, at: mentions.latest(name) }))
     .sort((a, b) => b.count - a.count || b.at - a.at || (a.name < b.name ? -1 : 1));
   const kept: string[] = [];
-  let used = RECURRING_HEADING.length + 1;
+  let filled = RECURRING_HEADING.length + 1;
   for (const { name } of ranked) {
-    if (used + name.length + 1 > room) continue;
+    if (filled + name.length + 1 > room) continue;
     kept.push(name);
-    used += name.length + 1;
+    filled += name.length + 1;
   }
   return kept.length === 0 ? '' : `${RECURRING_HEADING}\n${kept.join(' ')}`;
 }
