@@ -183,6 +183,27 @@ describe('compactionSummary: the project’s vocabulary', () => {
     expect(recurring.length).toBeLessThanOrEqual(12_000 / 25);
   });
 
+  it('#33 a name that is only part of a longer one the summary shows is still named', () => {
+    const reads = Array.from({ length: 3 }, (_, r) =>
+      readFile(
+        `r${r}`,
+        `src/sync/step${r}.ts`,
+        [
+          ...Array.from({ length: 60 }, (_, i) => `export function syncStep${r}x${i}() {}`),
+          'const rows = ledgerRows();',
+        ].join('\n'),
+      ),
+    );
+    const [rest, recurring] = splitAtVocabulary([
+      human('Why is ledgerRowsFor slow?'),
+      ...reads.flat(),
+      ai('ledgerRows is called per account.'),
+      ...reportRuns(120),
+    ]);
+    expect(rest).toContain('ledgerRowsFor');
+    expect(recurring.split('\n')[1]?.split(' ')).toContain('ledgerRows');
+  });
+
   it('#33 the vocabulary an earlier Dense answer named (the client kept it in place of its turns) stays through the next compaction', () => {
     const answer = `[Dense summarized the 40 messages of this conversation so far, deterministically (no model call).]\n\n${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor`;
     const [, recurring] = splitAtVocabulary([

@@ -17,7 +17,7 @@ import {
 import { applySummaries } from '../../core/compression/density/compress/compressionPlan.js';
 import { orderedSummaryCandidates } from '../../core/compression/density/compress/summaryOrder.js';
 import { clip } from '../../core/compression/density/compress/summaryText.js';
-import { rankedSpecifics } from './outputSpecifics.js';
+import { codeNames, rankedSpecifics } from './outputSpecifics.js';
 import { responseFailed } from '../../core/compression/density/compress/toolResponseSummary.js';
 import { agentMentions, type AgentMentions } from './agentMentions.js';
 import type { SummaryLine } from './fitSummaryLines.js';
@@ -303,6 +303,8 @@ function withNamesBeside(
   );
   const withListed = listed === '' ? text : `${text}\n\n${listed}`;
   const recurringRoom = Math.floor(input.budgetChars * RECURRING_SHARE);
+  // The names the text above shows, read once (a whole name, not a part of a longer one).
+  const shownNames = codeNames(withListed);
   const written = [...context.calls.values()]
     .filter((call) => toolKindOf(call.name, call.parameters) === 'write')
     .map((call) => ({ text: JSON.stringify(call.parameters ?? null), source: call }));
@@ -310,7 +312,7 @@ function withNamesBeside(
     [...context.outputs.values(), ...written],
     context.mentions,
     recurringRoom,
-    (name) => withListed.includes(name),
+    (name) => shownNames.has(name),
     carriedVocabulary(input.removed),
   );
   return recurring === '' ? withListed : `${withListed}\n\n${recurring}`;
