@@ -302,19 +302,18 @@ function withNamesBeside(
     text.includes(name),
   );
   const withListed = listed === '' ? text : `${text}\n\n${listed}`;
-  const recurringRoom = Math.floor(input.budgetChars * RECURRING_SHARE);
   // The names the text above shows, read once (a whole name, not a part of a longer one).
   const shownNames = codeNames(withListed);
-  const written = [...context.calls.values()]
-    .filter((call) => toolKindOf(call.name, call.parameters) === 'write')
-    .map((call) => ({ text: JSON.stringify(call.parameters ?? null), source: call }));
-  const recurring = recurringNames(
-    [...context.outputs.values(), ...written],
-    context.mentions,
-    recurringRoom,
-    (name) => shownNames.has(name),
-    carriedVocabulary(input.removed),
-  );
+  const recurring = recurringNames({
+    outputs: context.outputs.values(),
+    writes: [...context.calls.values()].filter(
+      (call) => toolKindOf(call.name, call.parameters) === 'write',
+    ),
+    mentions: context.mentions,
+    room: Math.floor(input.budgetChars * RECURRING_SHARE),
+    shown: (name) => shownNames.has(name),
+    carried: carriedVocabulary(input.removed),
+  });
   return recurring === '' ? withListed : `${withListed}\n\n${recurring}`;
 }
 

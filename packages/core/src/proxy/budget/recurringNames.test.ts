@@ -31,7 +31,7 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
       output('be_transactions are synced after be_payees and be_accounts'),
     ];
     const mentions = mentionsOf({ be_transactions: 9, be_accounts: 9 });
-    const text = recurringNames(outputs, mentions, 1_000, never);
+    const text = recurringNames({ outputs, writes: [], mentions, room: 1_000, shown: never });
     expect(MIN_TEXTS).toBe(3);
     expect(text.startsWith(`${RECURRING_HEADING}\n`)).toBe(true);
     expect(text).toContain('be_transactions');
@@ -48,7 +48,13 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
       output('alpha_one'),
     ];
     const mentions = mentionsOf({ alpha_one: 1, beta_two: 5, gamma_three: 7 });
-    const text = recurringNames(outputs, mentions, 1_000, (name) => name === 'beta_two');
+    const text = recurringNames({
+      outputs,
+      writes: [],
+      mentions,
+      room: 1_000,
+      shown: (name) => name === 'beta_two',
+    });
     expect(text.split('\n')[1]).toBe('alpha_one gamma_three');
   });
 
@@ -56,12 +62,42 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
     const answer = `<summary>\n[Dense summarized the 9 messages of this conversation so far, deterministically (no model call).]\n\n${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor\n</summary>`;
     const carried = carriedVocabulary([human(answer), ai(`${RECURRING_HEADING}\nnot_from_dense`)]);
     expect([...carried]).toEqual(['be_ledger_totals', 'ledgerRowsFor']);
-    const text = recurringNames([], mentionsOf({}), 1_000, never, carried);
+    const text = recurringNames({
+      outputs: [],
+      writes: [],
+      mentions: mentionsOf({}),
+      room: 1_000,
+      shown: never,
+      carried,
+    });
     expect(text).toBe(`${RECURRING_HEADING}\nbe_ledger_totals ledgerRowsFor`);
   });
 
+  it('#33 what the agent wrote counts as a text: two outputs and one write show a name three times', () => {
+    const write = {
+      type: 'tool_call',
+      id: 'w1',
+      name: 'write_file',
+      parameters: { file_path: 'a.ts', content: 'SELECT invoice_net FROM t' },
+    } as const;
+    const outputs = [output('invoice_net is 4'), output('sum invoice_net')];
+    const mentions = mentionsOf({ invoice_net: 3 });
+    const section = (writes: readonly (typeof write)[]) =>
+      recurringNames({ outputs, writes, mentions, room: 1_000, shown: never });
+    expect(section([write])).toContain('invoice_net');
+    expect(section([])).toBe('');
+  });
+
   it('#33 nothing to name gives no section', () => {
-    expect(recurringNames([output('plain words only')], mentionsOf({}), 1_000, never)).toBe('');
+    expect(
+      recurringNames({
+        outputs: [output('plain words only')],
+        writes: [],
+        mentions: mentionsOf({}),
+        room: 1_000,
+        shown: never,
+      }),
+    ).toBe('');
   });
 
   test.prop([
@@ -75,8 +111,8 @@ describe('recurringNames: the vocabulary many removed outputs showed', () => {
   ])('#33 the section never exceeds its room', (texts, room) => {
     const outputs = texts.map((words) => output(words.join(' ')));
     const mentions = mentionsOf({ ledger_row: 1, sumCents: 2, AccountId: 3, x_y_z: 4 });
-    expect(recurringNames(outputs, mentions, room, never).length).toBeLessThanOrEqual(
-      Math.max(0, room),
-    );
+    expect(
+      recurringNames({ outputs, writes: [], mentions, room, shown: never }).length,
+    ).toBeLessThanOrEqual(Math.max(0, room));
   });
 });

@@ -10,11 +10,11 @@
  * so (its answer to the client's compaction, which the client keeps in place of those turns) count
  * as if shown that often again, or they would end with that answer. Pure.
  */
-import type { IContent } from '../../services/history/IContent.js';
+import type { IContent, ToolCallBlock } from '../../services/history/IContent.js';
 import { isDenseText } from '../../core/compression/denseText.js';
 import type { AgentMentions } from './agentMentions.js';
 import type { CondensedOutput } from './condensedOutputs.js';
-import { codeNames } from './outputSpecifics.js';
+import { codeNames, specificsWithin } from './outputSpecifics.js';
 
 export const RECURRING_HEADING = 'Names these turns showed often and the agent used:';
 
@@ -24,15 +24,11 @@ export const MIN_TEXTS = 3;
 /** Each text's names, kept with its block: a later compaction of its region reads it again. */
 const NAMES = new WeakMap<object, ReadonlySet<string>>();
 
-/** A text names are counted in: a tool output, or what the agent wrote with a tool call. */
-export type NamedText = Pick<CondensedOutput, 'text' | 'source'>;
-
-function namesOf(text: NamedText): ReadonlySet<string> {
-  const source = text.source;
-  if (source === undefined) return codeNames(text.text);
+/** The names of the text `source` stands for, read (`text()`) once per block. */
+function namesOf(source: object, text: () => string): ReadonlySet<string> {
   let names = NAMES.get(source);
   if (names === undefined) {
-    names = codeNames(text.text);
+    names = codeNames(text());
     NAMES.set(source, names);
   }
   return names;
@@ -56,34 +52,40 @@ export function carriedVocabulary(removed: readonly IContent[]): Set<string> {
   return names;
 }
 
-/**
- * The section naming the vocabulary of `texts` within `room` characters ('' when none fits);
- * `carried`: names an earlier summary named so; `shown`: whether the rest of the summary already
- * shows a name.
- */
-export function recurringNames(
-  texts: Iterable<NamedText>,
-  mentions: AgentMentions,
-  room: number,
-  shown: (name: string) => boolean,
-  carried: ReadonlySet<string> = new Set(),
-): string {
+export interface VocabularyInput {
+  /** The removed tool outputs (`source`: the block their names are kept with). */
+  readonly outputs: Iterable<Pick<CondensedOutput, 'text' | 'source'>>;
+  /** The removed write calls: what the agent wrote counts as a text too. */
+  readonly writes: Iterable<ToolCallBlock>;
+  readonly mentions: AgentMentions;
+  /** Characters the section may take, its heading included. */
+  readonly room: number;
+  /** Whether the rest of the summary already shows a name. */
+  readonly shown: (name: string) => boolean;
+  /** Names an earlier summary's section named (`carriedVocabulary`). */
+  readonly carried?: ReadonlySet<string>;
+}
+
+/** The section naming the vocabulary of the removed texts within its room ('' when none fits). */
+export function recurringNames(input: VocabularyInput): string {
+  const { mentions, carried = new Set<string>() } = input;
   const counts = new Map<string, number>();
+  const count = (names: ReadonlySet<string>) => {
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  };
   for (const name of carried) counts.set(name, MIN_TEXTS);
-  for (const text of texts) {
-    for (const name of namesOf(text)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const output of input.outputs) {
+    const { text } = output;
+    count(output.source === undefined ? codeNames(text) : namesOf(output.source, () => text));
   }
+  for (const call of input.writes)
+    count(namesOf(call, () => JSON.stringify(call.parameters ?? null)));
   const used = (name: string) => carried.has(name) || mentions.latest(name) >= 0;
   const ranked = [...counts]
-    .filter(([name, count]) => count >= MIN_TEXTS && used(name) && !shown(name))
-    .map(([name, count]) => ({ name, count, at: mentions.latest(name) }))
-    .sort((a, b) => b.count - a.count || b.at - a.at || (a.name < b.name ? -1 : 1));
-  const kept: string[] = [];
-  let filled = RECURRING_HEADING.length + 1;
-  for (const { name } of ranked) {
-    if (filled + name.length + 1 > room) continue;
-    kept.push(name);
-    filled += name.length + 1;
-  }
-  return kept.length === 0 ? '' : `${RECURRING_HEADING}\n${kept.join(' ')}`;
+    .filter(([name, seen]) => seen >= MIN_TEXTS && used(name) && !input.shown(name))
+    .map(([name, seen]) => ({ name, seen, at: mentions.latest(name) }))
+    .sort((a, b) => b.seen - a.seen || b.at - a.at || (a.name < b.name ? -1 : 1))
+    .map(({ name }) => name);
+  const kept = specificsWithin(ranked, input.room - RECURRING_HEADING.length - 1);
+  return kept === '' ? '' : `${RECURRING_HEADING}\n${kept}`;
 }

@@ -176,15 +176,14 @@ function pointStaleReads(
   calls: readonly FileCall[],
 ): Pick<DensityPassResult, 'removals' | 'replacements'> {
   const groups = new Map<number, Set<number>>();
-  /** Where each stale shell read's output starts in its file, by response entry and block. */
-  const firstLines = new Map<string, number | null>();
+  /** Where each stale shell read's output starts in its file, by response block. */
+  const firstLines = new Map<object, number | null>();
   for (const call of calls) {
     const read = shellReadOfCall(callBlockOf(history, call));
-    for (const response of call.responses) {
-      addToGroup(groups, response.entryIndex, response.blockIndex);
-      if (read !== undefined) {
-        firstLines.set(`${response.entryIndex}:${response.blockIndex}`, read.firstLine);
-      }
+    for (const { entryIndex, blockIndex } of call.responses) {
+      addToGroup(groups, entryIndex, blockIndex);
+      const block = history[entryIndex]?.blocks[blockIndex];
+      if (read !== undefined && block !== undefined) firstLines.set(block, read.firstLine);
     }
   }
   const replacements = new Map<number, IContent>();
@@ -193,7 +192,7 @@ function pointStaleReads(
     if (entry === undefined) continue;
     const blocks = entry.blocks.map((block, index) =>
       doomed.has(index) && block.type === 'tool_response' && !isPrunedPointer(block.result)
-        ? { ...block, result: stalePointer(block, firstLines.get(`${entryIndex}:${index}`)) }
+        ? { ...block, result: stalePointer(block, firstLines.get(block)) }
         : block,
     );
     replacements.set(entryIndex, { ...entry, blocks });
